@@ -1,0 +1,121 @@
+//! `nimbot bench`: solve time and decision latency, as JSON lines on stdout.
+//!
+//! Figures are medians over repeated runs; the decision worst case is re-timed so
+//! that one interrupt does not pass for the cost of a position.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use nimbot::{best_move, Position, Solution, SolveBox};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Largest pile of the box to solve.
+    #[arg(long, short = 'n', default_value_t = 999)]
+    stones: u32,
+    /// Resets per player.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// Initial maximum M.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// Solve runs to take the median of.
+    #[arg(long, default_value_t = 21)]
+    runs: usize,
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+pub fn run(args: &BenchArgs) -> ExitCode {
+    let bx = SolveBox::games(args.stones, args.resets, args.init_max);
+    let mut times = Vec::with_capacity(args.runs.max(1));
+    let mut solution = None;
+    for _ in 0..args.runs.max(1) {
+        let t = Instant::now();
+        let s = match Solution::solve(black_box(bx)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("nimbot bench: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        solution = Some(s);
+    }
+    let Some(solution) = solution else {
+        return ExitCode::from(1);
+    };
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{{\"bench\":\"solve\",\"stones\":{},\"resets\":{},\"init_max\":{},\"states\":{},\"runs\":{},\"ms\":{:.3},\"ms_min\":{:.3},\"ms_max\":{:.3},\"ns_per_state\":{:.2}}}",
+        args.stones,
+        args.resets,
+        args.init_max,
+        solution.stored_positions(),
+        times.len(),
+        median(&times),
+        times[0],
+        times[times.len() - 1],
+        median(&times) * 1e6 / solution.stored_positions().max(1) as f64,
+    );
+
+    // Decision latency over every stored position of the box.
+    let mut positions = Vec::new();
+    for (cap, hi) in solution.layers() {
+        for s in (cap + 1)..=hi {
+            for a in 0..=args.resets {
+                for b in 0..=args.resets {
+                    for f in [false, true] {
+                        if let Ok(p) = Position::new(s, cap, a, b, f, args.init_max) {
+                            positions.push(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut samples: Vec<(f64, usize)> = Vec::with_capacity(positions.len());
+    for (i, p) in positions.iter().enumerate() {
+        let t = Instant::now();
+        let d = best_move(&solution, black_box(p));
+        let ns = t.elapsed().as_nanos() as f64;
+        black_box(d).ok();
+        samples.push((ns / 1e3, i));
+    }
+    let mut sorted: Vec<f64> = samples.iter().map(|s| s.0).collect();
+    sorted.sort_by(f64::total_cmp);
+    let raw_max = sorted.last().copied().unwrap_or(0.0);
+    let p99 = sorted.get(sorted.len() * 99 / 100).copied().unwrap_or(0.0);
+    // Re-time the 64 slowest positions: the best of 5 batches of 20 calls each.
+    samples.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut worst: f64 = 0.0;
+    for &(_, i) in samples.iter().take(64) {
+        let p = &positions[i];
+        let best = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..20 {
+                    black_box(best_move(&solution, black_box(p))).ok();
+                }
+                t.elapsed().as_nanos() as f64 / 20.0 / 1e3
+            })
+            .fold(f64::INFINITY, f64::min);
+        worst = worst.max(best);
+    }
+    println!(
+        "{{\"bench\":\"decide\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"median_us\":{:.3},\"p99_us\":{:.3},\"worst_us\":{:.3},\"raw_max_us\":{:.3}}}",
+        args.stones,
+        args.resets,
+        args.init_max,
+        positions.len(),
+        median(&sorted),
+        p99,
+        worst,
+        raw_max,
+    );
+    ExitCode::SUCCESS
+}

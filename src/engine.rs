@@ -1,0 +1,111 @@
+//! Engines: what the line protocol asks for a move. An engine knows its limits, can
+//! be told a game is starting (so it can make sure it covers it) and decides moves.
+
+use crate::rules::{Params, Position};
+use crate::strategy::{DecideError, Decision};
+
+/// What an engine can answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest starting pile it plays.
+    pub max_stones: u32,
+    /// Largest number of resets per player.
+    pub max_resets: u8,
+    /// The only M it plays, or `None` for any.
+    pub init_max: Option<u32>,
+}
+
+/// A source of moves for the line protocol.
+pub trait Engine {
+    /// What this engine covers.
+    fn limits(&self) -> Limits;
+    /// Get ready for a game with `params`; refuse it if its positions are not covered.
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError>;
+    /// The move for `pos` (a winning one whenever `pos` is won).
+    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError>;
+}
+
+#[cfg(feature = "alloc")]
+pub use solving::SolvingEngine;
+
+#[cfg(feature = "alloc")]
+mod solving {
+    use super::*;
+    use crate::rules::{MAX_RESETS, MAX_STONES};
+    use crate::solver::{Solution, SolveBox};
+    use crate::strategy::{best_move, Oracle};
+
+    impl Oracle for Solution {
+        fn is_win(&self, pos: &Position) -> Result<bool, DecideError> {
+            Solution::is_win(self, pos).ok_or(DecideError::OutOfRange)
+        }
+    }
+
+    /// Solves in memory whatever it is asked, within a budget of stored positions,
+    /// keeping the last solution for the next question.
+    #[derive(Debug)]
+    pub struct SolvingEngine {
+        budget: u64,
+        solution: Option<Solution>,
+    }
+
+    impl SolvingEngine {
+        /// Default budget: 500 million positions, about 60 MB and a few seconds.
+        pub const DEFAULT_BUDGET: u64 = 500_000_000;
+
+        /// An engine that refuses boxes of more than `budget` stored positions.
+        pub fn new(budget: u64) -> Self {
+            SolvingEngine {
+                budget,
+                solution: None,
+            }
+        }
+
+        /// Solve `bx` unless the current solution already covers it.
+        fn ensure(
+            &mut self,
+            bx: SolveBox,
+            pos: Option<&Position>,
+        ) -> Result<&Solution, DecideError> {
+            let covered = match (&self.solution, pos) {
+                (Some(sol), Some(p)) => sol.is_win(p).is_some(),
+                (Some(sol), None) => sol.solve_box() == bx,
+                (None, _) => false,
+            };
+            if !covered {
+                if bx.stored_positions() > self.budget {
+                    return Err(DecideError::TooLarge);
+                }
+                let sol = Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?;
+                self.solution = Some(sol);
+            }
+            self.solution.as_ref().ok_or(DecideError::OutOfRange)
+        }
+    }
+
+    impl Default for SolvingEngine {
+        fn default() -> Self {
+            Self::new(Self::DEFAULT_BUDGET)
+        }
+    }
+
+    impl Engine for SolvingEngine {
+        fn limits(&self) -> Limits {
+            Limits {
+                max_stones: MAX_STONES,
+                max_resets: MAX_RESETS,
+                init_max: None,
+            }
+        }
+
+        fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+            let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
+            self.ensure(bx, Some(&params.start())).map(|_| ())
+        }
+
+        fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+            let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
+            best_move(sol, pos)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Perfect play for *Expanding Nim with resets*, with no heap and no panics.
+//!
+//! The crate is `#![no_std]`. It holds the rules ([`Game`], [`Position`]), move choice
+//! from won/lost knowledge ([`best_move`]), and the line protocol ([`protocol`]) that
+//! every adapter (stdin, UART, tiny static binary) speaks. With the `alloc` feature
+//! it adds the exact solver ([`Solution`]) and an engine that solves on demand
+//! ([`SolvingEngine`]).
+//!
+//! # Example
+//! ```
+//! use nimbot::{best_move, Params, Solution, SolveBox};
+//!
+//! let params = Params::new(8, 0, 3).unwrap();
+//! let solution = Solution::solve(SolveBox::games(8, 0, 3)).unwrap();
+//! let decision = best_move(&solution, &params.start()).unwrap();
+//! // In plain take-1-to-3 Nim, 8 stones lose for the first player; here taking 3
+//! // wins: the opponent may take up to 4 of the 5 left, and then the rest is ours.
+//! assert!(decision.wins);
+//! assert_eq!(decision.mv.take, 3);
+//! ```
+//!
+//! # Cargo features
+//! - `alloc`: the exact solver and [`SolvingEngine`] (needs a global allocator only).
+//! - `std` (default): `alloc` plus the host binary `nimbot`.
+#![cfg_attr(not(test), no_std)]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod engine;
+pub mod protocol;
+mod rules;
+#[cfg(feature = "alloc")]
+mod solver;
+mod strategy;
+
+#[cfg(feature = "alloc")]
+pub use engine::SolvingEngine;
+pub use engine::{Engine, Limits};
+pub use rules::{
+    Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
+    MAX_RESETS, MAX_STONES,
+};
+#[cfg(feature = "alloc")]
+pub use solver::{Solution, SolveBox, SolveError};
+pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
+
+/// The crate version, as the line protocol reports it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

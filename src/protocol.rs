@@ -1,0 +1,523 @@
+//! The line protocol: one command per line in, exactly one reply line out.
+//!
+//! Defined once here and spoken by every adapter: the host binary on stdin/stdout,
+//! firmware on a UART, the tiny static binary. It runs over any `embedded-io`
+//! [`Read`]/[`Write`] pair with fixed buffers; nothing in it allocates or panics.
+//!
+//! # Grammar
+//! Tokens are separated by spaces or tabs; a line ends with `\n` (a `\r` before it is
+//! dropped); blank lines are ignored; a line longer than [`MAX_LINE`] bytes is refused.
+//!
+//! | command | reply |
+//! |---|---|
+//! | `new N R M first\|second` | `ok` — a game of N stones, R resets each, initial max M; the bot takes the given seat |
+//! | `go` | `move K F` — the bot's move (K stones, reset F = 0/1), applied; `move K F won` if it empties the pile |
+//! | `opp K F` | the opponent's move, applied; then the bot's answer as for `go`, or `lost` if the opponent emptied the pile |
+//! | `query S C A B F` | `win K F` or `lose K F`: the value of a normalized position and the move for it (M as in the current game, else the engine's default) |
+//! | `state` | `state stones S limit L cap C resets A B pending F turn bot\|opponent\|won\|lost`, or `state none` |
+//! | `end` | `ok` — forget the game |
+//! | `version` | `version nimbot X.Y.Z protocol 1` |
+//! | `limits` | `limits stones N resets R init_max M\|any line 80` |
+//! | `help` | `help` and the list of commands |
+//!
+//! Any bad input gets one `error <reason>` line and changes nothing.
+
+use embedded_io::{Read, Write};
+use heapless::Vec;
+
+use crate::engine::Engine;
+use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
+use crate::strategy::Decision;
+
+/// Longest accepted command line, in bytes, without its line ending.
+pub const MAX_LINE: usize = 80;
+/// Longest reply line, in bytes, without its line ending.
+pub const MAX_REPLY: usize = 120;
+/// The protocol's version, reported by `version`.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// M assumed by `query` when no game sets it and the engine accepts any M.
+pub const DEFAULT_INIT_MAX: u32 = 3;
+
+/// One reply line, without its line ending.
+pub type Reply = Vec<u8, MAX_REPLY>;
+
+/// A protocol session: the engine and the game in progress, if any.
+#[derive(Debug)]
+pub struct Session<E> {
+    engine: E,
+    game: Option<(Game, Player)>,
+}
+
+impl<E: Engine> Session<E> {
+    /// A session with no game yet.
+    pub fn new(engine: E) -> Self {
+        Session { engine, game: None }
+    }
+
+    /// The engine, e.g. to inspect it after a session.
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    /// The game in progress and the bot's seat.
+    pub fn game(&self) -> Option<&(Game, Player)> {
+        self.game.as_ref()
+    }
+
+    /// Handle one command line (without its line ending). `None` for a blank line,
+    /// which gets no reply; otherwise the reply line.
+    pub fn handle_line(&mut self, line: &[u8]) -> Option<Reply> {
+        let mut words = Words::new(line);
+        let cmd = words.next()?;
+        let mut out = Out::default();
+        let result = match cmd {
+            b"new" => self.cmd_new(&mut words, &mut out),
+            b"go" => words.end().and_then(|()| self.cmd_go(&mut out)),
+            b"opp" => self.cmd_opp(&mut words, &mut out),
+            b"query" => self.cmd_query(&mut words, &mut out),
+            b"state" => words.end().map(|()| self.cmd_state(&mut out)),
+            b"end" => words.end().map(|()| {
+                self.game = None;
+                out.str("ok");
+            }),
+            b"version" => words.end().map(|()| {
+                out.str("version nimbot ");
+                out.str(crate::VERSION);
+                out.str(" protocol ");
+                out.num(PROTOCOL_VERSION);
+            }),
+            b"limits" => words.end().map(|()| self.cmd_limits(&mut out)),
+            b"help" => words.end().map(|()| {
+                out.str("help new N R M first|second; go; opp K F; query S C A B F; ");
+                out.str("state; end; version; limits; help");
+            }),
+            _ => Err(Error::Msg("unknown command (try help)")),
+        };
+        Some(match result {
+            Ok(()) => out.0,
+            Err(e) => e.reply(),
+        })
+    }
+
+    fn cmd_new(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error = Error::Msg("usage: new STONES RESETS INIT_MAX first|second");
+        let stones = words.number().map_err(|e| e.or(USAGE))?;
+        let resets = words.number().map_err(|e| e.or(USAGE))?;
+        let init_max = words.number().map_err(|e| e.or(USAGE))?;
+        let seat = match words.next() {
+            Some(b"first") => Player::First,
+            Some(b"second") => Player::Second,
+            _ => return Err(USAGE),
+        };
+        words.end()?;
+        let resets = u8::try_from(resets).unwrap_or(u8::MAX);
+        let params = Params::new(stones, resets, init_max).map_err(|e| Error::Msg(e.as_str()))?;
+        self.engine
+            .prepare(&params)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        self.game = Some((Game::new(params), seat));
+        out.str("ok");
+        Ok(())
+    }
+
+    /// Decide and play the bot's move on `game` (a copy: the caller commits it).
+    fn bot_move(&mut self, game: &mut Game, bot: Player, out: &mut Out) -> Result<(), Error> {
+        let pos = game.position().ok_or(Error::Msg("the game is over"))?;
+        let decision = self
+            .engine
+            .decide(&pos)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        let outcome = game
+            .play(bot, decision.mv)
+            .map_err(|_| Error::Msg("engine proposed an illegal move"))?;
+        out.str("move ");
+        out.mv(decision.mv);
+        if outcome == Outcome::Won(bot) {
+            out.str(" won");
+        }
+        Ok(())
+    }
+
+    fn cmd_go(&mut self, out: &mut Out) -> Result<(), Error> {
+        let (mut game, bot) = self.game.ok_or(Error::Msg("no game (send new)"))?;
+        if game.winner().is_some() {
+            return Err(Error::Msg("the game is over"));
+        }
+        if game.to_move() != bot {
+            return Err(Error::Msg(
+                "out of turn: the opponent is to move (send opp)",
+            ));
+        }
+        self.bot_move(&mut game, bot, out)?;
+        self.game = Some((game, bot));
+        Ok(())
+    }
+
+    fn cmd_opp(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error = Error::Msg("usage: opp TAKE RESET(0|1)");
+        let take = words.number().map_err(|e| e.or(USAGE))?;
+        let reset = words.flag().map_err(|e| e.or(USAGE))?;
+        words.end()?;
+        let (mut game, bot) = self.game.ok_or(Error::Msg("no game (send new)"))?;
+        if game.winner().is_some() {
+            return Err(Error::Msg("the game is over"));
+        }
+        if game.to_move() == bot {
+            return Err(Error::Msg("out of turn: the bot is to move (send go)"));
+        }
+        match game.play(bot.other(), Move::new(take, reset)) {
+            Err(e) => return Err(Error::Illegal(e)),
+            Ok(Outcome::Won(_)) => out.str("lost"),
+            Ok(Outcome::Continue) => self.bot_move(&mut game, bot, out)?,
+        }
+        self.game = Some((game, bot));
+        Ok(())
+    }
+
+    fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error =
+            Error::Msg("usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)");
+        let stones = words.number().map_err(|e| e.or(USAGE))?;
+        let cap = words.number().map_err(|e| e.or(USAGE))?;
+        let own = words.number().map_err(|e| e.or(USAGE))?;
+        let opp = words.number().map_err(|e| e.or(USAGE))?;
+        let pending = words.flag().map_err(|e| e.or(USAGE))?;
+        words.end()?;
+        let init_max = match (&self.game, self.engine.limits().init_max) {
+            (Some((g, _)), _) => g.params().init_max(),
+            (None, Some(m)) => m,
+            (None, None) => DEFAULT_INIT_MAX,
+        };
+        let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
+        let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        let Decision { mv, wins } = self
+            .engine
+            .decide(&pos)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        out.str(if wins { "win " } else { "lose " });
+        out.mv(mv);
+        Ok(())
+    }
+
+    fn cmd_state(&self, out: &mut Out) {
+        let Some((game, bot)) = &self.game else {
+            out.str("state none");
+            return;
+        };
+        out.str("state stones ");
+        out.num(game.stones());
+        out.str(" limit ");
+        out.num(game.limit());
+        out.str(" cap ");
+        out.num(game.cap());
+        out.str(" resets ");
+        out.num(u32::from(game.resets_left(*bot)));
+        out.str(" ");
+        out.num(u32::from(game.resets_left(bot.other())));
+        out.str(" pending ");
+        out.num(u32::from(game.reset_pending()));
+        out.str(" turn ");
+        out.str(match game.winner() {
+            Some(p) if p == *bot => "won",
+            Some(_) => "lost",
+            None if game.to_move() == *bot => "bot",
+            None => "opponent",
+        });
+    }
+
+    fn cmd_limits(&self, out: &mut Out) {
+        let limits = self.engine.limits();
+        out.str("limits stones ");
+        out.num(limits.max_stones);
+        out.str(" resets ");
+        out.num(u32::from(limits.max_resets));
+        out.str(" init_max ");
+        match limits.init_max {
+            Some(m) => out.num(m),
+            None => out.str("any"),
+        }
+        out.str(" line ");
+        out.num(MAX_LINE as u32);
+    }
+}
+
+/// Why a command was refused; becomes one `error ...` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Error {
+    Msg(&'static str),
+    Illegal(IllegalMove),
+    /// A token that should be a number is not one (or overflows).
+    BadNumber,
+    /// A command ran out of arguments; the caller substitutes its usage line.
+    Missing,
+}
+
+impl Error {
+    /// Replace a missing-argument error by the command's usage line.
+    fn or(self, usage: Error) -> Error {
+        match self {
+            Error::Missing => usage,
+            other => other,
+        }
+    }
+
+    fn reply(self) -> Reply {
+        let mut out = Out::default();
+        out.str("error ");
+        match self {
+            Error::Msg(m) => out.str(m),
+            Error::BadNumber => out.str("bad number"),
+            Error::Missing => out.str("missing argument"),
+            Error::Illegal(IllegalMove::BadTake { take, limit }) => {
+                out.str("illegal move: take ");
+                out.num(take);
+                out.str(" is outside 1..=");
+                out.num(limit);
+            }
+            Error::Illegal(e) => {
+                out.str("illegal move: ");
+                out.str(e.as_str());
+            }
+        }
+        out.0
+    }
+}
+
+/// Whitespace-separated tokens of one line.
+struct Words<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Words<'a> {
+    fn new(line: &'a [u8]) -> Self {
+        Words { rest: line }
+    }
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let is_space = |b: &u8| *b == b' ' || *b == b'\t';
+        let start = self.rest.iter().position(|b| !is_space(b))?;
+        let rest = self.rest.get(start..)?;
+        let len = rest.iter().position(is_space).unwrap_or(rest.len());
+        let (word, tail) = rest.split_at(len);
+        self.rest = tail;
+        Some(word)
+    }
+
+    /// A decimal `u32` with no sign.
+    fn number(&mut self) -> Result<u32, Error> {
+        let word = self.next().ok_or(Error::Missing)?;
+        parse_u32(word).ok_or(Error::BadNumber)
+    }
+
+    /// `0` or `1`.
+    fn flag(&mut self) -> Result<bool, Error> {
+        match self.next().ok_or(Error::Missing)? {
+            b"0" => Ok(false),
+            b"1" => Ok(true),
+            _ => Err(Error::Msg("flag must be 0 or 1")),
+        }
+    }
+
+    fn end(&mut self) -> Result<(), Error> {
+        match self.next() {
+            None => Ok(()),
+            Some(_) => Err(Error::Msg("too many arguments")),
+        }
+    }
+}
+
+/// Parse a decimal `u32`: digits only, checked for overflow.
+pub fn parse_u32(word: &[u8]) -> Option<u32> {
+    if word.is_empty() {
+        return None;
+    }
+    word.iter().try_fold(0u32, |acc, &b| {
+        let digit = b.checked_sub(b'0').filter(|d| *d <= 9)?;
+        acc.checked_mul(10)?.checked_add(u32::from(digit))
+    })
+}
+
+/// A reply under construction. Writes past [`MAX_REPLY`] are dropped; the replies
+/// above are far shorter.
+#[derive(Default)]
+struct Out(Reply);
+
+impl Out {
+    fn str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            if self.0.push(b).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn num(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 || i == 0 {
+                break;
+            }
+        }
+        for &d in digits.get(i..).unwrap_or(&[]) {
+            let _ = self.0.push(d);
+        }
+    }
+
+    fn mv(&mut self, mv: Move) {
+        self.num(mv.take);
+        self.str(if mv.reset { " 1" } else { " 0" });
+    }
+}
+
+/// One line read by [`LineReader`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// A complete line, without its line ending.
+    Text(&'a [u8]),
+    /// A line longer than [`MAX_LINE`]; its bytes were discarded up to the line end.
+    TooLong,
+}
+
+/// Splits a byte stream into lines with a fixed buffer.
+#[derive(Debug)]
+pub struct LineReader {
+    line: Vec<u8, MAX_LINE>,
+    overflow: bool,
+    chunk: [u8; 64],
+    start: usize,
+    end: usize,
+    eof: bool,
+}
+
+impl Default for LineReader {
+    fn default() -> Self {
+        LineReader {
+            line: Vec::new(),
+            overflow: false,
+            chunk: [0; 64],
+            start: 0,
+            end: 0,
+            eof: false,
+        }
+    }
+}
+
+impl LineReader {
+    /// The next line from `input`, or `Ok(None)` at the end of input. A last line
+    /// without a line ending still counts.
+    pub fn next_line<R: Read>(&mut self, input: &mut R) -> Result<Option<Line<'_>>, R::Error> {
+        self.line.clear();
+        self.overflow = false;
+        loop {
+            while self.start < self.end {
+                let b = self.chunk.get(self.start).copied().unwrap_or(b'\n');
+                self.start += 1;
+                if b == b'\n' {
+                    return Ok(Some(self.finish()));
+                }
+                if self.line.push(b).is_err() {
+                    self.overflow = true;
+                }
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            let n = input.read(&mut self.chunk)?;
+            self.start = 0;
+            self.end = n.min(self.chunk.len());
+            if n == 0 {
+                self.eof = true;
+                if !self.line.is_empty() || self.overflow {
+                    return Ok(Some(self.finish()));
+                }
+                return Ok(None);
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Line<'_> {
+        if self.overflow {
+            return Line::TooLong;
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        Line::Text(&self.line)
+    }
+}
+
+/// Why [`serve`] stopped before the end of its input.
+#[derive(Debug)]
+pub enum ServeError<R, W> {
+    /// Reading the input failed.
+    Read(R),
+    /// Writing a reply failed.
+    Write(W),
+}
+
+/// Run a session over `input`/`output` until the end of input: every command line
+/// gets exactly one reply line, every blank line none.
+pub fn serve<E, R, W>(
+    session: &mut Session<E>,
+    input: &mut R,
+    output: &mut W,
+) -> Result<(), ServeError<R::Error, W::Error>>
+where
+    E: Engine,
+    R: Read,
+    W: Write,
+{
+    let mut reader = LineReader::default();
+    loop {
+        let reply = match reader.next_line(input).map_err(ServeError::Read)? {
+            None => return Ok(()),
+            Some(Line::TooLong) => Error::Msg("line too long").reply(),
+            Some(Line::Text(text)) => match session.handle_line(text) {
+                Some(reply) => reply,
+                None => continue,
+            },
+        };
+        output.write_all(&reply).map_err(ServeError::Write)?;
+        output.write_all(b"\n").map_err(ServeError::Write)?;
+        output.flush().map_err(ServeError::Write)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_numbers() {
+        assert_eq!(parse_u32(b"0"), Some(0));
+        assert_eq!(parse_u32(b"4294967295"), Some(u32::MAX));
+        assert_eq!(parse_u32(b"4294967296"), None);
+        assert_eq!(parse_u32(b"-1"), None);
+        assert_eq!(parse_u32(b"+1"), None);
+        assert_eq!(parse_u32(b"1x"), None);
+        assert_eq!(parse_u32(b""), None);
+    }
+
+    #[test]
+    fn format_numbers() {
+        for n in [0u32, 7, 10, 999, 4_294_967_295] {
+            let mut out = Out::default();
+            out.num(n);
+            assert_eq!(core::str::from_utf8(&out.0).unwrap(), std::format!("{n}"));
+        }
+    }
+
+    #[test]
+    fn words_split_on_spaces_and_tabs() {
+        let mut w = Words::new(b"  opp\t3   1 ");
+        assert_eq!(w.next(), Some(&b"opp"[..]));
+        assert_eq!(w.number(), Ok(3));
+        assert_eq!(w.flag(), Ok(true));
+        assert_eq!(w.end(), Ok(()));
+    }
+}

@@ -1,0 +1,602 @@
+//! The rules of Expanding Nim with resets, exactly as the reference server applies them.
+//!
+//! Two views of a game live here:
+//! - [`Game`], the record of one game between two seats, which applies moves in the
+//!   reference server's judging order and refuses illegal ones with a reason;
+//! - [`Position`], the normalized state `(s, c, a, b, f)` seen by the player to move,
+//!   which is all a solver or a table needs.
+
+use core::fmt;
+
+/// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
+pub const MAX_STONES: u32 = 1_000_000_000;
+/// Largest number of resets per player this crate accepts.
+///
+/// Bounds the fixed buffers of the capless evaluation (see [`Position::capless_wins`]).
+pub const MAX_RESETS: u8 = 32;
+
+/// The parameters of one game: stones at the start, resets per player, initial maximum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Params {
+    stones: u32,
+    resets: u8,
+    init_max: u32,
+}
+
+/// Why a set of game parameters was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParamError {
+    /// The pile must hold at least one stone.
+    NoStones,
+    /// The pile is larger than [`MAX_STONES`].
+    TooManyStones,
+    /// More resets than [`MAX_RESETS`].
+    TooManyResets,
+    /// The initial maximum must be at least 1.
+    ZeroInitMax,
+    /// The initial maximum is larger than [`MAX_STONES`].
+    InitMaxTooLarge,
+}
+
+impl ParamError {
+    /// A short, static description (also used by the line protocol).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ParamError::NoStones => "stones must be at least 1",
+            ParamError::TooManyStones => "stones exceed 1000000000",
+            ParamError::TooManyResets => "resets exceed 32",
+            ParamError::ZeroInitMax => "init max must be at least 1",
+            ParamError::InitMaxTooLarge => "init max exceeds 1000000000",
+        }
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+fn check_init_max(init_max: u32) -> Result<(), ParamError> {
+    if init_max == 0 {
+        Err(ParamError::ZeroInitMax)
+    } else if init_max > MAX_STONES {
+        Err(ParamError::InitMaxTooLarge)
+    } else {
+        Ok(())
+    }
+}
+
+fn check_resets(resets: u8) -> Result<(), ParamError> {
+    if resets > MAX_RESETS {
+        Err(ParamError::TooManyResets)
+    } else {
+        Ok(())
+    }
+}
+
+fn check_stones(stones: u32) -> Result<(), ParamError> {
+    if stones == 0 {
+        Err(ParamError::NoStones)
+    } else if stones > MAX_STONES {
+        Err(ParamError::TooManyStones)
+    } else {
+        Ok(())
+    }
+}
+
+impl Params {
+    /// Validated parameters: `stones` N >= 1, `resets` R <= [`MAX_RESETS`], `init_max` M >= 1.
+    pub fn new(stones: u32, resets: u8, init_max: u32) -> Result<Self, ParamError> {
+        check_stones(stones)?;
+        check_resets(resets)?;
+        check_init_max(init_max)?;
+        Ok(Params {
+            stones,
+            resets,
+            init_max,
+        })
+    }
+
+    /// N, the stones at the start.
+    pub const fn stones(&self) -> u32 {
+        self.stones
+    }
+
+    /// R, the resets each player may use.
+    pub const fn resets(&self) -> u8 {
+        self.resets
+    }
+
+    /// M, the limit of the first move and of any move right after a reset.
+    pub const fn init_max(&self) -> u32 {
+        self.init_max
+    }
+
+    /// The position in front of the first player.
+    pub fn start(&self) -> Position {
+        Position {
+            stones: self.stones,
+            cap: self.init_max,
+            own_resets: self.resets,
+            opp_resets: self.resets,
+            reset_pending: false,
+            init_max: self.init_max,
+        }
+    }
+}
+
+/// One move: take `take` stones, then declare a reset if `reset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Stones to take, 1 ..= the current limit.
+    pub take: u32,
+    /// Whether the mover spends a reset, holding the next move to M.
+    pub reset: bool,
+}
+
+impl Move {
+    /// A move taking `take` stones, with or without a reset.
+    pub const fn new(take: u32, reset: bool) -> Self {
+        Move { take, reset }
+    }
+}
+
+/// The two seats. `First` moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// Moves first (the server's order 0).
+    First,
+    /// Moves second (the server's order 1).
+    Second,
+}
+
+impl Player {
+    /// The other seat.
+    pub const fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// 0 for the first player, 1 for the second: the server's `order`.
+    pub const fn index(self) -> usize {
+        match self {
+            Player::First => 0,
+            Player::Second => 1,
+        }
+    }
+}
+
+/// Why a move was refused, in the reference server's judging order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// The game has already ended.
+    GameOver,
+    /// The mover is not the player to move ("moved out of turn").
+    OutOfTurn,
+    /// Took fewer than 1 or more than the limit ("made an illegal move").
+    BadTake {
+        /// Stones the move tried to take.
+        take: u32,
+        /// The limit in force for that move.
+        limit: u32,
+    },
+    /// Declared a reset with none left ("used too many resets"), judged before the win.
+    NoResetsLeft,
+}
+
+impl IllegalMove {
+    /// A short, static description (also used by the line protocol).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "the game is over",
+            IllegalMove::OutOfTurn => "move out of turn",
+            IllegalMove::BadTake { .. } => "take out of range",
+            IllegalMove::NoResetsLeft => "no resets left",
+        }
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::BadTake { take, limit } => {
+                write!(f, "take {take} is outside 1..={limit}")
+            }
+            other => f.write_str(other.as_str()),
+        }
+    }
+}
+
+/// What a legal move did to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The pile is not empty; the other player moves next.
+    Continue,
+    /// The move emptied the pile: the mover won.
+    Won(Player),
+}
+
+/// The record of one game, applying moves exactly like the reference server.
+///
+/// A reset does not lower the largest take; it only holds the next move to M, once.
+/// A refused move leaves the record unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    params: Params,
+    stones: u32,
+    largest_take: u32,
+    resets_left: [u8; 2],
+    reset_pending: bool,
+    to_move: Player,
+    winner: Option<Player>,
+    moves: u32,
+}
+
+impl Game {
+    /// A new game: the first player to move, nothing taken yet.
+    pub fn new(params: Params) -> Self {
+        Game {
+            params,
+            stones: params.stones,
+            largest_take: 0,
+            resets_left: [params.resets, params.resets],
+            reset_pending: false,
+            to_move: Player::First,
+            winner: None,
+            moves: 0,
+        }
+    }
+
+    /// The parameters the game was started with.
+    pub const fn params(&self) -> Params {
+        self.params
+    }
+
+    /// Stones left in the pile.
+    pub const fn stones(&self) -> u32 {
+        self.stones
+    }
+
+    /// The largest number of stones taken in one move so far (0 before the first move).
+    pub const fn largest_take(&self) -> u32 {
+        self.largest_take
+    }
+
+    /// Resets `player` has left.
+    pub const fn resets_left(&self, player: Player) -> u8 {
+        self.resets_left[player.index()]
+    }
+
+    /// Whether the previous move declared a reset.
+    pub const fn reset_pending(&self) -> bool {
+        self.reset_pending
+    }
+
+    /// The player to move (meaningless once the game is over).
+    pub const fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The winner, once the pile is empty.
+    pub const fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
+    /// Moves played so far.
+    pub const fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// `max(M, h + 1)`: the limit without a pending reset.
+    pub fn cap(&self) -> u32 {
+        self.params
+            .init_max
+            .max(self.largest_take.saturating_add(1))
+    }
+
+    /// The most the player to move may take now.
+    pub fn limit(&self) -> u32 {
+        if self.reset_pending {
+            self.params.init_max
+        } else {
+            self.cap()
+        }
+    }
+
+    /// Judge `mv` by `player` without applying it, in the server's order:
+    /// out of turn, then the take, then the reset (before any win).
+    pub fn check(&self, player: Player, mv: Move) -> Result<(), IllegalMove> {
+        if self.winner.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if player != self.to_move {
+            return Err(IllegalMove::OutOfTurn);
+        }
+        let limit = self.limit();
+        if mv.take < 1 || mv.take > limit {
+            return Err(IllegalMove::BadTake {
+                take: mv.take,
+                limit,
+            });
+        }
+        if mv.reset && self.resets_left[player.index()] == 0 {
+            return Err(IllegalMove::NoResetsLeft);
+        }
+        Ok(())
+    }
+
+    /// Apply `mv` by `player` if it is legal; an illegal move changes nothing.
+    ///
+    /// Like the server, a take larger than the pile (but within the limit) just
+    /// empties it.
+    pub fn play(&mut self, player: Player, mv: Move) -> Result<Outcome, IllegalMove> {
+        self.check(player, mv)?;
+        let slot = player.index();
+        if mv.reset {
+            self.resets_left[slot] = self.resets_left[slot].saturating_sub(1);
+        }
+        self.stones = self.stones.saturating_sub(mv.take);
+        self.largest_take = self.largest_take.max(mv.take);
+        self.reset_pending = mv.reset;
+        self.moves = self.moves.saturating_add(1);
+        if self.stones == 0 {
+            self.winner = Some(player);
+            Ok(Outcome::Won(player))
+        } else {
+            self.to_move = player.other();
+            Ok(Outcome::Continue)
+        }
+    }
+
+    /// The normalized position in front of the player to move, or `None` once the
+    /// game is over.
+    pub fn position(&self) -> Option<Position> {
+        if self.winner.is_some() {
+            return None;
+        }
+        let me = self.to_move;
+        Some(Position {
+            stones: self.stones,
+            cap: self.cap(),
+            own_resets: self.resets_left[me.index()],
+            opp_resets: self.resets_left[me.other().index()],
+            reset_pending: self.reset_pending,
+            init_max: self.params.init_max,
+        })
+    }
+}
+
+/// The normalized state `(s, c, a, b, f)` in front of the player to move, with the
+/// game's initial maximum M.
+///
+/// Who sits first does not matter: the position is always seen from the mover's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    stones: u32,
+    cap: u32,
+    own_resets: u8,
+    opp_resets: u8,
+    reset_pending: bool,
+    init_max: u32,
+}
+
+/// Why a normalized position was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PositionError {
+    /// The parameters behind it are out of range (stones, resets or M).
+    Param(ParamError),
+    /// The cap `max(M, h + 1)` can never be below M.
+    CapBelowInitMax,
+}
+
+impl PositionError {
+    /// A short, static description (also used by the line protocol).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PositionError::Param(p) => p.as_str(),
+            PositionError::CapBelowInitMax => "cap is below init max",
+        }
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<ParamError> for PositionError {
+    fn from(e: ParamError) -> Self {
+        PositionError::Param(e)
+    }
+}
+
+impl Position {
+    /// A validated position: `stones` s >= 1, `cap` c >= M, resets <= [`MAX_RESETS`].
+    pub fn new(
+        stones: u32,
+        cap: u32,
+        own_resets: u8,
+        opp_resets: u8,
+        reset_pending: bool,
+        init_max: u32,
+    ) -> Result<Self, PositionError> {
+        check_stones(stones)?;
+        check_resets(own_resets)?;
+        check_resets(opp_resets)?;
+        check_init_max(init_max)?;
+        if cap < init_max {
+            return Err(PositionError::CapBelowInitMax);
+        }
+        Ok(Position {
+            stones,
+            cap: cap.min(MAX_STONES),
+            own_resets,
+            opp_resets,
+            reset_pending,
+            init_max,
+        })
+    }
+
+    /// s: stones left.
+    pub const fn stones(&self) -> u32 {
+        self.stones
+    }
+    /// c = max(M, h + 1): the limit without a pending reset.
+    pub const fn cap(&self) -> u32 {
+        self.cap
+    }
+    /// a: the mover's resets left.
+    pub const fn own_resets(&self) -> u8 {
+        self.own_resets
+    }
+    /// b: the opponent's resets left.
+    pub const fn opp_resets(&self) -> u8 {
+        self.opp_resets
+    }
+    /// f: whether the opponent reset on the previous move.
+    pub const fn reset_pending(&self) -> bool {
+        self.reset_pending
+    }
+    /// M: the game's initial maximum.
+    pub const fn init_max(&self) -> u32 {
+        self.init_max
+    }
+
+    /// The most the mover may take: M after a reset, the cap otherwise.
+    pub const fn limit(&self) -> u32 {
+        if self.reset_pending {
+            self.init_max
+        } else {
+            self.cap
+        }
+    }
+
+    /// Whether `mv` is legal here (1 <= take <= limit, a reset only if one is left).
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let limit = self.limit();
+        if mv.take < 1 || mv.take > limit {
+            return Err(IllegalMove::BadTake {
+                take: mv.take,
+                limit,
+            });
+        }
+        if mv.reset && self.own_resets == 0 {
+            return Err(IllegalMove::NoResetsLeft);
+        }
+        Ok(())
+    }
+
+    /// The position in front of the opponent after `mv`, `Ok(None)` if `mv` empties the
+    /// pile (the mover wins), or why `mv` is illegal.
+    pub fn after(&self, mv: Move) -> Result<Option<Position>, IllegalMove> {
+        self.check(mv)?;
+        if mv.take >= self.stones {
+            return Ok(None);
+        }
+        Ok(Some(Position {
+            stones: self.stones - mv.take,
+            cap: self.cap.max(mv.take.saturating_add(1)),
+            own_resets: self.opp_resets,
+            opp_resets: self.own_resets - u8::from(mv.reset),
+            reset_pending: mv.reset,
+            init_max: self.init_max,
+        }))
+    }
+
+    /// True when the cap can never bind again (c >= s): such positions are decided
+    /// without a table (see [`Position::trivial_value`]).
+    pub const fn cap_is_open(&self) -> bool {
+        self.cap >= self.stones
+    }
+
+    /// The value of a position whose cap no longer binds, computed from the rules
+    /// alone: `Some(true)` if the mover wins, `None` if the cap can still bind.
+    ///
+    /// With no pending reset the mover takes the whole pile. With a pending reset the
+    /// mover is held to M, and every move that does not empty the pile must reset
+    /// (otherwise the opponent takes the rest): see [`Position::capless_wins`].
+    pub fn trivial_value(&self) -> Option<bool> {
+        if !self.cap_is_open() {
+            return None;
+        }
+        if !self.reset_pending {
+            return Some(true);
+        }
+        Some(Self::capless_wins(
+            self.stones,
+            self.own_resets,
+            self.opp_resets,
+            self.init_max,
+        ))
+    }
+
+    /// Whether the mover wins the "capless" game: every move is held to `m`, and a move
+    /// that leaves stones must declare a reset (so the player who first cannot reset
+    /// while more than `m` stones remain loses).
+    ///
+    /// Computed level by level on sets of losing pile sizes kept as interval lists, so
+    /// the cost is O((own + opp)^2) whatever the pile and `m`, with no heap.
+    pub fn capless_wins(stones: u32, own: u8, opp: u8, m: u32) -> bool {
+        if stones <= m {
+            return true;
+        }
+        if own == 0 {
+            return false;
+        }
+        // The chain of (mover, opponent) resets along any line of play:
+        // (x, y) -> (y, x - 1) until the mover has none. Level `depth - 1` is the
+        // deepest, where the mover has no reset and loses iff stones > m.
+        let mut levels: heapless::Vec<(u8, u8), { 2 * MAX_RESETS as usize + 2 }> =
+            heapless::Vec::new();
+        let (mut x, mut y) = (own.min(MAX_RESETS), opp.min(MAX_RESETS));
+        loop {
+            if levels.push((x, y)).is_err() {
+                break;
+            }
+            if x == 0 {
+                break;
+            }
+            (x, y) = (y, x - 1);
+        }
+        // Losing sets as sorted, disjoint, inclusive intervals; u32::MAX means unbounded.
+        type Intervals = heapless::Vec<(u32, u32), { 2 * MAX_RESETS as usize + 2 }>;
+        let mut losing: Intervals = heapless::Vec::new();
+        let _ = losing.push((m.saturating_add(1), u32::MAX));
+        for _ in levels.iter().rev().skip(1) {
+            // A pile s > m wins iff the window [s - m, s - 1] meets a losing interval
+            // [l, r] of the level below, i.e. s in [l + 1, r + m].
+            let mut next: Intervals = heapless::Vec::new();
+            let mut start = 1u32; // first pile not yet known to be winning
+            for &(l, r) in losing.iter() {
+                let win_lo = l.saturating_add(1);
+                let win_hi = if r == u32::MAX {
+                    u32::MAX
+                } else {
+                    r.saturating_add(m)
+                };
+                // Piles 1..=m always win; they are covered by starting above m.
+                let gap_lo = start.max(m.saturating_add(1));
+                if win_lo > gap_lo {
+                    let _ = next.push((gap_lo, win_lo - 1));
+                }
+                start = start.max(win_hi.saturating_add(1));
+                if win_hi == u32::MAX {
+                    start = u32::MAX;
+                    break;
+                }
+            }
+            if start != u32::MAX {
+                let _ = next.push((start.max(m.saturating_add(1)), u32::MAX));
+            }
+            losing = next;
+        }
+        !losing.iter().any(|&(l, r)| l <= stones && stones <= r)
+    }
+}
