@@ -1,0 +1,123 @@
+//! The `nimbot` binary as a user runs it: arguments, exit codes, stdin/stdout.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn nimbot(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nimbot runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn query_prints_value_and_move() {
+    let o = nimbot(&["query", "8", "3", "0", "0", "0"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "win 3 0\n");
+    // 4 stones, cap 3, no resets: every take leaves the opponent a pile it can empty.
+    let o = nimbot(&["query", "4", "3", "0", "0", "0"], "");
+    assert_eq!(stdout(&o), "lose 1 0\n");
+    // After a reset the limit is M: 5 stones, M = 1, reset pending, cap open. Taking
+    // 1 without a reset hands over an open cap; with the only reset it wins, since
+    // the opponent has none to answer with.
+    let o = nimbot(&["query", "5", "9", "1", "0", "1", "--init-max", "1"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "win 1 1\n");
+    // A position far outside any game of the default box is solved on the fly.
+    let o = nimbot(&["query", "5000", "60", "4", "4", "0"], "");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout(&o).starts_with("win ") || stdout(&o).starts_with("lose "));
+}
+
+#[test]
+fn malformed_query_arguments_exit_2_with_a_message() {
+    for args in [
+        &["query", "8", "3", "0", "0"][..],
+        &["query", "8", "3", "0", "0", "2"],
+        &["query", "x", "3", "0", "0", "0"],
+        &["query", "0", "3", "0", "0", "0"],
+        &["query", "8", "2", "0", "0", "0"],
+        &["query", "8", "3", "99", "0", "0"],
+        &["query", "8", "3", "-1", "0", "0"],
+        &["query", "8", "3", "0", "0", "0", "--init-max", "0"],
+    ] {
+        let o = nimbot(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(!o.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn stdin_speaks_the_line_protocol() {
+    for args in [&[][..], &["serial"]] {
+        let o = nimbot(args, "version\nnew 3 0 3 first\ngo\nbogus\n");
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(lines[0].starts_with("version nimbot "));
+        assert_eq!(
+            &lines[1..],
+            ["ok", "move 3 0 won", "error unknown command (try help)"]
+        );
+    }
+}
+
+#[test]
+fn help_explains_the_commands() {
+    let o = nimbot(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for word in ["serial", "query", "demo", "bench", "Examples"] {
+        assert!(help.contains(word), "--help lacks {word}:\n{help}");
+    }
+    let help = stdout(&nimbot(&["help", "serial"], ""));
+    assert!(help.contains("opp K F"), "{help}");
+}
+
+#[test]
+fn demo_plays_a_whole_game_and_wins_a_won_start() {
+    // 8 stones, no resets: the first player wins.
+    let o = nimbot(&["demo", "--stones", "8", "--resets", "0"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("the first player (nimbot) wins"), "{out}");
+    assert!(out.trim_end().ends_with("nimbot wins."), "{out}");
+}
+
+#[test]
+fn bench_prints_json_lines() {
+    let o = nimbot(
+        &["bench", "--stones", "60", "--resets", "1", "--runs", "3"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0]
+        .starts_with("{\"bench\":\"solve\",\"stones\":60,\"resets\":1,\"init_max\":3,\"states\":"));
+    assert!(lines[1].starts_with("{\"bench\":\"decide\","));
+    assert!(lines.iter().all(|l| l.ends_with('}')));
+}

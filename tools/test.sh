@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Everything nimbot checks before a change lands: formatting, lints, the no_std
+# build, the docs, then every test. Run from anywhere: tools/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "format (cargo fmt --check)"
+cargo fmt --all -- --check
+
+step "lints (cargo clippy, warnings denied)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "the core builds without std and without alloc"
+cargo build --lib --no-default-features
+cargo build --lib --no-default-features --features alloc
+
+step "docs build without warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
+step "tests (release mode: the exhaustive checks are heavy)"
+cargo test --workspace --release
