@@ -13,10 +13,10 @@
 //! let params = Params::new(8, 0, 3).unwrap();
 //! let solution = Solution::solve(SolveBox::games(8, 0, 3)).unwrap();
 //! let decision = best_move(&solution, &params.start()).unwrap();
-//! // In plain take-1-to-3 Nim, 8 stones lose for the first player; here taking 3
-//! // wins: the opponent may take up to 4 of the 5 left, and then the rest is ours.
+//! // In plain take-1-to-3 Nim, 8 stones lose for the first player; here taking 1
+//! // wins (7 stones with the limit still 3 is lost for the opponent).
 //! assert!(decision.wins);
-//! assert_eq!(decision.mv.take, 3);
+//! assert_eq!(decision.mv.take, 1);
 //! ```
 //!
 //! # Cargo features
@@ -35,6 +35,7 @@ mod rules;
 #[cfg(feature = "alloc")]
 mod solver;
 mod strategy;
+mod table;
 
 #[cfg(feature = "alloc")]
 pub use engine::SolvingEngine;
@@ -46,6 +47,9 @@ pub use rules::{
 #[cfg(feature = "alloc")]
 pub use solver::{Solution, SolveBox, SolveError};
 pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
+#[cfg(feature = "alloc")]
+pub use table::encode as encode_table;
+pub use table::{crc32, Table, TableError, FORMAT_VERSION, MAGIC};
 
 /// The crate version, as the line protocol reports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -510,6 +510,14 @@ impl Position {
         }))
     }
 
+    /// The same position with `stones` stones (`None` for an empty pile).
+    pub fn with_stones(&self, stones: u32) -> Option<Position> {
+        if stones == 0 || stones > MAX_STONES {
+            return None;
+        }
+        Some(Position { stones, ..*self })
+    }
+
     /// True when the cap can never bind again (c >= s): such positions are decided
     /// without a table (see [`Position::trivial_value`]).
     pub const fn cap_is_open(&self) -> bool {

