@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::{best_move, Position, Solution, SolveBox};
+use nimbot::{best_move, encode_table, Oracle, Position, Solution, SolveBox, Table};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -78,19 +78,67 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
         }
     }
+    let (median_us, p99, worst, raw_max) = latency(&positions, |p| {
+        black_box(best_move(&solution, black_box(p))).ok();
+    });
+    println!(
+        "{{\"bench\":\"decide\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"median_us\":{median_us:.3},\"p99_us\":{p99:.3},\"worst_us\":{worst:.3},\"raw_max_us\":{raw_max:.3}}}",
+        args.stones,
+        args.resets,
+        args.init_max,
+        positions.len(),
+    );
+
+    // The same positions probed through the encoded table.
+    let blob = encode_table(&solution, "nimbot bench");
+    let table = match Table::from_bytes(&blob) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("nimbot bench: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    for (what, result) in [
+        (
+            "table_probe",
+            latency(&positions, |p| {
+                black_box(table.is_win(black_box(p))).ok();
+            }),
+        ),
+        (
+            "table_decide",
+            latency(&positions, |p| {
+                black_box(best_move(&table, black_box(p))).ok();
+            }),
+        ),
+    ] {
+        let (median_us, p99, worst, raw_max) = result;
+        println!(
+            "{{\"bench\":\"{what}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"table_bytes\":{},\"positions\":{},\"median_us\":{median_us:.3},\"p99_us\":{p99:.3},\"worst_us\":{worst:.3},\"raw_max_us\":{raw_max:.3}}}",
+            args.stones,
+            args.resets,
+            args.init_max,
+            blob.len(),
+            positions.len(),
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Per-position latency of `call` over `positions`: (median, p99, worst, raw max) in
+/// microseconds. The worst is re-timed: the 64 slowest positions, each the best of 5
+/// batches of 20 calls, so one interrupt does not pass for a position's cost.
+fn latency(positions: &[Position], call: impl Fn(&Position)) -> (f64, f64, f64, f64) {
     let mut samples: Vec<(f64, usize)> = Vec::with_capacity(positions.len());
     for (i, p) in positions.iter().enumerate() {
         let t = Instant::now();
-        let d = best_move(&solution, black_box(p));
-        let ns = t.elapsed().as_nanos() as f64;
-        black_box(d).ok();
-        samples.push((ns / 1e3, i));
+        call(p);
+        samples.push((t.elapsed().as_nanos() as f64 / 1e3, i));
     }
     let mut sorted: Vec<f64> = samples.iter().map(|s| s.0).collect();
     sorted.sort_by(f64::total_cmp);
     let raw_max = sorted.last().copied().unwrap_or(0.0);
     let p99 = sorted.get(sorted.len() * 99 / 100).copied().unwrap_or(0.0);
-    // Re-time the 64 slowest positions: the best of 5 batches of 20 calls each.
     samples.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut worst: f64 = 0.0;
     for &(_, i) in samples.iter().take(64) {
@@ -99,23 +147,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             .map(|_| {
                 let t = Instant::now();
                 for _ in 0..20 {
-                    black_box(best_move(&solution, black_box(p))).ok();
+                    call(p);
                 }
                 t.elapsed().as_nanos() as f64 / 20.0 / 1e3
             })
             .fold(f64::INFINITY, f64::min);
         worst = worst.max(best);
     }
-    println!(
-        "{{\"bench\":\"decide\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"median_us\":{:.3},\"p99_us\":{:.3},\"worst_us\":{:.3},\"raw_max_us\":{:.3}}}",
-        args.stones,
-        args.resets,
-        args.init_max,
-        positions.len(),
-        median(&sorted),
-        p99,
-        worst,
-        raw_max,
-    );
-    ExitCode::SUCCESS
+    (median(&sorted), p99, worst, raw_max)
 }
