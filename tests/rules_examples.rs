@@ -1,0 +1,363 @@
+//! Every worked example of RULES.md ("Worked examples (checked against the reference
+//! server)") played on `Game`, plus the refusals of the server's judging order and
+//! the parameter / position validation errors.
+
+use nimbot::{
+    Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
+};
+
+const P1: Player = Player::First;
+const P2: Player = Player::Second;
+
+fn game(n: u32, r: u8, m: u32) -> Game {
+    Game::new(Params::new(n, r, m).expect("valid params"))
+}
+
+/// Check the limit in front of `player`, play the move, check it continues, and
+/// check the limit for the following move.
+fn step(g: &mut Game, player: Player, take: u32, reset: bool, limit_before: u32, limit_after: u32) {
+    assert_eq!(
+        g.to_move(),
+        player,
+        "to move before {player:?} takes {take}"
+    );
+    assert_eq!(
+        g.limit(),
+        limit_before,
+        "limit before {player:?} takes {take}"
+    );
+    let stones = g.stones();
+    assert_eq!(
+        g.play(player, Move::new(take, reset)),
+        Ok(Outcome::Continue),
+        "{player:?} takes {take} (reset {reset})"
+    );
+    assert_eq!(g.stones(), stones - take);
+    assert_eq!(g.winner(), None);
+    assert_eq!(g.to_move(), player.other());
+    assert_eq!(g.reset_pending(), reset);
+    assert_eq!(
+        g.limit(),
+        limit_after,
+        "limit after {player:?} takes {take}"
+    );
+}
+
+/// Play an illegal move and check it is refused with `err` and changes nothing.
+fn refused(g: &mut Game, player: Player, mv: Move, err: IllegalMove) {
+    let before = *g;
+    assert_eq!(g.play(player, mv), Err(err), "{player:?} plays {mv:?}");
+    assert_eq!(*g, before, "a refused move changed the game: {mv:?}");
+    assert_eq!(g.check(player, mv), Err(err));
+}
+
+#[test]
+fn n8_no_resets_take_one_then_take_four() {
+    // N = 8, no resets used. P1 takes 1; P2 may take up to max(3, 2) = 3 and takes 3;
+    // 4 stones are left and P1 may take up to max(3, 4) = 4: it takes all 4 and wins.
+    let mut g = game(8, 0, 3);
+    assert_eq!(g.stones(), 8);
+    assert_eq!(g.largest_take(), 0);
+    step(&mut g, P1, 1, false, 3, 3);
+    step(&mut g, P2, 3, false, 3, 4);
+    assert_eq!(g.stones(), 4);
+    assert_eq!(g.limit(), 4);
+    assert_eq!(g.play(P1, Move::new(4, false)), Ok(Outcome::Won(P1)));
+    assert_eq!(g.stones(), 0);
+    assert_eq!(g.winner(), Some(P1));
+    assert_eq!(g.moves(), 3);
+    // Nothing more can be played, by either player; the game stays as it is.
+    refused(&mut g, P2, Move::new(1, false), IllegalMove::GameOver);
+    refused(&mut g, P1, Move::new(1, false), IllegalMove::GameOver);
+    assert_eq!(g.position(), None);
+}
+
+#[test]
+fn take_three_then_four_then_limit_five() {
+    // P1 takes 3; P2 may take up to 4; if it takes 4, P1 may take up to 5.
+    let mut g = game(20, 0, 3);
+    step(&mut g, P1, 3, false, 3, 4);
+    step(&mut g, P2, 4, false, 4, 5);
+    assert_eq!(g.largest_take(), 4);
+    assert_eq!(g.stones(), 13);
+    // Taking 6 is refused; 5 is accepted.
+    refused(
+        &mut g,
+        P1,
+        Move::new(6, false),
+        IllegalMove::BadTake { take: 6, limit: 5 },
+    );
+    step(&mut g, P1, 5, false, 5, 6);
+}
+
+#[test]
+fn n16_r2_m3_resets_then_p1_wins() {
+    let mut g = game(16, 2, 3);
+    step(&mut g, P1, 2, false, 3, 3);
+    step(&mut g, P2, 3, false, 3, 4);
+    step(&mut g, P1, 2, true, 4, 3);
+    assert_eq!(g.resets_left(P1), 1);
+    assert_eq!(g.resets_left(P2), 2);
+    step(&mut g, P2, 3, true, 3, 3);
+    assert_eq!(g.resets_left(P2), 1);
+    step(&mut g, P1, 3, true, 3, 3);
+    assert_eq!(g.resets_left(P1), 0);
+    // The reset did not lower h: it only held one move to M.
+    assert_eq!(g.largest_take(), 3);
+    step(&mut g, P2, 2, false, 3, 4);
+    assert_eq!(g.stones(), 1);
+    assert_eq!(g.limit(), 4);
+    assert_eq!(g.play(P1, Move::new(1, false)), Ok(Outcome::Won(P1)));
+    assert_eq!(g.stones(), 0);
+    assert_eq!(16 - 2 - 3 - 2 - 3 - 3 - 2 - 1, 0);
+    assert_eq!(g.winner(), Some(P1));
+    assert_eq!(g.resets_left(P1), 0);
+    assert_eq!(g.resets_left(P2), 1);
+    assert_eq!(g.moves(), 7);
+}
+
+#[test]
+fn n32_r1_m3_limit_returns_after_reset() {
+    let mut g = game(32, 1, 3);
+    step(&mut g, P1, 3, false, 3, 4);
+    step(&mut g, P2, 4, false, 4, 5);
+    step(&mut g, P1, 2, false, 5, 5);
+    step(&mut g, P2, 5, true, 5, 3);
+    assert_eq!(g.resets_left(P2), 0);
+    // After the reset the limit is M, and a take above M is refused.
+    refused(
+        &mut g,
+        P1,
+        Move::new(4, false),
+        IllegalMove::BadTake { take: 4, limit: 3 },
+    );
+    // h is 5, so after P1's move the limit is back to 6.
+    step(&mut g, P1, 3, false, 3, 6);
+    assert_eq!(g.largest_take(), 5);
+    step(&mut g, P2, 4, false, 6, 6);
+    step(&mut g, P1, 5, true, 6, 3);
+    assert_eq!(g.resets_left(P1), 0);
+    assert_eq!(g.resets_left(P2), 0);
+    assert_eq!(g.stones(), 32 - 3 - 4 - 2 - 5 - 3 - 4 - 5);
+    assert_eq!(g.winner(), None);
+}
+
+#[test]
+fn n10_r1_used_too_many_resets() {
+    let mut g = game(10, 1, 3);
+    step(&mut g, P1, 3, true, 3, 3);
+    assert_eq!(g.resets_left(P1), 0);
+    step(&mut g, P2, 3, false, 3, 4);
+    assert_eq!(g.stones(), 4);
+    // P1 takes 2 and declares a reset with none left: "used too many resets".
+    refused(&mut g, P1, Move::new(2, true), IllegalMove::NoResetsLeft);
+}
+
+#[test]
+fn reset_with_none_left_is_refused_even_on_the_winning_move() {
+    // Same line as the N = 10 example: 4 stones, limit 4, P1 has no reset left.
+    let mut g = game(10, 1, 3);
+    step(&mut g, P1, 3, true, 3, 3);
+    step(&mut g, P2, 3, false, 3, 4);
+    assert_eq!((g.stones(), g.limit(), g.resets_left(P1)), (4, 4, 0));
+    // Judged before the win: emptying the pile does not save it.
+    refused(&mut g, P1, Move::new(4, true), IllegalMove::NoResetsLeft);
+    assert_eq!(g.stones(), 4);
+    assert_eq!(g.winner(), None);
+    // The same take without the reset wins.
+    assert_eq!(g.play(P1, Move::new(4, false)), Ok(Outcome::Won(P1)));
+    assert_eq!(g.winner(), Some(P1));
+}
+
+#[test]
+fn reset_with_none_left_on_the_first_move_is_refused() {
+    let mut g = game(3, 0, 3);
+    refused(&mut g, P1, Move::new(3, true), IllegalMove::NoResetsLeft);
+    refused(&mut g, P1, Move::new(1, true), IllegalMove::NoResetsLeft);
+    assert_eq!(g.play(P1, Move::new(3, false)), Ok(Outcome::Won(P1)));
+}
+
+#[test]
+fn a_reset_left_on_the_winning_move_is_accepted_and_wins() {
+    // Useless, but legal: the mover has a reset, so the move is judged a win.
+    let mut g = game(3, 1, 3);
+    assert_eq!(g.play(P1, Move::new(3, true)), Ok(Outcome::Won(P1)));
+    assert_eq!(g.winner(), Some(P1));
+}
+
+#[test]
+fn n6_r1_moved_out_of_turn() {
+    let mut g = game(6, 1, 3);
+    step(&mut g, P1, 2, false, 3, 3);
+    refused(&mut g, P1, Move::new(1, false), IllegalMove::OutOfTurn);
+    // Out of turn is judged before the take and the reset.
+    refused(&mut g, P1, Move::new(0, false), IllegalMove::OutOfTurn);
+    refused(&mut g, P1, Move::new(99, true), IllegalMove::OutOfTurn);
+    // P2 can still move normally.
+    step(&mut g, P2, 1, false, 3, 3);
+}
+
+#[test]
+fn second_player_cannot_open() {
+    let mut g = game(6, 1, 3);
+    refused(&mut g, P2, Move::new(1, false), IllegalMove::OutOfTurn);
+    assert_eq!(g.moves(), 0);
+}
+
+#[test]
+fn take_zero_and_take_above_limit_are_bad_takes() {
+    let mut g = game(20, 1, 3);
+    refused(
+        &mut g,
+        P1,
+        Move::new(0, false),
+        IllegalMove::BadTake { take: 0, limit: 3 },
+    );
+    refused(
+        &mut g,
+        P1,
+        Move::new(4, false),
+        IllegalMove::BadTake { take: 4, limit: 3 },
+    );
+    refused(
+        &mut g,
+        P1,
+        Move::new(u32::MAX, false),
+        IllegalMove::BadTake {
+            take: u32::MAX,
+            limit: 3,
+        },
+    );
+    // The take is judged before the reset.
+    let mut g0 = game(20, 0, 3);
+    refused(
+        &mut g0,
+        P1,
+        Move::new(0, true),
+        IllegalMove::BadTake { take: 0, limit: 3 },
+    );
+    refused(
+        &mut g0,
+        P1,
+        Move::new(5, true),
+        IllegalMove::BadTake { take: 5, limit: 3 },
+    );
+    // After a take of 4 the limit is 5: 0 and 6 are refused with that limit.
+    step(&mut g, P1, 3, false, 3, 4);
+    step(&mut g, P2, 4, false, 4, 5);
+    refused(
+        &mut g,
+        P1,
+        Move::new(0, false),
+        IllegalMove::BadTake { take: 0, limit: 5 },
+    );
+    refused(
+        &mut g,
+        P1,
+        Move::new(6, true),
+        IllegalMove::BadTake { take: 6, limit: 5 },
+    );
+}
+
+#[test]
+fn take_above_the_pile_within_the_limit_empties_it() {
+    let mut g = game(2, 0, 3);
+    assert_eq!(g.limit(), 3);
+    assert_eq!(g.play(P1, Move::new(3, false)), Ok(Outcome::Won(P1)));
+    assert_eq!(g.stones(), 0);
+    assert_eq!(g.winner(), Some(P1));
+
+    // Later in a game, by the second player: 1 stone left, limit 4, take 4.
+    let mut g = game(8, 0, 3);
+    step(&mut g, P1, 3, false, 3, 4);
+    step(&mut g, P2, 3, false, 4, 4);
+    step(&mut g, P1, 1, false, 4, 4);
+    assert_eq!(g.stones(), 1);
+    assert_eq!(g.play(P2, Move::new(4, false)), Ok(Outcome::Won(P2)));
+    assert_eq!(g.stones(), 0);
+    assert_eq!(g.winner(), Some(P2));
+    // But never more than the limit, even with a large pile gone.
+    let mut g = game(2, 0, 3);
+    refused(
+        &mut g,
+        P1,
+        Move::new(4, false),
+        IllegalMove::BadTake { take: 4, limit: 3 },
+    );
+}
+
+#[test]
+fn refused_moves_leave_the_game_unchanged_mid_game() {
+    let mut g = game(16, 2, 3);
+    step(&mut g, P1, 2, false, 3, 3);
+    step(&mut g, P2, 3, true, 3, 3);
+    let snapshot = g;
+    for (player, mv) in [
+        (P2, Move::new(1, false)),
+        (P1, Move::new(0, false)),
+        (P1, Move::new(4, false)),
+        (P1, Move::new(4, true)),
+    ] {
+        assert!(g.play(player, mv).is_err(), "{player:?} {mv:?}");
+        assert_eq!(g, snapshot);
+    }
+    assert_eq!(g.position(), snapshot.position());
+}
+
+#[test]
+fn params_new_errors() {
+    assert_eq!(Params::new(0, 4, 3), Err(ParamError::NoStones));
+    assert_eq!(Params::new(10, 33, 3), Err(ParamError::TooManyResets));
+    assert_eq!(Params::new(10, u8::MAX, 3), Err(ParamError::TooManyResets));
+    assert_eq!(Params::new(10, 4, 0), Err(ParamError::ZeroInitMax));
+    assert_eq!(
+        Params::new(1_000_000_001, 4, 3),
+        Err(ParamError::TooManyStones)
+    );
+    assert_eq!(
+        Params::new(10, 4, 1_000_000_001),
+        Err(ParamError::InitMaxTooLarge)
+    );
+    // The limits themselves are accepted.
+    let p = Params::new(1, 32, 1).unwrap();
+    assert_eq!((p.stones(), p.resets(), p.init_max()), (1, 32, 1));
+    assert!(Params::new(1_000_000_000, 0, 1_000_000_000).is_ok());
+    // The tournament parameters.
+    let p = Params::new(999, 4, 3).unwrap();
+    let g = Game::new(p);
+    assert_eq!(g.stones(), 999);
+    assert_eq!(g.limit(), 3);
+    assert_eq!(g.resets_left(P1), 4);
+    assert_eq!(g.resets_left(P2), 4);
+    assert_eq!(g.to_move(), P1);
+    assert_eq!(g.winner(), None);
+}
+
+#[test]
+fn position_new_errors() {
+    assert_eq!(
+        Position::new(10, 2, 0, 0, false, 3),
+        Err(PositionError::CapBelowInitMax)
+    );
+    assert_eq!(
+        Position::new(10, 0, 1, 1, true, 1),
+        Err(PositionError::CapBelowInitMax)
+    );
+    assert!(Position::new(10, 3, 0, 0, false, 3).is_ok());
+    assert_eq!(
+        Position::new(0, 3, 0, 0, false, 3),
+        Err(PositionError::Param(ParamError::NoStones))
+    );
+    assert_eq!(
+        Position::new(10, 3, 33, 0, false, 3),
+        Err(PositionError::Param(ParamError::TooManyResets))
+    );
+    assert_eq!(
+        Position::new(10, 3, 0, 33, false, 3),
+        Err(PositionError::Param(ParamError::TooManyResets))
+    );
+    assert_eq!(
+        Position::new(10, 3, 0, 0, false, 0),
+        Err(PositionError::Param(ParamError::ZeroInitMax))
+    );
+}
