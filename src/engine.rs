@@ -3,6 +3,7 @@
 
 use crate::rules::{Params, Position};
 use crate::strategy::{DecideError, Decision};
+use crate::table::{Table, TableError};
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,8 +26,58 @@ pub trait Engine {
     fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError>;
 }
 
+/// Answers from a table (by default the one embedded in flash) and nothing else:
+/// what the firmware and the tiny binary play with. Games beyond the table are
+/// refused when they start, positions beyond it with [`DecideError::OutOfRange`].
+#[derive(Debug)]
+pub struct TableEngine<'a> {
+    table: Table<'a>,
+}
+
+impl TableEngine<'static> {
+    /// An engine on the table embedded at build time.
+    pub fn embedded() -> Result<Self, TableError> {
+        Table::embedded().map(TableEngine::new)
+    }
+}
+
+impl<'a> TableEngine<'a> {
+    /// An engine on `table`.
+    pub const fn new(table: Table<'a>) -> Self {
+        TableEngine { table }
+    }
+
+    /// The table it answers from.
+    pub const fn table(&self) -> &Table<'a> {
+        &self.table
+    }
+}
+
+impl Engine for TableEngine<'_> {
+    fn limits(&self) -> Limits {
+        let p = self.table.params();
+        Limits {
+            max_stones: p.stones(),
+            max_resets: p.resets(),
+            init_max: Some(p.init_max()),
+        }
+    }
+
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+        if self.table.covers(params) {
+            Ok(())
+        } else {
+            Err(DecideError::OutOfRange)
+        }
+    }
+
+    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+        self.table.best_move(pos)
+    }
+}
+
 #[cfg(feature = "alloc")]
-pub use solving::SolvingEngine;
+pub use solving::{SolvingEngine, TableOrSolverEngine};
 
 #[cfg(feature = "alloc")]
 mod solving {
@@ -106,6 +157,62 @@ mod solving {
         fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
             let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
             best_move(sol, pos)
+        }
+    }
+
+    /// The host's engine: the table whenever it covers the position, the in-memory
+    /// solver otherwise (bigger piles, more resets, another M).
+    #[derive(Debug)]
+    pub struct TableOrSolverEngine<'a> {
+        table: Option<TableEngine<'a>>,
+        solver: SolvingEngine,
+    }
+
+    impl TableOrSolverEngine<'static> {
+        /// The embedded table (if it opens) backed by a default [`SolvingEngine`].
+        pub fn embedded() -> Self {
+            TableOrSolverEngine::new(TableEngine::embedded().ok(), SolvingEngine::default())
+        }
+    }
+
+    impl<'a> TableOrSolverEngine<'a> {
+        /// Ask `table` first, then `solver`.
+        pub fn new(table: Option<TableEngine<'a>>, solver: SolvingEngine) -> Self {
+            TableOrSolverEngine { table, solver }
+        }
+
+        /// The table, if there is one.
+        pub fn table(&self) -> Option<&Table<'a>> {
+            self.table.as_ref().map(TableEngine::table)
+        }
+
+        /// Whether the table alone covers games with `params`.
+        pub fn table_covers(&self, params: &Params) -> bool {
+            self.table().is_some_and(|t| t.covers(params))
+        }
+    }
+
+    impl Engine for TableOrSolverEngine<'_> {
+        fn limits(&self) -> Limits {
+            self.solver.limits()
+        }
+
+        fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+            if self.table_covers(params) {
+                Ok(())
+            } else {
+                self.solver.prepare(params)
+            }
+        }
+
+        fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+            if let Some(table) = self.table.as_mut() {
+                match table.decide(pos) {
+                    Err(DecideError::OutOfRange) => {}
+                    answer => return answer,
+                }
+            }
+            self.solver.decide(pos)
         }
     }
 }

@@ -37,9 +37,9 @@ mod solver;
 mod strategy;
 mod table;
 
+pub use engine::{Engine, Limits, TableEngine};
 #[cfg(feature = "alloc")]
-pub use engine::SolvingEngine;
-pub use engine::{Engine, Limits};
+pub use engine::{SolvingEngine, TableOrSolverEngine};
 pub use rules::{
     Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
     MAX_RESETS, MAX_STONES,
@@ -47,9 +47,9 @@ pub use rules::{
 #[cfg(feature = "alloc")]
 pub use solver::{Solution, SolveBox, SolveError};
 pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
+pub use table::{crc32, Table, TableError, EMBEDDED_TABLE, FORMAT_VERSION, MAGIC};
 #[cfg(feature = "alloc")]
-pub use table::encode as encode_table;
-pub use table::{crc32, Table, TableError, FORMAT_VERSION, MAGIC};
+pub use table::{encode as encode_table, encode_values as encode_table_values};
 
 /// The crate version, as the line protocol reports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -139,7 +139,17 @@ pub struct Solution {
 impl Solution {
     /// Solve every position of `bx`.
     pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {
+        Self::solve_with_progress(bx, &mut |_, _| {})
+    }
+
+    /// Solve every position of `bx`, calling `progress(done, total)` (in stored
+    /// positions) after each layer, for a progress bar on long solves.
+    pub fn solve_with_progress(
+        bx: SolveBox,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<Self, SolveError> {
         bx.validate()?;
+        let total_positions = bx.stored_positions();
         let r = usize::from(bx.resets) + 1;
         let per_pile = 2 * r * r;
         let words_per_pile = per_pile.div_ceil(64);
@@ -159,8 +169,11 @@ impl Solution {
         let capless = CaplessTable::new(bx.init_max, bx.resets);
         // `last[layer]`: the largest losing pile below the current one, 0 if none.
         let mut last = vec![0u32; per_pile];
+        let mut done = 0u64;
         for (i, &(c, hi)) in bounds.iter().enumerate().rev() {
             sol.solve_layer(i, c, hi, &capless, &mut last);
+            done += u64::from(hi - c) * per_pile as u64;
+            progress(done, total_positions);
         }
         Ok(sol)
     }
@@ -256,6 +269,33 @@ impl Solution {
             + usize::from(pos.reset_pending());
         let at = off + (s - c - 1) as usize * self.words_per_pile + b / 64;
         Some(self.bits.get(at)? >> (b % 64) & 1 == 1)
+    }
+
+    /// The values of one layer: whether the mover wins with `own` and `opp` resets
+    /// left, `pending` as f, cap `cap` and piles `cap + 1 ..= hi` (in that order).
+    /// `None` if the layer is not in the box.
+    pub fn layer_values(
+        &self,
+        cap: u32,
+        own: u8,
+        opp: u8,
+        pending: bool,
+    ) -> Option<impl Iterator<Item = bool> + '_> {
+        if own > self.bx.resets || opp > self.bx.resets {
+            return None;
+        }
+        let i = cap.checked_sub(self.bx.c_min)? as usize;
+        let &(hi, off) = self.layers.get(i)?;
+        let r = usize::from(self.bx.resets) + 1;
+        let b = (usize::from(own) * r + usize::from(opp)) * 2 + usize::from(pending);
+        let words = self.bits.get(off..)?;
+        let piles = (hi - cap) as usize;
+        Some(
+            words
+                .chunks(self.words_per_pile)
+                .take(piles)
+                .map(move |w| w.get(b / 64).is_some_and(|x| x >> (b % 64) & 1 == 1)),
+        )
     }
 
     /// Layers of the box as `(cap, highest stored pile)`, lowest cap first.

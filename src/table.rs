@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{Params, Position};
-use crate::strategy::{DecideError, Oracle};
+use crate::strategy::{best_move, position_value, DecideError, Decision, Oracle};
 
 /// The first four bytes of every table.
 pub const MAGIC: [u8; 4] = *b"NIMT";
@@ -43,6 +43,11 @@ struct TableFile<'a> {
     stream_bits: u32,
     stream: &'a [u8],
 }
+
+/// The table embedded at build time: `table/default.nimt` (N <= 999, R <= 4, M = 3)
+/// unless the build set `NIMBOT_TABLE` to another blob (see `build.rs`). Open it with
+/// [`Table::embedded`].
+pub static EMBEDDED_TABLE: &[u8] = include_bytes!(env!("NIMBOT_TABLE_FILE"));
 
 /// Why a blob was refused as a table. Bad data never panics; it lands here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +121,7 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 }
 
 /// Bits needed to write values `0..n` (at least 1).
+#[cfg(feature = "alloc")]
 fn width_for(n: u64) -> u8 {
     let mut w = 1u8;
     while w < 64 && (1u64 << w) < n {
@@ -234,6 +240,9 @@ pub struct Table<'a> {
     /// Highest cap with stored piles.
     c_top: u32,
     books: [Codebook; 2],
+    /// Size of the whole blob and its stored CRC-32, for reports.
+    size: usize,
+    checksum: u32,
 }
 
 /// Layers per cap: every (own, opp) reset pair and both values of f.
@@ -245,6 +254,25 @@ fn layers_per_cap(resets: u8) -> u64 {
 fn stones_below_cap(init_max: u32, c: u32) -> u64 {
     let (c, m) = (u64::from(c), u64::from(init_max));
     (c * c.saturating_sub(1)).saturating_sub(m * (m - 1)) / 2
+}
+
+/// The stored layers of the games of `params`: `(cap, highest stored pile)` for
+/// caps M, M+1, ... while some pile lies above the cap.
+fn layer_bounds(params: &Params) -> impl Iterator<Item = (u32, u32)> {
+    let (n, m) = (u64::from(params.stones()), params.init_max());
+    (m..)
+        .map(move |c| (c, n.saturating_sub(stones_below_cap(m, c))))
+        .take_while(|&(c, hi)| hi > u64::from(c))
+        .map(|(c, hi)| (c, hi as u32))
+}
+
+/// The layers of one cap in directory order: own resets, then opponent resets, then
+/// the pending-reset flag, each ascending.
+#[cfg(feature = "alloc")]
+fn layer_keys(resets: u8) -> impl Iterator<Item = (u8, u8, bool)> {
+    (0..=resets).flat_map(move |a| {
+        (0..=resets).flat_map(move |b| [false, true].into_iter().map(move |f| (a, b, f)))
+    })
 }
 
 impl<'a> Table<'a> {
@@ -269,18 +297,10 @@ impl<'a> Table<'a> {
         }
         let params = Params::new(file.n_max, file.resets, file.init_max)
             .map_err(|_| TableError::BadParams)?;
-        let m = file.init_max;
-        let mut c_top = m;
-        let mut layer_count = 0u64;
-        loop {
-            let hi = u64::from(file.n_max).saturating_sub(stones_below_cap(m, c_top));
-            if hi <= u64::from(c_top) {
-                break;
-            }
-            layer_count += layers_per_cap(file.resets);
-            c_top += 1;
-        }
-        let c_top = c_top.saturating_sub(1);
+        let caps = layer_bounds(&params).count() as u64;
+        let layer_count = caps * layers_per_cap(file.resets);
+        let c_top = (u64::from(params.init_max()) + caps).saturating_sub(1);
+        let c_top = u32::try_from(c_top).map_err(|_| TableError::BadParams)?;
         if file.code_lengths.len() != 2 * ALPHABET {
             return Err(TableError::Malformed("code lengths"));
         }
@@ -309,6 +329,8 @@ impl<'a> Table<'a> {
             params,
             c_top,
             books,
+            size: bytes.len(),
+            checksum: stored,
         };
         // Offsets must rise and stay inside the stream; directory entries must name
         // existing layers.
@@ -339,6 +361,33 @@ impl<'a> Table<'a> {
         Ok(table)
     }
 
+    /// Check and open the table embedded at build time ([`EMBEDDED_TABLE`]).
+    pub fn embedded() -> Result<Table<'static>, TableError> {
+        Table::from_bytes(EMBEDDED_TABLE)
+    }
+
+    /// Whether the table answers every position of games with `params`: at most its
+    /// stones and resets, and the same M.
+    pub fn covers(&self, params: &Params) -> bool {
+        params.stones() <= self.params.stones()
+            && params.resets() <= self.params.resets()
+            && params.init_max() == self.params.init_max()
+    }
+
+    /// Whether the mover wins `pos`. Positions whose cap no longer binds are decided
+    /// by the rules; [`DecideError::OutOfRange`] for a position outside the table
+    /// (more stones for its cap, more resets or another M than it was built for).
+    pub fn probe(&self, pos: &Position) -> Result<bool, DecideError> {
+        position_value(self, pos)
+    }
+
+    /// The move for `pos`: a winning one whenever `pos` is won (see [`best_move`]);
+    /// [`DecideError::OutOfRange`] when the table cannot tell. A position just past
+    /// the table may still get an answer when a winning reply lands inside it.
+    pub fn best_move(&self, pos: &Position) -> Result<Decision, DecideError> {
+        best_move(self, pos)
+    }
+
     /// The parameters of the largest game the table covers: N_max, R and M.
     pub const fn params(&self) -> Params {
         self.params
@@ -366,6 +415,16 @@ impl<'a> Table<'a> {
         u32::try_from(hi).unwrap_or(0).max(c)
     }
 
+    /// Size of the whole blob, in bytes.
+    pub const fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The blob's CRC-32 (the last four bytes, checked when it was opened).
+    pub const fn checksum(&self) -> u32 {
+        self.checksum
+    }
+
     /// Sizes of the sections, in bytes: (directory, offsets, stream).
     pub fn section_sizes(&self) -> (usize, usize, usize) {
         (
@@ -373,6 +432,31 @@ impl<'a> Table<'a> {
             self.file.offsets.len(),
             self.file.stream.len(),
         )
+    }
+
+    /// Visit every stored run of the layer `(cap, own, opp, pending)`, lowest piles
+    /// first, as `visit(first pile, last pile, won)`; the runs cover piles
+    /// `cap + 1 ..= highest_pile(cap)`. For tools that decode a whole table.
+    pub fn layer_runs(
+        &self,
+        cap: u32,
+        own: u8,
+        opp: u8,
+        pending: bool,
+        mut visit: impl FnMut(u32, u32, bool),
+    ) -> Result<(), DecideError> {
+        let template = Position::new(
+            cap.saturating_add(1),
+            cap,
+            own,
+            opp,
+            pending,
+            self.params.init_max(),
+        )
+        .map_err(|_| DecideError::OutOfRange)?;
+        self.walk(&template, self.highest_pile(cap), |first, last, lost| {
+            visit(first, last, !lost)
+        })
     }
 
     /// Find the layer of `pos` (ignoring its pile); `OutOfRange` outside the table.
@@ -484,7 +568,7 @@ impl Oracle for Table<'_> {
 }
 
 #[cfg(feature = "alloc")]
-pub use encode::encode;
+pub use encode::{encode, encode_values};
 
 #[cfg(feature = "alloc")]
 mod encode {
@@ -568,41 +652,78 @@ mod encode {
         out
     }
 
-    /// Encode a whole-game solution as a table blob.
+    /// Alternating won/lost run lengths of one layer's values, starting with a won
+    /// run (possibly empty); the last run is implied and not stored.
+    fn runs_of(values: impl Iterator<Item = bool>) -> Vec<u32> {
+        let mut runs = Vec::new();
+        let mut lost = false;
+        let mut len = 0u32;
+        for win in values {
+            if win == lost {
+                runs.push(len);
+                lost = !lost;
+                len = 0;
+            }
+            len += 1;
+        }
+        runs
+    }
+
+    /// Encode a whole-game solution (a box from [`SolveBox::games`]) as a table blob.
     ///
-    /// `generator` names the program that wrote it (stored verbatim).
-    pub fn encode(solution: &Solution, generator: &str) -> Vec<u8> {
+    /// `generator` names the program that wrote it (stored verbatim). A box that
+    /// starts above cap M (from [`SolveBox::around`]) is refused with
+    /// [`TableError::BadParams`].
+    ///
+    /// [`SolveBox::games`]: crate::SolveBox::games
+    /// [`SolveBox::around`]: crate::SolveBox::around
+    pub fn encode(solution: &Solution, generator: &str) -> Result<Vec<u8>, TableError> {
         let bx = solution.solve_box();
-        let m = bx.init_max;
-        let r = bx.resets;
-        // Stored runs of every layer, in directory order; the last run is implied.
-        let mut layers: Vec<Vec<u32>> = Vec::new();
-        for (c, hi) in solution.layers() {
-            for a in 0..=r {
-                for b in 0..=r {
-                    for f in [false, true] {
-                        let mut runs = Vec::new();
-                        let mut lost = false;
-                        let mut len = 0u32;
-                        for s in (c + 1)..=hi {
-                            let pos = Position::new(s, c, a, b, f, m).ok();
-                            let win = pos.and_then(|p| solution.is_win(&p)).unwrap_or(true);
-                            if win == lost {
-                                runs.push(len);
-                                lost = !lost;
-                                len = 0;
-                            }
-                            len += 1;
-                        }
-                        layers.push(runs);
-                    }
-                }
+        if bx.c_min != bx.init_max {
+            return Err(TableError::BadParams);
+        }
+        let params =
+            Params::new(bx.n_max, bx.resets, bx.init_max).map_err(|_| TableError::BadParams)?;
+        let mut layers = Vec::new();
+        for (c, _) in layer_bounds(&params) {
+            for (a, b, f) in layer_keys(params.resets()) {
+                let values = solution.layer_values(c, a, b, f);
+                layers.push(runs_of(values.into_iter().flatten()));
             }
         }
+        Ok(encode_layers(&params, &layers, generator))
+    }
+
+    /// Encode the table whose stored positions (cap below the pile, games of at most
+    /// `params` stones, resets and M) have the values `value` gives. Slow (one call
+    /// per position); for tools and tests that need a table of chosen values, such as
+    /// a deliberately wrong one for the verifier.
+    pub fn encode_values(
+        params: &Params,
+        generator: &str,
+        mut value: impl FnMut(&Position) -> bool,
+    ) -> Vec<u8> {
+        let mut layers = Vec::new();
+        for (c, hi) in layer_bounds(params) {
+            for (a, b, f) in layer_keys(params.resets()) {
+                let values = ((c + 1)..=hi).map(|s| {
+                    Position::new(s, c, a, b, f, params.init_max())
+                        .map(|p| value(&p))
+                        .unwrap_or(true)
+                });
+                layers.push(runs_of(values));
+            }
+        }
+        encode_layers(params, &layers, generator)
+    }
+
+    /// Deduplicate, Huffman-code and serialize the runs of every layer (in
+    /// directory order).
+    fn encode_layers(params: &Params, layers: &[Vec<u32>], generator: &str) -> Vec<u8> {
         let mut ids: BTreeMap<&[u32], u32> = BTreeMap::new();
         let mut unique: Vec<&[u32]> = Vec::new();
         let mut directory_ids = Vec::with_capacity(layers.len());
-        for runs in &layers {
+        for runs in layers {
             let id = *ids.entry(runs.as_slice()).or_insert_with(|| {
                 unique.push(runs.as_slice());
                 (unique.len() - 1) as u32
@@ -648,9 +769,9 @@ mod encode {
             magic: MAGIC,
             format_version: FORMAT_VERSION,
             generator,
-            n_max: bx.n_max,
-            resets: r,
-            init_max: m,
+            n_max: params.stones(),
+            resets: params.resets(),
+            init_max: params.init_max(),
             code_lengths: &code_lengths,
             dir_bits,
             directory: &directory.bytes,

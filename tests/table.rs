@@ -1,13 +1,15 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
+use nimbot::protocol::Session;
 use nimbot::{
-    best_move, encode_table, position_value, Oracle, Position, Solution, SolveBox, Table,
-    TableError,
+    best_move, encode_table, position_value, DecideError, Engine, Oracle, Params, Position,
+    Solution, SolveBox, SolvingEngine, Table, TableEngine, TableError, TableOrSolverEngine,
+    EMBEDDED_TABLE,
 };
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let blob = encode_table(&sol, "nimbot-test");
+    let blob = encode_table(&sol, "nimbot-test").expect("a whole-game box encodes");
     (sol, blob)
 }
 
@@ -81,8 +83,8 @@ fn positions_outside_the_table_are_refused() {
 }
 
 #[test]
-fn every_bit_flip_and_truncation_is_rejected() {
-    let (_, blob) = build(999, 4, 3);
+fn every_bit_flip_and_truncation_of_the_default_table_is_rejected() {
+    let blob = EMBEDDED_TABLE.to_vec();
     assert!(Table::from_bytes(&blob).is_ok());
     let mut bytes = blob.clone();
     for i in 0..bytes.len() {
@@ -132,4 +134,139 @@ fn checksum_is_the_standard_crc32() {
     // The check value of CRC-32/ISO-HDLC (zlib's crc32).
     assert_eq!(nimbot::crc32(b"123456789"), 0xCBF4_3926);
     assert_eq!(nimbot::crc32(b""), 0);
+}
+
+/// `blob` with its body edited by `edit` and a fresh, valid checksum.
+fn resealed(blob: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut body = blob[..blob.len() - 4].to_vec();
+    edit(&mut body);
+    let crc = nimbot::crc32(&body);
+    body.extend_from_slice(&crc.to_le_bytes());
+    body
+}
+
+#[test]
+fn wrong_magic_version_or_parameters_get_typed_errors() {
+    let blob = EMBEDDED_TABLE;
+    // Layout (table/FORMAT.md): magic, version varint, generator (length + bytes),
+    // n_max varint, resets byte, init_max varint, ...
+    let gen_len = usize::from(blob[5]);
+    let n_at = 6 + gen_len;
+    assert_eq!(
+        &blob[n_at..n_at + 2],
+        &[0xE7, 0x07],
+        "n_max 999 as a varint"
+    );
+    let cases: [(Vec<u8>, TableError); 5] = [
+        (resealed(blob, |b| b[0] = b'X'), TableError::BadMagic),
+        (resealed(blob, |b| b[4] = 2), TableError::UnsupportedVersion),
+        (
+            resealed(blob, |b| {
+                b.splice(n_at..n_at + 2, [0]);
+            }),
+            TableError::BadParams,
+        ),
+        (resealed(blob, |b| b[n_at + 2] = 33), TableError::BadParams),
+        (resealed(blob, |b| b[n_at + 3] = 0), TableError::BadParams),
+    ];
+    for (i, (bytes, want)) in cases.iter().enumerate() {
+        assert_eq!(Table::from_bytes(bytes).unwrap_err(), *want, "case {i}");
+    }
+    // Other in-range parameters with the same sections no longer add up.
+    let other = resealed(blob, |b| b[n_at + 2] = 3);
+    assert!(matches!(
+        Table::from_bytes(&other).unwrap_err(),
+        TableError::Malformed(_)
+    ));
+}
+
+#[test]
+fn the_embedded_table_covers_the_tournament_and_no_more() {
+    let t = Table::embedded().unwrap();
+    let p = t.params();
+    assert_eq!((p.stones(), p.resets(), p.init_max()), (999, 4, 3));
+    assert_eq!(t.size(), EMBEDDED_TABLE.len());
+    assert!(t.size() <= 20 * 1024, "{} bytes", t.size());
+    let covers = |n, r, m| t.covers(&Params::new(n, r, m).unwrap());
+    assert!(covers(999, 4, 3) && covers(1, 0, 3) && covers(500, 2, 3));
+    assert!(!covers(1000, 4, 3) && !covers(999, 5, 3) && !covers(999, 4, 4));
+    // Probe API: the rules answer open caps, the table the rest.
+    assert_eq!(
+        t.probe(&Position::new(3, 3, 0, 0, false, 3).unwrap()),
+        Ok(true)
+    );
+    assert_eq!(
+        t.probe(&Position::new(8, 3, 0, 0, false, 3).unwrap()),
+        Ok(true)
+    );
+    assert_eq!(
+        t.probe(&Position::new(7, 3, 0, 0, false, 3).unwrap()),
+        Ok(false)
+    );
+    assert_eq!(
+        t.probe(&Position::new(1000, 3, 0, 0, false, 3).unwrap()),
+        Err(DecideError::OutOfRange)
+    );
+    let d = t
+        .best_move(&Position::new(8, 3, 0, 0, false, 3).unwrap())
+        .unwrap();
+    assert!(d.wins);
+    assert_eq!((d.mv.take, d.mv.reset), (1, false));
+}
+
+#[test]
+fn the_table_engine_refuses_what_the_table_does_not_cover() {
+    let mut e = TableEngine::embedded().unwrap();
+    assert_eq!(e.prepare(&Params::new(999, 4, 3).unwrap()), Ok(()));
+    assert_eq!(
+        e.prepare(&Params::new(1000, 4, 3).unwrap()),
+        Err(DecideError::OutOfRange)
+    );
+    // Five stones past the table, every reply lies past it too.
+    assert_eq!(
+        e.decide(&Position::new(1004, 3, 4, 4, false, 3).unwrap()),
+        Err(DecideError::OutOfRange)
+    );
+    // One past it, a reply inside the table settles the position; the answer is
+    // then the solver's.
+    let edge = Position::new(1000, 3, 4, 4, false, 3).unwrap();
+    let by_table = e.decide(&edge).unwrap();
+    let by_solver = SolvingEngine::default().decide(&edge).unwrap();
+    assert_eq!(by_table.wins, by_solver.wins);
+    assert!(by_table.wins);
+    // Over the line protocol, as the firmware runs it: an error line, nothing else.
+    let mut session = Session::new(e);
+    let reply = |s: &mut Session<TableEngine>, line: &str| {
+        String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap()
+    };
+    assert_eq!(
+        reply(&mut session, "limits"),
+        "limits stones 999 resets 4 init_max 3 line 80"
+    );
+    assert_eq!(
+        reply(&mut session, "new 1000 4 3 first"),
+        "error position outside the engine's limits"
+    );
+    assert_eq!(reply(&mut session, "state"), "state none");
+    assert_eq!(reply(&mut session, "new 999 4 3 first"), "ok");
+    assert!(reply(&mut session, "go").starts_with("move "));
+}
+
+#[test]
+fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
+    let mut host = TableOrSolverEngine::embedded();
+    let mut solver = SolvingEngine::default();
+    for (n, r, m) in [(1500, 4, 3), (999, 5, 3), (600, 2, 4)] {
+        let params = Params::new(n, r, m).unwrap();
+        assert!(!host.table_covers(&params));
+        host.prepare(&params).unwrap();
+        solver.prepare(&params).unwrap();
+        let start = params.start();
+        assert_eq!(host.decide(&start), solver.decide(&start), "{params:?}");
+    }
+    let params = Params::new(999, 4, 3).unwrap();
+    assert!(host.table_covers(&params));
+    let pos = Position::new(777, 10, 2, 3, true, 3).unwrap();
+    let table = Table::embedded().unwrap();
+    assert_eq!(host.decide(&pos), table.best_move(&pos));
 }

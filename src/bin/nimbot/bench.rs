@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::{best_move, encode_table, Oracle, Position, Solution, SolveBox, Table};
+use nimbot::{best_move, Position, Solution, SolveBox};
+
+use crate::latency::{latency, median};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -24,10 +26,6 @@ pub struct BenchArgs {
     /// Solve runs to take the median of.
     #[arg(long, default_value_t = 21)]
     runs: usize,
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
@@ -89,70 +87,5 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         positions.len(),
     );
 
-    // The same positions probed through the encoded table.
-    let blob = encode_table(&solution, "nimbot bench");
-    let table = match Table::from_bytes(&blob) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("nimbot bench: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    for (what, result) in [
-        (
-            "table_probe",
-            latency(&positions, |p| {
-                black_box(table.is_win(black_box(p))).ok();
-            }),
-        ),
-        (
-            "table_decide",
-            latency(&positions, |p| {
-                black_box(best_move(&table, black_box(p))).ok();
-            }),
-        ),
-    ] {
-        let (median_us, p99, worst, raw_max) = result;
-        println!(
-            "{{\"bench\":\"{what}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"table_bytes\":{},\"positions\":{},\"median_us\":{median_us:.3},\"p99_us\":{p99:.3},\"worst_us\":{worst:.3},\"raw_max_us\":{raw_max:.3}}}",
-            args.stones,
-            args.resets,
-            args.init_max,
-            blob.len(),
-            positions.len(),
-        );
-    }
     ExitCode::SUCCESS
-}
-
-/// Per-position latency of `call` over `positions`: (median, p99, worst, raw max) in
-/// microseconds. The worst is re-timed: the 64 slowest positions, each the best of 5
-/// batches of 20 calls, so one interrupt does not pass for a position's cost.
-fn latency(positions: &[Position], call: impl Fn(&Position)) -> (f64, f64, f64, f64) {
-    let mut samples: Vec<(f64, usize)> = Vec::with_capacity(positions.len());
-    for (i, p) in positions.iter().enumerate() {
-        let t = Instant::now();
-        call(p);
-        samples.push((t.elapsed().as_nanos() as f64 / 1e3, i));
-    }
-    let mut sorted: Vec<f64> = samples.iter().map(|s| s.0).collect();
-    sorted.sort_by(f64::total_cmp);
-    let raw_max = sorted.last().copied().unwrap_or(0.0);
-    let p99 = sorted.get(sorted.len() * 99 / 100).copied().unwrap_or(0.0);
-    samples.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut worst: f64 = 0.0;
-    for &(_, i) in samples.iter().take(64) {
-        let p = &positions[i];
-        let best = (0..5)
-            .map(|_| {
-                let t = Instant::now();
-                for _ in 0..20 {
-                    call(p);
-                }
-                t.elapsed().as_nanos() as f64 / 20.0 / 1e3
-            })
-            .fold(f64::INFINITY, f64::min);
-        worst = worst.max(best);
-    }
-    (median(&sorted), p99, worst, raw_max)
 }

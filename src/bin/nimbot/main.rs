@@ -3,6 +3,7 @@
 
 mod bench;
 mod demo;
+mod latency;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::protocol::{serve, Session};
-use nimbot::{Engine, Position, SolvingEngine};
+use nimbot::{Engine, Position, TableOrSolverEngine};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -85,8 +86,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// The engine every host command plays with: the embedded table whenever it covers
+/// the game, the in-memory solver beyond it.
+fn engine() -> TableOrSolverEngine<'static> {
+    TableOrSolverEngine::embedded()
+}
+
 fn run_serial() -> ExitCode {
-    let mut session = Session::new(SolvingEngine::default());
+    let mut session = Session::new(engine());
     let mut input = FromStd::new(io::stdin().lock());
     let mut output = FromStd::new(io::stdout().lock());
     match serve(&mut session, &mut input, &mut output) {
@@ -106,7 +113,7 @@ fn run_query(stones: u32, cap: u32, own: u8, opp: u8, pending: bool, init_max: u
             return ExitCode::from(2);
         }
     };
-    match SolvingEngine::default().decide(&pos) {
+    match engine().decide(&pos) {
         Ok(d) => {
             let word = if d.wins { "win" } else { "lose" };
             let _ = writeln!(

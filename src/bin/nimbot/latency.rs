@@ -1,0 +1,43 @@
+//! Per-call latency over a set of positions, shared by `nimbot bench` and
+//! `nimbot-table bench` (which includes this file by path).
+
+use std::time::Instant;
+
+use nimbot::Position;
+
+/// The middle of sorted samples (NaN if there are none).
+pub fn median(sorted: &[f64]) -> f64 {
+    sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Per-position latency of `call` over `positions`: (median, p99, worst, raw max) in
+/// microseconds. The worst is re-timed: the 64 slowest positions, each the best of 5
+/// batches of 20 calls, so one interrupt does not pass for a position's cost.
+pub fn latency(positions: &[Position], call: impl Fn(&Position)) -> (f64, f64, f64, f64) {
+    let mut samples: Vec<(f64, usize)> = Vec::with_capacity(positions.len());
+    for (i, p) in positions.iter().enumerate() {
+        let t = Instant::now();
+        call(p);
+        samples.push((t.elapsed().as_nanos() as f64 / 1e3, i));
+    }
+    let mut sorted: Vec<f64> = samples.iter().map(|s| s.0).collect();
+    sorted.sort_by(f64::total_cmp);
+    let raw_max = sorted.last().copied().unwrap_or(0.0);
+    let p99 = sorted.get(sorted.len() * 99 / 100).copied().unwrap_or(0.0);
+    samples.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut worst: f64 = 0.0;
+    for &(_, i) in samples.iter().take(64) {
+        let p = &positions[i];
+        let best = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..20 {
+                    call(p);
+                }
+                t.elapsed().as_nanos() as f64 / 20.0 / 1e3
+            })
+            .fold(f64::INFINITY, f64::min);
+        worst = worst.max(best);
+    }
+    (median(&sorted), p99, worst, raw_max)
+}

@@ -1,0 +1,104 @@
+//! `nimbot-table generate`: solve a box of games and write its table blob.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use nimbot::{encode_table, Params, Solution, SolveBox, Table};
+
+use crate::{grouped, progress, GENERATOR};
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// N_max: the largest starting pile the table covers.
+    #[arg(long, short = 'n', default_value_t = 999)]
+    pub stones: u32,
+    /// R: resets per player (the table also covers every smaller number).
+    #[arg(long, short = 'r', default_value_t = 4)]
+    pub resets: u8,
+    /// M: the initial maximum (the limit of the first move and after a reset).
+    #[arg(long, short = 'm', default_value_t = 3)]
+    pub init_max: u32,
+    /// Where to write the table (written to FILE.tmp first, then renamed).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// No progress bar and no summary.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// A generated table and what it cost.
+pub struct Generated {
+    pub blob: Vec<u8>,
+    pub positions: u64,
+    pub solve_s: f64,
+    pub encode_s: f64,
+}
+
+/// Solve and encode the games of `params`.
+pub fn generate(params: &Params, quiet: bool) -> Result<Generated, String> {
+    let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
+    let positions = bx.stored_positions();
+    let t = Instant::now();
+    let pb = progress::bar(positions, "solving", quiet);
+    let solution = Solution::solve_with_progress(bx, &mut |done, _| pb.set_position(done))
+        .map_err(|e| format!("cannot solve: {e}"))?;
+    pb.finish_and_clear();
+    let solve_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let pb = progress::spinner("encoding", quiet);
+    let blob = encode_table(&solution, GENERATOR).map_err(|e| format!("cannot encode: {e}"))?;
+    pb.finish_and_clear();
+    drop(solution);
+    // What was written must open: a failure here is a bug in the encoder.
+    Table::from_bytes(&blob).map_err(|e| format!("the new table does not open ({e}): a bug"))?;
+    Ok(Generated {
+        blob,
+        positions,
+        solve_s,
+        encode_s: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// Write `bytes` to `path` through a temporary file, so a failed run never leaves
+/// half a table behind.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let write = || -> std::io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
+pub fn run(args: &GenerateArgs) -> Result<ExitCode, String> {
+    let params = Params::new(args.stones, args.resets, args.init_max)
+        .map_err(|e| format!("bad parameters: {e}"))?;
+    let g = generate(&params, args.quiet)?;
+    write_atomically(&args.output, &g.blob)?;
+    if !args.quiet {
+        let rss = progress::peak_rss()
+            .map(|b| format!(", peak memory {} MB", b / (1 << 20)))
+            .unwrap_or_default();
+        eprintln!(
+            "wrote {}: {} bytes for {} positions ({:.3} bits each); solve {:.3} s, encode {:.3} s{rss}",
+            args.output.display(),
+            grouped(g.blob.len() as u64),
+            grouped(g.positions),
+            g.blob.len() as f64 * 8.0 / g.positions.max(1) as f64,
+            g.solve_s,
+            g.encode_s,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,86 @@
+//! `nimbot-table info`: what a table covers and what it costs.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use nimbot::{Table, FORMAT_VERSION};
+
+use crate::decoded::keys_per_cap;
+use crate::{grouped, open, read};
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The table file.
+    pub file: PathBuf,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Positions a table stores: every pile above the cap, every layer.
+pub fn stored_positions(table: &Table) -> u64 {
+    let p = table.params();
+    (p.init_max()..=table.top_cap())
+        .map(|c| u64::from(table.highest_pile(c) - c))
+        .sum::<u64>()
+        * keys_per_cap(p.resets()) as u64
+}
+
+pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
+    let bytes = read(&args.file)?;
+    let table = open(&args.file, &bytes)?;
+    let p = table.params();
+    let positions = stored_positions(&table);
+    let caps = u64::from(table.top_cap() + 1).saturating_sub(u64::from(p.init_max()));
+    let layers = caps * keys_per_cap(p.resets()) as u64;
+    let (dir, offsets, stream) = table.section_sizes();
+    let bits = table.size() as f64 * 8.0 / positions.max(1) as f64;
+    if args.json {
+        println!(
+            "{{\"file\":\"{}\",\"format_version\":{FORMAT_VERSION},\"generator\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"top_cap\":{},\"positions\":{positions},\"bytes\":{},\"directory_bytes\":{dir},\"offsets_bytes\":{offsets},\"stream_bytes\":{stream},\"layers\":{layers},\"distinct_layers\":{},\"bits_per_state\":{bits:.4},\"crc32\":\"{:08x}\"}}",
+            args.file.display().to_string().replace('\\', "\\\\").replace('"', "\\\""),
+            table.generator().replace('\\', "\\\\").replace('"', "\\\""),
+            p.stones(),
+            p.resets(),
+            p.init_max(),
+            table.top_cap(),
+            table.size(),
+            table.unique_layers(),
+            table.checksum(),
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("file          {}", args.file.display());
+    println!(
+        "format        NIMT version {FORMAT_VERSION}, written by {}",
+        table.generator()
+    );
+    println!(
+        "covers        games with N <= {}, R <= {} resets each, M = {} (caps {}..={})",
+        p.stones(),
+        p.resets(),
+        p.init_max(),
+        p.init_max(),
+        table.top_cap()
+    );
+    println!(
+        "positions     {} stored (cap below the pile)",
+        grouped(positions)
+    );
+    println!(
+        "size          {} bytes: directory {}, offsets {}, stream {}",
+        grouped(table.size() as u64),
+        grouped(dir as u64),
+        grouped(offsets as u64),
+        grouped(stream as u64)
+    );
+    println!(
+        "layers        {} ({} distinct)",
+        grouped(layers),
+        grouped(u64::from(table.unique_layers()))
+    );
+    println!("bits/state    {bits:.4}");
+    println!("checksum      crc32 {:08x} (verified)", table.checksum());
+    Ok(ExitCode::SUCCESS)
+}

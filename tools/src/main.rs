@@ -1,0 +1,104 @@
+//! `nimbot-table`: make, check, inspect, picture and benchmark nimbot's solution
+//! tables (the postcard blobs the core embeds; format in `table/FORMAT.md`).
+
+mod bench;
+mod decoded;
+mod generate;
+mod info;
+#[path = "../../src/bin/nimbot/latency.rs"]
+mod latency;
+mod plot;
+mod progress;
+mod verify;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use nimbot::Table;
+
+/// Written into every table this tool makes (part of the bytes, so a version bump
+/// changes the committed default table: regenerate it).
+pub const GENERATOR: &str = concat!("nimbot-table ", env!("CARGO_PKG_VERSION"));
+
+/// Generate, verify, inspect, plot and benchmark nimbot solution tables.
+///
+/// A table holds won/lost for every position of every game with at most N stones,
+/// R resets per player and initial maximum M (a table for R also covers fewer
+/// resets). The nimbot core embeds one (table/default.nimt: N <= 999, R <= 4, M = 3);
+/// build with NIMBOT_TABLE=path/to/other.nimt to embed another.
+#[derive(Parser, Debug)]
+#[command(name = "nimbot-table", version, about, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const AFTER_HELP: &str = "\
+Examples:
+  nimbot-table generate --stones 999 --resets 4 --init-max 3 -o table/default.nimt
+  nimbot-table verify table/default.nimt
+  nimbot-table info table/default.nimt
+  nimbot-table plot table/default.nimt -o map.png
+  nimbot-table bench --json
+
+Exit status: 0 success, 1 a check failed (verify found a mismatch), 2 bad arguments
+or an unreadable / invalid table file.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve every game up to the given limits and write the table blob.
+    Generate(generate::GenerateArgs),
+    /// Check a table independently: every stored value re-derived one ply deep from
+    /// its successors by the rules, and every value compared with a fresh solve.
+    Verify(verify::VerifyArgs),
+    /// Print a table's parameters, size, checksum and bits per state.
+    Info(info::InfoArgs),
+    /// Draw a table's won/lost map as a PNG: one panel per (own, opponent) resets,
+    /// stones across, cap down.
+    Plot(plot::PlotArgs),
+    /// Measure generation time and probe / best-move latency.
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate(args) => generate::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Info(args) => info::run(&args),
+        Command::Plot(args) => plot::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("nimbot-table: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Read a table file; the bytes stay owned by the caller, who opens them with
+/// [`open`].
+pub fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Check and open table bytes read from `path`.
+pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Table<'a>, String> {
+    Table::from_bytes(bytes).map_err(|e| format!("{} is not a valid table: {e}", path.display()))
+}
+
+/// `1234567` as `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}

@@ -1,0 +1,215 @@
+//! `nimbot-table` end to end: the committed default table is exactly what `generate`
+//! makes, `verify` accepts it and catches a wrong value, bad files are refused.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use nimbot::{encode_table_values, Params, Position, Solution, SolveBox};
+
+const BIN: &str = env!("CARGO_BIN_EXE_nimbot-table");
+
+fn default_table() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../table/default.nimt")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run nimbot-table")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nimbot-table-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn generate_reproduces_the_committed_default_table_byte_for_byte() {
+    let out = scratch("default.nimt");
+    let o = run(&[
+        "generate",
+        "-n",
+        "999",
+        "-r",
+        "4",
+        "-m",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bytes for 1,345,400 positions"),
+        "{}",
+        stderr(&o)
+    );
+    let fresh = std::fs::read(&out).unwrap();
+    let committed = std::fs::read(default_table()).unwrap();
+    assert!(
+        fresh == committed,
+        "table/default.nimt differs from a fresh `nimbot-table generate` ({} vs {} bytes): \
+         regenerate it with `cargo run --release -p nimbot-tools -- generate -o table/default.nimt`",
+        committed.len(),
+        fresh.len()
+    );
+    assert!(committed.len() <= 32 * 1024, "{} bytes", committed.len());
+    // The blob the core embeds is the committed file (unless NIMBOT_TABLE was set).
+    if std::env::var_os("NIMBOT_TABLE").is_none() {
+        assert!(nimbot::EMBEDDED_TABLE == committed.as_slice());
+    }
+}
+
+#[test]
+fn verify_accepts_the_default_table() {
+    let o = run(&["verify", default_table().to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "1,345,400 positions re-derived one ply deep, 1,345,400 equal to a fresh solve"
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn verify_names_a_single_wrong_value() {
+    // A table with a valid checksum and one value flipped: only the independent
+    // checks can tell.
+    let (n, r, m) = (200, 2, 3);
+    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let params = Params::new(n, r, m).unwrap();
+    let wrong = Position::new(150, 7, 1, 2, false, m).unwrap();
+    let blob = encode_table_values(&params, "test", |p| {
+        let v = sol.is_win(p).unwrap();
+        if *p == wrong {
+            !v
+        } else {
+            v
+        }
+    });
+    let path = scratch("one-wrong.nimt");
+    std::fs::write(&path, &blob).unwrap();
+    let o = run(&["verify", "-q", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let v = sol.is_win(&wrong).unwrap();
+    let (says, should) = if v { ("lost", "won") } else { ("won", "lost") };
+    assert_eq!(
+        stdout(&o).trim(),
+        format!(
+            "MISMATCH at s=150 c=7 a=1 b=2 f=0: the table says {says}, its successors say {should}"
+        )
+    );
+
+    // The same values, unflipped, pass.
+    let blob = encode_table_values(&params, "test", |p| sol.is_win(p).unwrap());
+    std::fs::write(&path, &blob).unwrap();
+    let o = run(&["verify", "-q", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn damaged_and_missing_files_are_refused_with_exit_2() {
+    let mut bytes = std::fs::read(default_table()).unwrap();
+    bytes.truncate(bytes.len() - 10);
+    let path = scratch("truncated.nimt");
+    std::fs::write(&path, &bytes).unwrap();
+    for cmd in ["verify", "info"] {
+        let o = run(&[cmd, path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(
+            stderr(&o).contains("is not a valid table: table checksum mismatch"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = run(&["info", "/nonexistent/table.nimt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/table.nimt"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "generate",
+        "-n",
+        "0",
+        "-o",
+        scratch("x.nimt").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad parameters"), "{}", stderr(&o));
+}
+
+#[test]
+fn info_reports_the_default_table() {
+    let path = default_table();
+    let size = std::fs::metadata(&path).unwrap().len();
+    let o = run(&["info", path.to_str().unwrap()]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(
+        text.contains("games with N <= 999, R <= 4 resets each, M = 3 (caps 3..=44)"),
+        "{text}"
+    );
+    assert!(text.contains("1,345,400 stored"), "{text}");
+    let crc = u32::from_le_bytes(
+        std::fs::read(&path).unwrap()[size as usize - 4..]
+            .try_into()
+            .unwrap(),
+    );
+    assert!(text.contains(&format!("crc32 {crc:08x}")), "{text}");
+    let o = run(&["info", "--json", path.to_str().unwrap()]);
+    let json = stdout(&o);
+    assert!(json.contains(&format!("\"bytes\":{size},")), "{json}");
+    assert!(json.contains("\"positions\":1345400,"), "{json}");
+}
+
+#[test]
+fn plot_writes_a_png_of_the_expected_size() {
+    let out = scratch("map.png");
+    let o = run(&[
+        "plot",
+        default_table().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let png = std::fs::read(&out).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // 999 piles in 500-px panels: 2 piles a pixel, 500 px; 42 caps in 160 px: 3 px
+    // each, 126 px; 5 x 5 panels with 12-px margins and a 14-px label each.
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!(width, 12 + 5 * (500 + 12));
+    assert_eq!(height, (3 * 14 + 12) + 5 * (126 + 14 + 12) + 12);
+}
+
+#[test]
+fn bench_prints_json_lines() {
+    let o = run(&["bench", "--json", "-n", "200", "--runs", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("{\"bench\":\"generate\",\"stones\":200,"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("{\"bench\":\"table_probe\""), "{text}");
+    assert!(
+        lines[2].starts_with("{\"bench\":\"table_decide\""),
+        "{text}"
+    );
+    assert!(lines.iter().all(|l| l.ends_with('}')));
+}
