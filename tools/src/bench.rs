@@ -5,23 +5,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{Params, Position, Table};
+use nimbot::{Position, Table};
 
-use crate::generate::generate;
+use crate::generate::{generate, LimitArgs};
 use crate::latency::{latency, median};
 use crate::{open, read};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// N_max of the table to generate and probe.
-    #[arg(long, short = 'n', default_value_t = 999)]
-    pub stones: u32,
-    /// Resets per player.
-    #[arg(long, short = 'r', default_value_t = 4)]
-    pub resets: u8,
-    /// Initial maximum M.
-    #[arg(long, short = 'm', default_value_t = 3)]
-    pub init_max: u32,
+    /// The table to generate (and probe, unless --file is given).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Generation runs to take the median of.
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
@@ -34,8 +28,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
-    let params = Params::new(args.stones, args.resets, args.init_max)
-        .map_err(|e| format!("bad parameters: {e}"))?;
+    let params = args.limits.params()?;
     let mut runs = Vec::new();
     for _ in 0..args.runs.max(1) {
         runs.push(generate(&params, true)?);
@@ -56,9 +49,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     if args.json {
         println!(
             "{{\"bench\":\"generate\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"runs\":{},\"bytes\":{},\"ms\":{:.3},\"ms_max\":{:.3},\"solve_ms\":{:.3},\"encode_ms\":{:.3}}}",
-            args.stones,
-            args.resets,
-            args.init_max,
+            params.stones(),
+            params.resets(),
+            params.init_max(),
             last.positions,
             totals.len(),
             generated.len(),
@@ -70,9 +63,9 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     } else {
         println!(
             "generate N<={} R={} M={}: {} positions, {} bytes, median {:.1} ms (solve {:.1}, encode {:.1}), worst {:.1} ms over {} runs",
-            args.stones,
-            args.resets,
-            args.init_max,
+            params.stones(),
+            params.resets(),
+            params.init_max(),
             last.positions,
             generated.len(),
             median(&totals),

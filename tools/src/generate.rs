@@ -11,8 +11,9 @@ use nimbot::{encode_table, Params, Solution, SolveBox, Table};
 
 use crate::{grouped, progress, GENERATOR};
 
+/// The limits of a table: the games it covers.
 #[derive(Args, Debug)]
-pub struct GenerateArgs {
+pub struct LimitArgs {
     /// N_max: the largest starting pile the table covers.
     #[arg(long, short = 'n', default_value_t = 999)]
     pub stones: u32,
@@ -22,6 +23,19 @@ pub struct GenerateArgs {
     /// M: the initial maximum (the limit of the first move and after a reset).
     #[arg(long, short = 'm', default_value_t = 3)]
     pub init_max: u32,
+}
+
+impl LimitArgs {
+    pub fn params(&self) -> Result<Params, String> {
+        Params::new(self.stones, self.resets, self.init_max)
+            .map_err(|e| format!("bad parameters: {e}"))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Where to write the table (written to FILE.tmp first, then renamed).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: PathBuf,
@@ -82,8 +96,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode, String> {
-    let params = Params::new(args.stones, args.resets, args.init_max)
-        .map_err(|e| format!("bad parameters: {e}"))?;
+    let params = args.limits.params()?;
     let g = generate(&params, args.quiet)?;
     write_atomically(&args.output, &g.blob)?;
     if !args.quiet {
