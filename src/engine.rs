@@ -2,7 +2,7 @@
 //! be told a game is starting (so it can make sure it covers it) and decides moves.
 
 use crate::rules::{Params, Position};
-use crate::strategy::{DecideError, Decision};
+use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::{Table, TableError};
 
 /// What an engine can answer.
@@ -22,8 +22,13 @@ pub trait Engine {
     fn limits(&self) -> Limits;
     /// Get ready for a game with `params`; refuse it if its positions are not covered.
     fn prepare(&mut self, params: &Params) -> Result<(), DecideError>;
-    /// The move for `pos` (a winning one whenever `pos` is won).
-    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError>;
+    /// The move for `pos`: a winning one whenever `pos` is won, else `policy`'s choice.
+    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
+
+    /// [`Engine::decide_with`] the default policy ([`Policy::Trap`]).
+    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+        self.decide_with(pos, Policy::default())
+    }
 }
 
 /// Answers from a table (by default the one embedded in flash) and nothing else:
@@ -71,8 +76,8 @@ impl Engine for TableEngine<'_> {
         }
     }
 
-    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
-        self.table.best_move(pos)
+    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        decide(&self.table, pos, policy)
     }
 }
 
@@ -84,7 +89,7 @@ mod solving {
     use super::*;
     use crate::rules::{MAX_RESETS, MAX_STONES};
     use crate::solver::{Solution, SolveBox};
-    use crate::strategy::{best_move, Oracle};
+    use crate::strategy::Oracle;
 
     impl Oracle for Solution {
         fn is_win(&self, pos: &Position) -> Result<bool, DecideError> {
@@ -154,9 +159,9 @@ mod solving {
             self.ensure(bx, Some(&params.start())).map(|_| ())
         }
 
-        fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+        fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
-            best_move(sol, pos)
+            decide(sol, pos, policy)
         }
     }
 
@@ -205,14 +210,14 @@ mod solving {
             }
         }
 
-        fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+        fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             if let Some(table) = self.table.as_mut() {
-                match table.decide(pos) {
+                match table.decide_with(pos, policy) {
                     Err(DecideError::OutOfRange) => {}
                     answer => return answer,
                 }
             }
-            self.solver.decide(pos)
+            self.solver.decide_with(pos, policy)
         }
     }
 }

@@ -46,7 +46,9 @@ pub use rules::{
 };
 #[cfg(feature = "alloc")]
 pub use solver::{Solution, SolveBox, SolveError};
-pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
+pub use strategy::{
+    best_move, decide, position_value, reply_counts, DecideError, Decision, Oracle, Policy,
+};
 pub use table::{crc32, Table, TableError, EMBEDDED_TABLE, FORMAT_VERSION, MAGIC};
 #[cfg(feature = "alloc")]
 pub use table::{encode as encode_table, encode_values as encode_table_values};

@@ -17,6 +17,7 @@
 //! | `state` | `state stones S limit L cap C resets A B pending F turn bot\|opponent\|won\|lost`, or `state none` |
 //! | `end` | `ok` — forget the game |
 //! | `version` | `version nimbot X.Y.Z protocol 1` |
+//! | `policy [first\|trap]` | `policy first\|trap` — sets (or shows) how the bot moves in lost positions: `trap` (default) leaves the opponent the fewest winning replies, `first` takes 1 |
 //! | `limits` | `limits stones N resets R init_max M\|any line 80` |
 //! | `help` | `help` and the list of commands |
 //!
@@ -27,7 +28,7 @@ use heapless::Vec;
 
 use crate::engine::Engine;
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
-use crate::strategy::Decision;
+use crate::strategy::{Decision, Policy};
 
 /// Longest accepted command line, in bytes, without its line ending.
 pub const MAX_LINE: usize = 80;
@@ -46,12 +47,31 @@ pub type Reply = Vec<u8, MAX_REPLY>;
 pub struct Session<E> {
     engine: E,
     game: Option<(Game, Player)>,
+    policy: Policy,
 }
 
 impl<E: Engine> Session<E> {
     /// A session with no game yet.
     pub fn new(engine: E) -> Self {
-        Session { engine, game: None }
+        Session {
+            engine,
+            game: None,
+            policy: Policy::default(),
+        }
+    }
+
+    /// A session whose bot moves by `policy` in lost positions.
+    pub fn with_policy(engine: E, policy: Policy) -> Self {
+        Session {
+            engine,
+            game: None,
+            policy,
+        }
+    }
+
+    /// The policy for lost positions.
+    pub fn policy(&self) -> Policy {
+        self.policy
     }
 
     /// The engine, e.g. to inspect it after a session.
@@ -87,9 +107,10 @@ impl<E: Engine> Session<E> {
                 out.num(PROTOCOL_VERSION);
             }),
             b"limits" => words.end().map(|()| self.cmd_limits(&mut out)),
+            b"policy" => self.cmd_policy(&mut words, &mut out),
             b"help" => words.end().map(|()| {
                 out.str("help new N R M first|second; go; opp K F; query S C A B F; ");
-                out.str("state; end; version; limits; help");
+                out.str("state; end; policy [first|trap]; version; limits; help");
             }),
             _ => Err(Error::Msg("unknown command (try help)")),
         };
@@ -123,9 +144,10 @@ impl<E: Engine> Session<E> {
     /// Decide and play the bot's move on `game` (a copy: the caller commits it).
     fn bot_move(&mut self, game: &mut Game, bot: Player, out: &mut Out) -> Result<(), Error> {
         let pos = game.position().ok_or(Error::Msg("the game is over"))?;
+        let policy = self.policy;
         let decision = self
             .engine
-            .decide(&pos)
+            .decide_with(&pos, policy)
             .map_err(|e| Error::Msg(e.as_str()))?;
         let outcome = game
             .play(bot, decision.mv)
@@ -191,9 +213,10 @@ impl<E: Engine> Session<E> {
         let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
         let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
             .map_err(|e| Error::Msg(e.as_str()))?;
+        let policy = self.policy;
         let Decision { mv, wins } = self
             .engine
-            .decide(&pos)
+            .decide_with(&pos, policy)
             .map_err(|e| Error::Msg(e.as_str()))?;
         out.str(if wins { "win " } else { "lose " });
         out.mv(mv);
@@ -224,6 +247,17 @@ impl<E: Engine> Session<E> {
             None if game.to_move() == *bot => "bot",
             None => "opponent",
         });
+    }
+
+    fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        if let Some(name) = words.next() {
+            words.end()?;
+            self.policy =
+                Policy::from_name(name).ok_or(Error::Msg("usage: policy [first|trap]"))?;
+        }
+        out.str("policy ");
+        out.str(self.policy.as_str());
+        Ok(())
     }
 
     fn cmd_limits(&self, out: &mut Out) {

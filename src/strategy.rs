@@ -65,6 +65,140 @@ pub trait Oracle {
         }
         Ok(None)
     }
+
+    /// How many piles `p` in `lo..=hi` leave `layer` (its own pile ignored) lost for
+    /// its mover; `lo` is at least the cap + 1. The default asks pile by pile.
+    fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {
+        let mut n = 0u32;
+        for p in lo.max(layer.cap().saturating_add(1))..=hi {
+            if let Some(pos) = layer.with_stones(p) {
+                if !self.is_win(&pos)? {
+                    n += 1;
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// How to move in a lost position. Won positions always get a winning move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// The first legal move, "take 1, no reset": the baseline.
+    First,
+    /// Set a trap (the default): the move after which the opponent has the fewest
+    /// winning replies (each take 1..=limit, with and without a reset it has, counted
+    /// as one), then the smallest take (the game stays long, with more chances for the
+    /// opponent to go wrong), then no reset (resets are kept). Needs only won/lost
+    /// knowledge.
+    #[default]
+    Trap,
+}
+
+impl Policy {
+    /// The policy's name in the line protocol and on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Policy::First => "first",
+            Policy::Trap => "trap",
+        }
+    }
+
+    /// The policy called `name`, if any.
+    pub fn from_name(name: &[u8]) -> Option<Self> {
+        match name {
+            b"first" => Some(Policy::First),
+            b"trap" => Some(Policy::Trap),
+            _ => None,
+        }
+    }
+}
+
+/// The opponent's replies from `q`: (winning ones, all legal ones), each take in
+/// `1..=limit` with and without a reset it has counted as one reply.
+pub fn reply_counts<O: Oracle + ?Sized>(
+    oracle: &O,
+    q: &Position,
+) -> Result<(u32, u32), DecideError> {
+    let (s, c, limit) = (q.stones(), q.cap(), q.limit());
+    let resets: &[bool] = if q.own_resets() > 0 {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let (mut winning, mut total) = (0u32, 0u32);
+    for &reset in resets {
+        total = total.saturating_add(limit);
+        // Takes of the whole pile or more end the game.
+        if limit >= s {
+            winning = winning.saturating_add(limit - s + 1);
+        }
+        // Takes below the cap (and the pile) land in one layer.
+        let w = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
+        if w >= 1 {
+            if let Ok(Some(template)) = q.after(Move::new(1, reset)) {
+                let lo = s - w;
+                winning = winning.saturating_add(oracle.count_losses_in(
+                    &template,
+                    lo.max(c + 1),
+                    s - 1,
+                )?);
+                for p in lo..=c.min(s - 1) {
+                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(false) {
+                        winning += 1;
+                    }
+                }
+            }
+        }
+        // Taking exactly the cap (when it is below the pile) raises it.
+        if limit >= c && c < s {
+            if let Ok(Some(next)) = q.after(Move::new(c, reset)) {
+                if !position_value(oracle, &next)? {
+                    winning += 1;
+                }
+            }
+        }
+    }
+    Ok((winning, total))
+}
+
+/// The move for `pos` under `policy`: a winning move whenever `pos` is won (as
+/// [`best_move`]), otherwise the policy's choice among the legal moves.
+pub fn decide<O: Oracle + ?Sized>(
+    oracle: &O,
+    pos: &Position,
+    policy: Policy,
+) -> Result<Decision, DecideError> {
+    let d = best_move(oracle, pos)?;
+    if d.wins || policy == Policy::First {
+        return Ok(d);
+    }
+    trap_move(oracle, pos).map(|mv| Decision { mv, wins: false })
+}
+
+/// [`Policy::Trap`]'s move in a lost position.
+fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, DecideError> {
+    let resets: &[bool] = if pos.own_resets() > 0 {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    // (move, winning replies) of the best move so far.
+    let mut best: Option<(Move, u32)> = None;
+    for take in 1..=pos.limit().min(pos.stones()) {
+        for &reset in resets {
+            let mv = Move::new(take, reset);
+            let Ok(Some(next)) = pos.after(mv) else {
+                continue;
+            };
+            let (w, _) = reply_counts(oracle, &next)?;
+            // Ties keep the earlier move: smaller take first, then no reset.
+            if best.is_none_or(|(_, bw)| w < bw) {
+                best = Some((mv, w));
+            }
+        }
+    }
+    Ok(best.map_or(Move::new(1, false), |(mv, _)| mv))
 }
 
 /// A chosen move, and whether it keeps a won game won.

@@ -557,13 +557,26 @@ impl Oracle for Table<'_> {
             return Ok(None);
         }
         let mut found = None;
-        self.walk(layer, hi, |first, last, lost| {
+        self.walk(layer, hi, |_, last, lost| {
             if lost && last >= lo {
                 found = Some(last);
             }
-            let _ = first;
         })?;
         Ok(found)
+    }
+
+    fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {
+        let lo = lo.max(layer.cap().saturating_add(1));
+        if hi < lo {
+            return Ok(0);
+        }
+        let mut n = 0u32;
+        self.walk(layer, hi, |first, last, lost| {
+            if lost && last >= lo {
+                n = n.saturating_add(last - first.max(lo) + 1);
+            }
+        })?;
+        Ok(n)
     }
 }
 

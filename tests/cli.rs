@@ -121,3 +121,38 @@ fn bench_prints_json_lines() {
     assert!(lines[1].starts_with("{\"bench\":\"decide\","));
     assert!(lines.iter().all(|l| l.ends_with('}')));
 }
+
+#[test]
+fn arena_wins_every_won_start_against_every_opponent() {
+    let o = nimbot(&["arena", "--json", "--starts", "60", "--seeds", "2"], "");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // 13 opponents x 2 policies.
+    assert_eq!(lines.len(), 26, "{out}");
+    for line in &lines {
+        assert!(
+            line.starts_with("{\"game\":\"expanding-nim\",\"opponent\":\""),
+            "{line}"
+        );
+        assert!(
+            line.contains("\"won_start_rate\":1.0000,"),
+            "a won start was lost: {line}"
+        );
+        assert!(!line.contains("\"lost_starts\":0,"), "{line}");
+    }
+    for policy in ["first", "trap"] {
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.contains(&format!("\"policy\":\"{policy}\"")))
+                .count(),
+            13
+        );
+    }
+}

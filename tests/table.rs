@@ -2,9 +2,9 @@
 
 use nimbot::protocol::Session;
 use nimbot::{
-    best_move, encode_table, position_value, DecideError, Engine, Oracle, Params, Position,
-    Solution, SolveBox, SolvingEngine, Table, TableEngine, TableError, TableOrSolverEngine,
-    EMBEDDED_TABLE,
+    best_move, decide, encode_table, position_value, DecideError, Engine, Oracle, Params, Policy,
+    Position, Solution, SolveBox, SolvingEngine, Table, TableEngine, TableError,
+    TableOrSolverEngine, EMBEDDED_TABLE,
 };
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
@@ -268,5 +268,6 @@ fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
     assert!(host.table_covers(&params));
     let pos = Position::new(777, 10, 2, 3, true, 3).unwrap();
     let table = Table::embedded().unwrap();
-    assert_eq!(host.decide(&pos), table.best_move(&pos));
+    assert_eq!(host.decide_with(&pos, Policy::First), table.best_move(&pos));
+    assert_eq!(host.decide(&pos), decide(&table, &pos, Policy::Trap));
 }

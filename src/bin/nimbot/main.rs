@@ -4,6 +4,8 @@
 mod bench;
 mod demo;
 mod latency;
+mod nim_arena;
+mod opponents;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -11,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::protocol::{serve, Session};
-use nimbot::{Engine, Position, TableOrSolverEngine};
+use nimbot::{Engine, Policy, Position, TableOrSolverEngine};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -21,6 +23,26 @@ use nimbot::{Engine, Position, TableOrSolverEngine};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// How nimbot moves in a lost position: `trap` leaves the opponent the fewest
+    /// winning replies, `first` takes 1 (the baseline). Won positions always get a
+    /// winning move.
+    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Trap)]
+    policy: PolicyArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PolicyArg {
+    Trap,
+    First,
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(p: PolicyArg) -> Policy {
+        match p {
+            PolicyArg::Trap => Policy::Trap,
+            PolicyArg::First => Policy::First,
+        }
+    }
 }
 
 const AFTER_HELP: &str = "\
@@ -67,12 +89,16 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Measure solving and decision speed; prints JSON lines.
     Bench(bench::BenchArgs),
+    /// Play nimbot (each lost-position policy) against fallible opponents over many
+    /// starts and both seats; win rates for won and for lost starts.
+    Arena(nim_arena::NimArenaArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let policy = Policy::from(cli.policy);
     match cli.command.unwrap_or(Command::Serial) {
-        Command::Serial => run_serial(),
+        Command::Serial => run_serial(policy),
         Command::Query {
             stones,
             cap,
@@ -80,9 +106,18 @@ fn main() -> ExitCode {
             opp_resets,
             pending,
             init_max,
-        } => run_query(stones, cap, own_resets, opp_resets, pending == 1, init_max),
+        } => run_query(
+            stones,
+            cap,
+            own_resets,
+            opp_resets,
+            pending == 1,
+            init_max,
+            policy,
+        ),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Arena(args) => nim_arena::run(&args),
     }
 }
 
@@ -92,8 +127,8 @@ fn engine() -> TableOrSolverEngine<'static> {
     TableOrSolverEngine::embedded()
 }
 
-fn run_serial() -> ExitCode {
-    let mut session = Session::new(engine());
+fn run_serial(policy: Policy) -> ExitCode {
+    let mut session = Session::with_policy(engine(), policy);
     let mut input = FromStd::new(io::stdin().lock());
     let mut output = FromStd::new(io::stdout().lock());
     match serve(&mut session, &mut input, &mut output) {
@@ -105,7 +140,15 @@ fn run_serial() -> ExitCode {
     }
 }
 
-fn run_query(stones: u32, cap: u32, own: u8, opp: u8, pending: bool, init_max: u32) -> ExitCode {
+fn run_query(
+    stones: u32,
+    cap: u32,
+    own: u8,
+    opp: u8,
+    pending: bool,
+    init_max: u32,
+    policy: Policy,
+) -> ExitCode {
     let pos = match Position::new(stones, cap, own, opp, pending, init_max) {
         Ok(p) => p,
         Err(e) => {
@@ -113,7 +156,7 @@ fn run_query(stones: u32, cap: u32, own: u8, opp: u8, pending: bool, init_max: u
             return ExitCode::from(2);
         }
     };
-    match engine().decide(&pos) {
+    match engine().decide_with(&pos, policy) {
         Ok(d) => {
             let word = if d.wins { "win" } else { "lose" };
             let _ = writeln!(
