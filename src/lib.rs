@@ -30,16 +30,21 @@
 extern crate alloc;
 
 mod engine;
+mod fibonacci;
 pub mod protocol;
 mod rules;
 #[cfg(feature = "alloc")]
 mod solver;
 mod strategy;
+pub mod supernim;
 mod table;
 
 #[cfg(feature = "alloc")]
 pub use engine::SolvingEngine;
 pub use engine::{Engine, Limits};
+pub use fibonacci::{
+    fib_decide, is_fibonacci, zeckendorf_smallest, FibDecision, FibError, FibGame, FibOutcome,
+};
 pub use rules::{
     Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
     MAX_RESETS, MAX_STONES,
@@ -47,6 +52,7 @@ pub use rules::{
 #[cfg(feature = "alloc")]
 pub use solver::{Solution, SolveBox, SolveError};
 pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
+pub use supernim::{sn_decide, Heaps, SnError, SnGame, SnMove};
 #[cfg(feature = "alloc")]
 pub use table::encode as encode_table;
 pub use table::{crc32, Table, TableError, FORMAT_VERSION, MAGIC};
