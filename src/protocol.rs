@@ -20,6 +20,23 @@
 //! | `limits` | `limits stones N resets R init_max M\|any line 80` |
 //! | `help` | `help` and the list of commands |
 //!
+//! Two related games (module `games`) start with their own `new`; while one is in
+//! progress, `go`, `opp`, `state` and `end` belong to it:
+//!
+//! | command | reply |
+//! |---|---|
+//! | `new fibonacci N first\|second` | `ok` — Fibonacci Nim with N >= 2 stones |
+//! | `go` | `move K`, or `move K won` if it empties the pile |
+//! | `opp K` | the opponent takes K; the bot's answer as for `go`, or `lost` |
+//! | `state` | `state fibonacci stones S limit L turn bot\|opponent\|won\|lost` |
+//! | `new supernim H1,H2,... first\|second` | `ok` — Super-Nim from those heaps (at most 12, each 1..=9999), a 200-move limit |
+//! | `go` | `move MOVE`, then ` over won\|lost\|draw` if the game ended |
+//! | `opp MOVE` | the opponent's move; the bot's answer as for `go`, or `over won\|lost\|draw` |
+//! | `state` | `state supernim heaps H1,H2,... score BOT OPP turn bot\|opponent\|won\|lost\|draw` (`heaps -` when none are left) |
+//!
+//! A Super-Nim `MOVE` is `merge A B` (a heap of A sticks onto one of B), `grow A`
+//! (an odd heap A becomes 3A + 1) or `split A` (an even heap A halves; a 2 scores 2).
+//!
 //! Any bad input gets one `error <reason>` line and changes nothing.
 
 use embedded_io::{Read, Write};
@@ -28,6 +45,9 @@ use heapless::Vec;
 use crate::engine::Engine;
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::Decision;
+
+mod games;
+pub use games::{SUPERNIM_MOVE_LIMIT, SUPERNIM_NODE_BUDGET};
 
 /// Longest accepted command line, in bytes, without its line ending.
 pub const MAX_LINE: usize = 80;
@@ -46,12 +66,18 @@ pub type Reply = Vec<u8, MAX_REPLY>;
 pub struct Session<E> {
     engine: E,
     game: Option<(Game, Player)>,
+    /// A Fibonacci Nim or Super-Nim game, if one is in progress instead.
+    other: games::OtherGame,
 }
 
 impl<E: Engine> Session<E> {
     /// A session with no game yet.
     pub fn new(engine: E) -> Self {
-        Session { engine, game: None }
+        Session {
+            engine,
+            game: None,
+            other: games::OtherGame::None,
+        }
     }
 
     /// The engine, e.g. to inspect it after a session.
@@ -70,6 +96,12 @@ impl<E: Engine> Session<E> {
         let mut words = Words::new(line);
         let cmd = words.next()?;
         let mut out = Out::default();
+        if let Some(result) = self.other.handle(cmd, &mut words, &mut out) {
+            if cmd == b"new" && result.is_ok() {
+                self.game = None;
+            }
+            return Some(result.map_or_else(Error::reply, |()| out.0));
+        }
         let result = match cmd {
             b"new" => self.cmd_new(&mut words, &mut out),
             b"go" => words.end().and_then(|()| self.cmd_go(&mut out)),
@@ -88,8 +120,8 @@ impl<E: Engine> Session<E> {
             }),
             b"limits" => words.end().map(|()| self.cmd_limits(&mut out)),
             b"help" => words.end().map(|()| {
-                out.str("help new N R M first|second; go; opp K F; query S C A B F; ");
-                out.str("state; end; version; limits; help");
+                out.str("help new N R M|fibonacci N|supernim H,.. first|second; go; ");
+                out.str("opp MOVE; query S C A B F; state; end; version; limits; help");
             }),
             _ => Err(Error::Msg("unknown command (try help)")),
         };
@@ -116,6 +148,7 @@ impl<E: Engine> Session<E> {
             .prepare(&params)
             .map_err(|e| Error::Msg(e.as_str()))?;
         self.game = Some((Game::new(params), seat));
+        self.other = games::OtherGame::None;
         out.str("ok");
         Ok(())
     }
@@ -285,6 +318,7 @@ impl Error {
 }
 
 /// Whitespace-separated tokens of one line.
+#[derive(Clone)]
 struct Words<'a> {
     rest: &'a [u8],
 }
