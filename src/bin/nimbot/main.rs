@@ -42,6 +42,9 @@ enum Command {
     ///   opp K F                 -> move K F    the opponent's move, then the bot's answer; "lost" if the opponent emptied the pile
     ///   query S C A B F         -> win K F | lose K F
     ///   state | end | version | limits | help
+    ///   new fibonacci N first|second            Fibonacci Nim: go -> move K, opp K
+    ///   new supernim H1,H2,... first|second     Super-Nim: go -> move MOVE, opp MOVE
+    ///                                           (MOVE = merge A B | grow A | split A)
     /// Bad input gets one "error ..." line and changes nothing.
     #[command(verbatim_doc_comment)]
     Serial,
