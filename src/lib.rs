@@ -30,16 +30,21 @@
 extern crate alloc;
 
 mod engine;
+mod fibonacci;
 pub mod protocol;
 mod rules;
 #[cfg(feature = "alloc")]
 mod solver;
 mod strategy;
+pub mod supernim;
 mod table;
 
 pub use engine::{Engine, Limits, TableEngine};
 #[cfg(feature = "alloc")]
 pub use engine::{SolvingEngine, TableOrSolverEngine};
+pub use fibonacci::{
+    fib_decide, is_fibonacci, zeckendorf_smallest, FibDecision, FibError, FibGame, FibOutcome,
+};
 pub use rules::{
     Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
     MAX_RESETS, MAX_STONES,
@@ -49,6 +54,7 @@ pub use solver::{Solution, SolveBox, SolveError};
 pub use strategy::{
     best_move, decide, position_value, reply_counts, DecideError, Decision, Oracle, Policy,
 };
+pub use supernim::{sn_decide, Heaps, SnError, SnGame, SnMove};
 pub use table::{crc32, Table, TableError, EMBEDDED_TABLE, FORMAT_VERSION, MAGIC};
 #[cfg(feature = "alloc")]
 pub use table::{encode as encode_table, encode_values as encode_table_values};

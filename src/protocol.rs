@@ -21,6 +21,23 @@
 //! | `limits` | `limits stones N resets R init_max M\|any line 80` |
 //! | `help` | `help` and the list of commands |
 //!
+//! Two related games (module `games`) start with their own `new`; while one is in
+//! progress, `go`, `opp`, `state` and `end` belong to it:
+//!
+//! | command | reply |
+//! |---|---|
+//! | `new fibonacci N first\|second` | `ok` — Fibonacci Nim with N >= 2 stones |
+//! | `go` | `move K`, or `move K won` if it empties the pile |
+//! | `opp K` | the opponent takes K; the bot's answer as for `go`, or `lost` |
+//! | `state` | `state fibonacci stones S limit L turn bot\|opponent\|won\|lost` |
+//! | `new supernim H1,H2,... first\|second` | `ok` — Super-Nim from those heaps (at most 12, each 1..=9999), a 200-move limit |
+//! | `go` | `move MOVE`, then ` over won\|lost\|draw` if the game ended |
+//! | `opp MOVE` | the opponent's move; the bot's answer as for `go`, or `over won\|lost\|draw` |
+//! | `state` | `state supernim heaps H1,H2,... score BOT OPP turn bot\|opponent\|won\|lost\|draw` (`heaps -` when none are left) |
+//!
+//! A Super-Nim `MOVE` is `merge A B` (a heap of A sticks onto one of B), `grow A`
+//! (an odd heap A becomes 3A + 1) or `split A` (an even heap A halves; a 2 scores 2).
+//!
 //! Any bad input gets one `error <reason>` line and changes nothing.
 
 use embedded_io::{Read, Write};
@@ -29,6 +46,9 @@ use heapless::Vec;
 use crate::engine::Engine;
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::{Decision, Policy};
+
+mod games;
+pub use games::{SUPERNIM_MOVE_LIMIT, SUPERNIM_NODE_BUDGET};
 
 /// Longest accepted command line, in bytes, without its line ending.
 pub const MAX_LINE: usize = 80;
@@ -48,6 +68,8 @@ pub struct Session<E> {
     engine: E,
     game: Option<(Game, Player)>,
     policy: Policy,
+    /// A Fibonacci Nim or Super-Nim game, if one is in progress instead.
+    other: games::OtherGame,
 }
 
 impl<E: Engine> Session<E> {
@@ -57,15 +79,15 @@ impl<E: Engine> Session<E> {
             engine,
             game: None,
             policy: Policy::default(),
+            other: games::OtherGame::None,
         }
     }
 
     /// A session whose bot moves by `policy` in lost positions.
     pub fn with_policy(engine: E, policy: Policy) -> Self {
         Session {
-            engine,
-            game: None,
             policy,
+            ..Session::new(engine)
         }
     }
 
@@ -90,6 +112,12 @@ impl<E: Engine> Session<E> {
         let mut words = Words::new(line);
         let cmd = words.next()?;
         let mut out = Out::default();
+        if let Some(result) = self.other.handle(cmd, &mut words, &mut out) {
+            if cmd == b"new" && result.is_ok() {
+                self.game = None;
+            }
+            return Some(result.map_or_else(Error::reply, |()| out.0));
+        }
         let result = match cmd {
             b"new" => self.cmd_new(&mut words, &mut out),
             b"go" => words.end().and_then(|()| self.cmd_go(&mut out)),
@@ -109,8 +137,8 @@ impl<E: Engine> Session<E> {
             b"limits" => words.end().map(|()| self.cmd_limits(&mut out)),
             b"policy" => self.cmd_policy(&mut words, &mut out),
             b"help" => words.end().map(|()| {
-                out.str("help new N R M first|second; go; opp K F; query S C A B F; ");
-                out.str("state; end; policy [first|trap]; version; limits; help");
+                out.str("help new N R M|fibonacci N|supernim H,.. first|second; go; ");
+                out.str("opp MOVE; query S C A B F; state; end; policy; version; limits");
             }),
             _ => Err(Error::Msg("unknown command (try help)")),
         };
@@ -137,6 +165,7 @@ impl<E: Engine> Session<E> {
             .prepare(&params)
             .map_err(|e| Error::Msg(e.as_str()))?;
         self.game = Some((Game::new(params), seat));
+        self.other = games::OtherGame::None;
         out.str("ok");
         Ok(())
     }
@@ -319,6 +348,7 @@ impl Error {
 }
 
 /// Whitespace-separated tokens of one line.
+#[derive(Clone)]
 struct Words<'a> {
     rest: &'a [u8],
 }

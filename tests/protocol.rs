@@ -256,7 +256,10 @@ fn session_commands_report_version_limits_and_end() {
         send(&mut s, "limits"),
         format!("limits stones 1000000000 resets 32 init_max any line {MAX_LINE}")
     );
-    assert!(send(&mut s, "help").starts_with("help new "));
+    let help = send(&mut s, "help");
+    assert!(help.starts_with("help new "), "{help}");
+    // The whole list fits in one reply: nothing cut at MAX_REPLY.
+    assert!(help.ends_with("; policy; version; limits"), "{help}");
     assert_eq!(send(&mut s, "new 5 0 3 first"), "ok");
     assert_eq!(send(&mut s, "end"), "ok");
     assert_eq!(send(&mut s, "state"), "state none");

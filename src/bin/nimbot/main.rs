@@ -1,6 +1,7 @@
 //! `nimbot`: the host adapter. Runs the line protocol on stdin/stdout, answers
 //! one-off queries, plays a demo game and prints benchmarks.
 
+mod arena;
 mod bench;
 mod demo;
 mod latency;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::protocol::{serve, Session};
-use nimbot::{Engine, Policy, Position, TableOrSolverEngine};
+use nimbot::{fib_decide, Engine, Policy, Position, TableOrSolverEngine};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -49,6 +50,8 @@ const AFTER_HELP: &str = "\
 Examples:
   nimbot demo --stones 100            watch nimbot play a random opponent
   nimbot query 20 3 4 4 0             value and move for 20 stones, cap 3, 4 resets each
+  nimbot query --game fibonacci 20 19 Fibonacci Nim: 20 stones, at most 19 this move
+  nimbot arena --game super-nim --opponent greedy --games 100 --json
   printf 'new 20 4 3 first\\ngo\\n' | nimbot
                                       the line protocol on stdin/stdout";
 
@@ -62,36 +65,43 @@ enum Command {
     ///   opp K F                 -> move K F    the opponent's move, then the bot's answer; "lost" if the opponent emptied the pile
     ///   query S C A B F         -> win K F | lose K F
     ///   state | end | version | limits | help
+    ///   new fibonacci N first|second            Fibonacci Nim: go -> move K, opp K
+    ///   new supernim H1,H2,... first|second     Super-Nim: go -> move MOVE, opp MOVE
+    ///                                           (MOVE = merge A B | grow A | split A)
     /// Bad input gets one "error ..." line and changes nothing.
     #[command(verbatim_doc_comment)]
     Serial,
-    /// Print the value of one normalized position and the move nimbot plays there.
+    /// Print the value of one position and the move nimbot plays there.
     ///
-    /// Prints "win K R" (a winning move: take K, reset R = 0/1) or "lose K R" (the move
-    /// it would play in a lost position). Positions beyond any table are solved in memory.
+    /// Expanding Nim (the default game): S C A B F — S stones left, C the cap
+    /// max(M, largest take so far + 1), A and B the resets left to the player to move
+    /// and to the opponent, F = 1 if the opponent reset on the previous move. Prints
+    /// "win K R" (a winning move: take K, reset R = 0/1) or "lose K R" (the move it
+    /// would play in a lost position). Positions beyond any table are solved in memory.
+    ///
+    /// Fibonacci Nim (--game fibonacci): S LIMIT — S stones left, at most LIMIT may be
+    /// taken this move (a game of N stones starts at S = N, LIMIT = N - 1). Prints
+    /// "win K" or "lose K".
+    #[command(verbatim_doc_comment)]
     Query {
-        /// s: stones left (>= 1).
-        stones: u32,
-        /// c: the cap max(M, largest take so far + 1), >= M.
-        cap: u32,
-        /// a: resets left to the player to move.
-        own_resets: u8,
-        /// b: resets left to the opponent.
-        opp_resets: u8,
-        /// f: 1 if the opponent reset on the previous move (the limit is then M), else 0.
-        #[arg(value_parser = clap::value_parser!(u8).range(0..=1))]
-        pending: u8,
-        /// M: the game's initial maximum.
+        /// The game: expanding (Expanding Nim with resets) or fibonacci.
+        #[arg(long, value_enum, default_value_t = Game::Expanding)]
+        game: Game,
+        /// The position: S C A B F (expanding) or S LIMIT (fibonacci).
+        #[arg(required = true, num_args = 1.., value_name = "NUMBERS")]
+        numbers: Vec<u64>,
+        /// M: the initial maximum of an Expanding Nim game.
         #[arg(long, short = 'm', default_value_t = 3)]
         init_max: u32,
     },
+    /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
+    /// (the default) every opponent family under each lost-position policy, over many
+    /// starts and both seats; for Super-Nim a match against --opponent.
+    Arena(arena::ArenaArgs),
     /// Play one game between nimbot and a random (or perfect) opponent and print it.
     Demo(demo::DemoArgs),
     /// Measure solving and decision speed; prints JSON lines.
     Bench(bench::BenchArgs),
-    /// Play nimbot (each lost-position policy) against fallible opponents over many
-    /// starts and both seats; win rates for won and for lost starts.
-    Arena(nim_arena::NimArenaArgs),
 }
 
 fn main() -> ExitCode {
@@ -100,24 +110,13 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serial) {
         Command::Serial => run_serial(policy),
         Command::Query {
-            stones,
-            cap,
-            own_resets,
-            opp_resets,
-            pending,
+            game,
+            numbers,
             init_max,
-        } => run_query(
-            stones,
-            cap,
-            own_resets,
-            opp_resets,
-            pending == 1,
-            init_max,
-            policy,
-        ),
+        } => run_query(game, &numbers, init_max, policy),
+        Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Arena(args) => nim_arena::run(&args),
     }
 }
 
@@ -140,23 +139,79 @@ fn run_serial(policy: Policy) -> ExitCode {
     }
 }
 
-fn run_query(
-    stones: u32,
-    cap: u32,
-    own: u8,
-    opp: u8,
-    pending: bool,
-    init_max: u32,
-    policy: Policy,
-) -> ExitCode {
-    let pos = match Position::new(stones, cap, own, opp, pending, init_max) {
-        Ok(p) => p,
+/// The games `query` and `arena` know.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Expanding Nim with resets.
+    #[value(alias = "expanding-nim")]
+    Expanding,
+    /// Fibonacci Nim.
+    Fibonacci,
+    /// Super-Nim.
+    #[value(alias = "supernim")]
+    SuperNim,
+}
+
+fn run_query(game: Game, numbers: &[u64], init_max: u32, policy: Policy) -> ExitCode {
+    match game {
+        Game::Expanding => match expanding_position(numbers, init_max) {
+            Ok(pos) => query_expanding(&pos, policy),
+            Err(e) => {
+                eprintln!("nimbot query: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Game::Fibonacci => query_fibonacci(numbers),
+        Game::SuperNim => {
+            eprintln!("nimbot query: super-nim has no query (try arena or the line protocol)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `S C A B F` as an Expanding Nim position.
+fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+    let &[stones, cap, own, opp, pending] = numbers else {
+        return Err(format!(
+            "expanding nim needs 5 numbers S C A B F, got {}",
+            numbers.len()
+        ));
+    };
+    let stones = u32::try_from(stones).map_err(|_| "stones out of range".to_owned())?;
+    let cap = u32::try_from(cap).map_err(|_| "cap out of range".to_owned())?;
+    let own = u8::try_from(own).map_err(|_| "resets out of range".to_owned())?;
+    let opp = u8::try_from(opp).map_err(|_| "resets out of range".to_owned())?;
+    let pending = match pending {
+        0 => false,
+        1 => true,
+        _ => return Err("the pending flag F must be 0 or 1".to_owned()),
+    };
+    Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
+}
+
+fn query_fibonacci(numbers: &[u64]) -> ExitCode {
+    let &[stones, limit] = numbers else {
+        eprintln!(
+            "nimbot query: fibonacci needs 2 numbers S LIMIT, got {}",
+            numbers.len()
+        );
+        return ExitCode::from(2);
+    };
+    match fib_decide(stones, limit) {
+        Ok(d) => {
+            let word = if d.wins { "win" } else { "lose" };
+            let _ = writeln!(io::stdout(), "{word} {}", d.take);
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("nimbot query: {e}");
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-    };
-    match engine().decide_with(&pos, policy) {
+    }
+}
+
+fn query_expanding(pos: &Position, policy: Policy) -> ExitCode {
+    match engine().decide_with(pos, policy) {
         Ok(d) => {
             let word = if d.wins { "win" } else { "lose" };
             let _ = writeln!(

@@ -17,21 +17,16 @@ pub struct NimArenaArgs {
     /// Initial maximum M.
     #[arg(long, short = 'm', default_value_t = 3)]
     pub init_max: u32,
-    /// How many starting piles, spread evenly over 1..=MAX_STONES.
+    /// Expanding Nim: how many starting piles, spread evenly over 1..=MAX_STONES.
     #[arg(long, default_value_t = 200)]
     pub starts: u32,
-    /// Largest starting pile.
+    /// Expanding Nim: the largest starting pile.
     #[arg(long, default_value_t = 999)]
     pub max_stones: u32,
-    /// Games per (pile, seat) against each randomized opponent, with different seeds.
+    /// Expanding Nim: games per (pile, seat) against each randomized opponent, each
+    /// with its own seed.
     #[arg(long, default_value_t = 3)]
     pub seeds: u64,
-    /// First seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// One JSON line per (opponent, policy) instead of a table.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Wins and games, split by the start's theoretical value for nimbot.
@@ -90,8 +85,10 @@ fn play(
     }
 }
 
-pub fn run(args: &NimArenaArgs) -> ExitCode {
-    match run_inner(args) {
+/// Run the arena; `seed` is the first seed, `json` asks for one JSON line per
+/// (opponent, policy) instead of a table.
+pub fn run(args: &NimArenaArgs, seed: u64, json: bool) -> ExitCode {
+    match run_inner(args, seed, json) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("nimbot arena: {e}");
@@ -100,7 +97,7 @@ pub fn run(args: &NimArenaArgs) -> ExitCode {
     }
 }
 
-fn run_inner(args: &NimArenaArgs) -> Result<(), String> {
+fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), String> {
     if args.starts == 0 || args.max_stones == 0 {
         return Err("--starts and --max-stones must be at least 1".into());
     }
@@ -114,7 +111,7 @@ fn run_inner(args: &NimArenaArgs) -> Result<(), String> {
         })
         .collect();
     let policies = [Policy::First, Policy::Trap];
-    if !args.json {
+    if !json {
         println!(
             "nimbot vs fallible opponents: {} starting piles in 1..={}, both seats, R = {}, M = {}",
             piles.len(),
@@ -143,7 +140,7 @@ fn run_inner(args: &NimArenaArgs) -> Result<(), String> {
                     let won_start = first_wins == (bot == Player::First);
                     for round in 0..rounds {
                         // The same seed for both policies: they meet the same dice.
-                        let seed = args.seed.wrapping_add(round).wrapping_mul(1_000_003)
+                        let seed = first_seed.wrapping_add(round).wrapping_mul(1_000_003)
                             ^ u64::from(n) << 1
                             ^ u64::from(bot == Player::Second);
                         let mut rng = Rng::new(seed);
@@ -158,7 +155,7 @@ fn run_inner(args: &NimArenaArgs) -> Result<(), String> {
                     }
                 }
             }
-            if args.json {
+            if json {
                 println!(
                     "{{\"game\":\"expanding-nim\",\"opponent\":\"{}\",\"policy\":\"{}\",\"won_starts\":{},\"won_start_wins\":{},\"won_start_rate\":{:.4},\"lost_starts\":{},\"lost_start_wins\":{},\"lost_start_rate\":{:.4}}}",
                     opponent.name(),

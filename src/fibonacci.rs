@@ -1,0 +1,249 @@
+//! Fibonacci Nim: one pile, the first move takes 1 to N-1 stones, every later move 1
+//! to twice the previous take; whoever takes the last stone wins.
+//!
+//! Perfect play needs no table. Write the pile `s` as its Zeckendorf representation
+//! (a sum of non-consecutive Fibonacci numbers 1, 2, 3, 5, 8, ...) and let `z(s)` be
+//! its smallest term. The mover with limit `L` wins exactly when `z(s) <= L`, and
+//! taking `z(s)` wins: the rest `s - z(s)` has smallest term at least the
+//! Fibonacci number two places above `z(s)`, which exceeds `2 z(s)`, so the
+//! opponent is left with `z > L` again. Everything here is O(log s) with no
+//! allocation; `tests/fibonacci.rs` checks it against an exhaustive search.
+
+use core::fmt;
+
+use crate::rules::Player;
+
+/// Why a Fibonacci Nim position or move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FibError {
+    /// A position needs at least one stone (an empty pile means the game is over).
+    NoStones,
+    /// The limit of a move must be at least 1.
+    ZeroLimit,
+    /// A game needs at least 2 stones: with one, the first move (1..=N-1) is empty.
+    TooFewStones,
+    /// The take is 0 or above the current limit.
+    BadTake {
+        /// The refused take.
+        take: u64,
+        /// The current limit.
+        limit: u64,
+    },
+    /// The move was sent by the player not to move.
+    OutOfTurn,
+    /// The game is over.
+    GameOver,
+}
+
+impl FibError {
+    /// A short, static description (the line protocol uses it).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FibError::NoStones => "stones must be at least 1",
+            FibError::ZeroLimit => "limit must be at least 1",
+            FibError::TooFewStones => "a fibonacci game needs at least 2 stones",
+            FibError::BadTake { .. } => "take outside 1..=limit",
+            FibError::OutOfTurn => "moved out of turn",
+            FibError::GameOver => "the game is over",
+        }
+    }
+}
+
+impl fmt::Display for FibError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The smallest term of the Zeckendorf representation of `n` (0 for `n = 0`).
+///
+/// Walks up the Fibonacci numbers to the largest one `<= n`, then back down
+/// greedily: O(log n) steps, no table, no overflow (the walk up stops before
+/// `u64` would overflow).
+pub fn zeckendorf_smallest(n: u64) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    // (a, b): consecutive terms of 1, 2, 3, 5, ... with b the largest term <= n.
+    let (mut a, mut b) = (1u64, 2u64);
+    if n == 1 {
+        return 1;
+    }
+    while let Some(next) = a.checked_add(b) {
+        if next > n {
+            break;
+        }
+        a = b;
+        b = next;
+    }
+    let mut rest = n;
+    let mut smallest = n;
+    // Greedy from the top: the last term subtracted is the smallest one.
+    while rest > 0 && b > 0 {
+        if b <= rest {
+            rest -= b;
+            smallest = b;
+        }
+        // Step down one term: (a, b) -> (b - a, a); from (1, 2) this gives (1, 1),
+        // then (0, 1), then (1, 0), which ends the loop (rest is 0 by then).
+        let lower = b - a;
+        b = a;
+        a = lower;
+    }
+    smallest
+}
+
+/// True if `n` is a Fibonacci number (1, 2, 3, 5, 8, ...): a start of `n` stones is
+/// then lost for the first player.
+pub fn is_fibonacci(n: u64) -> bool {
+    n > 0 && zeckendorf_smallest(n) == n
+}
+
+/// A Fibonacci Nim decision: the take and whether it keeps a won position won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FibDecision {
+    /// Stones to take; always in `1..=min(limit, stones)`.
+    pub take: u64,
+    /// True if the position is won and `take` keeps it won.
+    pub wins: bool,
+}
+
+/// The move for `stones` left with at most `limit` allowed this move.
+///
+/// In a won position (`z(stones) <= limit`) the take is `z(stones)`: the whole pile
+/// when the pile is itself a Fibonacci number within reach, else the smallest
+/// Zeckendorf term. In a lost position the take is 1: every take loses against
+/// perfect play, and 1 keeps the game longest and hands the opponent the smallest
+/// limit (2), so the opponent has the fewest winning replies to find next.
+pub fn fib_decide(stones: u64, limit: u64) -> Result<FibDecision, FibError> {
+    if stones == 0 {
+        return Err(FibError::NoStones);
+    }
+    if limit == 0 {
+        return Err(FibError::ZeroLimit);
+    }
+    let z = zeckendorf_smallest(stones);
+    Ok(if z <= limit {
+        FibDecision {
+            take: z,
+            wins: true,
+        }
+    } else {
+        FibDecision {
+            take: 1,
+            wins: false,
+        }
+    })
+}
+
+/// What a legal Fibonacci Nim move did to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FibOutcome {
+    /// Stones remain; the other player moves next.
+    Continue,
+    /// The move emptied the pile: the mover won.
+    Won(Player),
+}
+
+/// The record of one Fibonacci Nim game. A refused move leaves it unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FibGame {
+    stones: u64,
+    limit: u64,
+    to_move: Player,
+    winner: Option<Player>,
+}
+
+impl FibGame {
+    /// A game of `stones` stones (at least 2); the first move may take up to
+    /// `stones - 1`.
+    pub fn new(stones: u64) -> Result<FibGame, FibError> {
+        if stones < 2 {
+            return Err(FibError::TooFewStones);
+        }
+        Ok(FibGame {
+            stones,
+            limit: stones - 1,
+            to_move: Player::First,
+            winner: None,
+        })
+    }
+
+    /// Stones left.
+    pub fn stones(&self) -> u64 {
+        self.stones
+    }
+
+    /// The most the player to move may take (it can exceed the pile; taking the
+    /// whole pile is then allowed).
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// The player to move (meaningless once the game is won).
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// The winner, once the pile is empty.
+    pub fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
+    /// The decision for the player to move, or `None` once the game is over.
+    pub fn decide(&self) -> Option<FibDecision> {
+        if self.winner.is_some() {
+            return None;
+        }
+        fib_decide(self.stones, self.limit).ok()
+    }
+
+    /// `player` takes `take` stones: refused if the game is over, it is not
+    /// `player`'s turn, or `take` is outside `1..=min(limit, stones)`.
+    pub fn play(&mut self, player: Player, take: u64) -> Result<FibOutcome, FibError> {
+        if self.winner.is_some() {
+            return Err(FibError::GameOver);
+        }
+        if player != self.to_move {
+            return Err(FibError::OutOfTurn);
+        }
+        let max = self.limit.min(self.stones);
+        if take == 0 || take > max {
+            return Err(FibError::BadTake { take, limit: max });
+        }
+        self.stones -= take;
+        if self.stones == 0 {
+            self.winner = Some(player);
+            return Ok(FibOutcome::Won(player));
+        }
+        self.limit = take.saturating_mul(2);
+        self.to_move = player.other();
+        Ok(FibOutcome::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smallest_zeckendorf_terms() {
+        // 20 = 13 + 5 + 2, 22 = 21 + 1, 12 = 8 + 3 + 1, 100 = 89 + 8 + 3.
+        for (n, z) in [
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (4, 1),
+            (12, 1),
+            (20, 2),
+            (22, 1),
+            (100, 3),
+            (144, 144),
+        ] {
+            assert_eq!(zeckendorf_smallest(n), z, "{n}");
+        }
+        assert_eq!(zeckendorf_smallest(u64::MAX), 2);
+        // F(93), the largest Fibonacci number in a u64.
+        assert!(is_fibonacci(12_200_160_415_121_876_738));
+    }
+}

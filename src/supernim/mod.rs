@@ -1,0 +1,39 @@
+//! Super-Nim: several heaps and a score per player.
+//!
+//! A move puts one heap onto another of a different size (capped at 10 sticks),
+//! grows an odd heap `n` to `3n + 1` (uncapped by the rules), or splits an even heap
+//! in two halves; splitting a 2 removes both 1-stick heaps and scores 2 for the
+//! mover. The game ends when no sticks remain; more points wins.
+//!
+//! Everything is fixed-size and panic-free:
+//! - [`Heaps`] holds at most [`MAX_HEAPS`] heaps of at most [`MAX_HEAP_SIZE`] sticks.
+//!   A start beyond either bound is refused with an [`SnError`]; a move that would
+//!   pass one (a split with every slot taken, a growth past the size bound) is never
+//!   generated and is refused if played. If the player to move has no move within
+//!   the bounds, the game ends ([`SnEnd::Stalled`]) and is judged on points.
+//! - Play can cycle, so every [`SnGame`] has a move limit (at most
+//!   [`MAX_MOVE_LIMIT`]); a game that reaches it is judged on points: more wins,
+//!   equal is a draw (RULES.md: the player ahead is taken as the winner).
+//! - The player ([`sn_decide`]) is iterative-deepening alpha-beta on the score
+//!   difference with a node budget; see [`search`](self#search).
+//!
+//! # Search
+//! Negamax over the distinct moves (heaps are named by size, and a merge's result
+//! does not depend on which heap goes on top, so each unordered pair of sizes is one
+//! move). Leaves at the horizon are worth the mover's lead; finished games add
+//! [`WIN_BONUS`] toward the side ahead. The previous iteration's best move is tried
+//! first; an iteration cut short by the budget is discarded.
+
+mod players;
+mod rules;
+mod search;
+
+pub use players::{
+    play_match, random_start, referee, GreedyPlayer, MatchConfig, MatchResult, Opponent,
+    RandomPlayer, SearchPlayer, SnPlayer, SplitMix64,
+};
+pub use rules::{
+    Heaps, SnEnd, SnError, SnGame, SnMove, SnOutcome, SnVerdict, MAX_HEAPS, MAX_HEAP_SIZE,
+    MAX_MOVES, MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
+};
+pub use search::{decide_heaps, sn_decide, SnDecision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};

@@ -1,0 +1,188 @@
+//! Players and a referee for Super-Nim: the search player, a random and a greedy
+//! opponent with a hand-written seeded generator, so every game is reproducible.
+
+use super::rules::{Heaps, SnError, SnGame, SnMove, SnVerdict};
+use super::search::sn_decide;
+use crate::rules::Player;
+
+/// SplitMix64: a tiny, well-mixed, seeded generator (no `rand` in the core).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from `seed` (any value, 0 included).
+    pub const fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (0 if `n` is 0); the modulo bias is negligible here.
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next_u64() % n
+        }
+    }
+}
+
+/// Something that picks Super-Nim moves.
+pub trait SnPlayer {
+    /// The move for the player to move in `game`; `None` if it has none.
+    fn choose(&mut self, game: &SnGame) -> Option<SnMove>;
+}
+
+/// The search player ([`sn_decide`]) with a node budget per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchPlayer {
+    /// Nodes per move.
+    pub budget: u32,
+}
+
+impl SnPlayer for SearchPlayer {
+    fn choose(&mut self, game: &SnGame) -> Option<SnMove> {
+        sn_decide(game, self.budget).mv
+    }
+}
+
+/// Plays a uniformly random distinct legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomPlayer(pub SplitMix64);
+
+impl SnPlayer for RandomPlayer {
+    fn choose(&mut self, game: &SnGame) -> Option<SnMove> {
+        let moves = game.heaps().moves();
+        let at = self.0.below(moves.len() as u64) as usize;
+        moves.get(at).copied()
+    }
+}
+
+/// Scores whenever it can (splits a 2), otherwise plays a random move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GreedyPlayer(pub SplitMix64);
+
+impl SnPlayer for GreedyPlayer {
+    fn choose(&mut self, game: &SnGame) -> Option<SnMove> {
+        let moves = game.heaps().moves();
+        if moves.contains(&SnMove::Split(2)) {
+            return Some(SnMove::Split(2));
+        }
+        let at = self.0.below(moves.len() as u64) as usize;
+        moves.get(at).copied()
+    }
+}
+
+/// A random start: 2 to 6 heaps of 1 to 10 sticks each.
+pub fn random_start(rng: &mut SplitMix64) -> Heaps {
+    let mut sizes = [0u32; 6];
+    let count = 2 + rng.below(5) as usize;
+    for s in sizes.iter_mut().take(count) {
+        *s = 1 + rng.below(10) as u32;
+    }
+    // 2..=6 heaps of 1..=10 are always within the bounds.
+    Heaps::new(sizes.get(..count).unwrap_or(&[1])).unwrap_or_default()
+}
+
+/// Plays `game` to its end, `first` and `second` in their seats. Every move goes
+/// through [`SnGame::play`]; a player that proposes an illegal move, or none while
+/// the game goes on, makes the referee stop with that error (the game as it was).
+pub fn referee(
+    game: &mut SnGame,
+    first: &mut dyn SnPlayer,
+    second: &mut dyn SnPlayer,
+) -> Result<SnVerdict, SnError> {
+    while game.end().is_none() {
+        let mover = game.to_move();
+        let player: &mut dyn SnPlayer = match mover {
+            Player::First => &mut *first,
+            Player::Second => &mut *second,
+        };
+        let mv = player.choose(game).ok_or(SnError::NoSuchHeap)?;
+        game.play(mover, mv)?;
+    }
+    game.verdict().ok_or(SnError::GameOver)
+}
+
+/// The opponents of [`play_match`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// [`RandomPlayer`].
+    Random,
+    /// [`GreedyPlayer`].
+    Greedy,
+}
+
+/// Results of a match, from the search player's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchResult {
+    /// Games the search player won on points.
+    pub wins: u32,
+    /// Games it lost.
+    pub losses: u32,
+    /// Games with equal points.
+    pub draws: u32,
+}
+
+/// How a match is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    /// Games to play; the search player moves first in the even-numbered ones.
+    pub games: u32,
+    /// Seed of the starts and of the opponent's choices.
+    pub seed: u64,
+    /// The search player's node budget per move.
+    pub budget: u32,
+    /// Move limit of each game.
+    pub move_limit: u32,
+}
+
+/// Plays `config.games` games of [`SearchPlayer`] against `opponent`. Games `2k`
+/// and `2k + 1` share a start from [`random_start`] with the seats swapped, so the
+/// search player sits in each seat half the time. Fully determined by the config.
+pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResult, SnError> {
+    let mut result = MatchResult::default();
+    let mut bot = SearchPlayer {
+        budget: config.budget,
+    };
+    for i in 0..config.games {
+        let pair = u64::from(i / 2);
+        let mut starts = SplitMix64::new(config.seed ^ pair.wrapping_mul(0xA24B_AED4_963E_E407));
+        let start = random_start(&mut starts);
+        let rng = SplitMix64::new(
+            config
+                .seed
+                .wrapping_add(u64::from(i).wrapping_mul(0x9FB2_1C65_1E98_DF25))
+                .rotate_left(17),
+        );
+        let mut random = RandomPlayer(rng);
+        let mut greedy = GreedyPlayer(rng);
+        let other: &mut dyn SnPlayer = match opponent {
+            Opponent::Random => &mut random,
+            Opponent::Greedy => &mut greedy,
+        };
+        let seat = if i % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let mut game = SnGame::new(start, config.move_limit)?;
+        let verdict = match seat {
+            Player::First => referee(&mut game, &mut bot, other)?,
+            Player::Second => referee(&mut game, other, &mut bot)?,
+        };
+        match verdict {
+            SnVerdict::Winner(p) if p == seat => result.wins += 1,
+            SnVerdict::Winner(_) => result.losses += 1,
+            SnVerdict::Draw => result.draws += 1,
+        }
+    }
+    Ok(result)
+}

@@ -1,0 +1,400 @@
+//! Super-Nim positions, moves and the game record, within fixed bounds.
+
+use core::fmt;
+
+use heapless::Vec;
+
+use crate::rules::Player;
+
+/// Most heaps a position may hold. A split that would make more is not generated
+/// (and refused if played); a start with more is refused.
+pub const MAX_HEAPS: usize = 12;
+/// Largest heap size. Growing an odd heap `n` to `3n + 1` is uncapped by the rules,
+/// so a growth past this bound is not generated (and refused if played); a start
+/// with a larger heap is refused. 9999 holds the whole Collatz climb of every start
+/// heap up to 30 (27 peaks at 9232).
+pub const MAX_HEAP_SIZE: u16 = 9999;
+/// A merged heap is capped at this many sticks (the rules).
+pub const MERGE_CAP: u16 = 10;
+/// Most distinct moves of one position: one merge per pair of distinct sizes (the
+/// result does not depend on which heap goes onto which) and one Collatz step per
+/// size.
+pub const MAX_MOVES: usize = MAX_HEAPS * (MAX_HEAPS - 1) / 2 + MAX_HEAPS;
+/// Largest move limit of a game; it keeps scores within 2 x this (5 digits).
+pub const MAX_MOVE_LIMIT: u32 = 10_000;
+/// Points for splitting a heap of 2.
+pub const SPLIT_TWO_POINTS: u32 = 2;
+
+/// Why a Super-Nim position or move was refused. Bounds are never exceeded
+/// silently: every way past them is one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnError {
+    /// A start needs at least one heap.
+    NoHeaps,
+    /// A heap of 0 sticks (heaps are never empty).
+    EmptyHeap,
+    /// More than [`MAX_HEAPS`] heaps, or a split that would make more.
+    TooManyHeaps,
+    /// A heap above [`MAX_HEAP_SIZE`], or a growth that would make one.
+    HeapTooLarge,
+    /// No heap of the named size.
+    NoSuchHeap,
+    /// A merge of two heaps of the same size (or of a heap onto itself).
+    SameSize,
+    /// Growth (`3n + 1`) named an even heap, or a split named an odd one.
+    WrongParity,
+    /// A move limit of 0 or above [`MAX_MOVE_LIMIT`].
+    BadMoveLimit,
+    /// The move was sent by the player not to move.
+    OutOfTurn,
+    /// The game is over.
+    GameOver,
+}
+
+impl SnError {
+    /// A short, static description (the line protocol uses it).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SnError::NoHeaps => "at least one heap is needed",
+            SnError::EmptyHeap => "heaps must have at least 1 stick",
+            SnError::TooManyHeaps => "more than 12 heaps",
+            SnError::HeapTooLarge => "a heap above 9999 sticks",
+            SnError::NoSuchHeap => "no heap of that size",
+            SnError::SameSize => "merged heaps must differ in size",
+            SnError::WrongParity => "grow needs an odd heap, split an even one",
+            SnError::BadMoveLimit => "move limit must be 1..=10000",
+            SnError::OutOfTurn => "out of turn",
+            SnError::GameOver => "the game is over",
+        }
+    }
+}
+
+impl fmt::Display for SnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One Super-Nim move, naming heaps by size: heaps of equal size are
+/// interchangeable, so sizes name every distinct move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SnMove {
+    /// Put a heap of size `from` onto one of size `onto` (sizes differ); the result
+    /// is `min(from + onto, 10)`.
+    Merge {
+        /// Size of the heap that is moved.
+        from: u16,
+        /// Size of the heap it is put on.
+        onto: u16,
+    },
+    /// Replace an odd heap `n` by `3n + 1`.
+    Grow(u16),
+    /// Split an even heap `n` into two heaps of `n / 2`; a 2 becomes 2 points.
+    Split(u16),
+}
+
+/// The heaps of a position: a multiset of sizes in `1..=MAX_HEAP_SIZE`, at most
+/// [`MAX_HEAPS`] of them, kept sorted so equal positions compare equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Heaps(Vec<u16, MAX_HEAPS>);
+
+impl Heaps {
+    /// Heaps of the given sizes, in any order. Refused: no heaps, a 0, more than
+    /// [`MAX_HEAPS`] heaps, a heap above [`MAX_HEAP_SIZE`].
+    pub fn new(sizes: &[u32]) -> Result<Heaps, SnError> {
+        if sizes.is_empty() {
+            return Err(SnError::NoHeaps);
+        }
+        let mut heaps = Heaps::default();
+        for &n in sizes {
+            if n == 0 {
+                return Err(SnError::EmptyHeap);
+            }
+            let n = u16::try_from(n)
+                .ok()
+                .filter(|n| *n <= MAX_HEAP_SIZE)
+                .ok_or(SnError::HeapTooLarge)?;
+            heaps.insert(n)?;
+        }
+        Ok(heaps)
+    }
+
+    /// The sizes, ascending.
+    pub fn sizes(&self) -> &[u16] {
+        &self.0
+    }
+
+    /// True when no sticks remain: the game is over.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Number of heaps.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Total sticks.
+    pub fn sticks(&self) -> u32 {
+        self.0.iter().map(|&n| u32::from(n)).sum()
+    }
+
+    fn insert(&mut self, n: u16) -> Result<(), SnError> {
+        let at = self.0.iter().position(|&h| h > n).unwrap_or(self.0.len());
+        self.0.insert(at, n).map_err(|_| SnError::TooManyHeaps)
+    }
+
+    fn remove(&mut self, n: u16) -> Result<(), SnError> {
+        let at = self
+            .0
+            .iter()
+            .position(|&h| h == n)
+            .ok_or(SnError::NoSuchHeap)?;
+        self.0.remove(at);
+        Ok(())
+    }
+
+    fn count(&self, n: u16) -> usize {
+        self.0.iter().filter(|&&h| h == n).count()
+    }
+
+    /// The heaps after `mv`, and the points it scores for the mover (2 for
+    /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
+    pub fn apply(&self, mv: SnMove) -> Result<(Heaps, u32), SnError> {
+        let mut next = self.clone();
+        match mv {
+            SnMove::Merge { from, onto } => {
+                if from == onto {
+                    return Err(SnError::SameSize);
+                }
+                if self.count(from) == 0 || self.count(onto) == 0 {
+                    return Err(SnError::NoSuchHeap);
+                }
+                next.remove(from)?;
+                next.remove(onto)?;
+                next.insert(from.saturating_add(onto).min(MERGE_CAP))?;
+                Ok((next, 0))
+            }
+            SnMove::Grow(n) => {
+                if self.count(n) == 0 {
+                    return Err(SnError::NoSuchHeap);
+                }
+                if n % 2 == 0 {
+                    return Err(SnError::WrongParity);
+                }
+                let grown = n
+                    .checked_mul(3)
+                    .and_then(|m| m.checked_add(1))
+                    .filter(|m| *m <= MAX_HEAP_SIZE)
+                    .ok_or(SnError::HeapTooLarge)?;
+                next.remove(n)?;
+                next.insert(grown)?;
+                Ok((next, 0))
+            }
+            SnMove::Split(n) => {
+                if self.count(n) == 0 {
+                    return Err(SnError::NoSuchHeap);
+                }
+                if n % 2 == 1 {
+                    return Err(SnError::WrongParity);
+                }
+                next.remove(n)?;
+                if n == 2 {
+                    return Ok((next, SPLIT_TWO_POINTS));
+                }
+                next.insert(n / 2)?;
+                next.insert(n / 2)?;
+                Ok((next, 0))
+            }
+        }
+    }
+
+    /// Every distinct legal move that stays within the bounds, in a fixed order:
+    /// splits of a 2 (the scoring moves) first, then the other Collatz steps, then
+    /// merges, each by ascending size.
+    pub fn moves(&self) -> Vec<SnMove, MAX_MOVES> {
+        let mut out = Vec::new();
+        let sizes = self.distinct();
+        if sizes.first() == Some(&2) || sizes.get(1) == Some(&2) {
+            let _ = out.push(SnMove::Split(2));
+        }
+        for &n in &sizes {
+            let mv = if n % 2 == 1 {
+                if n > (MAX_HEAP_SIZE - 1) / 3 {
+                    continue;
+                }
+                SnMove::Grow(n)
+            } else {
+                // A split of a 2 is listed above; other splits need a free slot.
+                if n == 2 || self.0.len() >= MAX_HEAPS {
+                    continue;
+                }
+                SnMove::Split(n)
+            };
+            let _ = out.push(mv);
+        }
+        for (i, &from) in sizes.iter().enumerate() {
+            for &onto in sizes.get(i + 1..).unwrap_or(&[]) {
+                let _ = out.push(SnMove::Merge { from, onto });
+            }
+        }
+        out
+    }
+
+    /// The distinct sizes, ascending.
+    fn distinct(&self) -> Vec<u16, MAX_HEAPS> {
+        let mut d: Vec<u16, MAX_HEAPS> = Vec::new();
+        for &n in &self.0 {
+            if d.last() != Some(&n) {
+                let _ = d.push(n);
+            }
+        }
+        d
+    }
+}
+
+/// Why a Super-Nim game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnEnd {
+    /// No sticks remain (the rules' end).
+    NoSticks,
+    /// The game reached its move limit (play can cycle forever).
+    MoveLimit,
+    /// The player to move has no move within the bounds (every move would pass
+    /// [`MAX_HEAPS`] or [`MAX_HEAP_SIZE`]); judged like the move limit.
+    Stalled,
+}
+
+/// The result of a finished game: judged on points, as RULES.md says for a game
+/// that does not end by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnVerdict {
+    /// This player has more points.
+    Winner(Player),
+    /// Equal points.
+    Draw,
+}
+
+/// What a legal move did to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnOutcome {
+    /// The game goes on; the other player moves next.
+    Continue,
+    /// The game ended, for this reason.
+    Over(SnEnd),
+}
+
+/// The record of one Super-Nim game with a move limit. A refused move leaves it
+/// unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnGame {
+    heaps: Heaps,
+    scores: [u32; 2],
+    to_move: Player,
+    plies: u32,
+    move_limit: u32,
+    end: Option<SnEnd>,
+}
+
+impl SnGame {
+    /// A game from `heaps` (the first player to move, no points yet) that ends after
+    /// at most `move_limit` moves (1..=[`MAX_MOVE_LIMIT`]).
+    pub fn new(heaps: Heaps, move_limit: u32) -> Result<SnGame, SnError> {
+        if move_limit == 0 || move_limit > MAX_MOVE_LIMIT {
+            return Err(SnError::BadMoveLimit);
+        }
+        let mut game = SnGame {
+            heaps,
+            scores: [0, 0],
+            to_move: Player::First,
+            plies: 0,
+            move_limit,
+            end: None,
+        };
+        game.end = game.check_end();
+        Ok(game)
+    }
+
+    /// The heaps.
+    pub fn heaps(&self) -> &Heaps {
+        &self.heaps
+    }
+
+    /// The points of `player`.
+    pub fn score(&self, player: Player) -> u32 {
+        self.scores.get(player.index()).copied().unwrap_or(0)
+    }
+
+    /// The player to move (meaningless once the game is over).
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Moves played so far.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Moves left before the move limit ends the game.
+    pub fn plies_left(&self) -> u32 {
+        self.move_limit.saturating_sub(self.plies)
+    }
+
+    /// Why the game ended, once it has.
+    pub fn end(&self) -> Option<SnEnd> {
+        self.end
+    }
+
+    /// The result, once the game is over: more points wins, equal is a draw.
+    pub fn verdict(&self) -> Option<SnVerdict> {
+        self.end?;
+        let (a, b) = (self.score(Player::First), self.score(Player::Second));
+        Some(match a.cmp(&b) {
+            core::cmp::Ordering::Greater => SnVerdict::Winner(Player::First),
+            core::cmp::Ordering::Less => SnVerdict::Winner(Player::Second),
+            core::cmp::Ordering::Equal => SnVerdict::Draw,
+        })
+    }
+
+    /// The mover's points minus the opponent's (what the search maximizes).
+    pub fn lead(&self) -> i32 {
+        let me = i64::from(self.score(self.to_move));
+        let them = i64::from(self.score(self.to_move.other()));
+        i32::try_from(me - them).unwrap_or(0)
+    }
+
+    /// `player` plays `mv`: refused if the game is over, out of turn, illegal or out
+    /// of bounds.
+    pub fn play(&mut self, player: Player, mv: SnMove) -> Result<SnOutcome, SnError> {
+        if self.end.is_some() {
+            return Err(SnError::GameOver);
+        }
+        if player != self.to_move {
+            return Err(SnError::OutOfTurn);
+        }
+        let (heaps, points) = self.heaps.apply(mv)?;
+        self.heaps = heaps;
+        if let Some(s) = self.scores.get_mut(player.index()) {
+            *s = s.saturating_add(points);
+        }
+        self.plies = self.plies.saturating_add(1);
+        self.to_move = player.other();
+        self.end = self.check_end();
+        Ok(match self.end {
+            Some(end) => SnOutcome::Over(end),
+            None => SnOutcome::Continue,
+        })
+    }
+
+    fn check_end(&self) -> Option<SnEnd> {
+        if self.heaps.is_empty() {
+            Some(SnEnd::NoSticks)
+        } else if self.plies >= self.move_limit {
+            Some(SnEnd::MoveLimit)
+        } else if self.heaps.moves().is_empty() {
+            Some(SnEnd::Stalled)
+        } else {
+            None
+        }
+    }
+}

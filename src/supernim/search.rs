@@ -1,0 +1,158 @@
+//! The Super-Nim player: iterative-deepening alpha-beta (negamax) on the score
+//! difference, bounded by a node budget, a depth cap and the game's move limit.
+//!
+//! Values are seen from the player to move. A leaf of the search horizon is worth
+//! the current lead; a finished game (no sticks, move limit, no move within bounds)
+//! is worth the lead plus [`WIN_BONUS`] toward the side ahead, so the player prefers
+//! a secured win to a larger but unfinished lead. The search is deterministic: moves
+//! come in the fixed order of [`Heaps::moves`], with the previous iteration's best
+//! move tried first at the root, and ties keep the earlier move. When the budget
+//! runs out mid-iteration that iteration is discarded and the last complete one
+//! decides.
+
+use heapless::Vec;
+
+use super::rules::{Heaps, SnGame, SnMove, MAX_MOVES};
+
+/// Extra value of a finished game for the side ahead.
+pub const WIN_BONUS: i32 = 1000;
+/// Deepest iteration tried (the stack holds one move list per level).
+pub const MAX_DEPTH: u32 = 24;
+/// Default node budget per move: a few milliseconds on a PC.
+pub const DEFAULT_NODE_BUDGET: u32 = 20_000;
+
+/// What one search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnDecision {
+    /// The move to play; `None` only if the game is over or has no move.
+    pub mv: Option<SnMove>,
+    /// Its value for the mover (lead, plus or minus [`WIN_BONUS`] if the game ends
+    /// within the horizon).
+    pub value: i32,
+    /// Depth of the last complete iteration (0 if none completed: then `mv` is the
+    /// first generated move).
+    pub depth: u32,
+    /// Nodes visited, at most the budget plus one.
+    pub nodes: u32,
+}
+
+struct Search {
+    nodes: u32,
+    budget: u32,
+}
+
+impl Search {
+    /// Value of `heaps` for the mover, whose lead is `lead`, searching `depth` more
+    /// plies with `plies_left` moves left in the game. `None`: out of budget.
+    fn negamax(
+        &mut self,
+        heaps: &Heaps,
+        lead: i32,
+        depth: u32,
+        plies_left: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        self.nodes = self.nodes.saturating_add(1);
+        if self.nodes > self.budget {
+            return None;
+        }
+        let moves = if heaps.is_empty() || plies_left == 0 {
+            Vec::new()
+        } else {
+            heaps.moves()
+        };
+        if moves.is_empty() {
+            return Some(finished(lead));
+        }
+        if depth == 0 {
+            return Some(lead);
+        }
+        let mut best = i32::MIN + 1;
+        for &mv in &moves {
+            let Ok((child, points)) = heaps.apply(mv) else {
+                continue;
+            };
+            let child_lead = -lead.saturating_add(points as i32);
+            let v = -self.negamax(&child, child_lead, depth - 1, plies_left - 1, -beta, -alpha)?;
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+}
+
+fn finished(lead: i32) -> i32 {
+    lead.saturating_add(WIN_BONUS * lead.signum())
+}
+
+/// The move for the player to move in `game`, searching at most `budget` nodes.
+pub fn sn_decide(game: &SnGame, budget: u32) -> SnDecision {
+    decide_heaps(game.heaps(), game.lead(), game.plies_left(), budget)
+}
+
+/// The move for heaps `heaps`, a mover's lead of `lead` points and `plies_left`
+/// moves left in the game, searching at most `budget` nodes.
+pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> SnDecision {
+    let mut search = Search { nodes: 0, budget };
+    let mut root: Vec<SnMove, MAX_MOVES> = if plies_left == 0 {
+        Vec::new()
+    } else {
+        heaps.moves()
+    };
+    let mut decision = SnDecision {
+        mv: root.first().copied(),
+        value: lead,
+        depth: 0,
+        nodes: 0,
+    };
+    if root.len() <= 1 {
+        return decision;
+    }
+    let max_depth = MAX_DEPTH.min(plies_left);
+    'deepen: for depth in 1..=max_depth {
+        let mut alpha = i32::MIN + 1;
+        let mut best: Option<(SnMove, i32)> = None;
+        for &mv in &root {
+            let Ok((child, points)) = heaps.apply(mv) else {
+                continue;
+            };
+            let child_lead = -lead.saturating_add(points as i32);
+            let Some(v) = search.negamax(
+                &child,
+                child_lead,
+                depth - 1,
+                plies_left - 1,
+                i32::MIN + 1,
+                -alpha,
+            ) else {
+                break 'deepen;
+            };
+            let v = -v;
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((mv, v));
+                alpha = v;
+            }
+        }
+        if let Some((mv, value)) = best {
+            decision.mv = Some(mv);
+            decision.value = value;
+            decision.depth = depth;
+            // Try this iteration's best first next time.
+            if let Some(at) = root.iter().position(|m| *m == mv) {
+                if let Some(front) = root.get_mut(..=at) {
+                    front.rotate_right(1);
+                }
+            }
+        }
+    }
+    decision.nodes = search.nodes;
+    decision
+}

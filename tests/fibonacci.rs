@@ -1,0 +1,179 @@
+//! Fibonacci Nim: the Zeckendorf strategy against an exhaustive search of every
+//! state with at most 2000 stones, whole games, and the `query --game fibonacci` CLI.
+
+use std::process::Command;
+
+use nimbot::{fib_decide, is_fibonacci, FibError, FibGame, FibOutcome, Player};
+
+const MAX_N: usize = 2000;
+
+/// `win[s][l]`: the mover wins with `s` stones left and at most `l` allowed
+/// (`l` capped at `s`: a larger limit allows nothing more). Built from the rules
+/// alone: taking k leaves `s - k` stones with limit `min(2k, s - k)`, and taking the
+/// whole pile wins. `win[s][l] = win[s][l-1] or (take l wins)`.
+fn exhaustive() -> Vec<Vec<bool>> {
+    let mut win: Vec<Vec<bool>> = Vec::with_capacity(MAX_N + 1);
+    win.push(Vec::new());
+    for s in 1..=MAX_N {
+        let mut row = vec![false; s + 1];
+        for l in 1..=s {
+            let take_l_wins = l == s || !win[s - l][(2 * l).min(s - l)];
+            row[l] = row[l - 1] || take_l_wins;
+        }
+        win.push(row);
+    }
+    win
+}
+
+#[test]
+fn zeckendorf_strategy_matches_exhaustive_search_for_every_state_up_to_2000() {
+    let win = exhaustive();
+    let mut won_states = 0u32;
+    for s in 1..=MAX_N {
+        for l in 1..=s {
+            let d = fib_decide(s as u64, l as u64).unwrap();
+            let take = d.take as usize;
+            assert_eq!(d.wins, win[s][l], "value of (s {s}, limit {l})");
+            assert!((1..=l).contains(&take), "(s {s}, limit {l}) takes {take}");
+            if d.wins {
+                won_states += 1;
+                // The move keeps the win: the pile is emptied or the opponent is
+                // left in a lost state.
+                let rest = s - take;
+                assert!(
+                    rest == 0 || !win[rest][(2 * take).min(rest)],
+                    "(s {s}, limit {l}): take {take} gives away the win"
+                );
+            } else {
+                assert_eq!(take, 1, "(s {s}, limit {l}) is lost: it takes 1");
+            }
+        }
+        // Limits above the pile behave like the pile itself.
+        let capped = fib_decide(s as u64, s as u64).unwrap();
+        assert_eq!(fib_decide(s as u64, 10 * s as u64).unwrap(), capped);
+    }
+    // Sanity of the table itself: the starts lost for the first player are exactly
+    // the Fibonacci numbers.
+    for n in 2..=MAX_N {
+        assert_eq!(!win[n][n - 1], is_fibonacci(n as u64), "start {n}");
+    }
+    assert!(won_states > 1_000_000, "{won_states}");
+}
+
+#[test]
+fn bad_positions_are_typed_errors() {
+    assert_eq!(fib_decide(0, 5), Err(FibError::NoStones));
+    assert_eq!(fib_decide(5, 0), Err(FibError::ZeroLimit));
+    assert_eq!(FibGame::new(1), Err(FibError::TooFewStones));
+    // Huge piles are fine: O(log n), no overflow.
+    let d = fib_decide(u64::MAX, u64::MAX).unwrap();
+    assert!(d.wins && d.take == 2);
+    let d = fib_decide(u64::MAX, 1).unwrap();
+    assert!(!d.wins && d.take == 1);
+}
+
+#[test]
+fn the_bot_wins_every_won_start_against_any_replies() {
+    // Both seats: the bot against a "random" opponent (a fixed LCG), for every start
+    // up to 300; the bot wins exactly the starts that are won for its seat.
+    let mut rng = 12345u64;
+    for n in 2..=300u64 {
+        for bot in [Player::First, Player::Second] {
+            let mut g = FibGame::new(n).unwrap();
+            let winner = loop {
+                let mover = g.to_move();
+                let take = if mover == bot {
+                    g.decide().unwrap().take
+                } else {
+                    rng = rng
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    1 + (rng >> 33) % g.limit().min(g.stones())
+                };
+                match g.play(mover, take).unwrap() {
+                    FibOutcome::Won(p) => break p,
+                    FibOutcome::Continue => {}
+                }
+            };
+            let first_wins = !is_fibonacci(n);
+            if (bot == Player::First) == first_wins {
+                assert_eq!(winner, bot, "start {n}, bot {bot:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_refuses_bad_moves_and_changes_nothing() {
+    let mut g = FibGame::new(20).unwrap();
+    assert_eq!(g.limit(), 19);
+    let before = g;
+    assert_eq!(
+        g.play(Player::First, 20),
+        Err(FibError::BadTake {
+            take: 20,
+            limit: 19
+        })
+    );
+    assert_eq!(
+        g.play(Player::First, 0),
+        Err(FibError::BadTake { take: 0, limit: 19 })
+    );
+    assert_eq!(g.play(Player::Second, 1), Err(FibError::OutOfTurn));
+    assert_eq!(g, before);
+    assert_eq!(g.play(Player::First, 2), Ok(FibOutcome::Continue));
+    assert_eq!(
+        (g.stones(), g.limit(), g.to_move()),
+        (18, 4, Player::Second)
+    );
+    assert_eq!(
+        g.play(Player::Second, 5),
+        Err(FibError::BadTake { take: 5, limit: 4 })
+    );
+}
+
+fn query(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .arg("query")
+        .args(args)
+        .output()
+        .expect("nimbot runs");
+    (
+        o.status.code(),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn cli_query_prints_win_or_lose_and_the_take() {
+    // 20 = 13 + 5 + 2: take 2 from the start (limit 19).
+    assert_eq!(query(&["--game", "fibonacci", "20", "19"]).1, "win 2\n");
+    // 21 is a Fibonacci number: the start is lost, the bot would take 1.
+    assert_eq!(query(&["--game", "fibonacci", "21", "20"]).1, "lose 1\n");
+    // 22 = 21 + 1 with limit 2: take 1 (the seed's example).
+    assert_eq!(query(&["--game", "fibonacci", "22", "21"]).1, "win 1\n");
+    // 20 with limit 1: the smallest term 2 is out of reach.
+    let (code, out, _) = query(&["--game", "fibonacci", "20", "1"]);
+    assert_eq!((code, out.as_str()), (Some(0), "lose 1\n"));
+    // A pile within the limit is taken whole.
+    assert_eq!(query(&["--game", "fibonacci", "8", "8"]).1, "win 8\n");
+    // The default game is still Expanding Nim, and it can be named.
+    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0\n");
+    assert_eq!(
+        query(&["--game", "expanding", "8", "3", "0", "0", "0"]).1,
+        "win 1 0\n"
+    );
+    for bad in [
+        &["--game", "fibonacci", "0", "3"][..],
+        &["--game", "fibonacci", "5", "0"],
+        &["--game", "fibonacci", "5"],
+        &["--game", "fibonacci", "5", "3", "1"],
+        &["--game", "fibonacci", "x", "3"],
+        &["--game", "chess", "5", "3"],
+    ] {
+        let (code, out, err) = query(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+}

@@ -1,0 +1,318 @@
+//! The related games on the line protocol: Fibonacci Nim and Super-Nim sessions,
+//! their errors, and switching between games.
+
+use nimbot::protocol::{Session, MAX_REPLY, SUPERNIM_MOVE_LIMIT};
+use nimbot::supernim::{Heaps, SnGame, SnMove, SnOutcome, SplitMix64};
+use nimbot::{is_fibonacci, FibGame, FibOutcome, Player, SolvingEngine};
+
+fn send(s: &mut Session<SolvingEngine>, line: &str) -> String {
+    let reply = s
+        .handle_line(line.as_bytes())
+        .expect("a command gets a reply");
+    assert!(reply.len() <= MAX_REPLY);
+    String::from_utf8(reply.to_vec()).expect("replies are ASCII")
+}
+
+fn session() -> Session<SolvingEngine> {
+    Session::new(SolvingEngine::default())
+}
+
+#[test]
+fn a_fibonacci_game_step_by_step() {
+    let mut s = session();
+    assert_eq!(send(&mut s, "new fibonacci 20 first"), "ok");
+    assert_eq!(
+        send(&mut s, "state"),
+        "state fibonacci stones 20 limit 19 turn bot"
+    );
+    assert_eq!(
+        send(&mut s, "opp 1"),
+        "error out of turn: the bot is to move (send go)"
+    );
+    // 20 = 13 + 5 + 2: the bot takes 2.
+    assert_eq!(send(&mut s, "go"), "move 2");
+    let state = send(&mut s, "state");
+    assert_eq!(state, "state fibonacci stones 18 limit 4 turn opponent");
+    for (line, expected) in [
+        ("opp 5", "error illegal move: take 5 is outside 1..=4"),
+        ("opp 0", "error illegal move: take 0 is outside 1..=4"),
+        ("opp", "error usage: opp TAKE"),
+        ("opp 1 0", "error too many arguments"),
+        ("opp x", "error bad number"),
+        (
+            "go",
+            "error out of turn: the opponent is to move (send opp)",
+        ),
+    ] {
+        assert_eq!(send(&mut s, line), expected, "{line}");
+        assert_eq!(send(&mut s, "state"), state, "after {line}");
+    }
+    // 18 - 4 = 14 = 13 + 1: the bot takes 1, and so on down to the last stone.
+    assert_eq!(send(&mut s, "opp 4"), "move 1");
+    assert_eq!(send(&mut s, "opp 2"), "move 3");
+    assert_eq!(send(&mut s, "opp 6"), "move 2 won");
+    assert_eq!(
+        send(&mut s, "state"),
+        "state fibonacci stones 0 limit 12 turn won"
+    );
+    assert_eq!(send(&mut s, "go"), "error the game is over");
+    assert_eq!(send(&mut s, "end"), "ok");
+    assert_eq!(send(&mut s, "state"), "state none");
+}
+
+#[test]
+fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
+    let mut rng = SplitMix64::new(7);
+    for n in 2..=150u64 {
+        for bot in [Player::First, Player::Second] {
+            let mut s = session();
+            let seat = if bot == Player::First {
+                "first"
+            } else {
+                "second"
+            };
+            assert_eq!(send(&mut s, &format!("new fibonacci {n} {seat}")), "ok");
+            let mut game = FibGame::new(n).unwrap();
+            let mut reply = if bot == Player::First {
+                send(&mut s, "go")
+            } else {
+                String::new()
+            };
+            let winner = loop {
+                if bot == Player::First || !reply.is_empty() {
+                    if reply == "lost" {
+                        break bot.other();
+                    }
+                    let words: Vec<&str> = reply.split(' ').collect();
+                    assert_eq!(words[0], "move", "{reply}");
+                    let take: u64 = words[1].parse().unwrap();
+                    let outcome = game.play(bot, take).expect("the bot moves legally");
+                    assert_eq!(
+                        words.get(2) == Some(&"won"),
+                        outcome == FibOutcome::Won(bot)
+                    );
+                    if outcome == FibOutcome::Won(bot) {
+                        break bot;
+                    }
+                }
+                let take = 1 + rng.below(game.limit().min(game.stones()));
+                if let FibOutcome::Won(p) = game.play(bot.other(), take).unwrap() {
+                    assert_eq!(send(&mut s, &format!("opp {take}")), "lost");
+                    break p;
+                }
+                reply = send(&mut s, &format!("opp {take}"));
+            };
+            if (bot == Player::First) != is_fibonacci(n) {
+                assert_eq!(winner, bot, "start {n}, seat {seat}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_super_nim_game_step_by_step() {
+    let mut s = session();
+    assert_eq!(send(&mut s, "new supernim 5,2 first"), "ok");
+    assert_eq!(
+        send(&mut s, "state"),
+        "state supernim heaps 2,5 score 0 0 turn bot"
+    );
+    assert_eq!(send(&mut s, "go"), "move split 2");
+    let state = send(&mut s, "state");
+    assert_eq!(state, "state supernim heaps 5 score 2 0 turn opponent");
+    for (line, expected) in [
+        (
+            "opp split 5",
+            "error grow needs an odd heap, split an even one",
+        ),
+        ("opp grow 4", "error no heap of that size"),
+        ("opp merge 5 5", "error merged heaps must differ in size"),
+        (
+            "opp merge 5",
+            "error usage: opp merge A B | opp grow A | opp split A",
+        ),
+        (
+            "opp jump 5",
+            "error usage: opp merge A B | opp grow A | opp split A",
+        ),
+        ("opp grow 99999999", "error no heap of that size"),
+        ("opp grow 5 5", "error too many arguments"),
+        (
+            "go",
+            "error out of turn: the opponent is to move (send opp)",
+        ),
+    ] {
+        assert_eq!(send(&mut s, line), expected, "{line}");
+        assert_eq!(send(&mut s, "state"), state, "after {line}");
+    }
+    // 5 -> 16; the bot's only move is to split it.
+    assert_eq!(send(&mut s, "opp grow 5"), "move split 16");
+    assert_eq!(
+        send(&mut s, "state"),
+        "state supernim heaps 8,8 score 2 0 turn opponent"
+    );
+    assert_eq!(send(&mut s, "end"), "ok");
+    assert_eq!(send(&mut s, "state"), "state none");
+
+    // Games that end at once, by either side's move.
+    assert_eq!(send(&mut s, "new supernim 2 first"), "ok");
+    assert_eq!(send(&mut s, "go"), "move split 2 over won");
+    assert_eq!(
+        send(&mut s, "state"),
+        "state supernim heaps - score 2 0 turn won"
+    );
+    assert_eq!(send(&mut s, "go"), "error the game is over");
+    assert_eq!(send(&mut s, "new supernim 2 second"), "ok");
+    assert_eq!(send(&mut s, "opp split 2"), "over lost");
+    assert_eq!(send(&mut s, "opp split 2"), "error the game is over");
+}
+
+#[test]
+fn bad_starts_are_refused_and_change_nothing() {
+    let mut s = session();
+    assert_eq!(send(&mut s, "new fibonacci 10 second"), "ok");
+    let state = send(&mut s, "state");
+    for (line, expected) in [
+        (
+            "new fibonacci 1 first",
+            "error a fibonacci game needs at least 2 stones",
+        ),
+        (
+            "new fibonacci 20",
+            "error usage: new fibonacci STONES first|second",
+        ),
+        ("new fibonacci x first", "error bad number"),
+        (
+            "new supernim first",
+            "error usage: new supernim H1,H2,... first|second",
+        ),
+        (
+            "new supernim 3,0 first",
+            "error heaps must have at least 1 stick",
+        ),
+        ("new supernim 3,,4 first", "error bad number"),
+        ("new supernim 10000 first", "error a heap above 9999 sticks"),
+        (
+            "new supernim 1,2,3,4,5,6,7,8,9,10,1,2,3 first",
+            "error more than 12 heaps",
+        ),
+        (
+            "new supernim 3 middle",
+            "error usage: new supernim H1,H2,... first|second",
+        ),
+        (
+            "new 20 4 3",
+            "error usage: new STONES RESETS INIT_MAX first|second",
+        ),
+    ] {
+        assert_eq!(send(&mut s, line), expected, "{line}");
+        assert_eq!(send(&mut s, "state"), state, "after {line}");
+    }
+    // The longest start fits in a line, and its state in a reply. Twelve equal odd
+    // heaps this large have no move within the bounds: the game is over at once,
+    // a draw on points.
+    let big = ["9999"; 12].join(",");
+    assert_eq!(send(&mut s, &format!("new supernim {big} second")), "ok");
+    assert_eq!(
+        send(&mut s, "state"),
+        format!("state supernim heaps {big} score 0 0 turn draw")
+    );
+    assert_eq!(send(&mut s, "opp split 2"), "error the game is over");
+    let big = format!("9998,{}", ["9999"; 11].join(","));
+    assert_eq!(send(&mut s, &format!("new supernim {big} second")), "ok");
+    assert_eq!(
+        send(&mut s, "state"),
+        format!("state supernim heaps {big} score 0 0 turn opponent")
+    );
+    // A new game of another kind replaces it.
+    assert_eq!(send(&mut s, "new 20 4 3 first"), "ok");
+    assert!(send(&mut s, "state").starts_with("state stones 20 limit 3 cap 3"));
+    assert_eq!(send(&mut s, "new fibonacci 8 first"), "ok");
+    assert_eq!(
+        send(&mut s, "state"),
+        "state fibonacci stones 8 limit 7 turn bot"
+    );
+    assert!(send(&mut s, "help").contains("supernim"));
+}
+
+fn parse_sn_move(words: &[&str]) -> SnMove {
+    let n = |i: usize| words[i].parse::<u16>().unwrap();
+    match words[0] {
+        "merge" => SnMove::Merge {
+            from: n(1),
+            onto: n(2),
+        },
+        "grow" => SnMove::Grow(n(1)),
+        "split" => SnMove::Split(n(1)),
+        other => panic!("bad move {other}"),
+    }
+}
+
+#[test]
+fn super_nim_games_through_the_protocol_stay_legal_and_end() {
+    let mut rng = SplitMix64::new(3);
+    for round in 0..6 {
+        let bot = if round % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let start = nimbot::supernim::random_start(&mut rng);
+        let list: Vec<String> = start.sizes().iter().map(u16::to_string).collect();
+        let mut s = session();
+        let seat = if bot == Player::First {
+            "first"
+        } else {
+            "second"
+        };
+        assert_eq!(
+            send(&mut s, &format!("new supernim {} {seat}", list.join(","))),
+            "ok"
+        );
+        let mut game = SnGame::new(
+            Heaps::new(
+                &start
+                    .sizes()
+                    .iter()
+                    .map(|&h| u32::from(h))
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+            SUPERNIM_MOVE_LIMIT,
+        )
+        .unwrap();
+        let mut reply = if bot == Player::First {
+            send(&mut s, "go")
+        } else {
+            String::new()
+        };
+        loop {
+            if !reply.is_empty() {
+                let words: Vec<&str> = reply.split(' ').collect();
+                if words[0] == "over" {
+                    assert!(game.end().is_some());
+                    break;
+                }
+                assert_eq!(words[0], "move", "{reply}");
+                let outcome = game.play(bot, parse_sn_move(&words[1..])).expect("legal");
+                if let SnOutcome::Over(_) = outcome {
+                    assert!(reply.contains(" over "), "{reply}");
+                    break;
+                }
+            }
+            let moves = game.heaps().moves();
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            let line = match mv {
+                SnMove::Merge { from, onto } => format!("opp merge {from} {onto}"),
+                SnMove::Grow(n) => format!("opp grow {n}"),
+                SnMove::Split(n) => format!("opp split {n}"),
+            };
+            game.play(bot.other(), mv).unwrap();
+            reply = send(&mut s, &line);
+        }
+        assert!(game.plies() <= SUPERNIM_MOVE_LIMIT);
+        let state = send(&mut s, "state");
+        let scores = format!(" score {} {} ", game.score(bot), game.score(bot.other()));
+        assert!(state.contains(&scores), "{state} vs {scores}");
+    }
+}
