@@ -138,7 +138,7 @@ impl<E: Engine> Session<E> {
             b"policy" => self.cmd_policy(&mut words, &mut out),
             b"help" => words.end().map(|()| {
                 out.str("help new N R M|fibonacci N|supernim H,.. first|second; go; ");
-                out.str("opp MOVE; query S C A B F; state; end; policy; version; limits");
+                out.str("opp M; query S C A B F; state; end; policy; version; limits");
             }),
             _ => Err(Error::Msg("unknown command (try help)")),
         };
