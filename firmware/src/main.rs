@@ -45,7 +45,10 @@ fn main() -> ! {
         if let Line::Text(text) = line {
             if is_stack_command(text) {
                 let (used, size) = hw::stack_use();
-                send(&mut uart, &[b"stack used ", &digits(used), b" of ", &digits(size)]);
+                send(
+                    &mut uart,
+                    &[b"stack used ", &digits(used), b" of ", &digits(size)],
+                );
                 continue;
             }
         }
@@ -55,7 +58,10 @@ fn main() -> ! {
                     send(&mut uart, &[&reply]);
                 }
             }
-            Err(e) => send(&mut uart, &[b"error embedded table: ", e.as_str().as_bytes()]),
+            Err(e) => send(
+                &mut uart,
+                &[b"error embedded table: ", e.as_str().as_bytes()],
+            ),
         }
     }
 }
