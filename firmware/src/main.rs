@@ -43,6 +43,8 @@ fn main() -> ! {
             Err(never) => match never {},
         };
         if let Line::Text(text) = line {
+            #[cfg(feature = "panic-canary")]
+            core::hint::black_box(core::hint::black_box(text)[70]);
             if is_stack_command(text) {
                 let (used, size) = hw::stack_use();
                 send(
