@@ -58,10 +58,13 @@ debian_tool() {
 
 has_rust_src() { [ -d "$("$1" --print sysroot)/lib/rustlib/src/rust/library/core" ]; }
 
-# Sets CARGO_CMD (array) and the environment for the cross build.
+# Sets CARGO, ZFLAGS (array: what every cargo command needs after the subcommand),
+# CLIPPY_PATH and the environment for the cross build.
 setup_toolchain() {
   if rustup_has_target; then
-    CARGO_CMD=(cargo build --release)
+    CARGO=cargo
+    ZFLAGS=()
+    CLIPPY_PATH=$PATH
     TOOLCHAIN="rustup ($(rustc --version)) with the $TARGET target"
     return
   fi
@@ -74,6 +77,7 @@ setup_toolchain() {
     rustc=$(debian_tool rustc) || die "Debian's rustc is not in /usr/bin after installing rustc-web"
     has_rust_src "$rustc" || die "$rustc has no library source (rust-web-src)"
   fi
+  [ -x "$(dirname "$cargo")/cargo-clippy" ] || apt_install rust-web-clippy
   # Debian's rustc ships no rust-lld; the rustup toolchain does, or Debian's lld.
   local lld="" r
   for r in $(type -aP rustc); do
@@ -87,7 +91,10 @@ setup_toolchain() {
   fi
   export RUSTC=$rustc RUSTDOC=${rustc%rustc}rustdoc RUSTC_BOOTSTRAP=1
   export CARGO_TARGET_THUMBV7M_NONE_EABI_LINKER=$lld
-  CARGO_CMD=("$cargo" build --release -Zbuild-std=core)
+  CARGO=$cargo
+  ZFLAGS=(-Zbuild-std=core)
+  # Debian's cargo-clippy first, so that clippy matches Debian's rustc.
+  CLIPPY_PATH=$(dirname "$cargo"):$PATH
   TOOLCHAIN="Debian $("$rustc" --version) building core from source, linker $lld"
 }
 
@@ -119,7 +126,7 @@ build() {
   setup_toolchain
   ensure_binutils
   step "firmware build: $TOOLCHAIN"
-  (cd firmware && "${CARGO_CMD[@]}")
+  (cd firmware && "$CARGO" build "${ZFLAGS[@]}" --release)
   [ -f "$ELF" ] || die "no ELF at $ELF"
   echo "$ELF"
   footprint
@@ -132,7 +139,7 @@ check_panic_guard() {
   step "the panic guard rejects a reachable panic"
   local log
   log=$(mktemp)
-  if (cd firmware && "${CARGO_CMD[@]}" --features panic-canary) >"$log" 2>&1; then
+  if (cd firmware && "$CARGO" build "${ZFLAGS[@]}" --release --features panic-canary) >"$log" 2>&1; then
     rm -f "$log"
     die "a firmware with a reachable panic linked: the link-time panic check is not working"
   fi
@@ -158,6 +165,8 @@ test_fw() {
   ensure_binutils
   ensure_qemu
   command -v python3 >/dev/null 2>&1 || apt_install python3
+  step "firmware lints (clippy, warnings denied)"
+  (cd firmware && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
   check_panic_guard
   build
   host_nimbot
