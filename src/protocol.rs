@@ -106,6 +106,17 @@ impl<E: Engine> Session<E> {
         self.game.as_ref()
     }
 
+    /// Handle one line as [`LineReader`] delivers it: a command line as
+    /// [`handle_line`](Self::handle_line) does, an overlong line with its error reply.
+    /// Adapters that read lines themselves (e.g. firmware answering a diagnostic
+    /// command of its own first) call this to reply exactly as [`serve`] does.
+    pub fn handle(&mut self, line: Line<'_>) -> Option<Reply> {
+        match line {
+            Line::TooLong => Some(Error::Msg("line too long").reply()),
+            Line::Text(text) => self.handle_line(text),
+        }
+    }
+
     /// Handle one command line (without its line ending). `None` for a blank line,
     /// which gets no reply; otherwise the reply line.
     pub fn handle_line(&mut self, line: &[u8]) -> Option<Reply> {
@@ -540,8 +551,7 @@ where
     loop {
         let reply = match reader.next_line(input).map_err(ServeError::Read)? {
             None => return Ok(()),
-            Some(Line::TooLong) => Error::Msg("line too long").reply(),
-            Some(Line::Text(text)) => match session.handle_line(text) {
+            Some(line) => match session.handle(line) {
                 Some(reply) => reply,
                 None => continue,
             },

@@ -3,7 +3,7 @@
 
 use std::convert::Infallible;
 
-use nimbot::protocol::{serve, Session, MAX_LINE};
+use nimbot::protocol::{serve, Line, Session, MAX_LINE};
 use nimbot::{
     best_move, Game, Move, Outcome, Params, Player, Position, Solution, SolveBox, SolvingEngine,
 };
@@ -337,6 +337,17 @@ fn lines_split_anywhere_and_overlong_lines_are_refused_once() {
         run_script(exact.as_bytes(), 7),
         ["error unknown command (try help)"]
     );
+}
+
+#[test]
+fn handle_replies_to_read_lines_as_serve_does() {
+    // Adapters with their own read loop (the firmware) pass `Line`s to `handle`.
+    let mut s = session();
+    let too_long = s.handle(Line::TooLong).expect("a reply");
+    assert_eq!(too_long.as_slice(), b"error line too long");
+    assert_eq!(s.handle(Line::Text(b"  ")), None);
+    let ok = s.handle(Line::Text(b"new 20 4 3 first")).expect("a reply");
+    assert_eq!(ok.as_slice(), b"ok");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Everything nimbot checks before a change lands: formatting, lints, the no_std
-# build, the docs, then every test. Run from anywhere: tools/test.sh
+# build, the docs, every test, then the firmware in QEMU (tools/firmware.sh test,
+# which installs its cross toolchain and QEMU when missing). Run from anywhere:
+# tools/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +10,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "format (cargo fmt --check)"
 cargo fmt --all -- --check
+cargo fmt --manifest-path firmware/Cargo.toml -- --check
 
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -21,3 +24,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 step "tests (release mode: the exhaustive checks are heavy)"
 cargo test --workspace --release
+
+step "firmware: build for thumbv7m-none-eabi, no reachable panic, games in QEMU"
+tools/firmware.sh test

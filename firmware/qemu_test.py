@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Boot the nimbot firmware in QEMU and play it over its serial port.
+
+The firmware (UART0 of QEMU's lm3s6965evb, on QEMU's stdio) plays complete games
+against an opponent driven from here:
+  * a referee written here from ../shared/spec/RULES.md (not nimbot's code) checks
+    that every move the firmware makes is legal, and that it claims `won` exactly
+    when it empties the pile and never spends a reset on its winning move;
+  * the host `nimbot` binary's line protocol is the oracle: `query` gives the value
+    of every position and the perfect opponent's moves;
+  * whenever the firmware moves from a won position, the position it leaves must be
+    lost for the opponent; with a perfect opponent it must win exactly the won starts.
+Then malformed and overlong input must get `error ...` lines while the game in
+progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
+the stack high-water mark for the RAM budget.
+
+Every read has a timeout; QEMU and the oracle are killed however this exits.
+Prints one closing line `N passed, N failed` (N = games + input checks).
+"""
+
+import argparse
+import os
+import random
+import select
+import subprocess
+import sys
+import time
+
+M = 3  # the only initial max the embedded table covers
+
+
+class Failure(Exception):
+    pass
+
+
+class LineProcess:
+    """A child process spoken to one line at a time, with a timeout per reply."""
+
+    def __init__(self, argv, name, timeout):
+        self.name = name
+        self.timeout = timeout
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            bufsize=0,
+        )
+        self.buf = b""
+
+    def send(self, data: bytes):
+        try:
+            self.proc.stdin.write(data)
+        except BrokenPipeError:
+            raise Failure(f"{self.name} closed its input") from None
+
+    def readline(self, timeout=None) -> str:
+        deadline = time.monotonic() + (timeout or self.timeout)
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure(f"{self.name}: no reply within {timeout or self.timeout} s")
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    raise Failure(f"{self.name} exited (status {self.proc.poll()})")
+                self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        try:
+            return line.decode("ascii").rstrip("\r")
+        except UnicodeDecodeError:
+            raise Failure(f"{self.name}: non-ASCII reply {line!r}") from None
+
+    def ask(self, line: str) -> str:
+        self.send(line.encode("ascii") + b"\n")
+        return self.readline()
+
+    def expect_silence(self, seconds):
+        """Nothing arrives for `seconds` (blank lines get no reply)."""
+        fd = self.proc.stdout.fileno()
+        if self.buf:
+            raise Failure(f"{self.name}: unexpected output {self.buf!r}")
+        ready, _, _ = select.select([fd], [], [], seconds)
+        if ready:
+            raise Failure(f"{self.name}: unexpected output {os.read(fd, 4096)!r}")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+class Game:
+    """The rules as RULES.md states them, kept apart from nimbot's implementation."""
+
+    def __init__(self, n, r):
+        self.s = n
+        self.h = 0
+        self.resets = [r, r]
+        self.pending = False  # the previous move declared a reset
+        self.to_move = 0
+        self.winner = None
+
+    def limit(self):
+        return M if self.pending else max(M, self.h + 1)
+
+    def normalized(self):
+        """(s, c, a, b, f) for the player to move."""
+        p = self.to_move
+        return (self.s, max(M, self.h + 1), self.resets[p], self.resets[1 - p], int(self.pending))
+
+    def legal(self, take, reset):
+        if self.winner is not None:
+            return "the game is over"
+        if not 1 <= take <= self.limit():
+            return f"take {take} outside 1..={self.limit()}"
+        if reset and self.resets[self.to_move] == 0:
+            return "reset with none left"
+        return None
+
+    def play(self, take, reset):
+        why = self.legal(take, reset)
+        if why:
+            raise Failure(f"illegal move {take} {int(reset)}: {why}")
+        p = self.to_move
+        self.s -= min(take, self.s)
+        self.h = max(self.h, take)
+        if reset:
+            self.resets[p] -= 1
+        self.pending = reset
+        self.to_move = 1 - p
+        if self.s == 0:
+            self.winner = p
+
+
+class Oracle:
+    """Perfect play from the host `nimbot` binary's `query`."""
+
+    def __init__(self, proc):
+        self.proc = proc
+
+    def query(self, pos):
+        reply = self.proc.ask("query %d %d %d %d %d" % pos)
+        words = reply.split()
+        if len(words) != 3 or words[0] not in ("win", "lose"):
+            raise Failure(f"oracle: unexpected reply {reply!r} to query {pos}")
+        return words[0] == "win", int(words[1]), words[2] == "1"
+
+
+def parse_move(reply):
+    words = reply.split()
+    if len(words) not in (3, 4) or words[0] != "move" or words[2] not in ("0", "1"):
+        raise Failure(f"expected `move K F [won]`, got {reply!r}")
+    if len(words) == 4 and words[3] != "won":
+        raise Failure(f"expected `move K F [won]`, got {reply!r}")
+    if not words[1].isdigit():
+        raise Failure(f"bad take in {reply!r}")
+    return int(words[1]), words[2] == "1", len(words) == 4
+
+
+def play(fw, oracle, n, r, bot, opponent, rng):
+    """One game; the bot sits in seat `bot` (0 first, 1 second). Returns the winner."""
+    seat = "first" if bot == 0 else "second"
+    reply = fw.ask(f"new {n} {r} {M} {seat}")
+    if reply != "ok":
+        raise Failure(f"new {n} {r} {M} {seat}: {reply!r}")
+    game = Game(n, r)
+    moves = 0
+    while game.winner is None:
+        if game.to_move == bot:
+            reply = fw.ask("go")
+        else:
+            pos = game.normalized()
+            if opponent == "perfect":
+                _, take, reset = oracle.query(pos)
+            else:
+                take = rng.randint(1, game.limit())
+                reset = game.resets[game.to_move] > 0 and rng.random() < 0.3
+            game.play(take, reset)
+            moves += 1
+            reply = fw.ask(f"opp {take} {int(reset)}")
+            if game.winner is not None:
+                if reply != "lost":
+                    raise Failure(f"opponent emptied the pile; firmware said {reply!r}")
+                break
+        # The firmware's move, in `reply`.
+        pos = game.normalized()
+        was_won, _, _ = oracle.query(pos)
+        take, reset, claims_win = parse_move(reply)
+        game.play(take, reset)
+        moves += 1
+        if claims_win != (game.winner == bot):
+            raise Failure(f"{reply!r}: the pile has {game.s} stones left")
+        if claims_win and reset:
+            raise Failure(f"{reply!r}: a reset spent on the winning move")
+        if was_won and game.winner is None:
+            opp_wins, _, _ = oracle.query(game.normalized())
+            if opp_wins:
+                raise Failure(f"at {pos} (won) the firmware played {take} {int(reset)}, which loses")
+    state = fw.ask("state")
+    expected = "won" if game.winner == bot else "lost"
+    if not state.endswith(f"turn {expected}"):
+        raise Failure(f"after the game: {state!r}, expected turn {expected}")
+    return game.winner, moves
+
+
+def check_bad_input(fw):
+    """Malformed and overlong lines get one error each; the game survives them."""
+    checks = 0
+
+    def expect(line: bytes, prefix: str):
+        nonlocal checks
+        fw.send(line + b"\n")
+        reply = fw.readline()
+        if not reply.startswith(prefix):
+            raise Failure(f"{line[:60]!r}...: expected {prefix!r}, got {reply!r}")
+        checks += 1
+        return reply
+
+    expect(b"end", "ok")
+    expect(b"go", "error no game")
+    expect(b"new 20 4 3 second", "ok")
+    expect(b"opp 2 0", "move ")
+    before = expect(b"state", "state stones ")
+    bad = [
+        (b"bogus", "error unknown command"),
+        (b"opp", "error usage: opp"),
+        (b"opp x 0", "error bad number"),
+        (b"opp 1 2", "error flag must be 0 or 1"),
+        (b"opp 1 0 7", "error too many arguments"),
+        (b"opp 99 0", "error illegal move: take 99"),
+        (b"opp 0 0", "error illegal move: take 0"),
+        (b"go", "error out of turn"),
+        (b"new 20 4", "error usage: new"),
+        (b"new 1000 4 3 first", "error"),  # beyond the table
+        (b"new 20 5 3 first", "error"),
+        (b"new 20 4 2 first", "error"),
+        (b"new 0 4 3 first", "error"),
+        (b"query 5 3 1 1", "error usage: query"),
+        (b"opp 99999999999999999999 0", "error bad number"),
+        (b"x" * 81, "error line too long"),
+        (b"opp 1 0 " + b" " * 200, "error line too long"),
+        (bytes(range(1, 10)) * 600, "error line too long"),  # 5400 bytes
+        (b"\x01x\x01c\x03\x04", "error unknown command"),  # Ctrl-A x, Ctrl-C, Ctrl-D
+        (b"\xff\xfe\x80 opp 1 0", "error unknown command"),
+        (b"\x00", "error unknown command"),
+        (b"stack extra", "error unknown command"),
+        (b"\r", None),
+    ]
+    for line, prefix in bad:
+        if prefix is None:
+            fw.send(line + b"\n")
+            fw.expect_silence(0.3)
+            checks += 1
+        else:
+            expect(line, prefix)
+    fw.send(b"\n\n   \n")
+    fw.expect_silence(0.3)
+    if expect(b"state", "state stones ") != before:
+        raise Failure("the game changed after bad input (or the firmware reset)")
+    expect(b"opp 1 0", "move ")
+    expect(b"end", "ok")
+    return checks
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--elf", required=True)
+    ap.add_argument("--oracle", required=True, help="the host nimbot binary")
+    ap.add_argument("--qemu", default="qemu-system-arm")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--samples", type=int, default=16, help="random N per (R, seat) beyond the fixed ones")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for any reply")
+    ap.add_argument("--static-ram", type=int, default=0, help=".data + .bss + .uninit bytes")
+    ap.add_argument("--ram-budget", type=int, default=8192)
+    args = ap.parse_args()
+
+    qemu = [
+        args.qemu, "-cpu", "cortex-m3", "-machine", "lm3s6965evb",
+        # UART0 straight on stdio: no monitor and no mux, so no byte of the
+        # input (not even Ctrl-A) is taken as a QEMU command.
+        "-display", "none", "-monitor", "none", "-serial", "stdio",
+        "-kernel", args.elf,
+    ]
+    rng = random.Random(args.seed)
+    passed = failed = 0
+    fw = oracle_proc = None
+    started = time.monotonic()
+    try:
+        fw = LineProcess(qemu, "firmware", args.timeout)
+        oracle_proc = LineProcess([args.oracle], "oracle", args.timeout)
+        oracle = Oracle(oracle_proc)
+        reply = fw.ask("version")  # the first reply also waits for the boot
+        if not reply.startswith("version nimbot "):
+            raise Failure(f"version: {reply!r}")
+
+        fixed = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 20, 31, 64, 100, 257, 500, 998, 999]
+        games = []
+        for r in (0, 1, 4):
+            for bot in (0, 1):
+                ns = fixed + rng.sample(range(14, 999), args.samples)
+                games += [(n, r, bot, "perfect") for n in ns]
+                games += [(n, r, bot, "random") for n in rng.sample(range(1, 1000), args.samples // 2)]
+        total_moves = 0
+        for n, r, bot, opponent in games:
+            label = f"N={n} R={r} seat={'first' if bot == 0 else 'second'} vs {opponent}"
+            try:
+                start_won = oracle.query((n, M, r, r, 0))[0]
+                bot_should_win = start_won == (bot == 0)
+                winner, moves = play(fw, oracle, n, r, bot, opponent, rng)
+                total_moves += moves
+                if opponent == "perfect" and (winner == bot) != bot_should_win:
+                    raise Failure(f"won={winner == bot}, theory says {bot_should_win}")
+                if bot_should_win and winner != bot:
+                    raise Failure("lost a won start")
+                passed += 1
+            except Failure as e:
+                failed += 1
+                print(f"FAIL {label}: {e}", flush=True)
+                # Resynchronize: whatever was in flight is stale.
+                fw.ask("end")
+        elapsed = time.monotonic() - started
+        print(f"games: {len(games)} complete games ({total_moves} moves) in {elapsed:.1f} s", flush=True)
+
+        try:
+            passed += check_bad_input(fw)
+            print("bad input: every malformed or overlong line got one error; the game survived", flush=True)
+        except Failure as e:
+            failed += 1
+            print(f"FAIL bad input: {e}", flush=True)
+
+        reply = fw.ask("stack")
+        words = reply.split()
+        if len(words) != 5 or words[:2] != ["stack", "used"]:
+            raise Failure(f"stack: {reply!r}")
+        stack = int(words[2])
+        ram = args.static_ram + stack
+        print(f"stack high-water mark: {stack} bytes; RAM: {args.static_ram} static + {stack} stack = {ram} bytes (budget {args.ram_budget})", flush=True)
+        if ram > args.ram_budget:
+            failed += 1
+            print(f"FAIL RAM {ram} bytes is over the budget of {args.ram_budget}", flush=True)
+        else:
+            passed += 1
+    except Failure as e:
+        failed += 1
+        print(f"FAIL {e}", flush=True)
+    finally:
+        for p in (fw, oracle_proc):
+            if p is not None:
+                p.kill()
+    print(f"firmware: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

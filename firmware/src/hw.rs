@@ -1,0 +1,155 @@
+//! The board: UART0 of the LM3S6965 as an `embedded-io` reader/writer, and the
+//! stack high-water mark. All of the firmware's `unsafe` code is here, each block
+//! with the reason it is sound; the rest of the firmware and the nimbot core have
+//! none.
+//!
+//! Another board needs only its own version of this module: a UART that implements
+//! [`embedded_io::Read`] (block for at least one byte) and [`embedded_io::Write`].
+
+use core::convert::Infallible;
+use core::ptr::{addr_of, read_volatile, write_volatile};
+use core::sync::atomic::{AtomicBool, Ordering};
+
+/// System clock after reset: the 12 MHz internal oscillator. A real board that
+/// switches to its crystal or the PLL changes this and the divisors follow.
+const SYSCLK_HZ: u32 = 12_000_000;
+/// Line speed: 115200 baud, 8 data bits, no parity, 1 stop bit.
+const BAUD: u32 = 115_200;
+/// Baud divisor in 64ths: SYSCLK / (16 * BAUD), rounded; integer and fraction parts.
+const DIVISOR_64THS: u32 = (SYSCLK_HZ * 4 + BAUD / 2) / BAUD;
+
+/// System control: run-mode clock gates for UART0 (RCGC1 bit 0) and GPIO port A
+/// (RCGC2 bit 0), whose pins PA0/PA1 carry UART0.
+const SYSCTL_RCGC1: usize = 0x400F_E104;
+const SYSCTL_RCGC2: usize = 0x400F_E108;
+/// GPIO port A: alternate function select and digital enable.
+const GPIOA_AFSEL: usize = 0x4000_4420;
+const GPIOA_DEN: usize = 0x4000_451C;
+const PA0_PA1: u32 = 0b11;
+
+/// UART0 registers (a PrimeCell PL011).
+const UART0: usize = 0x4000_C000;
+const DR: usize = UART0;
+const FR: usize = UART0 + 0x018;
+const IBRD: usize = UART0 + 0x024;
+const FBRD: usize = UART0 + 0x028;
+const LCRH: usize = UART0 + 0x02C;
+const CTL: usize = UART0 + 0x030;
+/// Flag register: transmitter busy, receive FIFO empty, transmit FIFO full.
+const FR_BUSY: u32 = 1 << 3;
+const FR_RXFE: u32 = 1 << 4;
+const FR_TXFF: u32 = 1 << 5;
+/// Line control: 8-bit words, FIFOs on.
+const LCRH_8N1_FIFO: u32 = (0b11 << 5) | (1 << 4);
+/// Control: UART, transmitter and receiver enabled.
+const CTL_ENABLE: u32 = 1 | (1 << 8) | (1 << 9);
+
+fn read_reg(addr: usize) -> u32 {
+    // Safety: every address passed here is one of the memory-mapped registers
+    // above, which exist on the LM3S6965, are 4-byte aligned and are only ever
+    // accessed with volatile 32-bit reads and writes.
+    unsafe { read_volatile(addr as *const u32) }
+}
+
+fn write_reg(addr: usize, value: u32) {
+    // Safety: as for `read_reg`; writing these registers affects only the UART0
+    // and GPIO port A hardware, which `Uart0` owns (there is at most one).
+    unsafe { write_volatile(addr as *mut u32, value) }
+}
+
+/// UART0, set up for 115200 8N1. Reads block until a byte arrives, writes until
+/// the transmit FIFO has room; neither can fail.
+pub struct Uart0 {
+    _owned: (),
+}
+
+static UART0_TAKEN: AtomicBool = AtomicBool::new(false);
+
+impl Uart0 {
+    /// Set up UART0 and return the only handle to it (`None` if taken before).
+    pub fn take() -> Option<Self> {
+        if UART0_TAKEN.swap(true, Ordering::AcqRel) {
+            return None;
+        }
+        write_reg(SYSCTL_RCGC1, read_reg(SYSCTL_RCGC1) | 1);
+        write_reg(SYSCTL_RCGC2, read_reg(SYSCTL_RCGC2) | 1);
+        write_reg(GPIOA_AFSEL, read_reg(GPIOA_AFSEL) | PA0_PA1);
+        write_reg(GPIOA_DEN, read_reg(GPIOA_DEN) | PA0_PA1);
+        write_reg(CTL, 0);
+        write_reg(IBRD, DIVISOR_64THS / 64);
+        write_reg(FBRD, DIVISOR_64THS % 64);
+        write_reg(LCRH, LCRH_8N1_FIFO);
+        write_reg(CTL, CTL_ENABLE);
+        Some(Uart0 { _owned: () })
+    }
+
+    fn rx_empty(&self) -> bool {
+        read_reg(FR) & FR_RXFE != 0
+    }
+}
+
+impl embedded_io::ErrorType for Uart0 {
+    type Error = Infallible;
+}
+
+impl embedded_io::Read for Uart0 {
+    /// Wait for one byte, then take whatever else is already in the FIFO. Receive
+    /// errors (framing, parity, overrun) are not reported: the byte is passed on
+    /// and the protocol answers the garbled line with an error.
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Infallible> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        while self.rx_empty() {}
+        let mut n = 0;
+        for slot in buf.iter_mut() {
+            if self.rx_empty() {
+                break;
+            }
+            *slot = (read_reg(DR) & 0xFF) as u8;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+impl embedded_io::Write for Uart0 {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, Infallible> {
+        for &b in buf {
+            while read_reg(FR) & FR_TXFF != 0 {}
+            write_reg(DR, u32::from(b));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> Result<(), Infallible> {
+        while read_reg(FR) & FR_BUSY != 0 {}
+        Ok(())
+    }
+}
+
+extern "C" {
+    /// Lowest address of the stack (just above `.bss`), from cortex-m-rt's `link.x`.
+    static _stack_end: u32;
+    /// Initial stack pointer (top of RAM), from `link.x`.
+    static _stack_start: u32;
+}
+
+/// cortex-m-rt's `paint-stack` fills the stack with this before `main`.
+const PAINT: u32 = 0xCCCC_CCCC;
+
+/// The deepest the stack has reached since reset and the stack's size, in bytes:
+/// the paint left below the deepest frame is still intact.
+pub fn stack_use() -> (usize, usize) {
+    let bottom = addr_of!(_stack_end) as usize;
+    let top = addr_of!(_stack_start) as usize;
+    let mut addr = bottom;
+    // Safety: [bottom, top) is the stack region that the linker script reserves in
+    // RAM, 4-byte aligned (link.x asserts it); reading it races with nothing (one
+    // core, no interrupts enabled), and the words below the stack pointer are
+    // plain memory that nothing else owns.
+    while addr < top && unsafe { read_volatile(addr as *const u32) } == PAINT {
+        addr += 4;
+    }
+    (top - addr, top - bottom)
+}
