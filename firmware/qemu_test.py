@@ -295,7 +295,15 @@ def main():
         fw = LineProcess(qemu, "firmware", args.timeout)
         oracle_proc = LineProcess([args.oracle], "oracle", args.timeout)
         oracle = Oracle(oracle_proc)
-        reply = fw.ask("version")  # the first reply also waits for the boot
+        # The first reply also waits for the boot. Bytes that reach the UART before
+        # the firmware reads it can be dropped (the FIFO is 16 bytes, and QEMU may
+        # deliver stdin before reset finishes), which garbles the first line into an
+        # error reply: ask again a few times before calling it a failure.
+        for _ in range(5):
+            reply = fw.ask("version")
+            if reply.startswith("version nimbot "):
+                break
+            time.sleep(0.2)
         if not reply.startswith("version nimbot "):
             raise Failure(f"version: {reply!r}")
 
