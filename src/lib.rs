@@ -30,6 +30,7 @@
 extern crate alloc;
 
 mod engine;
+pub mod json;
 pub mod protocol;
 mod rules;
 #[cfg(feature = "alloc")]
