@@ -37,6 +37,7 @@ mod rules;
 mod solver;
 mod strategy;
 mod table;
+pub mod tournament;
 
 #[cfg(feature = "alloc")]
 pub use engine::SolvingEngine;
