@@ -32,6 +32,7 @@ extern crate alloc;
 mod engine;
 pub mod json;
 pub mod protocol;
+pub mod referee;
 mod rules;
 #[cfg(feature = "alloc")]
 mod solver;
