@@ -2,7 +2,11 @@
 //! one-off queries, plays a demo game and prints benchmarks.
 
 mod bench;
+mod connect;
 mod demo;
+mod exp_nim;
+mod matches;
+mod serve;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -66,6 +70,40 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Measure solving and decision speed; prints JSON lines.
     Bench(bench::BenchArgs),
+    /// Play one game against the tournament's TCP server.
+    ///
+    /// Exit status: 0 won, 1 lost, 2 usage error, 3 protocol, connection or
+    /// state-mismatch error (one summary line on stderr either way).
+    #[command(
+        after_help = "Examples:\n  nimbot connect 127.0.0.1:9000 --first --name alice\n  nimbot connect game.example.org:9000 --second --init-max 3"
+    )]
+    Connect(connect::ConnectArgs),
+    /// Play one game through the stock `exp-nim` text client, on stdin/stdout.
+    ///
+    /// Wire it with a named pipe; exit status as for `connect`.
+    #[command(
+        after_help = "Examples:\n  mkfifo cmd-pipe\n  nimbot exp-nim --first --stones 100 < cmd-pipe | ./exp-nim -f -n nimbot 127.0.0.1:9000 > cmd-pipe\n  nimbot exp-nim --second < cmd-pipe | ./exp-nim -n nimbot 127.0.0.1:9000 > cmd-pipe"
+    )]
+    ExpNim(exp_nim::ExpNimArgs),
+    /// Referee one game on the platform's wire protocol, then exit.
+    ///
+    /// Existing Python bots and exp-nim connect to it unchanged. It prints
+    /// "listening on ADDR:PORT" on stdout and logs the game to stderr (or --log).
+    /// Exit status: 0 a game was played, 2 usage error, 3 no game (join timeout, bind error).
+    #[command(
+        after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max largest --welcome-extras --log game.log"
+    )]
+    Serve(serve::ServeArgs),
+    /// Play local games through the referee and print a results table.
+    #[command(
+        after_help = "Examples:\n  nimbot match --stones 100                      nimbot against itself, both seats\n  nimbot match --stones 20,57,100 --bot 'nimbot' --bot 'python3 mybot.py {addr} {order}'"
+    )]
+    Match(matches::MatchArgs),
+}
+
+/// The engine every game-playing command uses (one place to swap it).
+pub fn engine() -> Box<dyn Engine> {
+    Box::new(SolvingEngine::default())
 }
 
 fn main() -> ExitCode {
@@ -82,6 +120,10 @@ fn main() -> ExitCode {
         } => run_query(stones, cap, own_resets, opp_resets, pending == 1, init_max),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Connect(args) => connect::run(&args),
+        Command::ExpNim(args) => exp_nim::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Match(args) => matches::run(&args),
     }
 }
 
