@@ -30,6 +30,7 @@
 extern crate alloc;
 
 mod engine;
+pub mod exp_nim;
 pub mod json;
 pub mod protocol;
 pub mod referee;
