@@ -32,6 +32,10 @@ pub const MAX_OUTGOING: usize = 6 * MAX_NAME + 40;
 
 /// One message for the server, to be written in one write.
 pub type Outgoing = Vec<u8, MAX_OUTGOING>;
+/// Room for one move message (`{"order": 1, "num_stones": 4294967295, "reset": false}`).
+pub const MAX_MOVE: usize = 64;
+/// One move message.
+pub type MoveMessage = Vec<u8, MAX_MOVE>;
 
 /// How a `reason` string ends a game (names are ignored: they can collide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +116,7 @@ pub enum Step {
     /// Nothing to send; read on.
     Wait,
     /// Write these bytes (one move) in one write, then read on.
-    Send(Outgoing),
+    Send(MoveMessage),
     /// The game is over; the server closes the connection.
     Finished(GameResult),
 }
@@ -269,7 +273,7 @@ impl Client {
         game.check(self.seat, mv)
             .map_err(ClientError::EngineIllegal)?;
         self.sent = Some(mv);
-        let mut w = Writer::<MAX_OUTGOING>::new();
+        let mut w = Writer::<MAX_MOVE>::new();
         w.raw(b"{\"order\": ")
             .num(self.seat.index() as u64)
             .raw(b", \"num_stones\": ")

@@ -10,11 +10,18 @@ use common::{connect, first_wins, spawn, Referee, BIN};
 const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/exp_nim_like.py");
 
 fn game(n: u32, r: u8, text_first: bool) {
-    let dir = std::env::temp_dir().join(format!("nimbot-expnim-{}-{n}-{text_first}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "nimbot-expnim-{}-{n}-{text_first}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("cmd-pipe");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let status = dir.join("status");
     let referee = Referee::start(&[&n.to_string(), &r.to_string(), "-t", "30"]);
     let (seat, flag, stones) = if text_first {

@@ -14,7 +14,14 @@ const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/stock_clien
 
 #[test]
 fn stock_python_client_plays_serve_in_both_seats() {
-    for (n, python_first) in [(20, true), (20, false), (100, true), (100, false), (7, true), (9, false)] {
+    for (n, python_first) in [
+        (20, true),
+        (20, false),
+        (100, true),
+        (100, false),
+        (7, true),
+        (9, false),
+    ] {
         let referee = Referee::start(&[&n.to_string(), "4", "-t", "30"]);
         let order = if python_first { "0" } else { "1" };
         let py = spawn("python3", &[PEER, "127.0.0.1", &referee.port, order, "py"]);
@@ -71,7 +78,11 @@ fn bad_first(time: &str, bad: impl FnOnce(&mut TcpStream)) -> (String, Option<i3
 #[test]
 fn garbage_instead_of_a_move_is_an_illegal_move() {
     let (log, bc, _) = bad_first("30", |s| s.write_all(b"take three please").unwrap());
-    assert!(log.contains("\"reason\": \"Player bad made an illegal move\"") || log.contains("Player bad made an illegal move"), "{log}");
+    assert!(
+        log.contains("\"reason\": \"Player bad made an illegal move\"")
+            || log.contains("Player bad made an illegal move"),
+        "{log}"
+    );
     assert_eq!(bc, Some(0));
 }
 
@@ -81,9 +92,15 @@ fn oversized_and_wrongly_typed_moves_are_illegal() {
         let big = format!("{{\"num_stones\": 1, \"pad\": \"{}\"}}", "x".repeat(5000));
         let _ = s.write_all(big.as_bytes());
     });
-    assert!(log.contains("message too long") && log.contains("Player bad made an illegal move"), "{log}");
+    assert!(
+        log.contains("message too long") && log.contains("Player bad made an illegal move"),
+        "{log}"
+    );
     assert_eq!(bc, Some(0));
-    let (log, bc, _) = bad_first("30", |s| s.write_all(br#"{"num_stones": "2", "reset": false}"#).unwrap());
+    let (log, bc, _) = bad_first("30", |s| {
+        s.write_all(br#"{"num_stones": "2", "reset": false}"#)
+            .unwrap()
+    });
     assert!(log.contains("Player bad made an illegal move"), "{log}");
     assert_eq!(bc, Some(0));
 }
@@ -99,7 +116,10 @@ fn split_move_is_accepted_then_a_disconnect_loses_on_time_at_once() {
         assert!(state.contains("\"stones_removed\": 1"), "{state}");
         s.shutdown(std::net::Shutdown::Both).unwrap();
     });
-    assert!(log.contains(r#"bad sends {"order": 0, "num_stones": 1, "reset": false}"#), "{log}");
+    assert!(
+        log.contains(r#"bad sends {"order": 0, "num_stones": 1, "reset": false}"#),
+        "{log}"
+    );
     assert!(log.contains("Player bad exceeded time limit"), "{log}");
     assert_eq!(bc, Some(0));
     assert!(took < Duration::from_secs(5), "{took:?}");
@@ -145,15 +165,38 @@ fn bad_hellos_are_dropped_and_the_game_still_happens() {
     let (bc, _, _) = b.finish(15.0);
     let (code, log) = referee.end(15.0);
     assert_eq!(code, Some(0), "{log}");
-    assert!(log.contains("bytes outside a JSON object, dropped"), "{log}");
+    assert!(
+        log.contains("bytes outside a JSON object, dropped"),
+        "{log}"
+    );
     assert!(log.contains("hello has no order 0 or 1, dropped"), "{log}");
     let want = first_wins(30, 2, 3);
-    assert_eq!((ac, bc), if want { (Some(0), Some(1)) } else { (Some(1), Some(0)) });
+    assert_eq!(
+        (ac, bc),
+        if want {
+            (Some(0), Some(1))
+        } else {
+            (Some(1), Some(0))
+        }
+    );
 }
 
 #[test]
 fn no_players_means_exit_3_after_the_join_timeout() {
-    let kid = spawn(BIN, &["serve", "10", "1", "-p", "0", "-a", "127.0.0.1", "--join-timeout", "0.3"]);
+    let kid = spawn(
+        BIN,
+        &[
+            "serve",
+            "10",
+            "1",
+            "-p",
+            "0",
+            "-a",
+            "127.0.0.1",
+            "--join-timeout",
+            "0.3",
+        ],
+    );
     let (code, out, err) = kid.finish(10.0);
     assert_eq!(code, Some(3), "{out}{err}");
     assert!(err.contains("join timeout"), "{err}");
@@ -161,7 +204,15 @@ fn no_players_means_exit_3_after_the_join_timeout() {
 
 #[test]
 fn largest_meaning_and_welcome_extras_are_understood_by_connect() {
-    let referee = Referee::start(&["50", "3", "--current-max", "largest", "--welcome-extras", "-m", "2"]);
+    let referee = Referee::start(&[
+        "50",
+        "3",
+        "--current-max",
+        "largest",
+        "--welcome-extras",
+        "-m",
+        "2",
+    ]);
     // The client is told M = 3 on its command line; the welcome's init_max (2) wins.
     let a = connect(&referee.addr, true, "a", 3);
     let b = connect(&referee.addr, false, "b", 3);
@@ -170,5 +221,13 @@ fn largest_meaning_and_welcome_extras_are_understood_by_connect() {
     let (code, log) = referee.end(15.0);
     assert_eq!(code, Some(0), "{log}{ae}{be}");
     let want = first_wins(50, 3, 2);
-    assert_eq!((ac, bc), if want { (Some(0), Some(1)) } else { (Some(1), Some(0)) }, "{log}");
+    assert_eq!(
+        (ac, bc),
+        if want {
+            (Some(0), Some(1))
+        } else {
+            (Some(1), Some(0))
+        },
+        "{log}"
+    );
 }

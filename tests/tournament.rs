@@ -13,7 +13,14 @@ use nimbot::json::{Feed, Splitter};
 
 /// Play one game; assert the side with the won start wins and nothing illegal happens.
 fn game(n: u32, r: u8, m: u32, via_proxy: bool, cut: usize) {
-    let referee = Referee::start(&[&n.to_string(), &r.to_string(), "-m", &m.to_string(), "-t", "30"]);
+    let referee = Referee::start(&[
+        &n.to_string(),
+        &r.to_string(),
+        "-m",
+        &m.to_string(),
+        "-t",
+        "30",
+    ]);
     let addr_for = |_| referee.addr.clone();
     let (a0, a1) = if via_proxy {
         (proxy(&referee.addr, cut), proxy(&referee.addr, cut + 1))
@@ -42,7 +49,13 @@ fn connect_plays_connect_for_many_n() {
     for n in 1..=24 {
         game(n, if n % 3 == 0 { 0 } else { 2 }, 3, false, 0);
     }
-    for (n, r, m) in [(100, 4, 3), (257, 4, 3), (999, 4, 3), (64, 1, 1), (80, 3, 5)] {
+    for (n, r, m) in [
+        (100, 4, 3),
+        (257, 4, 3),
+        (999, 4, 3),
+        (64, 1, 1),
+        (80, 3, 5),
+    ] {
         game(n, r, m, false, 0);
     }
     eprintln!("29 games in {:?}", start.elapsed());
@@ -51,7 +64,10 @@ fn connect_plays_connect_for_many_n() {
 #[test]
 fn connect_survives_coalesced_and_split_messages() {
     let start = Instant::now();
-    for (i, (n, r)) in [(30, 2), (57, 4), (100, 4), (200, 4), (999, 4), (13, 0)].into_iter().enumerate() {
+    for (i, (n, r)) in [(30, 2), (57, 4), (100, 4), (200, 4), (999, 4), (13, 0)]
+        .into_iter()
+        .enumerate()
+    {
         game(n, r, 3, true, 1 + 37 * i);
     }
     eprintln!("6 proxied games in {:?}", start.elapsed());
@@ -80,7 +96,8 @@ fn proxy(server: &str, cut: usize) -> String {
             let _ = u_out.shutdown(Shutdown::Write);
         });
         let (mut u_in, mut c_out) = (upstream, client);
-        u_in.set_read_timeout(Some(Duration::from_millis(3))).unwrap();
+        u_in.set_read_timeout(Some(Duration::from_millis(3)))
+            .unwrap();
         let mut splitter: Splitter<4096> = Splitter::new();
         let mut pending: Vec<u8> = Vec::new();
         let mut complete = 0;
@@ -88,7 +105,8 @@ fn proxy(server: &str, cut: usize) -> String {
         let mut buf = [0u8; 1024];
         loop {
             let r = u_in.read(&mut buf);
-            let closed = matches!(r, Ok(0)) || matches!(&r, Err(e) if e.kind() != std::io::ErrorKind::WouldBlock && e.kind() != std::io::ErrorKind::TimedOut);
+            let closed = matches!(r, Ok(0))
+                || matches!(&r, Err(e) if e.kind() != std::io::ErrorKind::WouldBlock && e.kind() != std::io::ErrorKind::TimedOut);
             if let Ok(n) = r {
                 for &b in &buf[..n] {
                     if splitter.feed(b) == Ok(Feed::Complete) {

@@ -79,7 +79,11 @@ impl Referee {
         BufReader::new(kid.0.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        let addr = line.trim().strip_prefix("listening on ").expect("address line").to_string();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .expect("address line")
+            .to_string();
         let port = addr.rsplit_once(':').unwrap().1.to_string();
         let mut err = kid.0.stderr.take().unwrap();
         let log = Some(thread::spawn(move || {
@@ -87,7 +91,12 @@ impl Referee {
             let _ = err.read_to_string(&mut s);
             s
         }));
-        Referee { kid, addr, port, log }
+        Referee {
+            kid,
+            addr,
+            port,
+            log,
+        }
     }
 
     /// Wait (bounded) for the referee to exit: its exit code and log.
@@ -108,5 +117,18 @@ pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
 /// `nimbot connect` to `addr` in a seat.
 pub fn connect(addr: &str, first: bool, name: &str, m: u32) -> Kid {
     let seat = if first { "--first" } else { "--second" };
-    spawn(BIN, &["connect", addr, seat, "--name", name, "--init-max", &m.to_string(), "--timeout", "30"])
+    spawn(
+        BIN,
+        &[
+            "connect",
+            addr,
+            seat,
+            "--name",
+            name,
+            "--init-max",
+            &m.to_string(),
+            "--timeout",
+            "30",
+        ],
+    )
 }

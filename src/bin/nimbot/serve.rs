@@ -139,6 +139,9 @@ fn reader(conn: usize, mut stream: TcpStream, tx: SyncSender<Event>) {
     }
 }
 
+/// The two seated connections (first seat first), their ids and what they sent early.
+type Seated = (Vec<Conn>, [usize; 2], Vec<Event>);
+
 struct Conn {
     stream: TcpStream,
     joined: Instant,
@@ -213,7 +216,7 @@ fn join(
     tx: &SyncSender<Event>,
     rx: &Receiver<Event>,
     log: &mut Log,
-) -> Result<(Vec<Conn>, [usize; 2], Vec<Event>), String> {
+) -> Result<Seated, String> {
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("listener: {e}"))?;
