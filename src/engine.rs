@@ -171,6 +171,7 @@ mod solving {
     pub struct TableOrSolverEngine<'a> {
         table: Option<TableEngine<'a>>,
         solver: SolvingEngine,
+        policy: Policy,
     }
 
     impl TableOrSolverEngine<'static> {
@@ -183,7 +184,16 @@ mod solving {
     impl<'a> TableOrSolverEngine<'a> {
         /// Ask `table` first, then `solver`.
         pub fn new(table: Option<TableEngine<'a>>, solver: SolvingEngine) -> Self {
-            TableOrSolverEngine { table, solver }
+            TableOrSolverEngine {
+                table,
+                solver,
+                policy: Policy::default(),
+            }
+        }
+
+        /// The same engine, answering [`Engine::decide`] with `policy`.
+        pub fn with_policy(self, policy: Policy) -> Self {
+            TableOrSolverEngine { policy, ..self }
         }
 
         /// The table, if there is one.
@@ -208,6 +218,10 @@ mod solving {
             } else {
                 self.solver.prepare(params)
             }
+        }
+
+        fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+            self.decide_with(pos, self.policy)
         }
 
         fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {

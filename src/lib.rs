@@ -30,14 +30,18 @@
 extern crate alloc;
 
 mod engine;
+pub mod exp_nim;
 mod fibonacci;
+pub mod json;
 pub mod protocol;
+pub mod referee;
 mod rules;
 #[cfg(feature = "alloc")]
 mod solver;
 mod strategy;
 pub mod supernim;
 mod table;
+pub mod tournament;
 
 pub use engine::{Engine, Limits, TableEngine};
 #[cfg(feature = "alloc")]

@@ -3,10 +3,14 @@
 
 mod arena;
 mod bench;
+mod connect;
 mod demo;
+mod exp_nim;
 mod latency;
+mod matches;
 mod nim_arena;
 mod opponents;
+mod serve;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -102,6 +106,35 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Measure solving and decision speed; prints JSON lines.
     Bench(bench::BenchArgs),
+    /// Play one game against the tournament's TCP server.
+    ///
+    /// Exit status: 0 won, 1 lost, 2 usage error, 3 protocol, connection or
+    /// state-mismatch error (one summary line on stderr either way).
+    #[command(
+        after_help = "Examples:\n  nimbot connect 127.0.0.1:9000 --first --name alice\n  nimbot connect game.example.org:9000 --second --init-max 3"
+    )]
+    Connect(connect::ConnectArgs),
+    /// Play one game through the stock `exp-nim` text client, on stdin/stdout.
+    ///
+    /// Wire it with a named pipe; exit status as for `connect`.
+    #[command(
+        after_help = "Examples:\n  mkfifo cmd-pipe\n  nimbot exp-nim --first --stones 100 < cmd-pipe | ./exp-nim -f -n nimbot 127.0.0.1:9000 > cmd-pipe\n  nimbot exp-nim --second < cmd-pipe | ./exp-nim -n nimbot 127.0.0.1:9000 > cmd-pipe"
+    )]
+    ExpNim(exp_nim::ExpNimArgs),
+    /// Referee one game on the platform's wire protocol, then exit.
+    ///
+    /// Existing Python bots and exp-nim connect to it unchanged. It prints
+    /// "listening on ADDR:PORT" on stdout and logs the game to stderr (or --log).
+    /// Exit status: 0 a game was played, 2 usage error, 3 no game (join timeout, bind error).
+    #[command(
+        after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max largest --welcome-extras --log game.log"
+    )]
+    Serve(serve::ServeArgs),
+    /// Play local games through the referee and print a results table.
+    #[command(
+        after_help = "Examples:\n  nimbot match --stones 100                      nimbot against itself, both seats\n  nimbot match --stones 20,57,100 --bot 'nimbot' --bot 'python3 mybot.py {addr} {order}'"
+    )]
+    Match(matches::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -117,17 +150,21 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Connect(args) => connect::run(&args, policy),
+        Command::ExpNim(args) => exp_nim::run(&args, policy),
+        Command::Serve(args) => serve::run(&args),
+        Command::Match(args) => matches::run(&args),
     }
 }
 
 /// The engine every host command plays with: the embedded table whenever it covers
 /// the game, the in-memory solver beyond it.
-fn engine() -> TableOrSolverEngine<'static> {
-    TableOrSolverEngine::embedded()
+pub fn engine(policy: Policy) -> TableOrSolverEngine<'static> {
+    TableOrSolverEngine::embedded().with_policy(policy)
 }
 
 fn run_serial(policy: Policy) -> ExitCode {
-    let mut session = Session::with_policy(engine(), policy);
+    let mut session = Session::with_policy(engine(policy), policy);
     let mut input = FromStd::new(io::stdin().lock());
     let mut output = FromStd::new(io::stdout().lock());
     match serve(&mut session, &mut input, &mut output) {
@@ -211,7 +248,7 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
 }
 
 fn query_expanding(pos: &Position, policy: Policy) -> ExitCode {
-    match engine().decide_with(pos, policy) {
+    match engine(policy).decide_with(pos, policy) {
         Ok(d) => {
             let word = if d.wins { "win" } else { "lose" };
             let _ = writeln!(

@@ -1,0 +1,149 @@
+//! `nimbot connect`: play one game against the platform's TCP server.
+//!
+//! The protocol is `nimbot::tournament::Client`; this file only moves bytes: one
+//! socket with TCP_NODELAY, TCP_QUICKACK re-armed before every read (so the server's
+//! state messages are not held back by delayed ACKs, which the server charges to our
+//! clock), a bounded splitter, and one write per outgoing message.
+
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::os::linux::net::TcpStreamExt;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use nimbot::json::{Feed, Splitter};
+use nimbot::tournament::{Client, GameResult, Reason, Step, MAX_MESSAGE};
+use nimbot::Player;
+
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("seat").required(true))]
+pub struct ConnectArgs {
+    /// The server, HOST:PORT.
+    addr: String,
+    /// Ask for the first seat (order 0).
+    #[arg(long, group = "seat")]
+    first: bool,
+    /// Ask for the second seat (order 1).
+    #[arg(long, group = "seat")]
+    second: bool,
+    /// The name sent to the server.
+    #[arg(long, short = 'n', default_value = "nimbot")]
+    name: String,
+    /// M, used unless the server's welcome says otherwise.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// Give up (exit 3) after this many seconds without a byte from the server; 0 waits forever.
+    #[arg(long, default_value_t = 600.0)]
+    timeout: f64,
+}
+
+pub fn seat_name(seat: Player) -> &'static str {
+    match seat {
+        Player::First => "first",
+        Player::Second => "second",
+    }
+}
+
+/// One summary line and the exit status for a finished game.
+pub fn report(cmd: &str, seat: Player, r: &GameResult) -> ExitCode {
+    let verdict = if r.won { "won" } else { "lost" };
+    let how = match (r.won, r.reason) {
+        (true, Reason::Won) => "took the last stone".to_string(),
+        (false, Reason::Won) => "the opponent took the last stone".to_string(),
+        (true, other) => format!("the opponent lost by {}", other.as_str()),
+        (false, other) => format!("lost by {}", other.as_str()),
+    };
+    eprintln!(
+        "nimbot {cmd}: {verdict} as {} after {} moves ({how})",
+        seat_name(seat),
+        r.moves
+    );
+    ExitCode::from(if r.won { 0 } else { 1 })
+}
+
+pub fn fail(cmd: &str, msg: &str) -> ExitCode {
+    eprintln!("nimbot {cmd}: error: {msg}");
+    ExitCode::from(3)
+}
+
+pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
+    const CMD: &str = "connect";
+    let seat = if args.first {
+        Player::First
+    } else {
+        Player::Second
+    };
+    if args.init_max == 0 || !(args.timeout >= 0.0 && args.timeout.is_finite()) {
+        eprintln!(
+            "nimbot connect: --init-max must be at least 1 and --timeout a number of seconds"
+        );
+        return ExitCode::from(2);
+    }
+    let mut client = match Client::new(seat, args.name.as_bytes(), args.init_max) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("nimbot connect: {}", e.as_str());
+            return ExitCode::from(2);
+        }
+    };
+    let mut engine = crate::engine(policy);
+    let addrs = match args.addr.to_socket_addrs() {
+        Ok(a) => a.collect::<Vec<_>>(),
+        Err(e) => return fail(CMD, &format!("cannot resolve {}: {e}", args.addr)),
+    };
+    let mut stream = None;
+    let mut last_err = String::from("no address");
+    for a in addrs {
+        match TcpStream::connect_timeout(&a, Duration::from_secs(10)) {
+            Ok(s) => {
+                stream = Some(s);
+                break;
+            }
+            Err(e) => last_err = e.to_string(),
+        }
+    }
+    let Some(mut stream) = stream else {
+        return fail(CMD, &format!("cannot connect to {}: {last_err}", args.addr));
+    };
+    let _ = stream.set_nodelay(true);
+    if args.timeout > 0.0 {
+        let _ = stream.set_read_timeout(Some(Duration::from_secs_f64(args.timeout)));
+    }
+    if let Err(e) = stream.write_all(&client.hello()) {
+        return fail(CMD, &format!("send failed: {e}"));
+    }
+    let mut splitter: Splitter<MAX_MESSAGE> = Splitter::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let _ = stream.set_quickack(true);
+        let n = match stream.read(&mut buf) {
+            Ok(0) => {
+                return fail(
+                    CMD,
+                    "the server closed the connection before the end (no result)",
+                )
+            }
+            Ok(n) => n,
+            Err(e) => return fail(CMD, &format!("read failed: {e}")),
+        };
+        for &b in buf.get(..n).unwrap_or(&[]) {
+            match splitter.feed(b) {
+                Ok(Feed::Pending) => continue,
+                Ok(Feed::Complete) => {}
+                Err(e) => return fail(CMD, e.as_str()),
+            }
+            let msg = splitter.object().unwrap_or(&[]);
+            match client.handle(msg, &mut engine) {
+                Ok(Step::Wait) => {}
+                Ok(Step::Send(bytes)) => {
+                    if let Err(e) = stream.write_all(&bytes) {
+                        return fail(CMD, &format!("send failed: {e}"));
+                    }
+                }
+                Ok(Step::Finished(r)) => return report(CMD, seat, &r),
+                Err(e) => return fail(CMD, e.as_str()),
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! `nimbot exp-nim`: play through the stock `exp-nim` text client, reading its output
+//! on stdin and writing moves on stdout (wired with a named pipe). The protocol is
+//! `nimbot::exp_nim::TextClient`; this file moves bytes and flushes every answer.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use clap::Args;
+use nimbot::exp_nim::{TextAction, TextClient};
+use nimbot::Player;
+
+use crate::connect::{fail, report};
+
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("seat").required(true))]
+pub struct ExpNimArgs {
+    /// Play first (exp-nim was started with -f); needs --stones.
+    #[arg(long, group = "seat")]
+    first: bool,
+    /// Play second; N is derived from the opponent's first move.
+    #[arg(long, group = "seat")]
+    second: bool,
+    /// N: stones at the start (required when first; checked when second).
+    #[arg(long, short = 'n')]
+    stones: Option<u32>,
+    /// R: resets each player may use.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// M: the initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+}
+
+pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
+    const CMD: &str = "exp-nim";
+    let seat = if args.first {
+        Player::First
+    } else {
+        Player::Second
+    };
+    let mut client = match TextClient::new(seat, args.stones, args.resets, args.init_max) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("nimbot exp-nim: {}", e.as_str());
+            return ExitCode::from(2);
+        }
+    };
+    let mut engine = crate::engine(policy);
+    if let Err(e) = client.prepare(&mut engine) {
+        return fail(CMD, e.as_str());
+    }
+    let mut input = io::stdin().lock();
+    let mut output = io::stdout().lock();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => {
+                return match client.end_of_input() {
+                    Ok(r) => report(CMD, seat, &r),
+                    Err(e) => fail(CMD, e.as_str()),
+                }
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return fail(CMD, &format!("read failed: {e}")),
+        };
+        for &b in buf.get(..n).unwrap_or(&[]) {
+            match client.feed(b, &mut engine) {
+                Ok(TextAction::None) => {}
+                Ok(TextAction::Send(line)) => {
+                    if let Err(e) = output.write_all(&line).and_then(|()| output.flush()) {
+                        return fail(CMD, &format!("write failed: {e}"));
+                    }
+                }
+                Ok(TextAction::Finished(r)) => return report(CMD, seat, &r),
+                Err(e) => return fail(CMD, e.as_str()),
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! `nimbot exp-nim` wired to an exp-nim-like text client with a named pipe, as
+//! PLATFORM.md shows, in both seats, against `nimbot connect` through `nimbot serve`.
+
+mod common;
+
+use std::process::Command;
+
+use common::{connect, first_wins, spawn, Referee, BIN};
+
+const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/exp_nim_like.py");
+
+fn game(n: u32, r: u8, text_first: bool) {
+    let dir = std::env::temp_dir().join(format!(
+        "nimbot-expnim-{}-{n}-{text_first}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("cmd-pipe");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let status = dir.join("status");
+    let referee = Referee::start(&[&n.to_string(), &r.to_string(), "-t", "30"]);
+    let (seat, flag, stones) = if text_first {
+        ("--first", "-f", format!("--stones {n}"))
+    } else {
+        ("--second", "", String::new())
+    };
+    let script = format!(
+        "({BIN} exp-nim {seat} {stones} --resets {r} < '{f}' 2> '{s}.err'; echo $? > '{s}') \
+         | python3 '{PEER}' {flag} -n text {addr} > '{f}'",
+        f = fifo.display(),
+        s = status.display(),
+        addr = referee.addr
+    );
+    let text = spawn("timeout", &["30", "sh", "-c", &script]);
+    let bot = connect(&referee.addr, !text_first, "tcp", 3);
+    let (tc, tout, terr) = text.finish(35.0);
+    let (bc, _, berr) = bot.finish(10.0);
+    let (code, log) = referee.end(10.0);
+    let code_text = std::fs::read_to_string(&status).unwrap_or_default();
+    let err_text = std::fs::read_to_string(status.with_extension("err")).unwrap_or_default();
+    let ctx = format!("N={n} R={r} text_first={text_first}\n{tout}{terr}{err_text}{berr}{log}");
+    assert_eq!(tc, Some(0), "{ctx}");
+    assert_eq!(code, Some(0), "{ctx}");
+    let text_wins = first_wins(n, r, 3) == text_first;
+    assert_eq!(code_text.trim(), if text_wins { "0" } else { "1" }, "{ctx}");
+    assert_eq!(bc, Some(if text_wins { 1 } else { 0 }), "{ctx}");
+    assert_eq!(err_text.lines().count(), 1, "{ctx}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn exp_nim_plays_both_seats_through_a_named_pipe() {
+    for (n, r) in [(20, 4), (100, 4), (8, 0), (57, 2), (999, 4)] {
+        game(n, r, true);
+        game(n, r, false);
+    }
+}
