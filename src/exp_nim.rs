@@ -384,7 +384,7 @@ mod tests {
         fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
             Ok(())
         }
-        fn decide(&mut self, _: &Position) -> Result<Decision, DecideError> {
+        fn decide_with(&mut self, _: &Position, _: crate::Policy) -> Result<Decision, DecideError> {
             Ok(Decision {
                 mv: Move::new(1, false),
                 wins: false,

@@ -434,7 +434,11 @@ mod tests {
         fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
             Ok(())
         }
-        fn decide(&mut self, pos: &crate::Position) -> Result<Decision, DecideError> {
+        fn decide_with(
+            &mut self,
+            pos: &crate::Position,
+            _: crate::Policy,
+        ) -> Result<Decision, DecideError> {
             Ok(Decision {
                 mv: Move::new(1, self.reset && pos.own_resets() > 0),
                 wins: false,
