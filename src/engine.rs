@@ -87,6 +87,7 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 #[cfg(feature = "alloc")]
 mod solving {
     use super::*;
+    use crate::distance::{longest_move, Distances};
     use crate::rules::{MAX_RESETS, MAX_STONES};
     use crate::solver::{Solution, SolveBox};
     use crate::strategy::Oracle;
@@ -103,6 +104,8 @@ mod solving {
     pub struct SolvingEngine {
         budget: u64,
         solution: Option<Solution>,
+        /// Distances to the end for `solution`, made on the first `longest` move.
+        distances: Option<Distances>,
     }
 
     impl SolvingEngine {
@@ -114,6 +117,7 @@ mod solving {
             SolvingEngine {
                 budget,
                 solution: None,
+                distances: None,
             }
         }
 
@@ -134,6 +138,7 @@ mod solving {
                 }
                 let sol = Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?;
                 self.solution = Some(sol);
+                self.distances = None;
             }
             self.solution.as_ref().ok_or(DecideError::OutOfRange)
         }
@@ -160,8 +165,16 @@ mod solving {
         }
 
         fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
-            let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
-            decide(sol, pos, policy)
+            self.ensure(SolveBox::around(pos), Some(pos))?;
+            let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
+            if policy != Policy::Longest {
+                return decide(sol, pos, policy);
+            }
+            let dist = match &mut self.distances {
+                Some(d) => d,
+                slot => slot.insert(Distances::new(sol)),
+            };
+            longest_move(sol, dist, pos)
         }
     }
 
@@ -172,6 +185,9 @@ mod solving {
         table: Option<TableEngine<'a>>,
         solver: SolvingEngine,
         policy: Policy,
+        /// A game the table covers, which the solver prepares only if a `longest`
+        /// move is asked for.
+        deferred: Option<Params>,
     }
 
     impl TableOrSolverEngine<'static> {
@@ -188,6 +204,7 @@ mod solving {
                 table,
                 solver,
                 policy: Policy::default(),
+                deferred: None,
             }
         }
 
@@ -214,8 +231,10 @@ mod solving {
 
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
             if self.table_covers(params) {
+                self.deferred = Some(*params);
                 Ok(())
             } else {
+                self.deferred = None;
                 self.solver.prepare(params)
             }
         }
@@ -225,6 +244,13 @@ mod solving {
         }
 
         fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+            if policy == Policy::Longest {
+                // Distances come from the solver: solve the whole game once.
+                if let Some(params) = self.deferred.take() {
+                    self.solver.prepare(&params)?;
+                }
+                return self.solver.decide_with(pos, policy);
+            }
             if let Some(table) = self.table.as_mut() {
                 match table.decide_with(pos, policy) {
                     Err(DecideError::OutOfRange) => {}

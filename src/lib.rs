@@ -29,6 +29,8 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "alloc")]
+mod distance;
 mod engine;
 pub mod exp_nim;
 mod fibonacci;
@@ -43,6 +45,8 @@ pub mod supernim;
 mod table;
 pub mod tournament;
 
+#[cfg(feature = "alloc")]
+pub use distance::{longest_move, Distances};
 pub use engine::{Engine, Limits, TableEngine};
 #[cfg(feature = "alloc")]
 pub use engine::{SolvingEngine, TableOrSolverEngine};

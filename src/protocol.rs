@@ -17,7 +17,7 @@
 //! | `state` | `state stones S limit L cap C resets A B pending F turn bot\|opponent\|won\|lost`, or `state none` |
 //! | `end` | `ok` — forget the game |
 //! | `version` | `version nimbot X.Y.Z protocol 1` |
-//! | `policy [first\|trap]` | `policy first\|trap` — sets (or shows) how the bot moves in lost positions: `trap` (default) leaves the opponent the fewest winning replies, `first` takes 1 |
+//! | `policy [first\|trap\|longest]` | `policy NAME` — sets (or shows) how the bot moves in lost positions: `trap` (default) leaves the opponent the fewest winning replies, `longest` holds out longest (engines with the solver; others play `trap`), `first` takes 1 |
 //! | `limits` | `limits stones N resets R init_max M\|any line 80` |
 //! | `help` | `help` and the list of commands |
 //!
@@ -293,7 +293,7 @@ impl<E: Engine> Session<E> {
         if let Some(name) = words.next() {
             words.end()?;
             self.policy =
-                Policy::from_name(name).ok_or(Error::Msg("usage: policy [first|trap]"))?;
+                Policy::from_name(name).ok_or(Error::Msg("usage: policy [first|trap|longest]"))?;
         }
         out.str("policy ");
         out.str(self.policy.as_str());

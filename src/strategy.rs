@@ -93,6 +93,11 @@ pub enum Policy {
     /// knowledge.
     #[default]
     Trap,
+    /// Hold out longest (host engines with the solver): the move after which the game
+    /// lasts longest when the opponent wins as fast as it can, then as [`Policy::Trap`].
+    /// Needs distances to the end, which only an engine with the in-memory solver has;
+    /// a table-only engine plays [`Policy::Trap`] instead.
+    Longest,
 }
 
 impl Policy {
@@ -101,6 +106,7 @@ impl Policy {
         match self {
             Policy::First => "first",
             Policy::Trap => "trap",
+            Policy::Longest => "longest",
         }
     }
 
@@ -109,6 +115,7 @@ impl Policy {
         match name {
             b"first" => Some(Policy::First),
             b"trap" => Some(Policy::Trap),
+            b"longest" => Some(Policy::Longest),
             _ => None,
         }
     }
@@ -163,7 +170,9 @@ pub fn reply_counts<O: Oracle + ?Sized>(
 }
 
 /// The move for `pos` under `policy`: a winning move whenever `pos` is won (as
-/// [`best_move`]), otherwise the policy's choice among the legal moves.
+/// [`best_move`]), otherwise the policy's choice among the legal moves
+/// ([`Policy::Longest`] needs distances to the end and is played as [`Policy::Trap`]
+/// here).
 pub fn decide<O: Oracle + ?Sized>(
     oracle: &O,
     pos: &Position,

@@ -133,8 +133,8 @@ fn arena_wins_every_won_start_against_every_opponent() {
     );
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    // 13 opponents x 2 policies.
-    assert_eq!(lines.len(), 26, "{out}");
+    // 13 opponents x 3 policies.
+    assert_eq!(lines.len(), 39, "{out}");
     for line in &lines {
         assert!(
             line.starts_with("{\"game\":\"expanding-nim\",\"opponent\":\""),
@@ -146,7 +146,7 @@ fn arena_wins_every_won_start_against_every_opponent() {
         );
         assert!(!line.contains("\"lost_starts\":0,"), "{line}");
     }
-    for policy in ["first", "trap"] {
+    for policy in ["first", "trap", "longest"] {
         assert_eq!(
             lines
                 .iter()

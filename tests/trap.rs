@@ -3,8 +3,8 @@
 
 use nimbot::protocol::Session;
 use nimbot::{
-    best_move, decide, encode_table, position_value, reply_counts, Move, Oracle, Policy, Position,
-    Solution, SolveBox, Table, TableEngine,
+    best_move, decide, encode_table, longest_move, position_value, reply_counts, Distances, Move,
+    Oracle, Policy, Position, Solution, SolveBox, Table, TableEngine,
 };
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
@@ -150,7 +150,121 @@ fn the_policy_is_chosen_over_the_protocol() {
     assert_eq!(say("policy first"), "policy first");
     assert_eq!(say(&query), "lose 1 0");
     assert_eq!(say("policy"), "policy first");
-    assert_eq!(say("policy sneaky"), "error usage: policy [first|trap]");
+    assert_eq!(
+        say("policy sneaky"),
+        "error usage: policy [first|trap|longest]"
+    );
     assert_eq!(say("policy trap extra"), "error too many arguments");
     assert_eq!(say("policy"), "policy first");
+}
+
+#[test]
+fn distances_are_a_fixed_point_of_the_rules() {
+    // Won: some winning move leads to distance d - 1; lost: the longest move does.
+    let (n, r, m) = (300, 2, 3);
+    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let dist = Distances::new(&sol);
+    let mut checked = 0;
+    for pos in stored(&sol, r, m) {
+        let d = dist.get(&pos).unwrap();
+        let won = sol.is_win(&pos).unwrap();
+        let mut lengths = Vec::new();
+        for take in 1..=pos.limit() {
+            for reset in [false, true] {
+                if reset && pos.own_resets() == 0 {
+                    continue;
+                }
+                match pos.after(Move::new(take, reset)).unwrap() {
+                    None => lengths.push((true, 1)),
+                    Some(next) => {
+                        let next_lost = !position_value(&sol, &next).unwrap();
+                        lengths.push((next_lost, 1 + dist.get(&next).unwrap()));
+                    }
+                }
+            }
+        }
+        let want = if won {
+            lengths.iter().filter(|l| l.0).map(|l| l.1).min().unwrap()
+        } else {
+            lengths.iter().map(|l| l.1).max().unwrap()
+        };
+        assert_eq!(d, want, "{pos:?}");
+        checked += 1;
+    }
+    assert!(checked > 50_000, "{checked}");
+}
+
+#[test]
+fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
+    let (n, r, m) = (300, 4, 3);
+    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let dist = Distances::new(&sol);
+    for start in (20..=300).step_by(7) {
+        let mut pos = Position::new(start, m, r, r, false, m).unwrap();
+        let expected = dist.get(&pos).unwrap();
+        let mut plies = 0;
+        loop {
+            plies += 1;
+            let mv = if sol.is_win(&pos).unwrap_or(true) {
+                // The fastest winner: a winning move of least remaining distance.
+                let mut best = None;
+                for take in 1..=pos.limit() {
+                    for reset in [false, true] {
+                        if reset && pos.own_resets() == 0 {
+                            continue;
+                        }
+                        let mv = Move::new(take, reset);
+                        let left = match pos.after(mv).unwrap() {
+                            None => 0,
+                            Some(next) if !position_value(&sol, &next).unwrap() => {
+                                dist.get(&next).unwrap()
+                            }
+                            Some(_) => continue,
+                        };
+                        if best.is_none_or(|(_, l)| left < l) {
+                            best = Some((mv, left));
+                        }
+                    }
+                }
+                best.unwrap().0
+            } else {
+                longest_move(&sol, &dist, &pos).unwrap().mv
+            };
+            match pos.after(mv).unwrap() {
+                None => break,
+                Some(next) => pos = next,
+            }
+        }
+        assert_eq!(plies, expected, "start {start}");
+    }
+}
+
+#[test]
+fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
+    let mut s = Session::new(nimbot::TableOrSolverEngine::embedded());
+    let mut say =
+        |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
+    assert_eq!(say("policy longest"), "policy longest");
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    let dist = Distances::new(&sol);
+    let pos = stored(&sol, 4, 3)
+        .step_by(101)
+        .find(|p| {
+            !sol.is_win(p).unwrap()
+                && longest_move(&sol, &dist, p).unwrap().mv
+                    != decide(&sol, p, Policy::Trap).unwrap().mv
+        })
+        .expect("a lost position where longest and trap differ");
+    let want = longest_move(&sol, &dist, &pos).unwrap().mv;
+    assert_eq!(
+        say(&format!(
+            "query {} {} {} {} {}",
+            pos.stones(),
+            pos.cap(),
+            pos.own_resets(),
+            pos.opp_resets(),
+            u8::from(pos.reset_pending())
+        )),
+        format!("lose {} {}", want.take, u8::from(want.reset))
+    );
 }

@@ -29,15 +29,17 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// How nimbot moves in a lost position: `trap` leaves the opponent the fewest
-    /// winning replies, `first` takes 1 (the baseline). Won positions always get a
-    /// winning move.
-    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Trap)]
+    /// winning replies; `longest` holds out longest against best play (solves the
+    /// game in memory, about a second for 999 stones), then as trap; `first` takes 1
+    /// (the baseline). Won positions always get a winning move.
+    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Longest)]
     policy: PolicyArg,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum PolicyArg {
     Trap,
+    Longest,
     First,
 }
 
@@ -45,6 +47,7 @@ impl From<PolicyArg> for Policy {
     fn from(p: PolicyArg) -> Policy {
         match p {
             PolicyArg::Trap => Policy::Trap,
+            PolicyArg::Longest => Policy::Longest,
             PolicyArg::First => Policy::First,
         }
     }

@@ -5,7 +5,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{decide, Game, Outcome, Params, Player, Policy, Solution, SolveBox};
+use nimbot::{
+    decide, longest_move, Distances, Game, Outcome, Params, Player, Policy, Solution, SolveBox,
+};
 
 use crate::opponents::{start_is_won, Opponent, Rng};
 
@@ -52,7 +54,7 @@ fn play(
     bot: Player,
     policy: Policy,
     opponent: Opponent,
-    solution: &Solution,
+    (solution, distances): (&Solution, &Distances),
     rng: &mut Rng,
 ) -> Result<bool, String> {
     let mut game = Game::new(params);
@@ -62,9 +64,12 @@ fn play(
             return Err("the game ended without a winner".into());
         };
         let mv = if mover == bot {
-            decide(solution, &pos, policy)
-                .map_err(|e| format!("nimbot could not move at {pos:?}: {e}"))?
-                .mv
+            match policy {
+                Policy::Longest => longest_move(solution, distances, &pos),
+                _ => decide(solution, &pos, policy),
+            }
+            .map_err(|e| format!("nimbot could not move at {pos:?}: {e}"))?
+            .mv
         } else {
             opponent.choose(&game, solution, rng)
         };
@@ -110,7 +115,8 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
             1 + (u64::from(i) * span / u64::from(args.starts.saturating_sub(1).max(1))) as u32
         })
         .collect();
-    let policies = [Policy::First, Policy::Trap];
+    let distances = Distances::new(&solution);
+    let policies = [Policy::First, Policy::Trap, Policy::Longest];
     if !json {
         println!(
             "nimbot vs fallible opponents: {} starting piles in 1..={}, both seats, R = {}, M = {}",
@@ -144,7 +150,14 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
                             ^ u64::from(n) << 1
                             ^ u64::from(bot == Player::Second);
                         let mut rng = Rng::new(seed);
-                        let win = play(params, bot, policy, opponent, &solution, &mut rng)?;
+                        let win = play(
+                            params,
+                            bot,
+                            policy,
+                            opponent,
+                            (&solution, &distances),
+                            &mut rng,
+                        )?;
                         if won_start {
                             t.won_starts += 1;
                             t.won_start_wins += u32::from(win);
