@@ -124,7 +124,27 @@ fn bench_prints_json_lines() {
 
 #[test]
 fn arena_wins_every_won_start_against_every_opponent() {
-    let o = nimbot(&["arena", "--json", "--starts", "60", "--seeds", "2"], "");
+    let o = nimbot(
+        &[
+            "arena",
+            "--json",
+            "--starts",
+            "60",
+            "--seeds",
+            "2",
+            "--list-losses",
+        ],
+        "",
+    );
+    let losses = String::from_utf8_lossy(&o.stderr).into_owned();
+    // Only lost starts are ever lost, and each loss is named.
+    assert!(
+        losses
+            .lines()
+            .all(|l| l.starts_with("lost: ") && l.ends_with("(lost start)")),
+        "{losses}"
+    );
+    assert!(losses.contains(" N 1 nimbot second "), "{losses}");
     assert_eq!(
         o.status.code(),
         Some(0),

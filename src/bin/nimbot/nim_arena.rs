@@ -29,6 +29,10 @@ pub struct NimArenaArgs {
     /// with its own seed.
     #[arg(long, default_value_t = 3)]
     pub seeds: u64,
+    /// Expanding Nim: list every game nimbot lost on stderr (opponent, policy, N,
+    /// seat, seed, moves).
+    #[arg(long)]
+    pub list_losses: bool,
 }
 
 /// Wins and games, split by the start's theoretical value for nimbot.
@@ -48,7 +52,7 @@ fn pct(wins: u32, games: u32) -> f64 {
     }
 }
 
-/// Play one game; true if nimbot wins.
+/// Play one game: whether nimbot won, and the number of moves.
 fn play(
     params: Params,
     bot: Player,
@@ -56,7 +60,7 @@ fn play(
     opponent: Opponent,
     (solution, distances): (&Solution, &Distances),
     rng: &mut Rng,
-) -> Result<bool, String> {
+) -> Result<(bool, u32), String> {
     let mut game = Game::new(params);
     loop {
         let mover = game.to_move();
@@ -74,7 +78,7 @@ fn play(
             opponent.choose(&game, solution, rng)
         };
         match game.play(mover, mv) {
-            Ok(Outcome::Won(winner)) => return Ok(winner == bot),
+            Ok(Outcome::Won(winner)) => return Ok((winner == bot, game.moves())),
             Ok(Outcome::Continue) => {}
             Err(e) => {
                 let who = if mover == bot {
@@ -150,7 +154,7 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
                             ^ u64::from(n) << 1
                             ^ u64::from(bot == Player::Second);
                         let mut rng = Rng::new(seed);
-                        let win = play(
+                        let (win, moves) = play(
                             params,
                             bot,
                             policy,
@@ -158,6 +162,15 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
                             (&solution, &distances),
                             &mut rng,
                         )?;
+                        if !win && args.list_losses {
+                            eprintln!(
+                                "lost: opponent {} policy {} N {n} nimbot {} seed {seed} after {moves} moves ({} start)",
+                                opponent.name(),
+                                policy.as_str(),
+                                if bot == Player::First { "first" } else { "second" },
+                                if won_start { "won" } else { "lost" },
+                            );
+                        }
                         if won_start {
                             t.won_starts += 1;
                             t.won_start_wins += u32::from(win);
