@@ -111,6 +111,10 @@ mod solving {
     impl SolvingEngine {
         /// Default budget: 500 million positions, about 60 MB and a few seconds.
         pub const DEFAULT_BUDGET: u64 = 500_000_000;
+        /// Largest box (stored positions) for which `longest` computes distances to
+        /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
+        /// `longest` plays as `trap`.
+        pub const LONGEST_BUDGET: u64 = 10_000_000;
 
         /// An engine that refuses boxes of more than `budget` stored positions.
         pub fn new(budget: u64) -> Self {
@@ -167,8 +171,20 @@ mod solving {
         fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
-            if policy != Policy::Longest {
+            // Distances cost a pass over every move of every position: past a few
+            // million positions `longest` falls back to `trap`.
+            if policy != Policy::Longest || sol.stored_positions() > Self::LONGEST_BUDGET {
+                let policy = if policy == Policy::Longest {
+                    Policy::Trap
+                } else {
+                    policy
+                };
                 return decide(sol, pos, policy);
+            }
+            // Won positions need no distances: only compute them for a lost one.
+            let base = decide(sol, pos, Policy::First)?;
+            if base.wins {
+                return Ok(base);
             }
             let dist = match &mut self.distances {
                 Some(d) => d,
