@@ -54,6 +54,8 @@ connection or state-mismatch error.
 /// Run the command line; the result is the exit status.
 fn main(args: &Args) -> u8 {
     sys::ignore_sigpipe();
+    #[cfg(feature = "panic-canary")]
+    core::hint::black_box(core::hint::black_box(args.as_slice())[20]);
     if args.overflow {
         return usage("too many arguments");
     }
