@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything nimbot checks before a change lands: formatting, lints, the no_std
-# build, the docs, every test, then the firmware in QEMU (tools/firmware.sh test,
-# which installs its cross toolchain and QEMU when missing). Run from anywhere:
+# build, the docs, every test, the firmware in QEMU (tools/firmware.sh test,
+# which installs its cross toolchain and QEMU when missing), then the tiny static
+# binary (tools/tiny.sh test). Run from anywhere:
 # tools/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,7 @@ step() { printf '\n== %s\n' "$*"; }
 step "format (cargo fmt --check)"
 cargo fmt --all -- --check
 cargo fmt --manifest-path firmware/Cargo.toml -- --check
+cargo fmt --manifest-path tiny/Cargo.toml -- --check
 
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -27,3 +29,6 @@ cargo test --workspace --release
 
 step "firmware: build for thumbv7m-none-eabi, no reachable panic, games in QEMU"
 tools/firmware.sh test
+
+step "tiny static binary: build, static-ness and size, games against the full binary"
+tools/tiny.sh test

@@ -1,0 +1,738 @@
+//! `nimbot` as one small, fully static x86_64 Linux executable for locked-down
+//! tournament machines: no C library, no allocator, the default table inside.
+//!
+//! It speaks what a player needs, spelled as in the full host binary: the line
+//! protocol on stdin/stdout (no arguments, or `serial`), `query`, `exp-nim` and
+//! `connect`, with the same outputs, summary lines and exit codes. Everything the
+//! games need is the no_std core (`nimbot::protocol`, `tournament`, `exp_nim`);
+//! this crate parses arguments and moves bytes through [`sys`], the only `unsafe`
+//! module. It plays from the embedded table alone (N <= 999, R <= 4, M = 3): a game
+//! beyond it is refused where the full binary would solve it in memory.
+#![no_std]
+#![no_main]
+
+mod sys;
+
+use nimbot::exp_nim::{TextAction, TextClient};
+use nimbot::json::{Feed, Splitter};
+use nimbot::protocol::{parse_u32, serve, Session};
+use nimbot::tournament::{Client, GameResult, Reason, Step, MAX_MESSAGE};
+use nimbot::{
+    fib_decide, DecideError, Decision, Engine, Limits, Params, Player, Policy, Position,
+    TableEngine,
+};
+
+use sys::{Args, Errno, Socket};
+
+const STDIN: i32 = 0;
+const STDOUT: i32 = 1;
+const STDERR: i32 = 2;
+
+/// Exit statuses, as in the full binary.
+const LOST: u8 = 1;
+const USAGE: u8 = 2;
+const FAILED: u8 = 3;
+
+const HELP: &str = "\
+nimbot (tiny static build): perfect play for Expanding Nim with resets
+
+Usage:
+  nimbot [serial]                  the line protocol on stdin/stdout
+  nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
+  nimbot query --game fibonacci S LIMIT
+  nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
+  nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
+  nimbot --policy first|trap ...   how to move in lost positions (default trap)
+  nimbot --help | --version
+
+HOST is an IPv4 address or localhost. Games are played from the embedded table
+(N <= 999, R <= 4, M = 3); larger games need the full nimbot binary.
+connect/exp-nim exit status: 0 won, 1 lost, 2 usage error, 3 protocol,
+connection or state-mismatch error.
+";
+
+/// Run the command line; the result is the exit status.
+fn main(args: &Args) -> u8 {
+    sys::ignore_sigpipe();
+    #[cfg(feature = "panic-canary")]
+    core::hint::black_box(core::hint::black_box(args.as_slice())[20]);
+    if args.overflow {
+        return usage("too many arguments");
+    }
+    // `--policy` is global, as in the full binary: take it out wherever it is.
+    let mut rest: [&[u8]; sys::MAX_ARGS] = [&[]; sys::MAX_ARGS];
+    let mut n = 0;
+    let mut policy = Policy::Trap;
+    let mut it = args.as_slice().iter().copied();
+    while let Some(arg) = it.next() {
+        if arg == b"-h" || arg == b"--help" {
+            return print(STDOUT, &[HELP.as_bytes()], 0);
+        }
+        if let Some(value) = option(arg, &mut it, b"--policy", None) {
+            policy = match value {
+                Some(b"trap") => Policy::Trap,
+                Some(b"first") => Policy::First,
+                _ => return usage("--policy takes first or trap"),
+            };
+            continue;
+        }
+        if let Some(slot) = rest.get_mut(n) {
+            *slot = arg;
+            n += 1;
+        }
+    }
+    let rest = rest.get(..n).unwrap_or(&[]);
+    match rest.split_first() {
+        None => run_serial(policy),
+        Some((&cmd, tail)) => match cmd {
+            b"serial" if tail.is_empty() => run_serial(policy),
+            b"query" => run_query(tail, policy),
+            b"connect" => run_connect(tail, policy),
+            b"exp-nim" => run_exp_nim(tail, policy),
+            b"help" => print(STDOUT, &[HELP.as_bytes()], 0),
+            b"--version" | b"-V" => {
+                print(STDOUT, &[b"nimbot ", nimbot::VERSION.as_bytes(), b"\n"], 0)
+            }
+            _ => usage_arg("unexpected argument", cmd),
+        },
+    }
+}
+
+/// If `arg` is the option `long` (or `short`), its value: `Some(Some(v))` from
+/// `--long=v` or the next argument, `Some(None)` if the value is missing, `None` if
+/// `arg` is another argument.
+fn option<'a>(
+    arg: &'a [u8],
+    it: &mut impl Iterator<Item = &'a [u8]>,
+    long: &[u8],
+    short: Option<&[u8]>,
+) -> Option<Option<&'a [u8]>> {
+    if arg == long || Some(arg) == short {
+        return Some(it.next());
+    }
+    let value = arg.strip_prefix(long)?.strip_prefix(b"=")?;
+    Some(Some(value))
+}
+
+/// A number option's value: `Err` (a usage error already reported) if it is not one.
+fn number(value: Option<&[u8]>, what: &str) -> Result<u32, u8> {
+    value
+        .and_then(parse_u32)
+        .ok_or_else(|| usage_arg("expected a number for", what.as_bytes()))
+}
+
+// ---------------------------------------------------------------- output
+
+/// A line assembled on the stack and written with one system call.
+struct Text {
+    buf: [u8; 512],
+    len: usize,
+}
+
+impl Text {
+    fn new() -> Text {
+        Text {
+            buf: [0; 512],
+            len: 0,
+        }
+    }
+
+    /// Append bytes (silently cut at the buffer's end).
+    fn push(&mut self, bytes: &[u8]) -> &mut Text {
+        for &b in bytes {
+            if let Some(slot) = self.buf.get_mut(self.len) {
+                *slot = b;
+                self.len += 1;
+            }
+        }
+        self
+    }
+
+    /// Append `n` in decimal.
+    fn num(&mut self, mut n: u64) -> &mut Text {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            if let Some(d) = digits.get_mut(i) {
+                *d = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+            if n == 0 || i == 0 {
+                break;
+            }
+        }
+        self.push(digits.get(i..).unwrap_or(&[]))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// Write the parts to `fd` in one write, then return `status`.
+fn print(fd: i32, parts: &[&[u8]], status: u8) -> u8 {
+    let mut t = Text::new();
+    for p in parts {
+        t.push(p);
+    }
+    let _ = sys::write_all(fd, t.bytes());
+    status
+}
+
+fn usage(msg: &str) -> u8 {
+    print(
+        STDERR,
+        &[
+            b"nimbot: error: ",
+            msg.as_bytes(),
+            b"\n(see nimbot --help)\n",
+        ],
+        USAGE,
+    )
+}
+
+fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
+    print(
+        STDERR,
+        &[
+            b"nimbot: error: ",
+            msg.as_bytes(),
+            b" '",
+            arg,
+            b"'\n(see nimbot --help)\n",
+        ],
+        USAGE,
+    )
+}
+
+// ---------------------------------------------------------------- engine
+
+/// The embedded table answering [`Engine::decide`] with the chosen policy (the
+/// tournament clients ask `decide`, the line protocol `decide_with`).
+struct TinyEngine {
+    table: TableEngine<'static>,
+    policy: Policy,
+}
+
+impl Engine for TinyEngine {
+    fn limits(&self) -> Limits {
+        self.table.limits()
+    }
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+        self.table.prepare(params)
+    }
+    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+        self.table.decide_with(pos, self.policy)
+    }
+    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        self.table.decide_with(pos, policy)
+    }
+}
+
+/// The engine, or the exit status after reporting a damaged table.
+fn engine(cmd: &str, policy: Policy) -> Result<TinyEngine, u8> {
+    match TableEngine::embedded() {
+        Ok(table) => Ok(TinyEngine { table, policy }),
+        Err(e) => Err(print(
+            STDERR,
+            &[
+                b"nimbot ",
+                cmd.as_bytes(),
+                b": error: embedded table: ",
+                e.as_str().as_bytes(),
+                b"\n",
+            ],
+            FAILED,
+        )),
+    }
+}
+
+// ---------------------------------------------------------------- serial
+
+/// A file descriptor as an `embedded-io` reader.
+struct Input(i32);
+
+impl embedded_io::ErrorType for Input {
+    type Error = Errno;
+}
+
+impl embedded_io::Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Errno> {
+        sys::read(self.0, buf)
+    }
+}
+
+/// Standard output as an `embedded-io` writer that sends each reply line with one
+/// system call (the protocol flushes after every line).
+struct Output(Text);
+
+impl embedded_io::ErrorType for Output {
+    type Error = Errno;
+}
+
+impl embedded_io::Write for Output {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, Errno> {
+        if self.0.len + buf.len() > self.0.buf.len() {
+            self.flush()?;
+        }
+        if buf.len() > self.0.buf.len() {
+            return sys::write(STDOUT, buf);
+        }
+        self.0.push(buf);
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> Result<(), Errno> {
+        if self.0.len + buf.len() > self.0.buf.len() {
+            self.flush()?;
+        }
+        if buf.len() > self.0.buf.len() {
+            return sys::write_all(STDOUT, buf);
+        }
+        self.0.push(buf);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), Errno> {
+        let r = sys::write_all(STDOUT, self.0.bytes());
+        self.0.len = 0;
+        r
+    }
+}
+
+fn run_serial(policy: Policy) -> u8 {
+    let engine = match TableEngine::embedded() {
+        Ok(t) => t,
+        Err(e) => {
+            return print(
+                STDERR,
+                &[
+                    b"nimbot: error: embedded table: ",
+                    e.as_str().as_bytes(),
+                    b"\n",
+                ],
+                FAILED,
+            )
+        }
+    };
+    let mut session = Session::with_policy(engine, policy);
+    match serve(&mut session, &mut Input(STDIN), &mut Output(Text::new())) {
+        Ok(()) => 0,
+        Err(_) => print(STDERR, &[b"nimbot: i/o error\n"], LOST),
+    }
+}
+
+// ---------------------------------------------------------------- query
+
+fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
+    let mut init_max = 3;
+    let mut fibonacci = false;
+    let mut numbers = [0u64; 8];
+    let mut count = 0;
+    let mut it = args.iter().copied();
+    while let Some(arg) = it.next() {
+        if let Some(v) = option(arg, &mut it, b"--init-max", Some(b"-m")) {
+            init_max = match number(v, "--init-max") {
+                Ok(m) => m,
+                Err(status) => return status,
+            };
+        } else if let Some(v) = option(arg, &mut it, b"--game", None) {
+            fibonacci = match v {
+                Some(b"fibonacci") => true,
+                Some(b"expanding" | b"expanding-nim") => false,
+                _ => return usage("the tiny binary's query knows --game expanding|fibonacci"),
+            };
+        } else {
+            let Some(n) = parse_u64(arg) else {
+                return usage_arg("expected a number, got", arg);
+            };
+            if let Some(slot) = numbers.get_mut(count) {
+                *slot = n;
+            }
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return usage("query needs the position's numbers");
+    }
+    let numbers = numbers.get(..count).unwrap_or(&[]);
+    let mut line = Text::new();
+    if fibonacci {
+        let &[stones, limit] = numbers else {
+            return query_error(
+                line.push(b"fibonacci needs 2 numbers S LIMIT, got ")
+                    .num(count as u64)
+                    .bytes(),
+            );
+        };
+        return match fib_decide(stones, limit) {
+            Ok(d) => {
+                line.push(if d.wins { b"win " } else { b"lose " })
+                    .num(d.take)
+                    .push(b"\n");
+                print(STDOUT, &[line.bytes()], 0)
+            }
+            Err(e) => query_error(e.as_str().as_bytes()),
+        };
+    }
+    let &[stones, cap, own, opp, pending] = numbers else {
+        return query_error(
+            line.push(b"expanding nim needs 5 numbers S C A B F, got ")
+                .num(count as u64)
+                .bytes(),
+        );
+    };
+    let (Ok(stones), Ok(cap)) = (u32::try_from(stones), u32::try_from(cap)) else {
+        return query_error(b"stones or cap out of range");
+    };
+    let (Ok(own), Ok(opp)) = (u8::try_from(own), u8::try_from(opp)) else {
+        return query_error(b"resets out of range");
+    };
+    let pending = match pending {
+        0 => false,
+        1 => true,
+        _ => return query_error(b"the pending flag F must be 0 or 1"),
+    };
+    let pos = match Position::new(stones, cap, own, opp, pending, init_max) {
+        Ok(p) => p,
+        Err(e) => return query_error(e.as_str().as_bytes()),
+    };
+    let mut engine = match engine("query", policy) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    match engine.decide_with(&pos, policy) {
+        Ok(d) => {
+            line.push(if d.wins { b"win " } else { b"lose " })
+                .num(d.mv.take.into())
+                .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
+            print(STDOUT, &[line.bytes()], 0)
+        }
+        Err(DecideError::OutOfRange) => query_error(
+            b"beyond the embedded table (N <= 999, R <= 4, M = 3; the full nimbot binary solves it)",
+        ),
+        Err(e) => query_error(e.as_str().as_bytes()),
+    }
+}
+
+fn query_error(msg: &[u8]) -> u8 {
+    print(STDERR, &[b"nimbot query: ", msg, b"\n"], USAGE)
+}
+
+/// A plain decimal `u64` (no sign, no spaces).
+fn parse_u64(word: &[u8]) -> Option<u64> {
+    if word.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in word {
+        let d = b.checked_sub(b'0').filter(|d| *d <= 9)?;
+        n = n.checked_mul(10)?.checked_add(d.into())?;
+    }
+    Some(n)
+}
+
+// ---------------------------------------------------------------- games
+
+fn seat_name(seat: Player) -> &'static [u8] {
+    match seat {
+        Player::First => b"first",
+        Player::Second => b"second",
+    }
+}
+
+/// The one-line summary of a finished game, and its exit status (0 won, 1 lost).
+fn report(cmd: &str, seat: Player, r: &GameResult) -> u8 {
+    let mut t = Text::new();
+    t.push(b"nimbot ").push(cmd.as_bytes()).push(b": ");
+    t.push(if r.won { b"won" } else { b"lost" });
+    t.push(b" as ")
+        .push(seat_name(seat))
+        .push(b" after ")
+        .num(r.moves.into())
+        .push(b" moves (");
+    match (r.won, r.reason) {
+        (true, Reason::Won) => t.push(b"took the last stone"),
+        (false, Reason::Won) => t.push(b"the opponent took the last stone"),
+        (true, other) => t
+            .push(b"the opponent lost by ")
+            .push(other.as_str().as_bytes()),
+        (false, other) => t.push(b"lost by ").push(other.as_str().as_bytes()),
+    };
+    t.push(b")\n");
+    print(STDERR, &[t.bytes()], if r.won { 0 } else { LOST })
+}
+
+/// A game that could not be played to its end: one line, exit status 3.
+fn fail(cmd: &str, parts: &[&[u8]]) -> u8 {
+    let mut t = Text::new();
+    t.push(b"nimbot ").push(cmd.as_bytes()).push(b": error: ");
+    for p in parts {
+        t.push(p);
+    }
+    t.push(b"\n");
+    print(STDERR, &[t.bytes()], FAILED)
+}
+
+/// `--first` / `--second`, exactly one of them.
+fn seat_of(first: bool, second: bool) -> Result<Player, u8> {
+    match (first, second) {
+        (true, false) => Ok(Player::First),
+        (false, true) => Ok(Player::Second),
+        _ => Err(usage("exactly one of --first and --second is required")),
+    }
+}
+
+fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
+    const CMD: &str = "exp-nim";
+    let (mut first, mut second) = (false, false);
+    let (mut stones, mut resets, mut init_max) = (None, 4u32, 3u32);
+    let mut it = args.iter().copied();
+    while let Some(arg) = it.next() {
+        let parsed = if arg == b"--first" {
+            first = true;
+            Ok(())
+        } else if arg == b"--second" {
+            second = true;
+            Ok(())
+        } else if let Some(v) = option(arg, &mut it, b"--stones", Some(b"-n")) {
+            number(v, "--stones").map(|n| stones = Some(n))
+        } else if let Some(v) = option(arg, &mut it, b"--resets", Some(b"-r")) {
+            number(v, "--resets").map(|n| resets = n)
+        } else if let Some(v) = option(arg, &mut it, b"--init-max", Some(b"-m")) {
+            number(v, "--init-max").map(|n| init_max = n)
+        } else {
+            Err(usage_arg("unexpected argument", arg))
+        };
+        if let Err(status) = parsed {
+            return status;
+        }
+    }
+    let seat = match seat_of(first, second) {
+        Ok(s) => s,
+        Err(status) => return status,
+    };
+    let Ok(resets) = u8::try_from(resets) else {
+        return usage("--resets is out of range");
+    };
+    let mut client = match TextClient::new(seat, stones, resets, init_max) {
+        Ok(c) => c,
+        Err(e) => {
+            return print(
+                STDERR,
+                &[b"nimbot exp-nim: ", e.as_str().as_bytes(), b"\n"],
+                USAGE,
+            )
+        }
+    };
+    let mut engine = match engine(CMD, policy) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    if let Err(e) = client.prepare(&mut engine) {
+        return fail(CMD, &[e.as_str().as_bytes()]);
+    }
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = match sys::read(STDIN, &mut buf) {
+            Ok(0) => {
+                return match client.end_of_input() {
+                    Ok(r) => report(CMD, seat, &r),
+                    Err(e) => fail(CMD, &[e.as_str().as_bytes()]),
+                }
+            }
+            Ok(n) => n,
+            Err(e) => return fail(CMD, &[b"read failed: ", e.text().as_bytes()]),
+        };
+        for &b in buf.get(..n).unwrap_or(&[]) {
+            match client.feed(b, &mut engine) {
+                Ok(TextAction::None) => {}
+                Ok(TextAction::Send(line)) => {
+                    if let Err(e) = sys::write_all(STDOUT, &line) {
+                        return fail(CMD, &[b"write failed: ", e.text().as_bytes()]);
+                    }
+                }
+                Ok(TextAction::Finished(r)) => return report(CMD, seat, &r),
+                Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
+            }
+        }
+    }
+}
+
+fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
+    const CMD: &str = "connect";
+    let (mut first, mut second) = (false, false);
+    let mut addr: Option<&[u8]> = None;
+    let mut name: &[u8] = b"nimbot";
+    let mut init_max = 3u32;
+    let mut timeout = Some(600_000_000u64);
+    let mut it = args.iter().copied();
+    while let Some(arg) = it.next() {
+        let parsed = if arg == b"--first" {
+            first = true;
+            Ok(())
+        } else if arg == b"--second" {
+            second = true;
+            Ok(())
+        } else if let Some(v) = option(arg, &mut it, b"--name", Some(b"-n")) {
+            v.map(|v| name = v)
+                .ok_or_else(|| usage("--name needs a value"))
+        } else if let Some(v) = option(arg, &mut it, b"--init-max", Some(b"-m")) {
+            number(v, "--init-max").map(|n| init_max = n)
+        } else if let Some(v) = option(arg, &mut it, b"--timeout", None) {
+            timeout = v.and_then(parse_seconds);
+            Ok(())
+        } else if arg.first() != Some(&b'-') && addr.is_none() {
+            addr = Some(arg);
+            Ok(())
+        } else {
+            Err(usage_arg("unexpected argument", arg))
+        };
+        if let Err(status) = parsed {
+            return status;
+        }
+    }
+    let Some(addr) = addr else {
+        return usage("connect needs HOST:PORT");
+    };
+    let seat = match seat_of(first, second) {
+        Ok(s) => s,
+        Err(status) => return status,
+    };
+    let Some(timeout) = timeout.filter(|_| init_max != 0) else {
+        return print(
+            STDERR,
+            &[b"nimbot connect: --init-max must be at least 1 and --timeout a number of seconds\n"],
+            USAGE,
+        );
+    };
+    let mut client = match Client::new(seat, name, init_max) {
+        Ok(c) => c,
+        Err(e) => {
+            return print(
+                STDERR,
+                &[b"nimbot connect: ", e.as_str().as_bytes(), b"\n"],
+                USAGE,
+            )
+        }
+    };
+    let mut engine = match engine(CMD, policy) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    let Some((ip, port)) = parse_addr(addr) else {
+        return fail(
+            CMD,
+            &[
+                b"cannot resolve ",
+                addr,
+                b": the tiny binary takes IPV4:PORT or localhost:PORT",
+            ],
+        );
+    };
+    let cannot = |e: Errno| {
+        fail(
+            CMD,
+            &[b"cannot connect to ", addr, b": ", e.text().as_bytes()],
+        )
+    };
+    let socket = match Socket::tcp() {
+        Ok(s) => s,
+        Err(e) => return cannot(e),
+    };
+    // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
+    let _ = socket.set_write_timeout(10_000_000);
+    if let Err(e) = socket.connect(ip, port) {
+        return cannot(e);
+    }
+    let _ = socket.set_nodelay();
+    if timeout > 0 {
+        let _ = socket.set_read_timeout(timeout);
+    }
+    if let Err(e) = sys::write_all(socket.fd(), &client.hello()) {
+        return fail(CMD, &[b"send failed: ", e.text().as_bytes()]);
+    }
+    let mut splitter: Splitter<MAX_MESSAGE> = Splitter::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let _ = socket.set_quickack();
+        let n = match sys::read(socket.fd(), &mut buf) {
+            Ok(0) => {
+                return fail(
+                    CMD,
+                    &[b"the server closed the connection before the end (no result)"],
+                )
+            }
+            Ok(n) => n,
+            Err(e) => return fail(CMD, &[b"read failed: ", e.text().as_bytes()]),
+        };
+        for &b in buf.get(..n).unwrap_or(&[]) {
+            match splitter.feed(b) {
+                Ok(Feed::Pending) => continue,
+                Ok(Feed::Complete) => {}
+                Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
+            }
+            let msg = splitter.object().unwrap_or(&[]);
+            match client.handle(msg, &mut engine) {
+                Ok(Step::Wait) => {}
+                Ok(Step::Send(bytes)) => {
+                    if let Err(e) = sys::write_all(socket.fd(), &bytes) {
+                        return fail(CMD, &[b"send failed: ", e.text().as_bytes()]);
+                    }
+                }
+                Ok(Step::Finished(r)) => return report(CMD, seat, &r),
+                Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
+            }
+        }
+    }
+}
+
+/// `IPV4:PORT` or `localhost:PORT` (no name service without a C library).
+fn parse_addr(addr: &[u8]) -> Option<([u8; 4], u16)> {
+    let colon = addr.iter().rposition(|&b| b == b':')?;
+    let (host, port) = (addr.get(..colon)?, addr.get(colon + 1..)?);
+    let port = u16::try_from(parse_u32(port)?).ok()?;
+    if host == b"localhost" {
+        return Some(([127, 0, 0, 1], port));
+    }
+    let mut ip = [0u8; 4];
+    let mut parts = host.split(|&b| b == b'.');
+    for octet in ip.iter_mut() {
+        let part = parts.next()?;
+        if part.len() > 3 {
+            return None;
+        }
+        *octet = u8::try_from(parse_u32(part)?).ok()?;
+    }
+    parts.next().is_none().then_some((ip, port))
+}
+
+/// Seconds as `S` or `S.FFF` (at most microseconds) -> microseconds.
+fn parse_seconds(text: &[u8]) -> Option<u64> {
+    let (whole, frac) = match text.iter().position(|&b| b == b'.') {
+        Some(i) => (text.get(..i)?, text.get(i + 1..)?),
+        None => (text, &b""[..]),
+    };
+    if whole.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let secs = if whole.is_empty() {
+        0
+    } else {
+        parse_u64(whole)?
+    };
+    let mut micros = 0u64;
+    for i in 0..6 {
+        let d = match frac.get(i) {
+            Some(&b) => u64::from(b.checked_sub(b'0').filter(|d| *d <= 9)?),
+            None => 0,
+        };
+        micros = micros * 10 + d;
+    }
+    // Digits past microseconds must still be digits.
+    if frac.iter().skip(6).any(|b| !b.is_ascii_digit()) {
+        return None;
+    }
+    secs.checked_mul(1_000_000)?.checked_add(micros)
+}

@@ -1,0 +1,449 @@
+//! The whole operating-system boundary: program entry and the handful of Linux
+//! x86_64 system calls the tiny binary makes, as raw `syscall` instructions. All of
+//! the crate's `unsafe` code is in this file.
+//!
+//! No C library is linked, so there is nothing else to call: `_start` below is the
+//! ELF entry point, and each function here is one system call with its kernel ABI
+//! (number in `rax`, arguments in `rdi rsi rdx r10 r8 r9`, result in `rax`,
+//! `rcx`/`r11` clobbered, `-errno` on failure).
+
+use core::arch::{asm, global_asm};
+
+/// A failed system call's error number (`errno`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Errno(pub i32);
+
+pub const EINTR: Errno = Errno(4);
+
+impl Errno {
+    /// A short description of the errors a player can meet.
+    pub fn text(self) -> &'static str {
+        match self.0 {
+            11 => "timed out (os error 11)",
+            32 => "broken pipe (os error 32)",
+            101 => "network is unreachable (os error 101)",
+            104 => "connection reset by peer (os error 104)",
+            110 | 115 => "connection timed out",
+            111 => "connection refused (os error 111)",
+            113 => "no route to host (os error 113)",
+            _ => "system call failed",
+        }
+    }
+}
+
+impl core::fmt::Display for Errno {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl core::error::Error for Errno {}
+
+impl embedded_io::Error for Errno {
+    fn kind(&self) -> embedded_io::ErrorKind {
+        embedded_io::ErrorKind::Other
+    }
+}
+
+const SYS_READ: usize = 0;
+const SYS_WRITE: usize = 1;
+const SYS_CLOSE: usize = 3;
+const SYS_RT_SIGACTION: usize = 13;
+const SYS_SOCKET: usize = 41;
+const SYS_CONNECT: usize = 42;
+const SYS_SETSOCKOPT: usize = 54;
+const SYS_EXIT_GROUP: usize = 231;
+
+/// One system call with up to five arguments.
+///
+/// Safety: the caller guarantees that every pointer argument is valid for what the
+/// kernel does with it (reads or writes of the given length) for the call.
+unsafe fn syscall5(n: usize, a: usize, b: usize, c: usize, d: usize, e: usize) -> isize {
+    let ret: isize;
+    // Safety: the `syscall` instruction only clobbers rcx and r11 (declared) and
+    // touches memory only through the pointers the caller vouched for.
+    unsafe {
+        asm!(
+            "syscall",
+            inlateout("rax") n as isize => ret,
+            in("rdi") a,
+            in("rsi") b,
+            in("rdx") c,
+            in("r10") d,
+            in("r8") e,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    ret
+}
+
+fn result(ret: isize) -> Result<usize, Errno> {
+    if ret < 0 {
+        Err(Errno(ret.unsigned_abs() as i32))
+    } else {
+        Ok(ret as usize)
+    }
+}
+
+/// Read into `buf`; `Ok(0)` is the end of input. Interrupted calls are retried.
+pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, Errno> {
+    loop {
+        // Safety: the kernel writes at most `buf.len()` bytes into `buf`.
+        let r = unsafe {
+            syscall5(
+                SYS_READ,
+                fd as usize,
+                buf.as_mut_ptr() as usize,
+                buf.len(),
+                0,
+                0,
+            )
+        };
+        match result(r) {
+            Err(EINTR) => continue,
+            other => return other.map(|n| n.min(buf.len())),
+        }
+    }
+}
+
+/// Write some of `buf`. Interrupted calls are retried.
+pub fn write(fd: i32, buf: &[u8]) -> Result<usize, Errno> {
+    loop {
+        // Safety: the kernel reads at most `buf.len()` bytes from `buf`.
+        let r = unsafe {
+            syscall5(
+                SYS_WRITE,
+                fd as usize,
+                buf.as_ptr() as usize,
+                buf.len(),
+                0,
+                0,
+            )
+        };
+        match result(r) {
+            Err(EINTR) => continue,
+            other => return other.map(|n| n.min(buf.len())),
+        }
+    }
+}
+
+/// Write all of `buf` (a write that makes no progress counts as a broken pipe).
+pub fn write_all(fd: i32, mut buf: &[u8]) -> Result<(), Errno> {
+    while !buf.is_empty() {
+        match write(fd, buf)? {
+            0 => return Err(Errno(32)),
+            n => buf = buf.get(n..).unwrap_or(&[]),
+        }
+    }
+    Ok(())
+}
+
+/// Close a file descriptor (errors are of no use here).
+pub fn close(fd: i32) {
+    // Safety: no pointers.
+    unsafe { syscall5(SYS_CLOSE, fd as usize, 0, 0, 0, 0) };
+}
+
+/// End the process with `code`.
+pub fn exit(code: u8) -> ! {
+    loop {
+        // Safety: no pointers; exit_group does not return.
+        unsafe { syscall5(SYS_EXIT_GROUP, code as usize, 0, 0, 0, 0) };
+    }
+}
+
+/// Ignore SIGPIPE, as Rust's std does at start: a closed pipe or socket then makes
+/// the write fail with EPIPE (an error the caller reports) instead of killing us.
+pub fn ignore_sigpipe() {
+    /// The kernel's `struct sigaction` on x86_64.
+    #[repr(C)]
+    struct SigAction {
+        handler: usize,
+        flags: u64,
+        restorer: usize,
+        mask: u64,
+    }
+    const SIGPIPE: usize = 13;
+    const SIG_IGN: usize = 1;
+    let act = SigAction {
+        handler: SIG_IGN,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
+    // Safety: `act` is a valid sigaction for the call; the old action is not asked
+    // for (null); 8 is the size of the kernel's signal set.
+    unsafe {
+        syscall5(
+            SYS_RT_SIGACTION,
+            SIGPIPE,
+            &act as *const SigAction as usize,
+            0,
+            8,
+            0,
+        )
+    };
+}
+
+/// An IPv4 TCP socket, closed on drop.
+pub struct Socket(i32);
+
+const AF_INET: usize = 2;
+const SOCK_STREAM: usize = 1;
+const SOCK_CLOEXEC: usize = 0o2000000;
+const SOL_SOCKET: usize = 1;
+const SO_RCVTIMEO: usize = 20;
+const SO_SNDTIMEO: usize = 21;
+const IPPROTO_TCP: usize = 6;
+const TCP_NODELAY: usize = 1;
+const TCP_QUICKACK: usize = 12;
+
+impl Socket {
+    /// A new TCP socket.
+    pub fn tcp() -> Result<Socket, Errno> {
+        // Safety: no pointers.
+        let r = unsafe { syscall5(SYS_SOCKET, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0, 0, 0) };
+        result(r).map(|fd| Socket(fd as i32))
+    }
+
+    /// The descriptor, for `read`/`write`.
+    pub fn fd(&self) -> i32 {
+        self.0
+    }
+
+    /// Connect to `ip:port`.
+    pub fn connect(&self, ip: [u8; 4], port: u16) -> Result<(), Errno> {
+        /// The kernel's `struct sockaddr_in`.
+        #[repr(C)]
+        struct SockaddrIn {
+            family: u16,
+            port: [u8; 2],
+            addr: [u8; 4],
+            zero: [u8; 8],
+        }
+        let sa = SockaddrIn {
+            family: AF_INET as u16,
+            port: port.to_be_bytes(),
+            addr: ip,
+            zero: [0; 8],
+        };
+        loop {
+            // Safety: the kernel reads `size_of::<SockaddrIn>()` bytes from `sa`.
+            let r = unsafe {
+                syscall5(
+                    SYS_CONNECT,
+                    self.0 as usize,
+                    &sa as *const SockaddrIn as usize,
+                    core::mem::size_of::<SockaddrIn>(),
+                    0,
+                    0,
+                )
+            };
+            match result(r) {
+                Err(EINTR) => continue,
+                other => return other.map(|_| ()),
+            }
+        }
+    }
+
+    fn set(&self, level: usize, name: usize, value: &[u8]) -> Result<(), Errno> {
+        // Safety: the kernel reads `value.len()` bytes from `value`.
+        let r = unsafe {
+            syscall5(
+                SYS_SETSOCKOPT,
+                self.0 as usize,
+                level,
+                name,
+                value.as_ptr() as usize,
+                value.len(),
+            )
+        };
+        result(r).map(|_| ())
+    }
+
+    fn set_flag(&self, level: usize, name: usize) -> Result<(), Errno> {
+        self.set(level, name, &1i32.to_ne_bytes())
+    }
+
+    /// Send small messages at once (no Nagle delay).
+    pub fn set_nodelay(&self) -> Result<(), Errno> {
+        self.set_flag(IPPROTO_TCP, TCP_NODELAY)
+    }
+
+    /// Acknowledge at once; Linux clears this after a while, so re-arm before reads.
+    pub fn set_quickack(&self) -> Result<(), Errno> {
+        self.set_flag(IPPROTO_TCP, TCP_QUICKACK)
+    }
+
+    /// Reads fail with EAGAIN after `micros` without data (0: wait forever).
+    pub fn set_read_timeout(&self, micros: u64) -> Result<(), Errno> {
+        self.set(SOL_SOCKET, SO_RCVTIMEO, &timeval(micros))
+    }
+
+    /// Writes (and, on Linux, `connect`) give up after `micros`.
+    pub fn set_write_timeout(&self, micros: u64) -> Result<(), Errno> {
+        self.set(SOL_SOCKET, SO_SNDTIMEO, &timeval(micros))
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        close(self.0);
+    }
+}
+
+/// A `struct timeval` (seconds and microseconds, two i64) as bytes.
+fn timeval(micros: u64) -> [u8; 16] {
+    let secs = ((micros / 1_000_000) as i64).to_ne_bytes();
+    let usecs = ((micros % 1_000_000) as i64).to_ne_bytes();
+    let mut tv = [0u8; 16];
+    for (slot, b) in tv.iter_mut().zip(secs.iter().chain(usecs.iter())) {
+        *slot = *b;
+    }
+    tv
+}
+
+/// The most command-line arguments the binary looks at (more is a usage error).
+pub const MAX_ARGS: usize = 32;
+
+/// The command-line arguments after the program name.
+pub struct Args {
+    items: [&'static [u8]; MAX_ARGS],
+    len: usize,
+    /// More arguments than [`MAX_ARGS`] were given.
+    pub overflow: bool,
+}
+
+impl Args {
+    /// The arguments as byte strings.
+    pub fn as_slice(&self) -> &[&'static [u8]] {
+        self.items.get(..self.len).unwrap_or(&[])
+    }
+}
+
+// The ELF entry point. The kernel starts us with `rsp` pointing at argc, then the
+// argv pointers; pass that address to `start`, with the stack aligned as a call
+// expects it.
+global_asm!(
+    ".globl _start",
+    "_start:",
+    "xor ebp, ebp",
+    "mov rdi, rsp",
+    "and rsp, -16",
+    "call {start}",
+    "ud2",
+    start = sym start,
+);
+
+/// Collect the arguments, run [`crate::main`] and exit with its status.
+///
+/// Safety: called once, from `_start`, with the initial stack pointer the kernel
+/// set up (argc, then argc pointers to NUL-terminated strings that live as long as
+/// the process).
+unsafe extern "C" fn start(sp: *const usize) -> ! {
+    let mut args = Args {
+        items: [&[]; MAX_ARGS],
+        len: 0,
+        overflow: false,
+    };
+    // Safety: see the function's contract: the kernel's argument block.
+    unsafe {
+        let argc = *sp;
+        let argv = sp.add(1) as *const *const u8;
+        for i in 1..argc {
+            let p = *argv.add(i);
+            let mut n = 0;
+            while p.add(n).read_volatile() != 0 {
+                n += 1;
+            }
+            let arg = core::slice::from_raw_parts(p, n);
+            match args.items.get_mut(args.len) {
+                Some(slot) => {
+                    *slot = arg;
+                    args.len += 1;
+                }
+                None => args.overflow = true,
+            }
+        }
+    }
+    exit(crate::main(&args))
+}
+
+/// Any panic the optimizer cannot prove unreachable makes the link fail, as in the
+/// firmware: this handler calls a function defined nowhere, so the release build
+/// (LTO, `panic = "abort"`) links only if no panic path is left.
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    extern "C" {
+        fn nimbot_tiny_has_a_reachable_panic() -> !;
+    }
+    // Safety: never runs. The symbol does not exist, so a build that still
+    // references this handler does not link.
+    unsafe { nimbot_tiny_has_a_reachable_panic() }
+}
+
+// The memory functions LLVM emits calls to. Rust's `compiler_builtins` leaves them
+// to the C library on this target, and there is none. `rep movsb`/`rep stosb` keep
+// LLVM from recognising the bodies as the very functions they define.
+
+/// Safety: `dst` and `src` are valid for `n` bytes and do not overlap.
+#[no_mangle]
+pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
+    // Safety: the caller's contract; the direction flag is clear (the ABI's default).
+    unsafe {
+        asm!("rep movsb", inout("rcx") n => _, inout("rdi") dst => _, inout("rsi") src => _,
+             options(nostack, preserves_flags));
+    }
+    dst
+}
+
+/// Safety: `dst` and `src` are valid for `n` bytes; they may overlap.
+#[no_mangle]
+pub unsafe extern "C" fn memmove(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
+    if (dst as usize).wrapping_sub(src as usize) >= n {
+        // Safety: no harmful overlap when copying forwards (dst before src or apart).
+        return unsafe { memcpy(dst, src, n) };
+    }
+    // Safety: copy backwards from the last byte with the direction flag set, and
+    // clear it again as the ABI requires. `n > 0` here (else the test above passed).
+    unsafe {
+        asm!("std", "rep movsb", "cld",
+             inout("rcx") n => _, inout("rdi") dst.add(n - 1) => _, inout("rsi") src.add(n - 1) => _,
+             options(nostack));
+    }
+    dst
+}
+
+/// Safety: `dst` is valid for `n` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn memset(dst: *mut u8, c: i32, n: usize) -> *mut u8 {
+    // Safety: the caller's contract; the direction flag is clear.
+    unsafe {
+        asm!("rep stosb", inout("rcx") n => _, inout("rdi") dst => _, in("al") c as u8,
+             options(nostack, preserves_flags));
+    }
+    dst
+}
+
+/// Safety: `a` and `b` are valid for `n` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    for i in 0..n {
+        // Safety: `i < n`; volatile reads keep LLVM from turning this into a call to
+        // memcmp itself.
+        let (x, y) = unsafe { (a.add(i).read_volatile(), b.add(i).read_volatile()) };
+        if x != y {
+            return i32::from(x) - i32::from(y);
+        }
+    }
+    0
+}
+
+/// Safety: `a` and `b` are valid for `n` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // Safety: the caller's contract.
+    unsafe { memcmp(a, b, n) }
+}

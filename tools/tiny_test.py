@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""Complete games through the tiny static binary, checked against the full one.
+
+usage: tiny_test.py TINY FULL      (tools/tiny.sh test runs it)
+
+1. The line protocol: random sessions (games of many N, R and both seats against a
+   random opponent, with queries, state, policy switches and bad input mixed in)
+   are played interactively against FULL; the recorded input is then piped through
+   TINY in one go and its output must equal FULL's byte for byte.
+2. query: TINY and FULL print the same thing and exit alike for many positions.
+3. connect: TINY plays FULL's `connect` through FULL's referee (`serve -p 0`) in both
+   seats for many N; the side with the won start wins, exit codes 0/1, one summary
+   line. Plus TINY against itself, a silent server (--timeout), a closed port and
+   usage errors.
+4. exp-nim: TINY in pipe mode behind tests/peers/exp_nim_like.py (a named pipe)
+   against FULL's connect, both seats.
+
+Every wait has a timeout and every child is killed however the test ends.
+"""
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TINY, FULL = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PEER = os.path.join(ROOT, "tests", "peers", "exp_nim_like.py")
+KIDS = []
+rng = random.Random(20240611)
+checks = 0
+
+
+def fail(msg):
+    for k in KIDS:
+        if k.poll() is None:
+            k.kill()
+    sys.exit(f"tiny_test: FAIL: {msg}")
+
+
+def check(cond, msg):
+    global checks
+    checks += 1
+    if not cond:
+        fail(msg)
+
+
+def spawn(args, **kw):
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    p = subprocess.Popen(args, **kw)
+    KIDS.append(p)
+    return p
+
+
+def finish(p, secs):
+    """(exit code, stdout, stderr) of a child, killing it after `secs`."""
+    try:
+        out, err = p.communicate(timeout=secs)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        fail(f"{p.args} did not finish in {secs} s\n{err.decode(errors='replace')}")
+    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def run(args, stdin=b"", secs=20):
+    p = spawn(args, stdin=subprocess.PIPE)
+    try:
+        out, err = p.communicate(stdin, timeout=secs)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail(f"{args} did not finish in {secs} s")
+    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def first_wins(n, r):
+    code, out, _ = run([FULL, "query", str(n), "3", str(r), str(r), "0"])
+    check(code == 0, f"full query {n} {r}")
+    return out.startswith("win")
+
+
+def random_position():
+    """S C A B F inside the table: S plus the stones the cap needs gone is <= 999."""
+    while True:
+        s, c = rng.randint(1, 999), rng.randint(3, 45)
+        if s + (c * (c - 1) - 6) // 2 <= 999:
+            return [str(s), str(c), str(rng.randint(0, 4)), str(rng.randint(0, 4)), str(rng.randint(0, 1))]
+
+
+# ---------------------------------------------------------------- 1. line protocol
+
+class Full:
+    """The full binary's line protocol, one reply per line (read with a timeout)."""
+
+    def __init__(self):
+        self.p = spawn([FULL], stdin=subprocess.PIPE)
+        self.lines = []
+        self.replies = []
+        self.transcript = []
+        self.cv = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            with self.cv:
+                self.replies.append(line.decode())
+                self.transcript.append(line.decode())
+                self.cv.notify()
+
+    def ask(self, line, reply=True):
+        self.lines.append(line)
+        self.p.stdin.write(line.encode() + b"\n")
+        self.p.stdin.flush()
+        if not reply:
+            return None
+        with self.cv:
+            if not self.cv.wait_for(lambda: self.replies, timeout=10):
+                fail(f"full binary gave no reply to {line!r}")
+            return self.replies.pop(0).rstrip("\n")
+
+
+NOISE = ["", "bogus", "opp x 0", "opp 1 2", "go now", "new 5 4 3 third", "x" * 100,
+         "help", "version", "state", "policy", "opp 0 0",
+         "  state  ", "query 5 3 1 1 1", "end x"]
+
+
+def session(full, games):
+    for _ in range(games):
+        n = rng.choice([1, 2, 3, 4, 5, 7, 8, 12, 20, 33, 57, 100, 257, 500, 998, 999,
+                        rng.randint(1, 999)])
+        r = rng.choice([0, 1, 2, 4])
+        seat = rng.choice(["first", "second"])
+        if rng.random() < 0.3:
+            full.ask("policy " + rng.choice(["first", "trap"]))
+        check(full.ask(f"new {n} {r} 3 {seat}") == "ok", "new")
+        for _ in range(3000):
+            st = full.ask("state").split()
+            turn = st[-1]
+            if turn in ("won", "lost"):
+                break
+            if rng.random() < 0.05:
+                line = rng.choice(NOISE)
+                full.ask(line, reply=bool(line.strip()))
+            if rng.random() < 0.05:
+                full.ask("query " + " ".join(random_position()))
+            if turn == "bot":
+                full.ask("go")
+            else:
+                stones, limit, opp_resets = int(st[2]), int(st[4]), int(st[9])
+                k = rng.randint(1, min(stones, limit))
+                if rng.random() < 0.02:
+                    k = limit + 1  # illegal: an error, game unchanged
+                f = 1 if opp_resets > 0 and rng.random() < 0.3 else 0
+                full.ask(f"opp {k} {f}")
+        else:
+            fail("a game did not end")
+        full.ask("end")
+
+
+def test_line_protocol():
+    t0 = time.time()
+    full = Full()
+    session(full, 120)
+    full.p.stdin.close()
+    try:
+        check(full.p.wait(timeout=10) == 0, "full serial exit")
+    except subprocess.TimeoutExpired:
+        fail("the full binary did not end at the end of its input")
+    script = "".join(l + "\n" for l in full.lines).encode()
+    expected = "".join(full.transcript)
+    # FULL again on the whole script at once, then TINY: byte for byte.
+    code_f, out_f, _ = run([FULL], script)
+    code_t, out_t, err_t = run([TINY], script)
+    if out_f != expected or code_f != 0:
+        for i, (a, b) in enumerate(zip(out_f.splitlines(), expected.splitlines())):
+            if a != b:
+                fail(f"the full binary differs from itself at reply {i}: {a!r} {b!r}")
+        fail(f"the full binary differs from itself: exit {code_f}, {len(out_f)} {len(expected)} bytes")
+    if out_t != out_f:
+        for i, (a, b) in enumerate(zip(out_t.splitlines(), out_f.splitlines())):
+            if a != b:
+                ctx = [l for l in full.lines if l.strip()][max(0, i - 3):i + 1]
+                fail(f"line protocol differs at reply {i} (lines {ctx}): tiny {a!r}, full {b!r}")
+        fail("line protocol output lengths differ")
+    check(code_t == 0 and err_t == "", f"tiny serial exit {code_t} {err_t}")
+    # A last line without a newline, and the policy option.
+    for args in ([], ["--policy", "first"], ["serial"]):
+        tail = b"new 30 2 3 first\ngo\nstate"
+        check(run([TINY] + args, tail)[1] == run([FULL] + args, tail)[1], f"serial {args}")
+    print(f"line protocol: {len(full.lines)} lines, 120 games: same bytes as the full binary "
+          f"({time.time() - t0:.1f} s)")
+
+
+# ---------------------------------------------------------------- 2. query
+
+def test_query():
+    t0 = time.time()
+    cases = [["8", "3", "0", "0", "0"], ["4", "3", "0", "0", "0"], ["999", "3", "4", "4", "0"],
+             ["20", "3", "4", "4", "0"], ["1", "3", "0", "0", "1"],
+             ["--game", "fibonacci", "20", "19"], ["--game", "fibonacci", "21", "20"],
+             ["--game=fibonacci", "100", "99"]]
+    for _ in range(150):
+        cases.append(random_position())
+    for c in cases:
+        for pol in ([], ["--policy", "first"]):
+            ft = run([TINY, "query"] + c + pol)
+            ff = run([FULL, "query"] + c + pol)
+            check(ft[:2] == ff[:2], f"query {c} {pol}: tiny {ft}, full {ff}")
+    # Errors exit 2 in both (the messages may differ).
+    for c in (["1", "2", "3"], ["5", "2", "0", "0", "0"], ["5", "3", "0", "0", "2"],
+              ["x"], ["5", "3", "300", "0", "0"], ["5", "3", "0", "0", "0", "1"]):
+        code = run([TINY, "query"] + c)[0]
+        check(code == 2 and run([FULL, "query"] + c)[0] == 2, f"query error {c}: {code}")
+    # Beyond the table: the full binary solves, the tiny one refuses (exit 2).
+    check(run([TINY, "query", "5000", "3", "0", "0", "0"])[0] == 2, "query beyond the table")
+    check(run([TINY, "--version"])[1] == run([FULL, "--version"])[1], "--version")
+    check(run([TINY, "--help"])[0] == 0 and run([TINY, "bogus"])[0] == 2, "help/usage")
+    print(f"query: {2 * len(cases)} positions equal to the full binary's ({time.time() - t0:.1f} s)")
+
+
+# ---------------------------------------------------------------- 3. connect
+
+def referee(n, r, extra=()):
+    p = spawn([FULL, "serve", str(n), str(r), "-p", "0", "-a", "127.0.0.1", "-t", "30",
+               "--join-timeout", "20", *extra])
+    line = p.stdout.readline().decode().strip()
+    if not line.startswith("listening on "):
+        fail(f"referee said {line!r}")
+    return p, line[len("listening on "):]
+
+
+def summary_ok(err, cmd, won, seat):
+    lines = err.strip().splitlines()
+    return len(lines) == 1 and lines[0].startswith(f"nimbot {cmd}: {'won' if won else 'lost'} as {seat} after ")
+
+
+def connect_game(n, r, tiny_first, opponent=FULL):
+    ref, addr = referee(n, r)
+    host = rng.choice(["127.0.0.1", "localhost"])
+    addr = addr.replace("127.0.0.1", host)
+    tseat, oseat = ("--first", "--second") if tiny_first else ("--second", "--first")
+    tiny = spawn([TINY, "connect", addr, tseat, "--name", "tiny", "--timeout", "30"])
+    other = spawn([opponent, "connect", addr, oseat, "--name", "other", "--timeout", "30"])
+    tc, _, terr = finish(tiny, 40)
+    oc, _, oerr = finish(other, 40)
+    rc, _, log = finish(ref, 20)
+    ctx = f"connect N={n} R={r} tiny_first={tiny_first}\n{terr}{oerr}{log[-2000:]}"
+    tiny_wins = first_wins(n, r) == tiny_first
+    check(rc == 0, ctx)
+    check(tc == (0 if tiny_wins else 1), ctx)
+    check(oc == (1 if tiny_wins else 0), ctx)
+    check(summary_ok(terr, "connect", tiny_wins, tseat[2:]), ctx)
+
+
+def silent_server():
+    """A server that accepts and never answers: --timeout must end the wait."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+    t0 = time.time()
+    p = spawn([TINY, "connect", f"127.0.0.1:{port}", "--first", "--timeout", "0.5"])
+    code, _, err = finish(p, 10)
+    check(code == 3 and "read failed" in err and time.time() - t0 < 5, f"silent server: {code} {err}")
+    srv.close()
+    # Now nobody listens on that port.
+    code, _, err = finish(spawn([TINY, "connect", f"127.0.0.1:{port}", "--second"]), 10)
+    check(code == 3 and "cannot connect" in err, f"closed port: {code} {err}")
+
+
+def test_connect():
+    t0 = time.time()
+    games = 0
+    for n in [1, 2, 3, 4, 5, 8, 13, 20, 57, 100, 257, 500, 998, 999, rng.randint(1, 999)]:
+        for r in ([4, 0] if n in (8, 100, 999) else [rng.choice([0, 1, 2, 4])]):
+            for tiny_first in (True, False):
+                connect_game(n, r, tiny_first)
+                games += 1
+    for n in (20, 100):
+        connect_game(n, 4, True, opponent=TINY)
+        games += 1
+    silent_server()
+    for args in (["connect", "127.0.0.1:1"], ["connect", "--first"],
+                 ["connect", "127.0.0.1:1", "--first", "--second"],
+                 ["connect", "127.0.0.1:1", "--first", "--init-max", "0"],
+                 ["connect", "127.0.0.1:1", "--first", "--timeout", "soon"]):
+        code = run([TINY] + args)[0]
+        check(code == 2, f"usage {args}: {code}")
+    check(run([TINY, "connect", "example.org:9000", "--first"])[0] == 3, "unresolvable host")
+    print(f"connect: {games} games through the referee, exit codes and summaries right; "
+          f"timeout, refused and usage errors ({time.time() - t0:.1f} s)")
+
+
+# ---------------------------------------------------------------- 4. exp-nim
+
+def exp_nim_game(n, r, tiny_first, tmp):
+    fifo = os.path.join(tmp, f"pipe-{n}-{r}-{tiny_first}")
+    os.mkfifo(fifo)
+    status, errf = fifo + ".status", fifo + ".err"
+    ref, addr = referee(n, r)
+    seat, flag, stones = ("--first", "-f", f"--stones {n}") if tiny_first else ("--second", "", "")
+    script = (f"({TINY} exp-nim {seat} {stones} --resets {r} < '{fifo}' 2> '{errf}'; echo $? > '{status}')"
+              f" | python3 '{PEER}' {flag} -n text {addr} > '{fifo}'")
+    text = spawn(["sh", "-c", script], start_new_session=True)
+    other = spawn([FULL, "connect", addr, "--second" if tiny_first else "--first",
+                   "--name", "tcp", "--timeout", "30"])
+    try:
+        finish(text, 40)
+    finally:
+        try:
+            os.killpg(text.pid, 9)
+        except ProcessLookupError:
+            pass
+    oc, _, oerr = finish(other, 20)
+    rc, _, log = finish(ref, 20)
+    code = open(status).read().strip() if os.path.exists(status) else "?"
+    err = open(errf).read() if os.path.exists(errf) else ""
+    tiny_wins = first_wins(n, r) == tiny_first
+    ctx = f"exp-nim N={n} R={r} tiny_first={tiny_first}: {code}\n{err}{oerr}{log[-2000:]}"
+    check(rc == 0 and code == ("0" if tiny_wins else "1"), ctx)
+    check(oc == (1 if tiny_wins else 0), ctx)
+    check(summary_ok(err, "exp-nim", tiny_wins, seat[2:]), ctx)
+
+
+def test_exp_nim():
+    t0 = time.time()
+    games = 0
+    with tempfile.TemporaryDirectory(prefix="nimbot-tiny-") as tmp:
+        for n, r in [(1, 0), (8, 0), (20, 4), (57, 2), (100, 4), (999, 4), (rng.randint(1, 999), 4)]:
+            for tiny_first in (True, False):
+                exp_nim_game(n, r, tiny_first, tmp)
+                games += 1
+    code, _, err = run([TINY, "exp-nim", "--first"])
+    check(code == 2, f"exp-nim --first without --stones: {code} {err}")
+    code, _, err = run([TINY, "exp-nim", "--first", "--stones", "5000"])
+    check(code == 3, f"exp-nim beyond the table: {code} {err}")
+    code, _, err = run([TINY, "exp-nim", "--second"], b"Game mode\n")
+    check(code == 3 and len(err.splitlines()) == 1, f"exp-nim early end of input: {code} {err}")
+    print(f"exp-nim: {games} games through a named pipe, exit codes and summaries right "
+          f"({time.time() - t0:.1f} s)")
+
+
+def main():
+    t0 = time.time()
+    try:
+        test_query()
+        test_line_protocol()
+        test_connect()
+        test_exp_nim()
+    finally:
+        for k in KIDS:
+            if k.poll() is None:
+                k.kill()
+    print(f"tiny_test: OK, {checks} checks in {time.time() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
