@@ -27,6 +27,10 @@ import threading
 import time
 
 TINY, FULL = sys.argv[1], sys.argv[2]
+# The tiny binary has only the table, so its default lost-position policy is trap
+# (and `longest` plays as trap); the full binary defaults to longest, which needs the
+# solver. Compare like with like: the full binary with trap unless a test says otherwise.
+TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "tests", "peers", "exp_nim_like.py")
 KIDS = []
@@ -64,8 +68,8 @@ def finish(p, secs):
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
-        fail(f"{p.args} did not finish in {secs} s\n{err.decode(errors='replace')}")
-    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+        fail(f"{p.args} did not finish in {secs} s\n{(err or b'').decode(errors='replace')}")
+    return p.returncode, (out or b"").decode(errors="replace"), (err or b"").decode(errors="replace")
 
 
 def run(args, stdin=b"", secs=20):
@@ -98,7 +102,7 @@ class Full:
     """The full binary's line protocol, one reply per line (read with a timeout)."""
 
     def __init__(self):
-        self.p = spawn([FULL], stdin=subprocess.PIPE)
+        self.p = spawn([FULL] + TRAP, stdin=subprocess.PIPE)
         self.lines = []
         self.replies = []
         self.transcript = []
@@ -174,7 +178,7 @@ def test_line_protocol():
     script = "".join(l + "\n" for l in full.lines).encode()
     expected = "".join(full.transcript)
     # FULL again on the whole script at once, then TINY: byte for byte.
-    code_f, out_f, _ = run([FULL], script)
+    code_f, out_f, _ = run([FULL] + TRAP, script)
     code_t, out_t, err_t = run([TINY], script)
     if out_f != expected or code_f != 0:
         for i, (a, b) in enumerate(zip(out_f.splitlines(), expected.splitlines())):
@@ -189,14 +193,21 @@ def test_line_protocol():
         fail("line protocol output lengths differ")
     check(code_t == 0 and err_t == "", f"tiny serial exit {code_t} {err_t}")
     # A last line without a newline, and the policy option.
-    for args in ([], ["--policy", "first"], ["serial"]):
+    for args in ([], ["--policy", "first"], ["serial"], ["--policy", "longest"]):
         tail = b"new 30 2 3 first\ngo\nstate"
-        check(run([TINY] + args, tail)[1] == run([FULL] + args, tail)[1], f"serial {args}")
+        check(run([TINY] + args, tail)[1] == run([FULL] + full_policy(args), tail)[1], f"serial {args}")
     print(f"line protocol: {len(full.lines)} lines, 120 games: same bytes as the full binary "
           f"({time.time() - t0:.1f} s)")
 
 
 # ---------------------------------------------------------------- 2. query
+
+def full_policy(args):
+    """The full binary's arguments matching the tiny binary's policy for `args`."""
+    if "--policy" in args and args[args.index("--policy") + 1] != "longest":
+        return [a for a in args if a != "longest"]
+    return TRAP + [a for a in args if a not in ("--policy", "longest")]
+
 
 def test_query():
     t0 = time.time()
@@ -207,9 +218,9 @@ def test_query():
     for _ in range(150):
         cases.append(random_position())
     for c in cases:
-        for pol in ([], ["--policy", "first"]):
+        for pol in ([], ["--policy", "first"], ["--policy", "longest"]):
             ft = run([TINY, "query"] + c + pol)
-            ff = run([FULL, "query"] + c + pol)
+            ff = run([FULL, "query"] + c + full_policy(pol))
             check(ft[:2] == ff[:2], f"query {c} {pol}: tiny {ft}, full {ff}")
     # Errors exit 2 in both (the messages may differ).
     for c in (["1", "2", "3"], ["5", "2", "0", "0", "0"], ["5", "3", "0", "0", "2"],
@@ -220,14 +231,17 @@ def test_query():
     check(run([TINY, "query", "5000", "3", "0", "0", "0"])[0] == 2, "query beyond the table")
     check(run([TINY, "--version"])[1] == run([FULL, "--version"])[1], "--version")
     check(run([TINY, "--help"])[0] == 0 and run([TINY, "bogus"])[0] == 2, "help/usage")
-    print(f"query: {2 * len(cases)} positions equal to the full binary's ({time.time() - t0:.1f} s)")
+    print(f"query: {3 * len(cases)} position-policy pairs equal to the full binary's ({time.time() - t0:.1f} s)")
 
 
 # ---------------------------------------------------------------- 3. connect
 
 def referee(n, r, extra=()):
+    # The move log goes to a file: a long game's log outgrows a pipe nobody reads yet.
+    log = tempfile.TemporaryFile()
     p = spawn([FULL, "serve", str(n), str(r), "-p", "0", "-a", "127.0.0.1", "-t", "30",
-               "--join-timeout", "20", *extra])
+               "--join-timeout", "20", *extra], stderr=log)
+    p.log = log
     line = p.stdout.readline().decode().strip()
     if not line.startswith("listening on "):
         fail(f"referee said {line!r}")
@@ -248,7 +262,9 @@ def connect_game(n, r, tiny_first, opponent=FULL):
     other = spawn([opponent, "connect", addr, oseat, "--name", "other", "--timeout", "30"])
     tc, _, terr = finish(tiny, 40)
     oc, _, oerr = finish(other, 40)
-    rc, _, log = finish(ref, 20)
+    rc = finish(ref, 20)[0]
+    ref.log.seek(0)
+    log = ref.log.read().decode(errors="replace")
     ctx = f"connect N={n} R={r} tiny_first={tiny_first}\n{terr}{oerr}{log[-2000:]}"
     tiny_wins = first_wins(n, r) == tiny_first
     check(rc == 0, ctx)
@@ -317,7 +333,9 @@ def exp_nim_game(n, r, tiny_first, tmp):
         except ProcessLookupError:
             pass
     oc, _, oerr = finish(other, 20)
-    rc, _, log = finish(ref, 20)
+    rc = finish(ref, 20)[0]
+    ref.log.seek(0)
+    log = ref.log.read().decode(errors="replace")
     code = open(status).read().strip() if os.path.exists(status) else "?"
     err = open(errf).read() if os.path.exists(errf) else ""
     tiny_wins = first_wins(n, r) == tiny_first

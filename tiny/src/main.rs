@@ -42,7 +42,9 @@ Usage:
   nimbot query --game fibonacci S LIMIT
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
-  nimbot --policy first|trap ...   how to move in lost positions (default trap)
+  nimbot --policy first|trap|longest ...
+                                   how to move in lost positions (default trap;
+                                   longest needs the solver and plays as trap here)
   nimbot --help | --version
 
 HOST is an IPv4 address or localhost. Games are played from the embedded table
@@ -72,7 +74,9 @@ fn main(args: &Args) -> u8 {
             policy = match value {
                 Some(b"trap") => Policy::Trap,
                 Some(b"first") => Policy::First,
-                _ => return usage("--policy takes first or trap"),
+                // Distances to the end need the solver: the table plays it as trap.
+                Some(b"longest") => Policy::Longest,
+                _ => return usage("--policy takes first, trap or longest"),
             };
             continue;
         }
