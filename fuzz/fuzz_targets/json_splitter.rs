@@ -7,10 +7,18 @@
 
 mod common;
 
+/// The embedded table, validated once (its CRC and checks would dominate a run).
+fn engine() -> nimbot::TableEngine<'static> {
+    static ENGINE: std::sync::OnceLock<nimbot::TableEngine<'static>> = std::sync::OnceLock::new();
+    ENGINE
+        .get_or_init(|| nimbot::TableEngine::embedded().expect("embedded table"))
+        .clone()
+}
+
 use libfuzzer_sys::fuzz_target;
 use nimbot::json::{Feed, Object, Splitter};
 use nimbot::tournament::{Client, Step, MAX_MESSAGE};
-use nimbot::{Player, TableEngine};
+use nimbot::Player;
 
 /// A small buffer too, so the oversize path is reached by short inputs.
 const SMALL: usize = 64;
@@ -24,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         Player::Second
     };
-    let mut engine = TableEngine::embedded().expect("embedded table");
+    let mut engine = engine();
     common::no_heap("the splitter and client", || {
         let mut big: Splitter<MAX_MESSAGE> = Splitter::new();
         let mut small: Splitter<SMALL> = Splitter::new();

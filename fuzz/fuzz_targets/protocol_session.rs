@@ -6,9 +6,16 @@
 
 mod common;
 
+/// The embedded table, validated once (its CRC and checks would dominate a run).
+fn engine() -> nimbot::TableEngine<'static> {
+    static ENGINE: std::sync::OnceLock<nimbot::TableEngine<'static>> = std::sync::OnceLock::new();
+    ENGINE
+        .get_or_init(|| nimbot::TableEngine::embedded().expect("embedded table"))
+        .clone()
+}
+
 use libfuzzer_sys::fuzz_target;
 use nimbot::protocol::{Line, LineReader, Session, MAX_LINE, MAX_REPLY};
-use nimbot::TableEngine;
 
 /// Hands out `data` `chunk` bytes at a time, as a UART or pipe would.
 struct Chunks<'a> {
@@ -62,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let chunk = usize::from(first % 65).max(1);
     let want = expected(input);
-    let mut engine = Some(TableEngine::embedded().expect("embedded table"));
+    let mut engine = Some(engine());
     common::no_heap("the protocol session", || {
         let mut session = Session::new(engine.take().unwrap());
         let mut reader = LineReader::default();
