@@ -3,13 +3,16 @@
 #
 #   tools/fuzz.sh [SECONDS]   every target for SECONDS (default 600), two at a time
 #   tools/fuzz.sh smoke       every target for 30 s: what tools/test.sh (CI) runs
-#   tools/fuzz.sh merge       minimize the new inputs of earlier runs into the
-#                             committed corpora (fuzz/corpus/<target>)
+#   tools/fuzz.sh merge       minimize the committed corpora and the new inputs of
+#                             earlier runs into fuzz/corpus/<target> (set cover)
 #
+# Every run reads the hand-written seeds (fuzz/seeds/<target>: protocol scripts, the
+# default table, platform messages) and the committed corpus (fuzz/corpus/<target>).
 # Needs a nightly toolchain (`cargo +nightly`, no extra components) and installs
 # cargo-fuzz when missing. New inputs go to fuzz/target/new-corpus/<target> (not
 # committed); crashes to fuzz/artifacts/<target>/ and fail the script. Environment:
 # FUZZ_JOBS (targets at a time, default 2), FUZZ_TARGETS (a subset, space-separated).
+# Logs: fuzz/target/logs/<SECONDS|smoke|merge>/<target>.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,27 +42,34 @@ echo "== building the fuzz targets (cargo +nightly fuzz build)"
 cargo +nightly fuzz build
 BIN=fuzz/target/x86_64-unknown-linux-gnu/release
 NEW=fuzz/target/new-corpus
-LOGS=fuzz/target/logs
+LOGS=fuzz/target/logs/$ARG
 mkdir -p "$LOGS"
 
 if [ "$ARG" = merge ]; then
     for t in $TARGETS; do
-        mkdir -p "$NEW/$t"
-        before=$(find "fuzz/corpus/$t" -type f | wc -l)
-        "$BIN/$t" -merge=1 -rss_limit_mb=1024 "fuzz/corpus/$t" "$NEW/$t" >"$LOGS/$t.merge" 2>&1
+        mkdir -p "$NEW/$t" "fuzz/corpus/$t"
+        before=$(find "fuzz/corpus/$t" "$NEW/$t" -type f | wc -l)
+        merged=fuzz/target/merged/$t
+        rm -rf "$merged"
+        mkdir -p "$merged"
+        "$BIN/$t" -set_cover_merge=1 -rss_limit_mb=1024 -malloc_limit_mb=256 \
+            "$merged" fuzz/seeds/"$t" "fuzz/corpus/$t" "$NEW/$t" >"$LOGS/$t.log" 2>&1
+        rm -rf "fuzz/corpus/$t"
+        mv "$merged" "fuzz/corpus/$t"
         after=$(find "fuzz/corpus/$t" -type f | wc -l)
-        echo "$t: corpus $before -> $after inputs"
+        bytes=$(cat "fuzz/corpus/$t"/* | wc -c)
+        echo "$t: $before inputs -> $after ($bytes bytes)"
     done
     exit 0
 fi
 
 run_one() {
     local t=$1
-    mkdir -p "$NEW/$t" "fuzz/artifacts/$t"
-    # The first directory receives new inputs; the committed corpus is read only.
+    mkdir -p "$NEW/$t" "fuzz/artifacts/$t" "fuzz/corpus/$t"
+    # The first directory receives new inputs; seeds and corpus are read only.
     "$BIN/$t" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=1024 \
         -malloc_limit_mb=256 -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" \
-        "$NEW/$t" "fuzz/corpus/$t" >"$LOGS/$t.log" 2>&1 || true
+        "$NEW/$t" "fuzz/seeds/$t" "fuzz/corpus/$t" >"$LOGS/$t.log" 2>&1 || true
 }
 
 echo "== fuzzing $TARGETS for ${SECONDS_EACH}s each, $JOBS at a time (logs in $LOGS)"
@@ -80,7 +90,7 @@ for t in $TARGETS; do
     log="$LOGS/$t.log"
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
-    corpus=$(find "fuzz/corpus/$t" "$NEW/$t" -type f | wc -l)
+    corpus=$(find "fuzz/seeds/$t" "fuzz/corpus/$t" "$NEW/$t" -type f | wc -l)
     crashes=$(find "fuzz/artifacts/$t" -type f | wc -l)
     if grep -q -E 'ERROR: libFuzzer|panicked|SUMMARY: ' "$log" || [ -z "$secs" ]; then
         crashes=$((crashes > 0 ? crashes : 1))
