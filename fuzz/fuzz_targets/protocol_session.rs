@@ -38,8 +38,8 @@ impl embedded_io::Read for Chunks<'_> {
 }
 
 const REPLY_WORDS: &[&[u8]] = &[
-    b"ok", b"move", b"lost", b"win", b"lose", b"state", b"version", b"policy", b"limits", b"help",
-    b"error",
+    b"ok", b"move", b"lost", b"over", b"win", b"lose", b"state", b"version", b"policy", b"limits",
+    b"help", b"error",
 ];
 
 /// What the documented grammar expects for each line: `None` for a blank line,
