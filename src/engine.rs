@@ -34,7 +34,7 @@ pub trait Engine {
 /// Answers from a table (by default the one embedded in flash) and nothing else:
 /// what the firmware and the tiny binary play with. Games beyond the table are
 /// refused when they start, positions beyond it with [`DecideError::OutOfRange`].
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TableEngine<'a> {
     table: Table<'a>,
 }

@@ -461,7 +461,8 @@ pub enum Line<'a> {
 /// Splits a byte stream into lines with a fixed buffer.
 #[derive(Debug)]
 pub struct LineReader {
-    line: Vec<u8, MAX_LINE>,
+    /// One byte more than [`MAX_LINE`]: room for the `\r` of a `\r\n` ending.
+    line: Vec<u8, { MAX_LINE + 1 }>,
     overflow: bool,
     chunk: [u8; 64],
     start: usize,
@@ -516,11 +517,11 @@ impl LineReader {
     }
 
     fn finish(&mut self) -> Line<'_> {
-        if self.overflow {
-            return Line::TooLong;
-        }
-        if self.line.last() == Some(&b'\r') {
+        if !self.overflow && self.line.last() == Some(&b'\r') {
             self.line.pop();
+        }
+        if self.overflow || self.line.len() > MAX_LINE {
+            return Line::TooLong;
         }
         Line::Text(&self.line)
     }

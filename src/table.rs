@@ -25,7 +25,7 @@ const ESCAPE: usize = ALPHABET - 1;
 const MAX_CODE_LEN: usize = 15;
 
 /// The serialized form (see `table/FORMAT.md`). The CRC follows it in the blob.
-#[derive(Serialize, Deserialize, Debug)]
+#[derive(Serialize, Deserialize, Clone, Debug)]
 struct TableFile<'a> {
     magic: [u8; 4],
     format_version: u32,
@@ -233,7 +233,8 @@ impl RunReader<'_, '_> {
 }
 
 /// A validated table, borrowing its bytes (typically a `&'static` blob in flash).
-#[derive(Debug)]
+/// Cloning copies the decoding tables and the borrow, not the blob.
+#[derive(Clone, Debug)]
 pub struct Table<'a> {
     file: TableFile<'a>,
     params: Params,

@@ -385,3 +385,27 @@ fn arbitrary_bytes_never_panic_and_get_one_reply_per_line() {
         assert_eq!(lines.len(), expected);
     }
 }
+
+/// `MAX_LINE` counts the command without its line ending, `\r\n` included: a line of
+/// exactly `MAX_LINE` bytes is accepted with either ending, one byte more is refused.
+/// (Found by the `protocol_session` fuzz target: the `\r` used to count.)
+#[test]
+fn a_full_length_line_with_crlf_is_accepted() {
+    let full = format!("state{}", " ".repeat(MAX_LINE - 5));
+    let over = format!("state{}", " ".repeat(MAX_LINE - 4));
+    let script = format!("{full}\r\n{full}\n{over}\r\n{over}\n{full}\r");
+    for step in [1, 7, 64, 1024] {
+        let replies = run_script(script.as_bytes(), step);
+        assert_eq!(
+            replies,
+            [
+                "state none",
+                "state none",
+                "error line too long",
+                "error line too long",
+                "state none"
+            ],
+            "read {step} bytes at a time"
+        );
+    }
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything nimbot checks before a change lands: formatting, lints, the no_std
-# build, the docs, every test, the firmware in QEMU (tools/firmware.sh test,
-# which installs its cross toolchain and QEMU when missing), then the tiny static
-# binary (tools/tiny.sh test). Run from anywhere:
+# build, the docs, every test, a 30 s fuzz run of each target (tools/fuzz.sh smoke,
+# which installs cargo-fuzz when missing), the firmware in QEMU (tools/firmware.sh
+# test, which installs its cross toolchain and QEMU when missing), then the tiny
+# static binary (tools/tiny.sh test). Run from anywhere:
 # tools/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 step "tests (release mode: the exhaustive checks are heavy)"
 cargo test --workspace --release
+
+step "fuzz smoke run: every cargo-fuzz target for 30 s (tools/fuzz.sh smoke)"
+tools/fuzz.sh smoke
 
 step "firmware: build for thumbv7m-none-eabi, no reachable panic, games in QEMU"
 tools/firmware.sh test
