@@ -8,8 +8,10 @@
 #
 # Every run reads the hand-written seeds (fuzz/seeds/<target>: protocol scripts, the
 # default table, platform messages) and the committed corpus (fuzz/corpus/<target>).
-# Needs a nightly toolchain (`cargo +nightly`, no extra components) and installs
-# cargo-fuzz when missing. New inputs go to fuzz/target/new-corpus/<target> (not
+# Uses a nightly toolchain (`cargo +nightly`, no extra components): when there is
+# none it tries `rustup toolchain install nightly`, and when that cannot download it
+# builds with the stable toolchain and RUSTC_BOOTSTRAP=1 (cargo-fuzz's -Z flags and
+# the AddressSanitizer runtime work there too). Installs cargo-fuzz when missing. New inputs go to fuzz/target/new-corpus/<target> (not
 # committed); crashes to fuzz/artifacts/<target>/ and fail the script. Environment:
 # FUZZ_JOBS (targets at a time, default 2), FUZZ_TARGETS (a subset, space-separated).
 # Logs: fuzz/target/logs/<SECONDS|smoke|merge>/<target>.log.
@@ -29,17 +31,23 @@ merge) SECONDS_EACH=0 ;;
 *) SECONDS_EACH=$ARG ;;
 esac
 
+FUZZ_CARGO=(cargo +nightly)
 if ! cargo +nightly --version >/dev/null 2>&1; then
-    echo "tools/fuzz.sh: needs a nightly toolchain (rustup toolchain install nightly)" >&2
-    exit 2
+    echo "== no nightly toolchain: trying rustup toolchain install nightly --profile minimal"
+    if ! rustup toolchain install nightly --profile minimal >/dev/null 2>&1 ||
+        ! cargo +nightly --version >/dev/null 2>&1; then
+        echo "== nightly unavailable: building with stable and RUSTC_BOOTSTRAP=1"
+        export RUSTC_BOOTSTRAP=1
+        FUZZ_CARGO=(cargo)
+    fi
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz (about a minute)"
     cargo install cargo-fuzz --locked
 fi
 
-echo "== building the fuzz targets (cargo +nightly fuzz build)"
-cargo +nightly fuzz build
+echo "== building the fuzz targets (${FUZZ_CARGO[*]} fuzz build)"
+"${FUZZ_CARGO[@]}" fuzz build
 BIN=fuzz/target/x86_64-unknown-linux-gnu/release
 NEW=fuzz/target/new-corpus
 LOGS=fuzz/target/logs/$ARG
