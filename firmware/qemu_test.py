@@ -10,6 +10,9 @@ against an opponent driven from here:
     of every position and the perfect opponent's moves;
   * whenever the firmware moves from a won position, the position it leaves must be
     lost for the opponent; with a perfect opponent it must win exactly the won starts.
+Then the related games: Fibonacci Nim and Super-Nim games are played out between the
+firmware and the host binary, each relaying the other's moves (the Fibonacci winner
+must be the one theory names; both sides must agree on every Super-Nim verdict).
 Then malformed and overlong input must get `error ...` lines while the game in
 progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
 the stack high-water mark for the RAM budget.
@@ -209,6 +212,55 @@ def play(fw, oracle, n, r, bot, opponent, rng):
     return game.winner, moves
 
 
+FIBONACCI = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597}
+
+
+def relay(first, second, game):
+    """Play `new GAME` out between two line-protocol sessions, `first` moving first,
+    each `opp` the other's move. Returns (first's verdict, second's verdict)."""
+    for side, seat in ((first, "first"), (second, "second")):
+        reply = side.ask(f"new {game} {seat}")
+        if reply != "ok":
+            raise Failure(f"{side.name} new {game} {seat}: {reply!r}")
+    reply, mover, other = first.ask("go"), first, second
+    for _ in range(1000):
+        words = reply.split()
+        if not words or words[0] != "move":
+            raise Failure(f"{mover.name}: {reply!r}")
+        ends = [w for w in words if w in ("won", "over")]
+        move = " ".join(words[1:words.index(ends[0])] if ends else words[1:])
+        answer = other.ask(f"opp {move}")
+        if ends:
+            verdict = words[-1]
+            theirs = answer.split()[-1] if answer.split() else ""
+            expected = {"won": "lost", "lost": "won", "draw": "draw"}.get(verdict)
+            if expected is None or theirs != expected:
+                raise Failure(f"{mover.name} ended with {reply!r}, {other.name} said {answer!r}")
+            return (verdict, theirs) if mover is first else (theirs, verdict)
+        reply, mover, other = answer, other, mover
+    raise Failure(f"{game}: no end after 1000 moves")
+
+
+def play_other_games(fw, host, rng):
+    """Fibonacci Nim and Super-Nim games between the firmware and the host binary."""
+    games = 0
+    for n in [2, 3, 4, 5, 8, 20, 21, 100, 987, 999] + rng.sample(range(2, 1000), 6):
+        for fw_first in (True, False):
+            a, b = (fw, host) if fw_first else (host, fw)
+            first_result, _ = relay(a, b, f"fibonacci {n}")
+            if (first_result == "won") != (n not in FIBONACCI):
+                raise Failure(f"fibonacci {n}: the first player {first_result}")
+            games += 1
+    starts = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
+              "1,3,5,7,9,11,2,4,6,8,10,12"]
+    starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(4)]
+    for heaps in starts:
+        relay(fw, host, f"supernim {heaps}")
+        relay(host, fw, f"supernim {heaps}")
+        games += 2
+    return games
+
+
 def check_bad_input(fw):
     """Malformed and overlong lines get one error each; the game survives them."""
     checks = 0
@@ -334,6 +386,17 @@ def main():
                 fw.ask("end")
         elapsed = time.monotonic() - started
         print(f"games: {len(games)} complete games ({total_moves} moves) in {elapsed:.1f} s", flush=True)
+
+        try:
+            t0 = time.monotonic()
+            n = play_other_games(fw, oracle_proc, rng)
+            passed += n
+            print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
+                  f"in {time.monotonic() - t0:.1f} s", flush=True)
+        except Failure as e:
+            failed += 1
+            print(f"FAIL other games: {e}", flush=True)
+            fw.ask("end")
 
         try:
             passed += check_bad_input(fw)

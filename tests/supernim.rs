@@ -93,6 +93,65 @@ fn more_hand_worked_moves() {
     assert_eq!((points, next.sticks()), (2, 0));
 }
 
+/// Every move `apply` accepts from `h`, found by trying every candidate of every
+/// kind between the heap sizes present, one per distinct result.
+fn accepted_moves(h: &Heaps) -> Vec<SnMove> {
+    let sizes = h.sizes();
+    let mut out = Vec::new();
+    for &a in sizes {
+        for mv in [SnMove::Grow(a), SnMove::Split(a)] {
+            if h.apply(mv).is_ok() && !out.contains(&mv) {
+                out.push(mv);
+            }
+        }
+        for &b in sizes {
+            let mv = SnMove::Merge {
+                from: a.min(b),
+                onto: a.max(b),
+            };
+            if h.apply(mv).is_ok() && !out.contains(&mv) {
+                out.push(mv);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn generated_moves_are_exactly_the_accepted_ones_in_order() {
+    // Random positions up to the heap bound, with large heaps near the growth bound.
+    let mut rng = SplitMix64::new(7);
+    for case in 0..20_000 {
+        let count = 1 + (rng.next_u64() % MAX_HEAPS as u64) as usize;
+        let top = if case % 4 == 0 { 9999 } else { 12 };
+        let sizes: Vec<u32> = (0..count)
+            .map(|_| 1 + (rng.next_u64() % top) as u32)
+            .collect();
+        let h = heaps(&sizes);
+        let moves = h.moves();
+        let streamed: Vec<SnMove> = h.move_iter().collect();
+        assert_eq!(moves.as_slice(), streamed.as_slice(), "{sizes:?}");
+        let mut expected = accepted_moves(&h);
+        let mut got = streamed.clone();
+        let key = |m: &SnMove| format!("{m:?}");
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, expected, "{sizes:?}");
+        // The documented order: a split of a 2 first, merges last.
+        if h.sizes().contains(&2) {
+            assert_eq!(streamed.first(), Some(&SnMove::Split(2)), "{sizes:?}");
+        }
+        let first_merge = streamed
+            .iter()
+            .position(|m| matches!(m, SnMove::Merge { .. }));
+        if let Some(at) = first_merge {
+            assert!(streamed[at..]
+                .iter()
+                .all(|m| matches!(m, SnMove::Merge { .. })));
+        }
+    }
+}
+
 #[test]
 fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
     assert_eq!(Heaps::new(&[]), Err(SnError::NoHeaps));

@@ -33,7 +33,7 @@ pub use players::{
     RandomPlayer, SearchPlayer, SnPlayer, SplitMix64,
 };
 pub use rules::{
-    Heaps, SnEnd, SnError, SnGame, SnMove, SnOutcome, SnVerdict, MAX_HEAPS, MAX_HEAP_SIZE,
+    Heaps, SnEnd, SnError, SnGame, SnMove, SnMoves, SnOutcome, SnVerdict, MAX_HEAPS, MAX_HEAP_SIZE,
     MAX_MOVES, MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
 };
 pub use search::{decide_heaps, sn_decide, SnDecision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};

@@ -213,32 +213,26 @@ impl Heaps {
     /// splits of a 2 (the scoring moves) first, then the other Collatz steps, then
     /// merges, each by ascending size.
     pub fn moves(&self) -> Vec<SnMove, MAX_MOVES> {
+        // Not `collect()`: heapless panics when an iterator overfills it. There are
+        // at most MAX_MOVES moves, so no push fails.
         let mut out = Vec::new();
-        let sizes = self.distinct();
-        if sizes.first() == Some(&2) || sizes.get(1) == Some(&2) {
-            let _ = out.push(SnMove::Split(2));
-        }
-        for &n in &sizes {
-            let mv = if n % 2 == 1 {
-                if n > (MAX_HEAP_SIZE - 1) / 3 {
-                    continue;
-                }
-                SnMove::Grow(n)
-            } else {
-                // A split of a 2 is listed above; other splits need a free slot.
-                if n == 2 || self.0.len() >= MAX_HEAPS {
-                    continue;
-                }
-                SnMove::Split(n)
-            };
+        for mv in self.move_iter() {
             let _ = out.push(mv);
         }
-        for (i, &from) in sizes.iter().enumerate() {
-            for &onto in sizes.get(i + 1..).unwrap_or(&[]) {
-                let _ = out.push(SnMove::Merge { from, onto });
-            }
-        }
         out
+    }
+
+    /// The moves of [`Heaps::moves`], in the same order, generated one at a time:
+    /// a search holds this cursor (about 30 bytes) per level instead of a list of
+    /// up to [`MAX_MOVES`] moves, which keeps a deep search within a small stack.
+    pub fn move_iter(&self) -> SnMoves {
+        SnMoves {
+            sizes: self.distinct(),
+            room: self.0.len() < MAX_HEAPS,
+            stage: Stage::SplitTwo,
+            i: 0,
+            j: 0,
+        }
     }
 
     /// The distinct sizes, ascending.
@@ -250,6 +244,76 @@ impl Heaps {
             }
         }
         d
+    }
+}
+
+/// Where [`SnMoves`] is in the order of [`Heaps::moves`].
+#[derive(Clone, Copy, Debug)]
+enum Stage {
+    SplitTwo,
+    Collatz,
+    Merge,
+    Done,
+}
+
+/// The cursor of [`Heaps::move_iter`].
+#[derive(Clone, Debug)]
+pub struct SnMoves {
+    sizes: Vec<u16, MAX_HEAPS>,
+    /// Whether a split has a free slot for its second heap.
+    room: bool,
+    stage: Stage,
+    i: usize,
+    j: usize,
+}
+
+impl Iterator for SnMoves {
+    type Item = SnMove;
+
+    fn next(&mut self) -> Option<SnMove> {
+        loop {
+            match self.stage {
+                Stage::SplitTwo => {
+                    self.stage = Stage::Collatz;
+                    self.i = 0;
+                    if self.sizes.contains(&2) {
+                        return Some(SnMove::Split(2));
+                    }
+                }
+                Stage::Collatz => {
+                    let Some(&n) = self.sizes.get(self.i) else {
+                        self.stage = Stage::Merge;
+                        self.i = 0;
+                        self.j = 1;
+                        continue;
+                    };
+                    self.i += 1;
+                    if n % 2 == 1 {
+                        if n <= (MAX_HEAP_SIZE - 1) / 3 {
+                            return Some(SnMove::Grow(n));
+                        }
+                    } else if n != 2 && self.room {
+                        // A split of a 2 came first; other splits need a free slot.
+                        return Some(SnMove::Split(n));
+                    }
+                }
+                Stage::Merge => {
+                    let (Some(&from), Some(&onto)) =
+                        (self.sizes.get(self.i), self.sizes.get(self.j))
+                    else {
+                        self.i += 1;
+                        self.j = self.i + 1;
+                        if self.i >= self.sizes.len() {
+                            self.stage = Stage::Done;
+                        }
+                        continue;
+                    };
+                    self.j += 1;
+                    return Some(SnMove::Merge { from, onto });
+                }
+                Stage::Done => return None,
+            }
+        }
     }
 }
 

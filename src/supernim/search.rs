@@ -16,7 +16,7 @@ use super::rules::{Heaps, SnGame, SnMove, MAX_MOVES};
 
 /// Extra value of a finished game for the side ahead.
 pub const WIN_BONUS: i32 = 1000;
-/// Deepest iteration tried (the stack holds one move list per level).
+/// Deepest iteration tried (the stack holds one move cursor per level).
 pub const MAX_DEPTH: u32 = 24;
 /// Default node budget per move: a few milliseconds on a PC.
 pub const DEFAULT_NODE_BUDGET: u32 = 20_000;
@@ -57,19 +57,16 @@ impl Search {
         if self.nodes > self.budget {
             return None;
         }
-        let moves = if heaps.is_empty() || plies_left == 0 {
-            Vec::new()
-        } else {
-            heaps.moves()
-        };
-        if moves.is_empty() {
+        // One cursor per level, not a move list: the stack stays small at depth.
+        let mut moves = heaps.move_iter().peekable();
+        if heaps.is_empty() || plies_left == 0 || moves.peek().is_none() {
             return Some(finished(lead));
         }
         if depth == 0 {
             return Some(lead);
         }
         let mut best = i32::MIN + 1;
-        for &mv in &moves {
+        for mv in moves {
             let Ok((child, points)) = heaps.apply(mv) else {
                 continue;
             };
