@@ -277,3 +277,30 @@ mod solving {
         }
     }
 }
+
+/// An engine for the adapters' unit tests: always takes 1 stone (with a reset when
+/// `reset` is set and it has one left), whatever the position is worth.
+#[cfg(test)]
+pub(crate) struct TakeOne {
+    pub reset: bool,
+}
+
+#[cfg(test)]
+impl Engine for TakeOne {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_stones: 1000,
+            max_resets: 4,
+            init_max: None,
+        }
+    }
+    fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
+        Ok(())
+    }
+    fn decide_with(&mut self, pos: &Position, _: Policy) -> Result<Decision, DecideError> {
+        Ok(Decision {
+            mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
+            wins: false,
+        })
+    }
+}

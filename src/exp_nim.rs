@@ -367,34 +367,11 @@ fn trim(line: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Limits;
-    use crate::rules::Position;
-    use crate::strategy::Decision;
-
-    struct One;
-
-    impl Engine for One {
-        fn limits(&self) -> Limits {
-            Limits {
-                max_stones: 1000,
-                max_resets: 4,
-                init_max: None,
-            }
-        }
-        fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
-            Ok(())
-        }
-        fn decide_with(&mut self, _: &Position, _: crate::Policy) -> Result<Decision, DecideError> {
-            Ok(Decision {
-                mv: Move::new(1, false),
-                wins: false,
-            })
-        }
-    }
+    use crate::engine::TakeOne;
 
     fn run(c: &mut TextClient, text: &str) -> std::vec::Vec<TextAction> {
         text.bytes()
-            .map(|b| c.feed(b, &mut One).unwrap())
+            .map(|b| c.feed(b, &mut TakeOne { reset: false }).unwrap())
             .filter(|a| *a != TextAction::None)
             .collect()
     }
@@ -433,7 +410,7 @@ mod tests {
         assert_eq!(
             "Invalid move string\n"
                 .bytes()
-                .try_for_each(|b| c.feed(b, &mut One).map(|_| ())),
+                .try_for_each(|b| c.feed(b, &mut TakeOne { reset: false }).map(|_| ())),
             Err(TextError::Rejected)
         );
         let mut c = TextClient::new(Player::First, Some(5), 1, 3).unwrap();
@@ -445,7 +422,7 @@ mod tests {
         assert_eq!(
             "Stones left: 3\n"
                 .bytes()
-                .try_for_each(|b| d.feed(b, &mut One).map(|_| ())),
+                .try_for_each(|b| d.feed(b, &mut TakeOne { reset: false }).map(|_| ())),
             Err(TextError::Mismatch("Stones left differs from the moves"))
         );
         let acts = run(&mut c, "Game over\nPlayer y exceeded time limit\n");

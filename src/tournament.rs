@@ -415,36 +415,7 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Limits;
-    use crate::strategy::Decision;
-
-    /// Always takes 1 (with a reset when `reset` and it has one).
-    struct One {
-        reset: bool,
-    }
-
-    impl Engine for One {
-        fn limits(&self) -> Limits {
-            Limits {
-                max_stones: 1000,
-                max_resets: 4,
-                init_max: None,
-            }
-        }
-        fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
-            Ok(())
-        }
-        fn decide_with(
-            &mut self,
-            pos: &crate::Position,
-            _: crate::Policy,
-        ) -> Result<Decision, DecideError> {
-            Ok(Decision {
-                mv: Move::new(1, self.reset && pos.own_resets() > 0),
-                wins: false,
-            })
-        }
-    }
+    use crate::engine::TakeOne;
 
     fn state(
         finished: bool,
@@ -466,7 +437,7 @@ mod tests {
     fn plays_a_short_game_as_first() {
         let mut c = Client::new(Player::First, b"a", 3).unwrap();
         assert_eq!(c.hello().as_slice(), br#"{"name": "a", "order": 0}"#);
-        let mut e = One { reset: false };
+        let mut e = TakeOne { reset: false };
         let step = c
             .handle(
                 br#"{"init_stones": 3, "init_resets": 1, "extra": [1, {"x": null}]}"#,
@@ -500,7 +471,7 @@ mod tests {
 
     #[test]
     fn detects_mismatches_and_judges_reasons() {
-        let mut e = One { reset: false };
+        let mut e = TakeOne { reset: false };
         let welcome = br#"{"init_stones": 10, "init_resets": 1, "init_max": 3, "game_time": 120}"#;
         let mut c = Client::new(Player::Second, b"b", 3).unwrap();
         assert_eq!(c.handle(welcome, &mut e), Ok(Step::Wait));
