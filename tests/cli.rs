@@ -208,3 +208,24 @@ fn match_plays_every_pair_and_the_won_seat_wins() {
     assert!(out.contains("bot0       4     2"), "{out}");
     assert!(out.contains("bot1       4     2"), "{out}");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    // As in `nimbot arena | head -1`: read one line, then close the pipe.
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .args(["arena", "--seeds", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("nimbot vs fallible opponents"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
+}

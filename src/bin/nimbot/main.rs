@@ -141,6 +141,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quit_quietly_on_broken_pipe();
     let cli = Cli::parse();
     let policy = Policy::from(cli.policy);
     match cli.command.unwrap_or(Command::Serial) {
@@ -158,6 +159,25 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Match(args) => matches::run(&args),
     }
+}
+
+/// `nimbot arena | head` closes stdout early. Rust ignores SIGPIPE, so the next
+/// `println!` panics; end quietly instead, with the status a shell gives a process
+/// killed by SIGPIPE (141), as other command-line tools do.
+fn quit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 /// The engine every host command plays with: the embedded table whenever it covers
