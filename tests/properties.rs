@@ -337,7 +337,13 @@ fn command() -> impl Strategy<Value = Cmd> {
             .prop_map(|(s, c, a, b, f)| Cmd::Query { s: 1 + s % highest_pile(c).max(1), c, a, b, f }),
         1 => Just(Cmd::State),
         1 => Just(Cmd::End),
-        1 => prop_oneof![Just(None), Just(Some(Policy::First)), Just(Some(Policy::Trap))].prop_map(Cmd::Policy),
+        1 => prop_oneof![
+            Just(None),
+            Just(Some(Policy::First)),
+            Just(Some(Policy::Trap)),
+            Just(Some(Policy::Longest)),
+        ]
+        .prop_map(Cmd::Policy),
         1 => Just(Cmd::Version),
         1 => Just(Cmd::Limits),
         1 => Just(Cmd::Help),
