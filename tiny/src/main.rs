@@ -127,16 +127,19 @@ fn number(value: Option<&[u8]>, what: &str) -> Result<u32, u8> {
 
 // ---------------------------------------------------------------- output
 
+/// Bytes a [`Text`] holds.
+const TEXT_CAPACITY: usize = 512;
+
 /// A line assembled on the stack and written with one system call.
 struct Text {
-    buf: [u8; 512],
+    buf: [u8; TEXT_CAPACITY],
     len: usize,
 }
 
 impl Text {
     fn new() -> Text {
         Text {
-            buf: [0; 512],
+            buf: [0; TEXT_CAPACITY],
             len: 0,
         }
     }
@@ -174,8 +177,16 @@ impl Text {
     }
 }
 
-/// Write the parts to `fd` in one write, then return `status`.
+/// Write the parts to `fd` (in one write when they fit a [`Text`], like a line;
+/// part by part when longer, like the help), then return `status`.
 fn print(fd: i32, parts: &[&[u8]], status: u8) -> u8 {
+    let total = parts.iter().fold(0usize, |n, p| n.saturating_add(p.len()));
+    if total > TEXT_CAPACITY {
+        for p in parts {
+            let _ = sys::write_all(fd, p);
+        }
+        return status;
+    }
     let mut t = Text::new();
     for p in parts {
         t.push(p);
