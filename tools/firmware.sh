@@ -107,6 +107,11 @@ ensure_binutils() {
   command -v size >/dev/null 2>&1 || apt_install binutils
 }
 
+# The QEMU driver, the host tests' peers and the tiny binary's test are Python.
+ensure_python() {
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+}
+
 # Section sizes of the ELF: "name size" lines.
 sections() { size -A "$ELF" | awk 'NF == 3 && $1 ~ /^\./ { print $1, $2 }'; }
 section() { sections | awk -v s="$1" '$1 == s { print $2; f = 1 } END { if (!f) print 0 }'; }
@@ -164,7 +169,7 @@ test_fw() {
   setup_toolchain
   ensure_binutils
   ensure_qemu
-  command -v python3 >/dev/null 2>&1 || apt_install python3
+  ensure_python
   step "firmware lints (clippy, warnings denied)"
   (cd firmware && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
   check_panic_guard
@@ -183,6 +188,6 @@ test_fw() {
 case "${1:-}" in
   build) build ;;
   test) test_fw ;;
-  install) setup_toolchain; ensure_binutils; ensure_qemu; echo "toolchain: $TOOLCHAIN" ;;
+  install) setup_toolchain; ensure_binutils; ensure_qemu; ensure_python; echo "toolchain: $TOOLCHAIN" ;;
   *) echo "usage: tools/firmware.sh build|test|install" >&2; exit 2 ;;
 esac

@@ -10,6 +10,11 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Before any test: the host tests' Python peers need python3, and the firmware
+# steps need Debian's Rust, its library source and QEMU.
+step "system packages: python3, the cross toolchain, QEMU (tools/firmware.sh install)"
+tools/firmware.sh install
+
 step "format (cargo fmt --check)"
 cargo fmt --all -- --check
 cargo fmt --manifest-path firmware/Cargo.toml -- --check
