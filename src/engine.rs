@@ -173,12 +173,8 @@ mod solving {
             let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
             // Distances cost a pass over every move of every position: past a few
             // million positions `longest` falls back to `trap`.
+            // (`decide` itself plays `longest` as `trap`.)
             if policy != Policy::Longest || sol.stored_positions() > Self::LONGEST_BUDGET {
-                let policy = if policy == Policy::Longest {
-                    Policy::Trap
-                } else {
-                    policy
-                };
                 return decide(sol, pos, policy);
             }
             // Won positions need no distances: only compute them for a lost one.
@@ -261,6 +257,15 @@ mod solving {
 
         fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             if policy == Policy::Longest {
+                // A won position needs no distances: the table's winning move is the
+                // solver's. Only a lost one is worth solving the whole game for.
+                if let Some(table) = self.table.as_mut() {
+                    if let Ok(d) = table.decide_with(pos, Policy::First) {
+                        if d.wins {
+                            return Ok(d);
+                        }
+                    }
+                }
                 // Distances come from the solver: solve the whole game once.
                 if let Some(params) = self.deferred.take() {
                     self.solver.prepare(&params)?;

@@ -57,15 +57,15 @@ pub enum Reason {
 impl Reason {
     /// Classify a reason text by its ending.
     pub fn classify(text: &[u8]) -> Reason {
-        const KINDS: [(&[u8], Reason); 5] = [
-            (b" won the game! Congrats!", Reason::Won),
-            (b" made an illegal move", Reason::IllegalMove),
-            (b" used too many resets", Reason::TooManyResets),
-            (b" moved out of turn", Reason::OutOfTurn),
-            (b" exceeded time limit", Reason::TimeLimit),
+        const KINDS: [Reason; 5] = [
+            Reason::Won,
+            Reason::IllegalMove,
+            Reason::TooManyResets,
+            Reason::OutOfTurn,
+            Reason::TimeLimit,
         ];
-        for (tail, kind) in KINDS {
-            if text.starts_with(b"Player ") && text.ends_with(tail) {
+        for kind in KINDS {
+            if text.starts_with(b"Player ") && text.ends_with(kind.suffix().as_bytes()) {
                 return kind;
             }
         }

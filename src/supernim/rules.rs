@@ -455,7 +455,7 @@ impl SnGame {
             Some(SnEnd::NoSticks)
         } else if self.plies >= self.move_limit {
             Some(SnEnd::MoveLimit)
-        } else if self.heaps.moves().is_empty() {
+        } else if self.heaps.move_iter().next().is_none() {
             Some(SnEnd::Stalled)
         } else {
             None

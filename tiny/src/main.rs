@@ -71,13 +71,11 @@ fn main(args: &Args) -> u8 {
             return print(STDOUT, &[HELP.as_bytes()], 0);
         }
         if let Some(value) = option(arg, &mut it, b"--policy", None) {
-            policy = match value {
-                Some(b"trap") => Policy::Trap,
-                Some(b"first") => Policy::First,
-                // Distances to the end need the solver: the table plays it as trap.
-                Some(b"longest") => Policy::Longest,
-                _ => return usage("--policy takes first, trap or longest"),
+            // `longest` needs distances from the solver: the table plays it as trap.
+            let Some(p) = value.and_then(Policy::from_name) else {
+                return usage("--policy takes first, trap or longest");
             };
+            policy = p;
             continue;
         }
         if let Some(slot) = rest.get_mut(n) {
@@ -479,6 +477,15 @@ fn report(cmd: &str, seat: Player, r: &GameResult) -> u8 {
     print(STDERR, &[t.bytes()], if r.won { 0 } else { LOST })
 }
 
+/// A command's arguments that cannot make a game: `nimbot CMD: MSG`, exit status 2.
+fn cmd_usage(cmd: &str, msg: &[u8]) -> u8 {
+    print(
+        STDERR,
+        &[b"nimbot ", cmd.as_bytes(), b": ", msg, b"\n"],
+        USAGE,
+    )
+}
+
 /// A game that could not be played to its end: one line, exit status 3.
 fn fail(cmd: &str, parts: &[&[u8]]) -> u8 {
     let mut t = Text::new();
@@ -533,13 +540,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
     };
     let mut client = match TextClient::new(seat, stones, resets, init_max) {
         Ok(c) => c,
-        Err(e) => {
-            return print(
-                STDERR,
-                &[b"nimbot exp-nim: ", e.as_str().as_bytes(), b"\n"],
-                USAGE,
-            )
-        }
+        Err(e) => return cmd_usage(CMD, e.as_str().as_bytes()),
     };
     let mut engine = match engine(CMD, policy) {
         Ok(e) => e,
@@ -616,21 +617,14 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         Err(status) => return status,
     };
     let Some(timeout) = timeout.filter(|_| init_max != 0) else {
-        return print(
-            STDERR,
-            &[b"nimbot connect: --init-max must be at least 1 and --timeout a number of seconds\n"],
-            USAGE,
+        return cmd_usage(
+            CMD,
+            b"--init-max must be at least 1 and --timeout a number of seconds",
         );
     };
     let mut client = match Client::new(seat, name, init_max) {
         Ok(c) => c,
-        Err(e) => {
-            return print(
-                STDERR,
-                &[b"nimbot connect: ", e.as_str().as_bytes(), b"\n"],
-                USAGE,
-            )
-        }
+        Err(e) => return cmd_usage(CMD, e.as_str().as_bytes()),
     };
     let mut engine = match engine(CMD, policy) {
         Ok(e) => e,
