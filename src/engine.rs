@@ -62,13 +62,7 @@ impl MoveError {
     }
 }
 
-impl core::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::error::Error for MoveError {}
+crate::error::error_from_as_str!(MoveError);
 
 /// The bot's move in `game`, seated as `bot`: `policy`'s move from `engine` for the
 /// current position, checked against the game (not yet played: the protocol plays
@@ -96,8 +90,14 @@ pub fn bot_move<E: Engine + ?Sized>(
 }
 
 /// Answers from a table (by default the one embedded in flash) and nothing else:
-/// what the firmware and the tiny binary play with. Games beyond the table are
-/// refused when they start, positions beyond it with [`DecideError::OutOfRange`].
+/// what the firmware and the tiny binary play with. [`Policy::Longest`] is played as
+/// [`Policy::Trap`] (it needs distances, which only the solver has).
+///
+/// # Errors
+/// [`Engine::prepare`] refuses a game beyond the table with
+/// [`DecideError::OutOfRange`]; [`Engine::decide`] answers a position beyond it the
+/// same way (unless a winning move lands inside the table), and
+/// [`DecideError::BadTable`] if the table's data turns out damaged.
 #[derive(Clone, Debug)]
 pub struct TableEngine<'a> {
     table: Table<'a>,
@@ -164,6 +164,11 @@ mod solving {
 
     /// Solves in memory whatever it is asked, within a budget of stored positions,
     /// keeping the last solution for the next question.
+    ///
+    /// # Errors
+    /// [`DecideError::TooLarge`] from [`Engine::prepare`] or [`Engine::decide`] when
+    /// the game (or the box around the position) has more stored positions than the
+    /// budget; [`DecideError::OutOfRange`] if the solver refuses the box.
     #[derive(Debug)]
     pub struct SolvingEngine {
         budget: u64,
@@ -255,7 +260,12 @@ mod solving {
     }
 
     /// The host's engine: the table whenever it covers the position, the in-memory
-    /// solver otherwise (bigger piles, more resets, another M).
+    /// solver otherwise (bigger piles, more resets, another M). [`Policy::Longest`]
+    /// in a lost position solves the game once for its distances.
+    ///
+    /// # Errors
+    /// As [`SolvingEngine`] for whatever the table does not answer; a damaged table
+    /// ([`DecideError::BadTable`]) is reported, not bypassed.
     #[derive(Debug)]
     pub struct TableOrSolverEngine<'a> {
         table: Option<TableEngine<'a>>,

@@ -4,7 +4,7 @@
 //! It speaks what a player needs, spelled as in the full host binary: the line
 //! protocol on stdin/stdout (no arguments, or `serial`), `query`, `exp-nim` and
 //! `connect`, with the same outputs, summary lines and exit codes. Everything the
-//! games need is the no_std core (`nimbot::protocol`, `tournament`, `exp_nim`);
+//! games need is the no_std core (`nimbot::protocol`, `nimbot::platform`);
 //! this crate parses arguments and moves bytes through [`sys`], the only `unsafe`
 //! module. It plays from the embedded table alone (N <= 999, R <= 4, M = 3): a game
 //! beyond it is refused where the full binary would solve it in memory.
