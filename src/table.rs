@@ -603,7 +603,7 @@ mod encode {
     impl BitWriter {
         fn push(&mut self, value: u64, width: u8) {
             for i in 0..width {
-                if self.bits.is_multiple_of(8) {
+                if self.bits % 8 == 0 {
                     self.bytes.push(0);
                 }
                 if (value >> i) & 1 == 1 {
