@@ -68,7 +68,7 @@ rustup_provides() {
   command -v rustup >/dev/null 2>&1 || return 1
   echo "rustup target add $1"
   timeout 300 rustup target add "$1" >/tmp/nimbot-rustup.log 2>&1 || {
-    echo "rustup could not add $1: $(tail -1 /tmp/nimbot-rustup.log)"
+    echo "rustup could not add $1: $(grep -m1 -i 'error' /tmp/nimbot-rustup.log || tail -1 /tmp/nimbot-rustup.log)"
     return 1
   }
   rustc_has_target "$1"
