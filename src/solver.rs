@@ -298,6 +298,40 @@ impl Solution {
         )
     }
 
+    /// The runs of every layer of cap `cap`, in key order (own resets, opponent
+    /// resets, pending flag): alternating won/lost run lengths over piles
+    /// `cap + 1 ..= hi`, starting with a won run (possibly empty), the last run left
+    /// out (it continues to the end). `None` if the cap is not in the box.
+    pub fn cap_runs(&self, cap: u32) -> Option<Vec<Vec<u32>>> {
+        let i = cap.checked_sub(self.bx.c_min)? as usize;
+        let &(hi, off) = self.layers.get(i)?;
+        let r = usize::from(self.bx.resets) + 1;
+        let keys = 2 * r * r;
+        let wpp = self.words_per_pile;
+        let piles = (hi - cap) as usize;
+        let words = self.bits.get(off..off + piles * wpp)?;
+        let mut runs = vec![Vec::new(); keys];
+        // Per key: where the current run started, and the value it has.
+        let mut since = vec![0u32; keys];
+        let mut prev = vec![!0u64; wpp];
+        for (t, pile) in words.chunks(wpp).enumerate() {
+            for (w, (&now, before)) in pile.iter().zip(prev.iter_mut()).enumerate() {
+                let mut changed = now ^ *before;
+                *before = now;
+                while changed != 0 {
+                    let bit = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    let k = w * 64 + bit;
+                    if let (Some(list), Some(s)) = (runs.get_mut(k), since.get_mut(k)) {
+                        list.push(t as u32 - *s);
+                        *s = t as u32;
+                    }
+                }
+            }
+        }
+        Some(runs)
+    }
+
     /// Layers of the box as `(cap, highest stored pile)`, lowest cap first.
     pub fn layers(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.layers
