@@ -111,6 +111,37 @@ fn skip_tokens(r: &mut BitReader) -> Option<()> {
     Some(())
 }
 
+/// Where visited runs go: clipped to offsets `lo ..= hi`, then moved by `shift`.
+struct Clip<'v> {
+    lo: u64,
+    hi: u64,
+    shift: i64,
+    visit: &'v mut dyn FnMut(u64, u64, bool),
+}
+
+impl Clip<'_> {
+    #[inline(never)]
+    fn emit(&mut self, first: u64, last: u64, won: bool) {
+        let (first, last) = (first.max(self.lo), last.min(self.hi));
+        if first <= last {
+            (self.visit)(
+                first.checked_add_signed(self.shift).unwrap_or(FOREVER),
+                last.checked_add_signed(self.shift).unwrap_or(FOREVER),
+                won,
+            );
+        }
+    }
+
+    /// The runs of one period starting at `b`: `w` won piles, then lost up to
+    /// `b + period - 1` (the end of time for a final lost run).
+    fn period(&mut self, b: u64, w: u64, lost_end: u64) {
+        if w > 0 {
+            self.emit(b, b.saturating_add(w - 1), true);
+        }
+        self.emit(b.saturating_add(w), lost_end, false);
+    }
+}
+
 /// Visit the runs of the token list at `r` that meet offsets `lo ..= hi`, clipped to
 /// them, as `visit(first, last, won)` with `shift` added to both ends.
 pub(crate) fn visit_tokens(
@@ -120,15 +151,11 @@ pub(crate) fn visit_tokens(
     shift: i64,
     visit: &mut dyn FnMut(u64, u64, bool),
 ) -> Option<()> {
-    let mut emit = |first: u64, last: u64, won: bool| {
-        let (first, last) = (first.max(lo), last.min(hi));
-        if first <= last {
-            visit(
-                first.checked_add_signed(shift).unwrap_or(FOREVER),
-                last.checked_add_signed(shift).unwrap_or(FOREVER),
-                won,
-            );
-        }
+    let mut out = Clip {
+        lo,
+        hi,
+        shift,
+        visit,
     };
     let mut tokens = Tokens::new(r)?;
     let mut base = 0u64;
@@ -137,30 +164,25 @@ pub(crate) fn visit_tokens(
             return Some(());
         }
         if l == 0 {
-            if w > 0 {
-                emit(base, base.saturating_add(w - 1), true);
-            }
-            emit(base.saturating_add(w), FOREVER, false);
+            out.period(base, w, FOREVER);
             return Some(());
         }
-        let period = w + l;
+        let period = w.saturating_add(l);
         let end = base.saturating_add(period.saturating_mul(k + 1));
         if end > lo {
-            let mut i = lo.saturating_sub(base) / period;
+            // l > 0, so the period is never 0.
+            let mut i = lo.saturating_sub(base).checked_div(period)?;
             while i <= k {
                 let b = base.saturating_add(i.saturating_mul(period));
                 if b > hi {
                     break;
                 }
-                if w > 0 {
-                    emit(b, b.saturating_add(w - 1), true);
-                }
-                emit(b.saturating_add(w), b.saturating_add(period - 1), false);
+                out.period(b, w, b.saturating_add(period - 1));
                 i += 1;
             }
         }
         base = end;
     }
-    emit(base, FOREVER, true);
+    out.emit(base, FOREVER, true);
     Some(())
 }
