@@ -3,7 +3,7 @@
 
 The firmware (UART0 of QEMU's lm3s6965evb, on QEMU's stdio) plays complete games
 against an opponent driven from here:
-  * a referee written here from ../shared/spec/RULES.md (not nimbot's code) checks
+  * a referee written here from docs/rules.md (not nimbot's code) checks
     that every move the firmware makes is legal, and that it claims `won` exactly
     when it empties the pile and never spends a reset on its winning move;
   * the host `nimbot` binary's line protocol is the oracle: `query` gives the value
@@ -99,7 +99,7 @@ class LineProcess:
 
 
 class Game:
-    """The rules as RULES.md states them, kept apart from nimbot's implementation."""
+    """The rules as docs/rules.md states them, kept apart from nimbot's implementation."""
 
     def __init__(self, n, r):
         self.s = n

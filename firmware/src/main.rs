@@ -16,6 +16,7 @@ mod hw;
 
 use cortex_m_rt::entry;
 use embedded_io::Write;
+use nimbot::num::Decimal;
 use nimbot::protocol::{Line, LineReader, Session};
 use nimbot::TableEngine;
 
@@ -49,7 +50,12 @@ fn main() -> ! {
                 let (used, size) = hw::stack_use();
                 send(
                     &mut uart,
-                    &[b"stack used ", &digits(used), b" of ", &digits(size)],
+                    &[
+                        b"stack used ",
+                        &Decimal::new(used as u64),
+                        b" of ",
+                        &Decimal::new(size as u64),
+                    ],
                 );
                 continue;
             }
@@ -83,38 +89,6 @@ fn send(uart: &mut Uart0, parts: &[&[u8]]) {
     }
     let Ok(()) = uart.write_all(b"\n");
     let Ok(()) = uart.flush();
-}
-
-/// `n` in decimal.
-fn digits(mut n: usize) -> Digits {
-    let mut out = Digits {
-        buf: [0; 20],
-        start: 20,
-    };
-    while let Some(i) = out.start.checked_sub(1) {
-        if let Some(slot) = out.buf.get_mut(i) {
-            *slot = b'0' + (n % 10) as u8;
-        }
-        out.start = i;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out
-}
-
-/// A decimal number: the digits are `buf[start..]`.
-struct Digits {
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl core::ops::Deref for Digits {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.buf.get(self.start..).unwrap_or(&[])
-    }
 }
 
 /// Any panic the optimizer cannot prove unreachable makes the link fail: this
