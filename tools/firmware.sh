@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Cortex-M firmware (firmware/): install what is missing, build, test in QEMU.
 #
-#   tools/firmware.sh build    build target/thumbv7m-none-eabi/release/nimbot-firmware
+#   tools/firmware.sh build    build target/thumbv7m-none-eabi/release/nimbot-lm3s6965
 #                              and print its flash and RAM use
 #   tools/firmware.sh test     build, check the link-time panic guard, then boot the
 #                              image in QEMU and play games against it (firmware/qemu_test.py)
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 TARGET=thumbv7m-none-eabi
-ELF=$ROOT/target/$TARGET/release/nimbot-firmware
+ELF=$ROOT/target/$TARGET/release/nimbot-lm3s6965
 FLASH_BUDGET=65536
 RAM_BUDGET=8192
 PANIC_SYMBOL=nimbot_firmware_has_a_reachable_panic
@@ -131,7 +131,7 @@ build() {
   setup_toolchain
   ensure_binutils
   step "firmware build: $TOOLCHAIN"
-  (cd firmware && "$CARGO" build "${ZFLAGS[@]}" --release)
+  (cd firmware/boards/lm3s6965 && "$CARGO" build "${ZFLAGS[@]}" --release)
   [ -f "$ELF" ] || die "no ELF at $ELF"
   echo "$ELF"
   footprint
@@ -144,7 +144,7 @@ check_panic_guard() {
   step "the panic guard rejects a reachable panic"
   local log
   log=$(mktemp)
-  if (cd firmware && "$CARGO" build "${ZFLAGS[@]}" --release --features panic-canary) >"$log" 2>&1; then
+  if (cd firmware/boards/lm3s6965 && "$CARGO" build "${ZFLAGS[@]}" --release --features panic-canary) >"$log" 2>&1; then
     rm -f "$log"
     die "a firmware with a reachable panic linked: the link-time panic check is not working"
   fi
@@ -171,7 +171,7 @@ test_fw() {
   ensure_qemu
   ensure_python
   step "firmware lints (clippy, warnings denied)"
-  (cd firmware && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
+  (cd firmware/boards/lm3s6965 && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
   check_panic_guard
   build
   host_nimbot
@@ -181,6 +181,7 @@ test_fw() {
   # last resort if the driver itself hangs.
   timeout --kill-after=10 600 python3 firmware/qemu_test.py \
     --elf "$ELF" --oracle "$ROOT/target/release/nimbot" \
+    --qemu "qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb -display none -monitor none -serial stdio" \
     --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" || status=$?
   return "$status"
 }

@@ -17,7 +17,7 @@ tools/firmware.sh install
 
 step "format (cargo fmt --check)"
 cargo fmt --all -- --check
-cargo fmt --manifest-path firmware/Cargo.toml -- --check
+cargo fmt --manifest-path firmware/boards/lm3s6965/Cargo.toml --all -- --check
 cargo fmt --manifest-path tiny/Cargo.toml -- --check
 
 step "lints (cargo clippy, warnings denied)"
