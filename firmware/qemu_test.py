@@ -242,10 +242,11 @@ def relay(first, second, game):
     raise Failure(f"{game}: no end after 1000 moves")
 
 
-def play_other_games(fw, host, rng):
-    """Fibonacci Nim and Super-Nim games between the firmware and the host binary."""
+def play_other_games(fw, host, rng, samples):
+    """Fibonacci Nim and Super-Nim games between the firmware and the host binary:
+    fixed starts and `samples` random ones of each game, the firmware in both seats."""
     games = 0
-    for n in [2, 3, 4, 5, 8, 20, 21, 100, 987, 999] + rng.sample(range(2, 1000), 6):
+    for n in [2, 3, 4, 5, 8, 20, 21, 100, 987, 999] + rng.sample(range(2, 1000), samples):
         for fw_first in (True, False):
             a, b = (fw, host) if fw_first else (host, fw)
             first_result, _ = relay(a, b, f"fibonacci {n}")
@@ -254,7 +255,7 @@ def play_other_games(fw, host, rng):
             games += 1
     starts = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
               "1,3,5,7,9,11,2,4,6,8,10,12"]
-    starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(4)]
+    starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(samples)]
     for heaps in starts:
         relay(fw, host, f"supernim {heaps}")
         relay(host, fw, f"supernim {heaps}")
@@ -329,6 +330,8 @@ def main():
                     help="QEMU's command line, one string, without `-kernel ELF` (which this adds last)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--samples", type=int, default=16, help="random N per (R, seat) beyond the fixed ones")
+    ap.add_argument("--other-samples", type=int, default=6,
+                    help="random Fibonacci Nim and Super-Nim starts beyond the fixed ones")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for any reply")
     ap.add_argument("--static-ram", type=int, default=0, help=".data + .bss + .uninit bytes")
     ap.add_argument("--ram-budget", type=int, default=8192)
@@ -391,7 +394,7 @@ def main():
 
         try:
             t0 = time.monotonic()
-            n = play_other_games(fw, oracle_proc, rng)
+            n = play_other_games(fw, oracle_proc, rng, args.other_samples)
             passed += n
             print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
                   f"in {time.monotonic() - t0:.1f} s", flush=True)

@@ -13,6 +13,9 @@
 //! the session, so the shared protocol stays exactly as on the host.
 #![no_std]
 
+pub mod guard;
+#[cfg(feature = "nb")]
+pub mod serial;
 pub mod stack;
 
 use embedded_io::{Read, Write};
@@ -141,7 +144,7 @@ impl core::ops::Deref for Decimal {
 }
 
 /// The body of a board's `#[panic_handler]` where the whole image must be free
-/// of panics: it calls a function that is defined nowhere, so the release build
+/// of panics (or of a guard build, see [`guard`]): it calls a function that is defined nowhere, so the release build
 /// (LTO, `panic = "abort"`) links only if no panic path is left. The error names
 /// the symbol below; find the caller with `nm`/`objdump` on a build that defines
 /// it.
