@@ -37,7 +37,11 @@ fn main() -> ! {
     let rx = gpioa.pa10;
     let (tx, rx) = p
         .USART1
-        .serial((tx, rx), Config::default().baudrate(115_200.bps()), &mut rcc)
+        .serial(
+            (tx, rx),
+            Config::default().baudrate(115_200.bps()),
+            &mut rcc,
+        )
         .split();
     nimbot_firmware::run(&mut NbSerial::new(tx, rx), &stack::stack())
 }
