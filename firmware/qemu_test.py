@@ -3,7 +3,7 @@
 
 The firmware (the board's UART, on QEMU's stdio; any board QEMU emulates) plays complete games
 against an opponent driven from here:
-  * a referee written here from ../shared/spec/RULES.md (not nimbot's code) checks
+  * a referee written here from the game's rules (not from nimbot's code) checks
     that every move the firmware makes is legal, and that it claims `won` exactly
     when it empties the pile and never spends a reset on its winning move;
   * the host `nimbot` binary's line protocol is the oracle: `query` gives the value

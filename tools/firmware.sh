@@ -185,7 +185,7 @@ test_board() {
   check_panic_guard
   build_board
   if [ -z "$QEMU" ]; then
-    SUMMARY+=("| $BOARD | $FLASH | $STATIC_RAM | not measured (no emulator) | $RAM_BUDGET |")
+    SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | not measured (no emulator) | $STATIC_RAM + stack of $RAM_BUDGET |")
     return 0
   fi
   host_nimbot
@@ -199,7 +199,7 @@ test_board() {
     --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" | tee "$log" || status=$?
   stack=$(awk '/^stack high-water mark:/ { print $4 }' "$log")
   rm -f "$log"
-  SUMMARY+=("| $BOARD | $FLASH | $STATIC_RAM | ${stack:-?} | $RAM_BUDGET |")
+  SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | ${stack:-?} | $((STATIC_RAM + ${stack:-0})) of $RAM_BUDGET |")
   return "$status"
 }
 
@@ -224,7 +224,7 @@ run() {
   done
   if [ "$action" = test ] && [ ${#SUMMARY[@]} -gt 0 ]; then
     step "footprint (bytes)"
-    echo "| board | flash | static RAM | stack high-water mark | RAM |"
+    echo "| board | flash | static RAM | stack high-water mark | RAM in all |"
     echo "|---|---|---|---|---|"
     printf '%s\n' "${SUMMARY[@]}"
   fi
