@@ -71,7 +71,10 @@ pub use value::Value;
 #[cfg(feature = "alloc")]
 pub use solver::{Solution, SolveBox};
 #[cfg(feature = "alloc")]
-pub use table::{encode as encode_table, encode_values as encode_table_values};
+pub use table::{
+    encode as encode_table, encode_values as encode_table_values, encode_with as encode_table_with,
+    Encoding as TableEncoding,
+};
 pub use table::{EMBEDDED_TABLE, FORMAT_VERSION};
 
 /// The crate version, as the line protocol reports it.

@@ -91,7 +91,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
             }
         } else {
             let take = 1 + rng.below(u64::from(pos.limit())) as u32;
-            let reset = pos.own_resets() > 0 && rng.next_u64().is_multiple_of(4);
+            let reset = pos.own_resets() > 0 && rng.next_u64() % 4 == 0;
             Move::new(take, reset)
         };
         let limit = game.limit();
