@@ -50,7 +50,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
         }
     };
     let bx = SolveBox::games(args.stones, args.resets, args.init_max);
-    if bx.stored_positions() > nimbot::SolvingEngine::DEFAULT_BUDGET {
+    if bx.memory_bytes() > nimbot::SolvingEngine::DEFAULT_BUDGET {
         eprintln!(
             "nimbot demo: {} stones is too large to solve here",
             args.stones
