@@ -388,16 +388,18 @@ impl Solution {
         let mut by_bit = vec![Vec::new(); wpp * 64];
         let mut since = vec![0u32; wpp * 64];
         let mut prev = vec![!0u64; wpp];
-        for (t, pile) in words.chunks(wpp).enumerate() {
-            for (w, (&now, before)) in pile.iter().zip(prev.iter_mut()).enumerate() {
-                let mut changed = now ^ *before;
-                *before = now;
-                while changed != 0 {
-                    let bit = w * 64 + changed.trailing_zeros() as usize;
-                    changed &= changed - 1;
-                    by_bit[bit].push(t as u32 - since[bit]);
-                    since[bit] = t as u32;
-                }
+        for (i, &now) in words.iter().enumerate() {
+            let (t, w) = (i / wpp, i % wpp);
+            let mut changed = now ^ prev[w];
+            if changed == 0 {
+                continue;
+            }
+            prev[w] = now;
+            while changed != 0 {
+                let bit = w * 64 + changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                by_bit[bit].push(t as u32 - since[bit]);
+                since[bit] = t as u32;
             }
         }
         let mut runs = Vec::with_capacity(2 * r * r);
@@ -599,9 +601,9 @@ impl MaskSolver {
                 let mut acc = [0u64; 4];
                 for q in (p + 1 - width..=p).rev() {
                     let slot = &mut self.ring[q & mask];
-                    for j in 0..4 {
-                        acc[j] |= self.cur[q][j];
-                        slot.suf[4 * w + j] = acc[j];
+                    for (j, (a, &l)) in acc.iter_mut().zip(&self.cur[q]).enumerate() {
+                        *a |= l;
+                        slot.suf[4 * w + j] = *a;
                     }
                 }
                 self.fill[w] = 0;
