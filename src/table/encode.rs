@@ -178,7 +178,7 @@ fn boundaries(runs: &[u32]) -> Vec<u64> {
 
 /// The value at offset `t` of a layer with boundaries `b` (won before the first).
 fn value_at(b: &[u64], t: u64) -> bool {
-    b.partition_point(|&x| x <= t).is_multiple_of(2)
+    b.partition_point(|&x| x <= t) % 2 == 0
 }
 
 /// The smallest `start` such that layer `v` equals layer `u` shifted by `d` from
