@@ -11,18 +11,24 @@
 #![no_std]
 #![no_main]
 
+mod hosts;
 mod sys;
 
-use nimbot::exp_nim::{TextAction, TextClient};
+use nimbot::exp_nim::{TextAction, TextClient, TextError};
 use nimbot::json::{Feed, Splitter};
 use nimbot::protocol::{parse_u32, serve, Session};
-use nimbot::tournament::{Client, GameResult, Reason, Step, MAX_MESSAGE};
-use nimbot::{
-    fib_decide, DecideError, Decision, Engine, Limits, Params, Player, Policy, Position,
-    TableEngine,
-};
+use nimbot::tournament::{Client, ClientError, GameResult, Reason, Step, MAX_MESSAGE};
+use nimbot::{fib_decide, DecideError, Engine, Player, Policy, Position, TableEngine};
+#[cfg(feature = "solver")]
+use nimbot::{SolvingEngine, TableOrSolverEngine};
 
+use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};
+
+/// All heap memory comes from `mmap`, within `--max-memory`.
+#[cfg(feature = "solver")]
+#[global_allocator]
+static HEAP: sys::heap::Mmap = sys::heap::Mmap;
 
 const STDIN: i32 = 0;
 const STDOUT: i32 = 1;
@@ -43,14 +49,15 @@ Usage:
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest ...
-                                   how to move in lost positions (default trap;
-                                   longest needs the solver and plays as trap here)
+                                   how to move in lost positions (default trap)
+  nimbot --max-memory MIB ...      heap limit for games beyond the table
   nimbot --help | --version
 
-HOST is an IPv4 address or localhost. Games are played from the embedded table
-(N <= 999, R <= 4, M = 3); larger games need the full nimbot binary.
-connect/exp-nim exit status: 0 won, 1 lost, 2 usage error, 3 protocol,
-connection or state-mismatch error.
+HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no
+DNS). Games in the embedded table (N <= 999, R <= 4, M = 3) are played from it,
+larger ones are solved in memory: at most --max-memory MiB (default 64).
+Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
+state-mismatch error, 4 the game does not fit in --max-memory.
 ";
 
 /// Run the command line; the result is the exit status.
@@ -69,6 +76,13 @@ fn main(args: &Args) -> u8 {
     while let Some(arg) = it.next() {
         if arg == b"-h" || arg == b"--help" {
             return print(STDOUT, &[HELP.as_bytes()], 0);
+        }
+        if let Some(value) = option(arg, &mut it, b"--max-memory", None) {
+            match number(value, "--max-memory") {
+                Ok(mib) => sys::heap::set_limit((mib as usize).saturating_mul(1 << 20)),
+                Err(status) => return status,
+            }
+            continue;
         }
         if let Some(value) = option(arg, &mut it, b"--policy", None) {
             // `longest` needs distances from the solver: the table plays it as trap.
@@ -221,32 +235,49 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 
 // ---------------------------------------------------------------- engine
 
-/// The embedded table answering [`Engine::decide`] with the chosen policy (the
-/// tournament clients ask `decide`, the line protocol `decide_with`).
-struct TinyEngine {
+/// The engine of every command: the embedded table where it covers the position,
+/// else the in-memory solver, as in the full binary, refusing games that cannot fit
+/// in `--max-memory` (a box needs at least one bit per stored position).
+#[cfg(feature = "solver")]
+fn engine(_cmd: &str, policy: Policy) -> Result<TableOrSolverEngine<'static>, u8> {
+    let budget = (sys::heap::limit() as u64).saturating_mul(8);
+    let solver = SolvingEngine::new(budget.min(SolvingEngine::DEFAULT_BUDGET));
+    Ok(TableOrSolverEngine::new(TableEngine::embedded().ok(), solver).with_policy(policy))
+}
+
+/// Without the `solver` feature: the embedded table alone, answering
+/// [`Engine::decide`] with the chosen policy.
+#[cfg(not(feature = "solver"))]
+struct TableOnly {
     table: TableEngine<'static>,
     policy: Policy,
 }
 
-impl Engine for TinyEngine {
-    fn limits(&self) -> Limits {
+#[cfg(not(feature = "solver"))]
+impl Engine for TableOnly {
+    fn limits(&self) -> nimbot::Limits {
         self.table.limits()
     }
-    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+    fn prepare(&mut self, params: &nimbot::Params) -> Result<(), DecideError> {
         self.table.prepare(params)
     }
-    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
+    fn decide(&mut self, pos: &Position) -> Result<nimbot::Decision, DecideError> {
         self.table.decide_with(pos, self.policy)
     }
-    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+    fn decide_with(
+        &mut self,
+        pos: &Position,
+        policy: Policy,
+    ) -> Result<nimbot::Decision, DecideError> {
         self.table.decide_with(pos, policy)
     }
 }
 
-/// The engine, or the exit status after reporting a damaged table.
-fn engine(cmd: &str, policy: Policy) -> Result<TinyEngine, u8> {
+/// The table engine, or the exit status after reporting a damaged table.
+#[cfg(not(feature = "solver"))]
+fn engine(cmd: &str, policy: Policy) -> Result<TableOnly, u8> {
     match TableEngine::embedded() {
-        Ok(table) => Ok(TinyEngine { table, policy }),
+        Ok(table) => Ok(TableOnly { table, policy }),
         Err(e) => Err(print(
             STDERR,
             &[
@@ -259,6 +290,16 @@ fn engine(cmd: &str, policy: Policy) -> Result<TinyEngine, u8> {
             FAILED,
         )),
     }
+}
+
+/// The line for a game that does not fit in memory, and [`OUT_OF_MEMORY`].
+fn too_large(cmd: &str) -> u8 {
+    let mut t = Text::new();
+    t.push(b"nimbot ").push(cmd.as_bytes());
+    t.push(b": error: the game does not fit in the memory allowed (--max-memory ")
+        .num((sys::heap::limit() >> 20) as u64)
+        .push(b" MiB)\n");
+    print(STDERR, &[t.bytes()], OUT_OF_MEMORY)
 }
 
 // ---------------------------------------------------------------- serial
@@ -315,19 +356,9 @@ impl embedded_io::Write for Output {
 }
 
 fn run_serial(policy: Policy) -> u8 {
-    let engine = match TableEngine::embedded() {
-        Ok(t) => t,
-        Err(e) => {
-            return print(
-                STDERR,
-                &[
-                    b"nimbot: error: embedded table: ",
-                    e.as_str().as_bytes(),
-                    b"\n",
-                ],
-                FAILED,
-            )
-        }
+    let engine = match engine("serial", policy) {
+        Ok(e) => e,
+        Err(status) => return status,
     };
     let mut session = Session::with_policy(engine, policy);
     match serve(&mut session, &mut Input(STDIN), &mut Output(Text::new())) {
@@ -422,7 +453,8 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
                 .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
             print(STDOUT, &[line.bytes()], 0)
         }
-        Err(DecideError::OutOfRange) => query_error(
+        Err(DecideError::TooLarge) => too_large("query"),
+        Err(DecideError::OutOfRange) if cfg!(not(feature = "solver")) => query_error(
             b"beyond the embedded table (N <= 999, R <= 4, M = 3; the full nimbot binary solves it)",
         ),
         Err(e) => query_error(e.as_str().as_bytes()),
@@ -506,6 +538,14 @@ fn seat_of(first: bool, second: bool) -> Result<Player, u8> {
     }
 }
 
+/// An exp-nim game that cannot go on: [`too_large`] or [`fail`].
+fn text_fail(e: TextError) -> u8 {
+    match e {
+        TextError::Engine(DecideError::TooLarge) => too_large("exp-nim"),
+        e => fail("exp-nim", &[e.as_str().as_bytes()]),
+    }
+}
+
 fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
     const CMD: &str = "exp-nim";
     let (mut first, mut second) = (false, false);
@@ -547,7 +587,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
         Err(status) => return status,
     };
     if let Err(e) = client.prepare(&mut engine) {
-        return fail(CMD, &[e.as_str().as_bytes()]);
+        return text_fail(e);
     }
     let mut buf = [0u8; 4096];
     loop {
@@ -555,7 +595,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
             Ok(0) => {
                 return match client.end_of_input() {
                     Ok(r) => report(CMD, seat, &r),
-                    Err(e) => fail(CMD, &[e.as_str().as_bytes()]),
+                    Err(e) => text_fail(e),
                 }
             }
             Ok(n) => n,
@@ -570,7 +610,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
                     }
                 }
                 Ok(TextAction::Finished(r)) => return report(CMD, seat, &r),
-                Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
+                Err(e) => return text_fail(e),
             }
         }
     }
@@ -630,13 +670,16 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(e) => e,
         Err(status) => return status,
     };
-    let Some((ip, port)) = parse_addr(addr) else {
+    let Some((host, port)) = split_addr(addr) else {
+        return fail(CMD, &[b"cannot resolve ", addr, b": expected HOST:PORT"]);
+    };
+    let Some(ip) = hosts::resolve(host) else {
         return fail(
             CMD,
             &[
                 b"cannot resolve ",
-                addr,
-                b": the tiny binary takes IPV4:PORT or localhost:PORT",
+                host,
+                b": not an IPv4 address, not in /etc/hosts and not localhost (no DNS here)",
             ],
         );
     };
@@ -691,30 +734,18 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
                     }
                 }
                 Ok(Step::Finished(r)) => return report(CMD, seat, &r),
+                Err(ClientError::Engine(DecideError::TooLarge)) => return too_large(CMD),
                 Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
             }
         }
     }
 }
 
-/// `IPV4:PORT` or `localhost:PORT` (no name service without a C library).
-fn parse_addr(addr: &[u8]) -> Option<([u8; 4], u16)> {
+/// `HOST:PORT` split at the last colon, with a valid port.
+fn split_addr(addr: &[u8]) -> Option<(&[u8], u16)> {
     let colon = addr.iter().rposition(|&b| b == b':')?;
     let (host, port) = (addr.get(..colon)?, addr.get(colon + 1..)?);
-    let port = u16::try_from(parse_u32(port)?).ok()?;
-    if host == b"localhost" {
-        return Some(([127, 0, 0, 1], port));
-    }
-    let mut ip = [0u8; 4];
-    let mut parts = host.split(|&b| b == b'.');
-    for octet in ip.iter_mut() {
-        let part = parts.next()?;
-        if part.len() > 3 {
-            return None;
-        }
-        *octet = u8::try_from(parse_u32(part)?).ok()?;
-    }
-    parts.next().is_none().then_some((ip, port))
+    Some((host, u16::try_from(parse_u32(port)?).ok()?))
 }
 
 /// Seconds as `S` or `S.FFF` (at most microseconds) -> microseconds.
