@@ -58,7 +58,7 @@ SOLVER = "--solver" in FLAGS or "--beyond-only" in FLAGS
 JAIL_PYTHON = "/usr/bin/python3"
 # The tiny binary's default lost-position policy is trap; the full binary's is
 # longest. Compare like with like: the full binary with trap unless a test says
-# otherwise. Without the solver the tiny binary plays `longest` as trap.
+# otherwise. The tiny binary plays `longest` as trap (it computes no distances).
 TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "tests", "peers", "exp_nim_like.py")
@@ -233,7 +233,7 @@ def test_line_protocol():
 
 def full_policy(args):
     """The full binary's arguments matching the tiny binary's policy for `args`."""
-    if "--policy" in args and (SOLVER or args[args.index("--policy") + 1] != "longest"):
+    if "--policy" in args and args[args.index("--policy") + 1] != "longest":
         return list(args)
     return TRAP + [a for a in args if a not in ("--policy", "longest")]
 

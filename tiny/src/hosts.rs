@@ -88,9 +88,16 @@ fn lookup_file(host: &[u8]) -> Option<[u8; 4]> {
 /// its names is `host` (names compare without regard to case).
 fn match_line(line: &[u8], host: &[u8]) -> Option<[u8; 4]> {
     let line = line.split(|&b| b == b'#').next()?;
-    let mut words = line
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty());
-    let ip = parse_ipv4(words.next()?)?;
-    words.any(|w| w.eq_ignore_ascii_case(host)).then_some(ip)
+    let mut ip = None;
+    for word in line.split(|&b| b == b' ' || b == b'\t') {
+        if word.is_empty() {
+            continue;
+        }
+        match ip {
+            None => ip = Some(parse_ipv4(word)?),
+            Some(addr) if word.eq_ignore_ascii_case(host) => return Some(addr),
+            Some(_) => {}
+        }
+    }
+    None
 }

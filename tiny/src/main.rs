@@ -18,9 +18,11 @@ use nimbot::exp_nim::{TextAction, TextClient, TextError};
 use nimbot::json::{Feed, Splitter};
 use nimbot::protocol::{parse_u32, serve, Session};
 use nimbot::tournament::{Client, ClientError, GameResult, Reason, Step, MAX_MESSAGE};
-use nimbot::{fib_decide, DecideError, Engine, Player, Policy, Position, TableEngine};
+#[cfg(not(feature = "solver"))]
+use nimbot::TableEngine;
+use nimbot::{fib_decide, DecideError, Engine, Player, Policy, Position};
 #[cfg(feature = "solver")]
-use nimbot::{SolvingEngine, TableOrSolverEngine};
+use nimbot::{Oracle, Solution, SolveBox, SolvingEngine, Table};
 
 use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};
@@ -236,13 +238,72 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 // ---------------------------------------------------------------- engine
 
 /// The engine of every command: the embedded table where it covers the position,
-/// else the in-memory solver, as in the full binary, refusing games that cannot fit
-/// in `--max-memory` (a box needs at least one bit per stored position).
+/// else a solution from the core's solver, as in the full binary (whose
+/// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
+/// `--max-memory` (a box needs at least one bit per stored position). Both answer
+/// through one `dyn Oracle`, so the move code is compiled once.
 #[cfg(feature = "solver")]
-fn engine(_cmd: &str, policy: Policy) -> Result<TableOrSolverEngine<'static>, u8> {
-    let budget = (sys::heap::limit() as u64).saturating_mul(8);
-    let solver = SolvingEngine::new(budget.min(SolvingEngine::DEFAULT_BUDGET));
-    Ok(TableOrSolverEngine::new(TableEngine::embedded().ok(), solver).with_policy(policy))
+struct TinyEngine {
+    table: Option<Table<'static>>,
+    solution: Option<Solution>,
+    policy: Policy,
+}
+
+#[cfg(feature = "solver")]
+impl TinyEngine {
+    /// Make sure `bx` (or a box around `pos`, when given) is answered.
+    fn cover(&mut self, bx: SolveBox, pos: &Position) -> Result<&dyn Oracle, DecideError> {
+        if let Some(t) = self.table.as_ref().filter(|t| t.is_win(pos).is_ok()) {
+            return Ok(t);
+        }
+        if self.solution.as_ref().and_then(|s| s.is_win(pos)).is_none() {
+            let budget = (sys::heap::limit() as u64).saturating_mul(8);
+            if bx.stored_positions() > budget.min(SolvingEngine::DEFAULT_BUDGET) {
+                return Err(DecideError::TooLarge);
+            }
+            self.solution = None;
+            self.solution = Some(Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?);
+        }
+        match &self.solution {
+            Some(s) => Ok(s),
+            None => Err(DecideError::OutOfRange),
+        }
+    }
+}
+
+#[cfg(feature = "solver")]
+impl Engine for TinyEngine {
+    fn limits(&self) -> nimbot::Limits {
+        nimbot::Limits {
+            max_stones: nimbot::MAX_STONES,
+            max_resets: nimbot::MAX_RESETS,
+            init_max: None,
+        }
+    }
+    fn prepare(&mut self, params: &nimbot::Params) -> Result<(), DecideError> {
+        let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
+        self.cover(bx, &params.start()).map(|_| ())
+    }
+    fn decide(&mut self, pos: &Position) -> Result<nimbot::Decision, DecideError> {
+        self.decide_with(pos, self.policy)
+    }
+    fn decide_with(
+        &mut self,
+        pos: &Position,
+        policy: Policy,
+    ) -> Result<nimbot::Decision, DecideError> {
+        let oracle = self.cover(SolveBox::around(pos), pos)?;
+        nimbot::decide(oracle, pos, policy)
+    }
+}
+
+#[cfg(feature = "solver")]
+fn engine(_cmd: &str, policy: Policy) -> Result<TinyEngine, u8> {
+    Ok(TinyEngine {
+        table: nimbot::Table::embedded().ok(),
+        solution: None,
+        policy,
+    })
 }
 
 /// Without the `solver` feature: the embedded table alone, answering
