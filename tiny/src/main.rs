@@ -1,13 +1,15 @@
-//! `nimbot` as one small, fully static x86_64 Linux executable for locked-down
-//! tournament machines: no C library, no allocator, the default table inside.
+//! `nimbot` as one small, fully static Linux executable (x86_64 or aarch64) for
+//! locked-down tournament machines: no C library, the default table inside.
 //!
 //! It speaks what a player needs, spelled as in the full host binary: the line
 //! protocol on stdin/stdout (no arguments, or `serial`), `query`, `exp-nim` and
 //! `connect`, with the same outputs, summary lines and exit codes. Everything the
 //! games need is the no_std core (`nimbot::protocol`, `tournament`, `exp_nim`);
-//! this crate parses arguments and moves bytes through [`sys`], the only `unsafe`
-//! module. It plays from the embedded table alone (N <= 999, R <= 4, M = 3): a game
-//! beyond it is refused where the full binary would solve it in memory.
+//! this crate parses arguments, resolves host names ([`hosts`]) and moves bytes
+//! through [`sys`], the only `unsafe` module. Games in the embedded table (N <= 999,
+//! R <= 4, M = 3) are played from it; with the `solver` feature, larger ones are
+//! solved in memory by the core's solver, on a heap of `mmap`s within
+//! `--max-memory` ([`sys::heap`]). docs/tiny.md lists the system calls per command.
 #![no_std]
 #![no_main]
 
