@@ -53,15 +53,28 @@ Usage:
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest ...
-                                   how to move in lost positions (default trap)
-  nimbot --max-memory MIB ...      heap limit for games beyond the table
+                                   how to move in lost positions (default trap;
+                                   longest plays as trap here)
   nimbot --help | --version
 
-HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no
-DNS). Games in the embedded table (N <= 999, R <= 4, M = 3) are played from it,
-larger ones are solved in memory: at most --max-memory MiB (default 64).
+HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DNS).
+";
+
+/// The end of the help: what the build does beyond the table, and exit statuses.
+#[cfg(feature = "solver")]
+const HELP_END: &str = "\
+Games beyond the embedded table (N <= 999, R <= 4, M = 3) are solved in memory:
+  nimbot --max-memory MIB ...      at most MIB mebibytes for that (default 64)
 Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
 state-mismatch error, 4 the game does not fit in --max-memory.
+";
+
+#[cfg(not(feature = "solver"))]
+const HELP_END: &str = "\
+Games are played from the embedded table (N <= 999, R <= 4, M = 3); larger games
+need the full nimbot binary.
+Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
+state-mismatch error.
 ";
 
 /// Run the command line; the result is the exit status.
@@ -79,8 +92,9 @@ fn main(args: &Args) -> u8 {
     let mut it = args.as_slice().iter().copied();
     while let Some(arg) = it.next() {
         if arg == b"-h" || arg == b"--help" {
-            return print(STDOUT, &[HELP.as_bytes()], 0);
+            return print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0);
         }
+        #[cfg(feature = "solver")]
         if let Some(value) = option(arg, &mut it, b"--max-memory", None) {
             match number(value, "--max-memory") {
                 Ok(mib) => sys::heap::set_limit((mib as usize).saturating_mul(1 << 20)),
@@ -109,7 +123,7 @@ fn main(args: &Args) -> u8 {
             b"query" => run_query(tail, policy),
             b"connect" => run_connect(tail, policy),
             b"exp-nim" => run_exp_nim(tail, policy),
-            b"help" => print(STDOUT, &[HELP.as_bytes()], 0),
+            b"help" => print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0),
             b"--version" | b"-V" => {
                 print(STDOUT, &[b"nimbot ", nimbot::VERSION.as_bytes(), b"\n"], 0)
             }
