@@ -16,10 +16,12 @@
 #   tools/tiny.sh panics   which functions still call the panic machinery (a build that
 #                          links in spite of them), when the panic guard refuses a build
 #
-# Toolchain, per target: a rustup toolchain that has the target (added with `rustup
-# target add` when missing) builds as it is, with tiny/.cargo/config.toml. Without
-# rustup, Debian's rustc-web builds `core` from rust-web-src (-Zbuild-std=core,
-# RUSTC_BOOTSTRAP=1) and links with Debian's lld. qemu-user and python3-seccomp come
+# Toolchain, per target (tools/toolchain.sh): rustup, with `rustup target add` when
+# the target is missing, and a plain cargo build inside tiny/ (whose
+# .cargo/config.toml has the link flags); when rustup cannot provide it, Debian's
+# rustc (1.85 or newer), with `core` built from source for aarch64 and linked by
+# Debian's lld (x86_64, the host, has Debian's prebuilt core and links through cc).
+# NIMBOT_TOOLCHAIN=source forces that fallback. qemu-user and python3-seccomp come
 # from apt when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,10 +34,8 @@ PANIC_SYMBOL=nimbot_tiny_has_a_reachable_panic
 FEATURES=${TINY_FEATURES:-}
 TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu)
 
-step() { printf '\n== %s\n' "$*"; }
-die() { echo "tiny.sh: $*" >&2; exit 1; }
-
-[ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$PATH:$HOME/.cargo/bin"
+# shellcheck source=tools/toolchain.sh
+. "$ROOT/tools/toolchain.sh"
 
 # target -> the shipped file, and cargo's output.
 out_of() {
@@ -46,66 +46,38 @@ out_of() {
 }
 built_of() { echo "$ROOT/target/${TARGET_DIR:-tiny-build}/$1/release/nimbot-tiny"; }
 
-apt_install() {
-  local sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  echo "installing Debian packages: $*"
-  if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >/tmp/nimbot-apt.log 2>&1; then
-    "${sudo[@]}" apt-get update -q >>/tmp/nimbot-apt.log 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >>/tmp/nimbot-apt.log 2>&1 \
-      || { tail -20 /tmp/nimbot-apt.log >&2; die "apt-get install $* failed (log: /tmp/nimbot-apt.log)"; }
-  fi
-}
-
-has_core() {
-  local libdir
-  libdir=$(rustc --print target-libdir --target "$1" 2>/dev/null) || return 1
-  compgen -G "$libdir/libcore-*.rlib" >/dev/null
-}
-
-debian_tool() {
-  local name=$1 c
-  for c in "/usr/bin/$name" $(ls -1 /usr/bin/"$name"-1.* 2>/dev/null | sort -rV); do
-    [ -x "$c" ] && { echo "$c"; return 0; }
-  done
-  return 1
-}
-
-# Sets CARGO and ZFLAGS (and the environment) for building `$1`.
+# Sets CARGO, ZFLAGS, CLIPPY_PATH, TOOLCHAIN and the environment for building `$1`.
 setup_target() {
-  local target=$1
-  CARGO=cargo
-  ZFLAGS=()
-  if command -v rustc >/dev/null 2>&1 && has_core "$target"; then return; fi
-  if command -v rustup >/dev/null 2>&1; then
-    echo "rustup target add $target"
-    rustup target add "$target" >/tmp/nimbot-rustup.log 2>&1 || true
-    has_core "$target" && return
+  local target=$1 rustc cargo
+  if [ "${target%%-*}" = x86_64 ] && [ "${NIMBOT_TOOLCHAIN:-auto}" = source ]; then
+    # The host target: Debian's rustc has its core prebuilt, and cc links.
+    rustc=$(debian_tool rustc || true)
+    cargo=$(debian_tool cargo || true)
+    if [ -z "$rustc" ] || [ -z "$cargo" ]; then
+      apt_install rustc-web cargo-web
+      rustc=$(debian_tool rustc) || die "no Debian rustc after installing rustc-web"
+      cargo=$(debian_tool cargo) || die "no Debian cargo after installing cargo-web"
+    fi
+    [ -x "$(dirname "$cargo")/cargo-clippy" ] || apt_install rust-web-clippy
+    export RUSTC=$rustc RUSTDOC=${rustc%rustc}rustdoc
+    CARGO=$cargo
+    ZFLAGS=()
+    CLIPPY_PATH=$(dirname "$cargo"):$PATH
+    TOOLCHAIN="Debian $("$rustc" --version | cut -d' ' -f2), its prebuilt core"
+    return 0
   fi
-  # Fallback: Debian's compiler, `core` built from source, Debian's lld.
-  local cargo rustc
-  cargo=$(debian_tool cargo || true)
-  rustc=$(debian_tool rustc || true)
-  if [ -z "$cargo" ] || [ -z "$rustc" ] || [ ! -d "$("$rustc" --print sysroot)/lib/rustlib/src/rust/library/core" ]; then
-    apt_install rustc-web cargo-web rust-web-src
-    cargo=$(debian_tool cargo) || die "no Rust toolchain for $target: neither rustup nor Debian's rustc-web"
-    rustc=$(debian_tool rustc) || die "no Rust toolchain for $target: neither rustup nor Debian's rustc-web"
-  fi
-  command -v ld.lld >/dev/null 2>&1 || apt_install lld
-  local var
-  var=CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_LINKER
-  export RUSTC=$rustc RUSTC_BOOTSTRAP=1
-  [ "${target%%-*}" = aarch64 ] && export "$var=$(command -v ld.lld)"
-  CARGO=$cargo
-  ZFLAGS=(-Zbuild-std=core)
-  echo "toolchain for $target: Debian $("$rustc" --version), core from source"
+  setup_cross "$target"
 }
 
 # cargo inside tiny/ (where .cargo/config.toml is read) for one target.
 tiny_cargo() {
   local target=$1 sub=$2
   shift 2
-  (setup_target "$target" && cd tiny && "$CARGO" "$sub" "${ZFLAGS[@]}" --release --quiet --target "$target" "$@")
+  (
+    setup_target "$target" >&2
+    [ "$sub" = build ] && echo "toolchain: $TOOLCHAIN" >&2
+    cd tiny && PATH=$CLIPPY_PATH "$CARGO" "$sub" "${ZFLAGS[@]}" --release --quiet --target "$target" "$@"
+  )
 }
 
 with_features() {
@@ -161,12 +133,13 @@ panic_guard() {
 
 lint() {
   step "tiny: format and clippy (warnings denied)"
+  ensure_rust_components
   (cd tiny && cargo fmt -- --check)
   # Both feature sets on x86_64; aarch64 with everything (its own files are small).
   local t f
   for t in "${TARGETS[@]}"; do
     for f in solver ""; do
-      (setup_target "$t" && cd tiny && "$CARGO" clippy "${ZFLAGS[@]}" --release --quiet --target "$t" ${f:+--features=$f} -- -D warnings)
+      tiny_cargo "$t" clippy ${f:+--features=$f} -- -D warnings
       [ "${t%%-*}" = x86_64 ] || break
     done
   done
@@ -205,15 +178,33 @@ panics() {
   step "tiny: functions that call the panic machinery ($t${FEATURES:+, features $FEATURES})"
   CARGO_PROFILE_RELEASE_STRIP=false tiny_cargo "$t" build --target-dir ../target/tiny-syms $(with_features find-panics)
   bin=$(TARGET_DIR=tiny-syms built_of "$t")
-  objdump -d --no-show-raw-insn -C "$bin" | awk '
-    /^[0-9a-f]+ <.*>:$/ { fn = $0; sub(/^[0-9a-f]+ /, "", fn) }
-    /(call|jmp|bl|b)[ \t]+[0-9a-f]+ <(core::panicking::|core::slice::index::|core::slice::copy_from_slice_impl::|alloc::raw_vec::handle_error|core::option::|core::result::unwrap_failed|alloc::alloc::handle_alloc_error)/ {
-      callee = $NF; print fn " -> " callee }' | grep -v -E '^<(core|alloc)::' | sort | uniq -c
+  # Every function from which a panic is reachable through calls and jumps; print
+  # the crate functions (not core's or alloc's) that call into such a function.
+  objdump -d --no-show-raw-insn -C "$bin" | python3 -c '
+import re, sys, collections
+calls, fn = collections.defaultdict(set), None
+for line in sys.stdin:
+    m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+    if m:
+        fn = m.group(1)
+        continue
+    m = re.search(r"\s(?:call|jmp|j[a-z]+|bl?|b\.[a-z]+|cbn?z|tbn?z)\s+(?:[^<]*,\s*)?[0-9a-f]+ <([^>+]+)", line)
+    if fn and m and m.group(1) != fn:
+        calls[fn].add(m.group(1))
+reach = {f for f in calls if "rust_begin_unwind" in calls[f]} | {"__rustc::rust_begin_unwind"}
+while True:
+    more = {f for f, cs in calls.items() if f not in reach and cs & reach}
+    if not more:
+        break
+    reach |= more
+library = re.compile(r"^<?(core|alloc)::|^__rustc::|^<(core|alloc)::")
+found = sorted(f"{f}  ->  {c}" for f in reach if not library.search(f)
+               for c in calls[f] & reach if library.search(c))
+print("\n".join(found) if found else "no crate function reaches a panic")'
 }
 
 qemu_runner() {
-  command -v qemu-aarch64 >/dev/null 2>&1 || apt_install qemu-user
-  command -v qemu-aarch64 >/dev/null 2>&1 || die "no qemu-aarch64 after installing qemu-user"
+  ensure_cmd qemu-aarch64 qemu-user
   # tiny_test.py runs this wrapper wherever it would run the binary.
   local wrap=$ROOT/target/tiny/run-aarch64
   printf '#!/bin/sh\nexec qemu-aarch64 %s "$@"\n' "$(out_of aarch64-unknown-linux-gnu)" >"$wrap"

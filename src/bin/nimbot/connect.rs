@@ -7,7 +7,6 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::os::linux::net::TcpStreamExt;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -116,7 +115,7 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
     let mut splitter: Splitter<MAX_MESSAGE> = Splitter::new();
     let mut buf = [0u8; 4096];
     loop {
-        let _ = stream.set_quickack(true);
+        let _ = socket2::SockRef::from(&stream).set_tcp_quickack(true);
         let n = match stream.read(&mut buf) {
             Ok(0) => {
                 return fail(
