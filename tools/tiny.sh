@@ -3,7 +3,7 @@
 # x86_64 and aarch64 Linux. docs/tiny.md says what it runs on and needs.
 #
 #   tools/tiny.sh [build]  build target/tiny/nimbot (x86_64) and target/tiny/nimbot-aarch64
-#                          and check them: fully static, at most SIZE_LIMIT bytes (x86_64);
+#                          and check them: fully static, x86_64 at most 64 KB (65,536 bytes);
 #                          prints their sizes and the table's share
 #   tools/tiny.sh test     format and clippy on tiny/, the panic guard (both targets), the
 #                          build, then complete games through each binary (tools/tiny_test.py:
@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-SIZE_LIMIT=131072
+SIZE_LIMIT=65536
 TABLE=$ROOT/table/default.nimt
 PANIC_SYMBOL=nimbot_tiny_has_a_reachable_panic
 # Cargo features of the shipped binaries. `solver` (games beyond the table) needs
