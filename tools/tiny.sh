@@ -193,6 +193,7 @@ size_report() {
 
 panics() {
   local t=${1:-x86_64-unknown-linux-gnu} bin
+  [ "${t%%-*}" = x86_64 ] || die "panics reads x86_64 code only (the host's objdump); the source is the same for aarch64"
   step "tiny: functions that call the panic machinery ($t${FEATURES:+, features $FEATURES})"
   CARGO_PROFILE_RELEASE_STRIP=false tiny_cargo "$t" build --target-dir ../target/tiny-syms $(with_features find-panics)
   bin=$(TARGET_DIR=tiny-syms built_of "$t")
