@@ -16,15 +16,24 @@
 mod hosts;
 mod sys;
 
-use nimbot::exp_nim::{TextAction, TextClient, TextError};
-use nimbot::json::{Feed, Splitter};
-use nimbot::protocol::{parse_u32, serve, Session};
-use nimbot::tournament::{Client, ClientError, GameResult, Reason, Step, MAX_MESSAGE};
+use nimbot::fibonacci as fib;
+use nimbot::num::{parse_u32, parse_u64, Decimal};
+use nimbot::platform::json::{Feed, Splitter};
+use nimbot::platform::tcp_client::{Client, ClientError, Step};
+use nimbot::platform::text_client::{TextAction, TextClient, TextError};
+use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
+use nimbot::protocol::{serve, Session};
+use nimbot::strategy::DecideError;
 #[cfg(not(feature = "solver"))]
 use nimbot::TableEngine;
-use nimbot::{fib_decide, DecideError, Engine, Player, Policy, Position};
 #[cfg(feature = "solver")]
-use nimbot::{Oracle, Solution, SolveBox, SolvingEngine, Table};
+use nimbot::{
+    engine::{Limits, SolvingEngine},
+    rules::{MAX_RESETS, MAX_STONES},
+    strategy::Oracle,
+    Decision, Params, Solution, SolveBox, Table,
+};
+use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};
@@ -39,9 +48,9 @@ const STDOUT: i32 = 1;
 const STDERR: i32 = 2;
 
 /// Exit statuses, as in the full binary.
-const LOST: u8 = 1;
-const USAGE: u8 = 2;
-const FAILED: u8 = 3;
+const LOST: u8 = EXIT_LOST;
+const USAGE: u8 = EXIT_USAGE;
+const FAILED: u8 = EXIT_FAILED;
 
 const HELP: &str = "\
 nimbot (tiny static build): perfect play for Expanding Nim with resets
@@ -186,20 +195,8 @@ impl Text {
     }
 
     /// Append `n` in decimal.
-    fn num(&mut self, mut n: u64) -> &mut Text {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            if let Some(d) = digits.get_mut(i) {
-                *d = b'0' + (n % 10) as u8;
-            }
-            n /= 10;
-            if n == 0 || i == 0 {
-                break;
-            }
-        }
-        self.push(digits.get(i..).unwrap_or(&[]))
+    fn num(&mut self, n: u64) -> &mut Text {
+        self.push(&Decimal::new(n))
     }
 
     fn bytes(&self) -> &[u8] {
@@ -257,17 +254,18 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// else a solution from the core's solver, as in the full binary (whose
 /// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
 /// `--max-memory` (a box needs at least one bit per stored position). Both answer
-/// through one `dyn Oracle`, so the move code is compiled once.
+/// through one `dyn Oracle`, so the move code is compiled once, and there are no
+/// distances (`longest` plays as `trap`): a smaller binary.
 #[cfg(feature = "solver")]
 struct TinyEngine {
     table: Option<Table<'static>>,
     solution: Option<Solution>,
-    policy: Policy,
 }
 
 #[cfg(feature = "solver")]
 impl TinyEngine {
-    /// Make sure `bx` (or a box around `pos`, when given) is answered.
+    /// The oracle for `pos`: the table if it answers `pos`, else a solution of `bx`
+    /// (kept from the last question when it answers `pos`).
     fn cover(&mut self, bx: SolveBox, pos: &Position) -> Result<&dyn Oracle, DecideError> {
         if let Some(t) = self.table.as_ref().filter(|t| t.is_win(pos).is_ok()) {
             return Ok(t);
@@ -289,72 +287,36 @@ impl TinyEngine {
 
 #[cfg(feature = "solver")]
 impl Engine for TinyEngine {
-    fn limits(&self) -> nimbot::Limits {
-        nimbot::Limits {
-            max_stones: nimbot::MAX_STONES,
-            max_resets: nimbot::MAX_RESETS,
+    fn limits(&self) -> Limits {
+        Limits {
+            max_stones: MAX_STONES,
+            max_resets: MAX_RESETS,
             init_max: None,
         }
     }
-    fn prepare(&mut self, params: &nimbot::Params) -> Result<(), DecideError> {
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
         let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
         self.cover(bx, &params.start()).map(|_| ())
     }
-    fn decide(&mut self, pos: &Position) -> Result<nimbot::Decision, DecideError> {
-        self.decide_with(pos, self.policy)
-    }
-    fn decide_with(
-        &mut self,
-        pos: &Position,
-        policy: Policy,
-    ) -> Result<nimbot::Decision, DecideError> {
+    fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
-        nimbot::decide(oracle, pos, policy)
+        nimbot::strategy::decide(oracle, pos, policy)
     }
 }
 
 #[cfg(feature = "solver")]
-fn engine(_cmd: &str, policy: Policy) -> Result<TinyEngine, u8> {
+fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
-        table: nimbot::Table::embedded().ok(),
+        table: Table::embedded().ok(),
         solution: None,
-        policy,
     })
 }
 
-/// Without the `solver` feature: the embedded table alone, answering
-/// [`Engine::decide`] with the chosen policy.
+/// The engine, or the exit status after reporting a damaged table.
 #[cfg(not(feature = "solver"))]
-struct TableOnly {
-    table: TableEngine<'static>,
-    policy: Policy,
-}
-
-#[cfg(not(feature = "solver"))]
-impl Engine for TableOnly {
-    fn limits(&self) -> nimbot::Limits {
-        self.table.limits()
-    }
-    fn prepare(&mut self, params: &nimbot::Params) -> Result<(), DecideError> {
-        self.table.prepare(params)
-    }
-    fn decide(&mut self, pos: &Position) -> Result<nimbot::Decision, DecideError> {
-        self.table.decide_with(pos, self.policy)
-    }
-    fn decide_with(
-        &mut self,
-        pos: &Position,
-        policy: Policy,
-    ) -> Result<nimbot::Decision, DecideError> {
-        self.table.decide_with(pos, policy)
-    }
-}
-
-/// The table engine, or the exit status after reporting a damaged table.
-#[cfg(not(feature = "solver"))]
-fn engine(cmd: &str, policy: Policy) -> Result<TableOnly, u8> {
+fn engine(cmd: &str) -> Result<TableEngine<'static>, u8> {
     match TableEngine::embedded() {
-        Ok(table) => Ok(TableOnly { table, policy }),
+        Ok(table) => Ok(table),
         Err(e) => Err(print(
             STDERR,
             &[
@@ -433,7 +395,7 @@ impl embedded_io::Write for Output {
 }
 
 fn run_serial(policy: Policy) -> u8 {
-    let engine = match engine("serial", policy) {
+    let engine = match engine("serial") {
         Ok(e) => e,
         Err(status) => return status,
     };
@@ -487,7 +449,7 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
                     .bytes(),
             );
         };
-        return match fib_decide(stones, limit) {
+        return match fib::decide(stones, limit) {
             Ok(d) => {
                 line.push(if d.wins { b"win " } else { b"lose " })
                     .num(d.take)
@@ -519,13 +481,14 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(p) => p,
         Err(e) => return query_error(e.as_str().as_bytes()),
     };
-    let mut engine = match engine("query", policy) {
+    let mut engine = match engine("query") {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide_with(&pos, policy) {
+    match engine.decide(&pos, policy) {
         Ok(d) => {
-            line.push(if d.wins { b"win " } else { b"lose " })
+            line.push(d.value().as_word().as_bytes())
+                .push(b" ")
                 .num(d.mv.take.into())
                 .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
             print(STDOUT, &[line.bytes()], 0)
@@ -542,48 +505,11 @@ fn query_error(msg: &[u8]) -> u8 {
     print(STDERR, &[b"nimbot query: ", msg, b"\n"], USAGE)
 }
 
-/// A plain decimal `u64` (no sign, no spaces).
-fn parse_u64(word: &[u8]) -> Option<u64> {
-    if word.is_empty() {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for &b in word {
-        let d = b.checked_sub(b'0').filter(|d| *d <= 9)?;
-        n = n.checked_mul(10)?.checked_add(d.into())?;
-    }
-    Some(n)
-}
-
 // ---------------------------------------------------------------- games
 
-fn seat_name(seat: Player) -> &'static [u8] {
-    match seat {
-        Player::First => b"first",
-        Player::Second => b"second",
-    }
-}
-
 /// The one-line summary of a finished game, and its exit status (0 won, 1 lost).
-fn report(cmd: &str, seat: Player, r: &GameResult) -> u8 {
-    let mut t = Text::new();
-    t.push(b"nimbot ").push(cmd.as_bytes()).push(b": ");
-    t.push(if r.won { b"won" } else { b"lost" });
-    t.push(b" as ")
-        .push(seat_name(seat))
-        .push(b" after ")
-        .num(r.moves.into())
-        .push(b" moves (");
-    match (r.won, r.reason) {
-        (true, Reason::Won) => t.push(b"took the last stone"),
-        (false, Reason::Won) => t.push(b"the opponent took the last stone"),
-        (true, other) => t
-            .push(b"the opponent lost by ")
-            .push(other.as_str().as_bytes()),
-        (false, other) => t.push(b"lost by ").push(other.as_str().as_bytes()),
-    };
-    t.push(b")\n");
-    print(STDERR, &[t.bytes()], if r.won { 0 } else { LOST })
+fn report(cmd: &str, r: &GameResult) -> u8 {
+    print(STDERR, &[r.summary(cmd).as_slice(), b"\n"], r.exit_status())
 }
 
 /// A command's arguments that cannot make a game: `nimbot CMD: MSG`, exit status 2.
@@ -656,10 +582,10 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
         return usage("--resets is out of range");
     };
     let mut client = match TextClient::new(seat, stones, resets, init_max) {
-        Ok(c) => c,
+        Ok(c) => c.with_policy(policy),
         Err(e) => return cmd_usage(CMD, e.as_str().as_bytes()),
     };
-    let mut engine = match engine(CMD, policy) {
+    let mut engine = match engine(CMD) {
         Ok(e) => e,
         Err(status) => return status,
     };
@@ -671,7 +597,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
         let n = match sys::read(STDIN, &mut buf) {
             Ok(0) => {
                 return match client.end_of_input() {
-                    Ok(r) => report(CMD, seat, &r),
+                    Ok(r) => report(CMD, &r),
                     Err(e) => text_fail(e),
                 }
             }
@@ -686,7 +612,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
                         return fail(CMD, &[b"write failed: ", e.text().as_bytes()]);
                     }
                 }
-                Ok(TextAction::Finished(r)) => return report(CMD, seat, &r),
+                Ok(TextAction::Finished(r)) => return report(CMD, &r),
                 Err(e) => return text_fail(e),
             }
         }
@@ -740,10 +666,10 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         );
     };
     let mut client = match Client::new(seat, name, init_max) {
-        Ok(c) => c,
+        Ok(c) => c.with_policy(policy),
         Err(e) => return cmd_usage(CMD, e.as_str().as_bytes()),
     };
-    let mut engine = match engine(CMD, policy) {
+    let mut engine = match engine(CMD) {
         Ok(e) => e,
         Err(status) => return status,
     };
@@ -810,7 +736,7 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
                         return fail(CMD, &[b"send failed: ", e.text().as_bytes()]);
                     }
                 }
-                Ok(Step::Finished(r)) => return report(CMD, seat, &r),
+                Ok(Step::Finished(r)) => return report(CMD, &r),
                 Err(ClientError::Engine(DecideError::TooLarge)) => return too_large(CMD),
                 Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
             }
