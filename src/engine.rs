@@ -162,13 +162,13 @@ mod solving {
         }
     }
 
-    /// Solves in memory whatever it is asked, within a budget of stored positions,
-    /// keeping the last solution for the next question.
+    /// Solves in memory whatever it is asked, within a memory budget
+    /// ([`SolveBox::memory_bytes`]), keeping the last solution for the next question.
     ///
     /// # Errors
     /// [`DecideError::TooLarge`] from [`Engine::prepare`] or [`Engine::decide`] when
-    /// the game (or the box around the position) has more stored positions than the
-    /// budget; [`DecideError::OutOfRange`] if the solver refuses the box.
+    /// the game (or the box around the position) needs more memory than the budget;
+    /// [`DecideError::OutOfRange`] if the solver refuses the box.
     #[derive(Debug)]
     pub struct SolvingEngine {
         budget: u64,
@@ -178,14 +178,17 @@ mod solving {
     }
 
     impl SolvingEngine {
-        /// Default budget: 500 million positions, about 60 MB and a few seconds.
-        pub const DEFAULT_BUDGET: u64 = 500_000_000;
+        /// Default budget: 1 GiB at the solve's peak. Every box `nimbot-table
+        /// generate` solves in seconds fits (N <= 99,999 with R = 4 takes about
+        /// 0.26 GB and a few seconds); bigger ones are refused with
+        /// [`DecideError::TooLarge`] instead of exhausting the machine.
+        pub const DEFAULT_BUDGET: u64 = 1 << 30;
         /// Largest box (stored positions) for which `longest` computes distances to
         /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
         /// `longest` plays as `trap`.
         pub const LONGEST_BUDGET: u64 = 10_000_000;
 
-        /// An engine that refuses boxes of more than `budget` stored positions.
+        /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
                 budget,
@@ -206,7 +209,7 @@ mod solving {
                 (None, _) => false,
             };
             if !covered {
-                if bx.stored_positions() > self.budget {
+                if bx.memory_bytes() > self.budget {
                     return Err(DecideError::TooLarge);
                 }
                 let sol = Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?;

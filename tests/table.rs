@@ -280,3 +280,28 @@ fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
         decide(&table, &pos, Policy::Trap)
     );
 }
+
+#[test]
+fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
+    // Cap 45 is above the default table's top cap (44), but with 4 stones the cap
+    // no longer binds: the rules decide the position and its replies.
+    let t = Table::embedded().unwrap();
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    for (s, a, b, f) in [
+        (4, 0, 0, true),
+        (7, 1, 0, true),
+        (30, 2, 2, true),
+        (40, 0, 4, false),
+    ] {
+        let pos = Position::new(s, 45, a, b, f, 3).unwrap();
+        let want = sol.is_win(&pos).unwrap();
+        assert_eq!(t.probe(&pos), Ok(want), "{pos:?}");
+        let d = t.best_move(&pos).unwrap();
+        assert_eq!(d.wins, want, "{pos:?}");
+        assert_eq!(
+            decide(&t, &pos, Policy::Trap).unwrap().wins,
+            want,
+            "{pos:?}"
+        );
+    }
+}

@@ -43,7 +43,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
         Err(status) => return status,
     };
     let bx = SolveBox::games(args.stones, args.resets, args.init_max);
-    if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
+    if bx.memory_bytes() > SolvingEngine::DEFAULT_BUDGET {
         eprintln!(
             "nimbot demo: {} stones is too large to solve here",
             args.stones
