@@ -29,6 +29,7 @@ use self::index::Index;
 use self::layer::{read_layer, visit_tokens, Header};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::value::Value;
 
 pub use self::checksum::crc32;
 #[cfg(feature = "alloc")]
@@ -119,11 +120,12 @@ impl<'a> Table<'a> {
     /// Whether the mover wins `pos`. Positions whose cap no longer binds are decided
     /// by the rules; [`ProbeError::OutOfRange`] for a position outside the table
     /// (more stones for its cap, more resets or another M than it was built for).
-    pub fn probe(&self, pos: &Position) -> Result<bool, ProbeError> {
-        match pos.trivial_value() {
-            Some(v) => Ok(v),
-            None => self.value(pos),
-        }
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        let won = match pos.trivial_value() {
+            Some(v) => v,
+            None => self.value(pos)?,
+        };
+        Ok(Value::from_mover_wins(won))
     }
 
     /// The move for `pos`: a winning one whenever `pos` is won (see [`best_move`]);
