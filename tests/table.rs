@@ -306,3 +306,20 @@ fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
         );
     }
 }
+
+#[test]
+fn the_solver_plays_every_box_the_generator_solves_and_refuses_more() {
+    // N <= 99,999 (R = 4, M = 3) fits the default budget; a billion stones does not.
+    assert!(SolveBox::games(99_999, 4, 3).memory_bytes() <= SolvingEngine::DEFAULT_BUDGET);
+    let mut engine = SolvingEngine::default();
+    let pos = Position::new(50_000, 3, 4, 4, false, 3).unwrap();
+    let d = engine
+        .decide(&pos, Policy::Trap)
+        .expect("a 50,000-stone position is solved");
+    assert!(pos.check(d.mv).is_ok());
+    let huge = Position::new(1_000_000_000, 3, 4, 4, false, 3).unwrap();
+    assert_eq!(
+        engine.decide(&huge, Policy::Trap),
+        Err(DecideError::TooLarge)
+    );
+}
