@@ -29,6 +29,7 @@ use alloc::vec::Vec;
 
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::table::geometry::Layers;
+use crate::value::Value;
 
 /// Why a box could not be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -345,6 +346,12 @@ impl Solution {
         );
         let at = off + (s - c - 1) as usize * self.words_per_pile + b / 64;
         Some(self.bits.get(at)? >> (b % 64) & 1 == 1)
+    }
+
+    /// The value of `pos` for its mover, or `None` if `pos` lies outside the box
+    /// ([`Solution::is_win`] as a [`Value`]).
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        self.is_win(pos).map(Value::from_mover_wins)
     }
 
     /// The values of one layer: whether the mover wins with `own` and `opp` resets
