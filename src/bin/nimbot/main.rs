@@ -8,6 +8,7 @@ mod demo;
 mod exp_nim;
 mod latency;
 mod matches;
+mod models;
 mod nim_arena;
 mod opponents;
 mod serve;
