@@ -292,8 +292,8 @@ impl<E: Engine> Session<E> {
     fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         if let Some(name) = words.next() {
             words.end()?;
-            self.policy =
-                Policy::from_name(name).ok_or(Error::Msg("usage: policy [first|trap|longest]"))?;
+            self.policy = Policy::from_name(name)
+                .ok_or(Error::Msg("usage: policy [first|trap|longest|exploit]"))?;
         }
         out.str("policy ");
         out.str(self.policy.as_str());

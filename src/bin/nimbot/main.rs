@@ -1,11 +1,14 @@
 //! `nimbot`: the host adapter. Runs the line protocol on stdin/stdout, answers
 //! one-off queries, plays a demo game and prints benchmarks.
 
+mod analyze;
 mod arena;
 mod bench;
 mod connect;
 mod demo;
 mod exp_nim;
+mod exploit;
+mod game_log;
 mod latency;
 mod matches;
 mod models;
@@ -19,7 +22,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::protocol::{serve, Session};
-use nimbot::{fib_decide, Engine, Policy, Position, TableOrSolverEngine};
+use nimbot::{fib_decide, Engine, Policy, Position};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -42,6 +45,7 @@ enum PolicyArg {
     Trap,
     Longest,
     First,
+    Exploit,
 }
 
 impl From<PolicyArg> for Policy {
@@ -50,6 +54,7 @@ impl From<PolicyArg> for Policy {
             PolicyArg::Trap => Policy::Trap,
             PolicyArg::Longest => Policy::Longest,
             PolicyArg::First => Policy::First,
+            PolicyArg::Exploit => Policy::Exploit,
         }
     }
 }
@@ -139,6 +144,18 @@ enum Command {
         after_help = "Examples:\n  nimbot match --stones 100                      nimbot against itself, both seats\n  nimbot match --stones 20,57,100 --bot 'nimbot' --bot 'python3 mybot.py {addr} {order}'"
     )]
     Match(matches::MatchArgs),
+    /// Replay a platform game log and show where the game was thrown away.
+    ///
+    /// Reads the server's game-log.txt (N comes from its first record; give R and M,
+    /// which the log does not hold) and prints, for every move, the value of the
+    /// position before it, the winning moves there, whether the move was a blunder
+    /// (from a won position it leaves the opponent a won one, or the server refused
+    /// it) and, in a lost position, how many plies could still have been held out;
+    /// then the first blunder and the blunders per seat.
+    #[command(
+        after_help = "Examples:\n  nimbot analyze game-log.txt\n  nimbot analyze game-log.txt --resets 4 --init-max 3 --json"
+    )]
+    Analyze(analyze::AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
@@ -159,6 +176,7 @@ fn main() -> ExitCode {
         Command::ExpNim(args) => exp_nim::run(&args, policy),
         Command::Serve(args) => serve::run(&args),
         Command::Match(args) => matches::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
     }
 }
 
@@ -183,8 +201,8 @@ fn quit_quietly_on_broken_pipe() {
 
 /// The engine every host command plays with: the embedded table whenever it covers
 /// the game, the in-memory solver beyond it.
-pub fn engine(policy: Policy) -> TableOrSolverEngine<'static> {
-    TableOrSolverEngine::embedded().with_policy(policy)
+pub fn engine(policy: Policy) -> exploit::HostEngine {
+    exploit::HostEngine::new(policy)
 }
 
 fn run_serial(policy: Policy) -> ExitCode {

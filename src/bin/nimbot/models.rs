@@ -124,20 +124,23 @@ pub struct ModelSolution {
     /// Largest `largest` stored; larger ones (unreachable in games of `max_stones`)
     /// are clamped to it.
     top: u32,
-    /// Layers per pile: (top + 1) x (resets + 1)^2 x (reset_span + 1).
-    keys: usize,
-    /// `last_lost[s * keys + key]`: the largest lost pile <= s in that layer, 0 if none.
-    last_lost: Vec<u16>,
+    /// Words per layer: one bit per pile 0..=max_stones.
+    words: usize,
+    /// `lost[key * words + s / 64]` bit `s % 64`: pile `s` of that layer is lost for
+    /// its mover. Layer-major, so a window of piles is a word or two (and the whole
+    /// store, about 40 KB per 100 stones, stays in cache while it is solved).
+    lost: Vec<u64>,
 }
 
-/// The largest "largest take" a game of `stones` can reach under any model whose
-/// limit grows by at most two a move (the new records sum to at most `stones`).
-fn largest_reachable(stones: u32, init_max: u32) -> u32 {
+/// The largest "largest take" a game of `stones` can reach when the limit grows by
+/// at most `step` a move: the records sum to at most `stones`, and records that grow
+/// by at most `step` sum to about h^2 / (2 step).
+fn largest_reachable(stones: u32, init_max: u32, step: u32) -> u32 {
     let mut r = 0u32;
-    while r * r <= stones {
+    while r * r <= 2 * stones * step {
         r += 1;
     }
-    (2 * r + init_max + 2).min(stones)
+    (r + init_max + 2).min(stones.max(init_max))
 }
 
 impl ModelSolution {
@@ -150,7 +153,8 @@ impl ModelSolution {
         if max_stones > Self::MAX_STONES || rules.init_max == 0 || rules.reset_span == 0 {
             return None;
         }
-        let top = largest_reachable(max_stones, rules.init_max.max(3));
+        let step = 1 + rules.cap_offset.max(0) as u32;
+        let top = largest_reachable(max_stones, rules.init_max, step);
         let r = usize::from(resets) + 1;
         let holds = usize::from(rules.reset_span) + 1;
         let keys = (top as usize + 1) * r * r * holds;
@@ -159,18 +163,82 @@ impl ModelSolution {
             max_stones,
             resets,
             top,
-            keys,
-            last_lost: vec![0; (max_stones as usize + 1) * keys],
+            words: max_stones as usize / 64 + 1,
+            lost: Vec::new(),
         };
+        sol.lost = vec![0; keys * sol.words];
+        // The moves of a layer do not depend on the pile: for each layer, its limit
+        // and the ranges of takes that land in one layer (a window of piles there).
+        let mut limits = Vec::with_capacity(keys);
+        let mut plan_at = Vec::with_capacity(keys + 1);
+        let mut plans: Vec<(u32, u32, usize)> = Vec::new();
+        for key in 0..keys {
+            let st = sol.state_of(1, key);
+            let limit = rules.limit(&st);
+            limits.push(limit);
+            plan_at.push(plans.len());
+            for reset in [false, true] {
+                if reset && st.own == 0 {
+                    continue;
+                }
+                // Takes that keep the largest take (or all takes, if a reset clears
+                // it) land in one layer; each larger take sets a new largest take.
+                let keep = if reset && rules.reset_clears_max {
+                    limit
+                } else {
+                    limit.min(st.largest)
+                };
+                let layer = |take: u32| sol.key(&rules.after(&st, Move::new(take, reset)));
+                if keep >= 1 {
+                    if let Some(k) = layer(1) {
+                        plans.push((1, keep, k));
+                    }
+                }
+                for take in (keep + 1)..=limit {
+                    if let Some(k) = layer(take) {
+                        plans.push((take, take, k));
+                    }
+                }
+            }
+        }
+        plan_at.push(plans.len());
         for s in 1..=max_stones {
             for key in 0..keys {
-                let st = sol.state_of(s, key);
-                let lost = !sol.compute(&st);
-                let prev = sol.last_lost[(s as usize - 1) * keys + key];
-                sol.last_lost[s as usize * keys + key] = if lost { s as u16 } else { prev };
+                // A take of the whole pile wins; otherwise look for a lost successor.
+                let win = limits[key] >= s
+                    || plans[plan_at[key]..plan_at[key + 1]]
+                        .iter()
+                        .any(|&(lo, hi, next)| {
+                            // Piles s - hi ..= s - lo (at least 1) of layer `next`.
+                            if lo >= s {
+                                return false;
+                            }
+                            sol.any_lost(next, s.saturating_sub(hi).max(1), s - lo)
+                        });
+                if !win {
+                    let w = key * sol.words + s as usize / 64;
+                    sol.lost[w] |= 1 << (s % 64);
+                }
             }
         }
         Some(sol)
+    }
+
+    /// Whether some pile in `lo..=hi` of layer `key` is lost (all below the pile
+    /// being solved, so already known).
+    fn any_lost(&self, key: usize, lo: u32, hi: u32) -> bool {
+        let base = key * self.words;
+        let (first, last) = (lo as usize / 64, hi as usize / 64);
+        (first..=last).any(|w| {
+            let mut word = self.lost[base + w];
+            if w == first {
+                word &= u64::MAX << (lo % 64);
+            }
+            if w == last && hi % 64 != 63 {
+                word &= (1u64 << (hi % 64 + 1)) - 1;
+            }
+            word != 0
+        })
     }
 
     /// The rules solved.
@@ -185,7 +253,10 @@ impl ModelSolution {
         }
         let h = st.largest.min(self.top) as usize;
         let holds = usize::from(self.rules.reset_span) + 1;
-        Some(((h * r + usize::from(st.own)) * r + usize::from(st.opp)) * holds + usize::from(st.hold))
+        Some(
+            ((h * r + usize::from(st.own)) * r + usize::from(st.opp)) * holds
+                + usize::from(st.hold),
+        )
     }
 
     fn state_of(&self, stones: u32, key: usize) -> State {
@@ -202,54 +273,6 @@ impl ModelSolution {
         }
     }
 
-    /// Whether some pile in `lo..=hi` of the layer of `st` is lost for its mover.
-    fn lost_in(&self, st: &State, lo: u32, hi: u32) -> bool {
-        if lo > hi || lo == 0 {
-            return false;
-        }
-        let Some(key) = self.key(st) else {
-            return false;
-        };
-        self.last_lost
-            .get(hi as usize * self.keys + key)
-            .is_some_and(|&l| u32::from(l) >= lo)
-    }
-
-    /// The value of `st` from its successors (all with fewer stones, already solved).
-    fn compute(&self, st: &State) -> bool {
-        let s = st.stones;
-        let limit = self.rules.limit(st);
-        if limit >= s {
-            return true;
-        }
-        for reset in [false, true] {
-            if reset && st.own == 0 {
-                continue;
-            }
-            // Takes that keep the largest take (or all takes, if a reset clears it)
-            // land in one layer: a window of piles.
-            let keep = if reset && self.rules.reset_clears_max {
-                limit
-            } else {
-                limit.min(st.largest)
-            };
-            if keep >= 1 {
-                let next = self.rules.after(st, Move::new(1, reset));
-                if self.lost_in(&next, s - keep, s - 1) {
-                    return true;
-                }
-            }
-            // Each larger take sets a new largest take: its own layer.
-            for take in (keep + 1)..=limit {
-                let next = self.rules.after(st, Move::new(take, reset));
-                if self.lost_in(&next, next.stones, next.stones) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
     /// Whether the mover wins `st` under these rules, `None` outside the solved box.
     pub fn is_win(&self, st: &State) -> Option<bool> {
         if st.stones == 0 || st.stones > self.max_stones {
@@ -259,8 +282,8 @@ impl ModelSolution {
             return Some(true);
         }
         let key = self.key(st)?;
-        let l = *self.last_lost.get(st.stones as usize * self.keys + key)?;
-        Some(u32::from(l) != st.stones)
+        let w = self.lost.get(key * self.words + st.stones as usize / 64)?;
+        Some(w >> (st.stones % 64) & 1 == 0)
     }
 
     /// Whether `mv` from `st` wins under these rules: it empties the pile, or leaves
@@ -397,6 +420,25 @@ impl Model {
             horizon: Some(250),
             ..e
         });
+        v
+    }
+
+    /// The ensemble the `exploit` policy weighs for a game with initial maximum `m`:
+    /// the exact player and every family, with table horizons spread over the piles
+    /// (not the arena's own horizons, so the arena also tests a model it does not hold).
+    pub fn ensemble(m: u32) -> Vec<Model> {
+        let mut v = vec![Model::exact(m)];
+        v.extend(
+            Model::families(m)
+                .into_iter()
+                .filter(|x| x.horizon.is_none()),
+        );
+        for h in [30, 80, 160, 320, 640] {
+            v.push(Model {
+                horizon: Some(h),
+                ..Model::exact(m)
+            });
+        }
         v
     }
 }
@@ -552,7 +594,12 @@ mod tests {
     }
 
     fn variants() -> Vec<Rules> {
-        let mut v = vec![Rules::real(3), Rules::real(2), Rules::real(4), Rules::real(1)];
+        let mut v = vec![
+            Rules::real(3),
+            Rules::real(2),
+            Rules::real(4),
+            Rules::real(1),
+        ];
         for off in [-1i8, 1] {
             v.push(Rules {
                 cap_offset: off,
@@ -619,7 +666,7 @@ mod tests {
         let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
         let mut checked = 0u32;
         for s in 1..=n {
-            for c in m..=(largest_reachable(n, m) / 2 + m) {
+            for c in m..=largest_reachable(n, m, 1) {
                 for a in 0..=r {
                     for b in 0..=r {
                         for f in [false, true] {
