@@ -4,6 +4,7 @@
 mod analyze;
 mod arena;
 mod bench;
+mod bench_exploit;
 mod connect;
 mod demo;
 mod exp_nim;

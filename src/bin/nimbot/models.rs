@@ -202,8 +202,13 @@ impl ModelSolution {
             }
         }
         plan_at.push(plans.len());
+        // Layers are ordered by largest take. A game of at most `max_stones` that has
+        // `s` left has taken records summing to at most `max_stones - s`, and records
+        // grow by at most `step`: larger takes than `reach(s)` are never met, in the
+        // real game or in a model's own lines from a real position, so those states
+        // are skipped (left "won"; nothing reachable asks for them).
         for s in 1..=max_stones {
-            for key in 0..keys {
+            for key in 0..sol.reach(s) {
                 // A take of the whole pile wins; otherwise look for a lost successor.
                 let win = limits[key] >= s
                     || plans[plan_at[key]..plan_at[key + 1]]
@@ -222,6 +227,21 @@ impl ModelSolution {
             }
         }
         Some(sol)
+    }
+
+    /// The layers solved for pile `s`: those whose largest take a game of at most
+    /// `max_stones` can have met with `s` left (see [`ModelSolution::solve`]).
+    fn reach(&self, s: u32) -> usize {
+        let r = usize::from(self.resets) + 1;
+        let per_h = r * r * (usize::from(self.rules.reset_span) + 1);
+        let step = 1 + u64::from(self.rules.cap_offset.max(0).unsigned_abs());
+        let c = u64::from(self.rules.init_max) + 3;
+        let bound = 2 * step * u64::from(self.max_stones.saturating_sub(s)) + c * c;
+        let mut h = bound.isqrt();
+        if h * h > bound {
+            h -= 1;
+        }
+        ((h as usize + 2) * per_h).min((self.top as usize + 1) * per_h)
     }
 
     /// Whether some pile in `lo..=hi` of layer `key` is lost (all below the pile
@@ -282,8 +302,34 @@ impl ModelSolution {
             return Some(true);
         }
         let key = self.key(st)?;
+        if key >= self.reach(st.stones) {
+            return None;
+        }
         let w = self.lost.get(key * self.words + st.stones as usize / 64)?;
         Some(w >> (st.stones % 64) & 1 == 0)
+    }
+
+    /// Every move that wins `st` under these rules, smallest take first, moves
+    /// without a reset first; a position where the whole pile may be taken gives
+    /// that one move.
+    pub fn winning_moves(&self, st: &State) -> Vec<Move> {
+        let limit = self.rules.limit(st);
+        if limit >= st.stones {
+            return vec![Move::new(st.stones, false)];
+        }
+        let mut out = Vec::new();
+        for reset in [false, true] {
+            if reset && st.own == 0 {
+                continue;
+            }
+            for take in 1..=limit {
+                let mv = Move::new(take, reset);
+                if self.wins_with(st, mv) {
+                    out.push(mv);
+                }
+            }
+        }
+        out
     }
 
     /// Whether `mv` from `st` wins under these rules: it empties the pile, or leaves
@@ -486,7 +532,7 @@ pub struct Solved<'a> {
 
 impl Solved<'_> {
     /// The state the bot searches from its belief (its view of the resets).
-    fn view(&self, b: &Belief) -> State {
+    pub fn view(&self, b: &Belief) -> State {
         let mut st = b.state;
         if self.model.forgets_opp_resets {
             st.opp = 0;
@@ -547,6 +593,31 @@ impl Solved<'_> {
         let (moves, _) = self.believed_moves(b, order);
         let mv = moves.first().copied().unwrap_or(Move::new(1, false));
         self.sent(mv, real)
+    }
+
+    /// The moves the bot believes in at `b`, given `wins`, the model's winning moves
+    /// at its view of `b` ([`ModelSolution::winning_moves`]), as a set: its order is
+    /// unknown, so a bot that sees no win may play take 1 or its largest take.
+    /// Returns (moves, whether they are winning moves).
+    pub fn believed_set(&self, b: &Belief, wins: &[Move]) -> (Vec<Move>, bool) {
+        let st = self.view(b);
+        let beyond = self.model.horizon.is_some_and(|h| st.stones > h);
+        if !beyond && !wins.is_empty() {
+            let moves = wins
+                .iter()
+                .map(|&mv| {
+                    let reset = mv.reset || (self.model.resets_on_win && mv.take >= st.stones);
+                    Move::new(mv.take, reset)
+                })
+                .collect();
+            return (moves, true);
+        }
+        let limit = self.solution.rules.limit(&st).min(st.stones);
+        let mut v = vec![Move::new(1, false)];
+        if !beyond && limit > 1 {
+            v.push(Move::new(limit, false));
+        }
+        (v, false)
     }
 
     /// What reaches the server when the bot believes in `mv` at `real`.
@@ -674,6 +745,10 @@ mod tests {
                             let Ok(want) = position_value(&sol, &pos) else {
                                 continue;
                             };
+                            // Only positions some game of at most n stones reaches.
+                            if (c - 1) * (c - 1) > 2 * (n - s) + 9 {
+                                continue;
+                            }
                             assert_eq!(model.is_win(&State::of(&pos)), Some(want), "{pos:?}");
                             checked += 1;
                         }
