@@ -587,7 +587,7 @@ impl<const N: usize> Writer<N> {
         self.raw(b".");
         let mut frac = micros % 1_000_000;
         let mut width = 6;
-        while width > 1 && frac.is_multiple_of(10) {
+        while width > 1 && frac % 10 == 0 {
             frac /= 10;
             width -= 1;
         }

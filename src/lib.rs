@@ -63,9 +63,12 @@ pub use strategy::{
     best_move, decide, position_value, reply_counts, DecideError, Decision, Oracle, Policy,
 };
 pub use supernim::{sn_decide, Heaps, SnError, SnGame, SnMove};
-pub use table::{crc32, Table, TableError, EMBEDDED_TABLE, FORMAT_VERSION, MAGIC};
+pub use table::{crc32, ProbeError, Table, TableError, EMBEDDED_TABLE, FORMAT_VERSION, MAGIC};
 #[cfg(feature = "alloc")]
-pub use table::{encode as encode_table, encode_values as encode_table_values};
+pub use table::{
+    encode as encode_table, encode_values as encode_table_values, encode_with as encode_table_with,
+    Encoding as TableEncoding,
+};
 
 /// The crate version, as the line protocol reports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

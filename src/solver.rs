@@ -8,18 +8,27 @@
 //! stored: their cap can never bind again and [`Position::trivial_value`] decides them.
 //! A solve may start from a higher `c_min` to answer one arbitrary position cheaply.
 //!
-//! # The recurrence, O(1) per position
+//! # The recurrence, all layers of a cap at once
 //! Takes below the cap keep the cap, so from `(s, c, a, b, f)` they lead into two
 //! fixed *layers* at the same `c`: `(c, b, a, 0)` without a reset and `(c, b, a-1, 1)`
-//! with one. Solving `s` upward while remembering, per layer, the largest losing pile
-//! seen so far turns "is there a losing reply among the next w piles" into one
-//! comparison. The only other move, taking exactly `c` when the limit allows it, raises
-//! the cap to `c + 1`: one look-up in the layer above, which is solved first.
+//! with one. The mover wins iff one of those layers has a lost pile among the last
+//! `w` piles (`w = c - 1`, or `min(M, c - 1)` right after a reset), or taking exactly
+//! `c` (when the limit allows it) leaves a lost position in the layer above, which is
+//! solved first.
+//!
+//! The solver keeps, per pile, the lost positions of all `(a, b)` pairs as one bit
+//! mask per value of f, in two bit orders (`a` major and `b` major), so that "the
+//! layer with the resets swapped" is a plain bit position and the reset move is a
+//! shift. The "a loss among the last `w` piles" masks come from sliding-window ORs
+//! (prefix and suffix ORs of blocks of `w` piles, O(1) a pile). A pile of all
+//! `2 (R+1)^2` positions costs a few dozen word operations. Boxes with more than 7
+//! resets, whose masks would not fit a word, take the per-position path.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
+use crate::table::geometry::Layers;
 
 /// Why a box could not be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,16 +108,20 @@ impl SolveBox {
 
     /// Layers `(c, highest stored pile)` of the box, lowest cap first.
     fn layer_bounds(&self) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        let mut c = u64::from(self.c_min);
-        let mut hi = u64::from(self.n_max);
-        while hi > c {
-            // Stored piles for cap c are c+1 ..= hi.
-            out.push((c as u32, hi as u32));
-            hi -= c.min(hi);
-            c += 1;
+        Layers::new(self.n_max, self.c_min).collect()
+    }
+
+    /// Bytes the solution of this box takes in memory (its bit array), to refuse a
+    /// box too large before solving it.
+    pub fn solution_bytes(&self) -> u64 {
+        if self.validate().is_err() {
+            return 0;
         }
-        out
+        let (_, words) = storage(self.resets);
+        self.layer_bounds()
+            .iter()
+            .map(|&(c, hi)| u64::from(hi - c) * words as u64 * 8)
+            .sum()
     }
 
     /// Positions the box stores (those with `c < s`), counting every reset pair and
@@ -125,11 +138,26 @@ impl SolveBox {
     }
 }
 
+/// Storage of one pile: the bit offset of the f = 1 plane, and words per pile. A
+/// position `(a, b, f)` is bit `f * stride + a (R+1) + b`.
+const fn storage(resets: u8) -> (usize, usize) {
+    let r = resets as usize + 1;
+    let rr = r * r;
+    let stride = if 2 * rr <= 64 {
+        rr
+    } else {
+        rr.div_ceil(64) * 64
+    };
+    (stride, (stride + rr).div_ceil(64))
+}
+
 /// The solved box: one bit per stored position, 1 = the mover wins.
 #[derive(Clone, Debug)]
 pub struct Solution {
     bx: SolveBox,
-    /// Bits per pile: 2 (R+1)^2, rounded up to whole words.
+    /// Offset of the f = 1 plane in a pile's bits.
+    stride: usize,
+    /// Words per pile.
     words_per_pile: usize,
     /// Per layer (index c - c_min): highest stored pile and first word.
     layers: Vec<(u32, usize)>,
@@ -148,11 +176,21 @@ impl Solution {
         bx: SolveBox,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<Self, SolveError> {
+        Self::solve_by(bx, progress, true)
+    }
+
+    /// Solve with the mask path when the box allows it (`masks`), else position by
+    /// position.
+    fn solve_by(
+        bx: SolveBox,
+        progress: &mut dyn FnMut(u64, u64),
+        masks: bool,
+    ) -> Result<Self, SolveError> {
         bx.validate()?;
         let total_positions = bx.stored_positions();
         let r = usize::from(bx.resets) + 1;
         let per_pile = 2 * r * r;
-        let words_per_pile = per_pile.div_ceil(64);
+        let (stride, words_per_pile) = storage(bx.resets);
         let bounds = bx.layer_bounds();
         let mut layers = Vec::with_capacity(bounds.len());
         let mut total = 0usize;
@@ -162,23 +200,51 @@ impl Solution {
         }
         let mut sol = Solution {
             bx,
+            stride,
             words_per_pile,
             layers,
             bits: vec![0; total],
         };
+        let c_top = bounds.last().map_or(bx.c_min, |&(c, _)| c);
         let capless = CaplessTable::new(bx.init_max, bx.resets);
-        // `last[layer]`: the largest losing pile below the current one, 0 if none.
-        let mut last = vec![0u32; per_pile];
         let mut done = 0u64;
-        for (i, &(c, hi)) in bounds.iter().enumerate().rev() {
-            sol.solve_layer(i, c, hi, &capless, &mut last);
+        let mut step = |c: u32, hi: u32| {
             done += u64::from(hi - c) * per_pile as u64;
             progress(done, total_positions);
+        };
+        if masks && r * r <= 64 {
+            let mut masks =
+                MaskSolver::new(&bx, &capless, c_top, bounds.first().map_or(0, |b| b.1));
+            for (i, &(c, hi)) in bounds.iter().enumerate().rev() {
+                masks.solve_layer(&mut sol, i, c, hi);
+                step(c, hi);
+            }
+        } else {
+            // `last[layer]`: the largest losing pile below the current one, 0 if none.
+            let mut last = vec![0u32; per_pile];
+            for (i, &(c, hi)) in bounds.iter().enumerate().rev() {
+                sol.solve_layer_scalar(i, c, hi, &capless, &mut last);
+                step(c, hi);
+            }
         }
         Ok(sol)
     }
 
-    fn solve_layer(&mut self, i: usize, c: u32, hi: u32, capless: &CaplessTable, last: &mut [u32]) {
+    /// Bit of position `(x, y, f)` within a pile.
+    fn bit(&self, x: usize, y: usize, f: usize) -> usize {
+        let r = usize::from(self.bx.resets) + 1;
+        f * self.stride + x * r + y
+    }
+
+    /// The per-position path, for boxes whose masks do not fit a word.
+    fn solve_layer_scalar(
+        &mut self,
+        i: usize,
+        c: u32,
+        hi: u32,
+        capless: &CaplessTable,
+        last: &mut [u32],
+    ) {
         let m = self.bx.init_max;
         let r = usize::from(self.bx.resets) + 1;
         let wpp = self.words_per_pile;
@@ -214,12 +280,12 @@ impl Solution {
                             } else if let Some(off) = above {
                                 let at = off + (s2 - c - 2) as usize * wpp;
                                 let probe = |b: usize| self.bits[at + b / 64] >> (b % 64) & 1;
-                                win = probe(idx(y, x, 0)) == 0
-                                    || (x > 0 && probe(idx(y, x - 1, 1)) == 0);
+                                win = probe(self.bit(y, x, 0)) == 0
+                                    || (x > 0 && probe(self.bit(y, x - 1, 1)) == 0);
                             }
                         }
                         if win {
-                            let b = idx(x, y, f);
+                            let b = self.bit(x, y, f);
                             word[b / 64] |= 1 << (b % 64);
                         }
                     }
@@ -227,9 +293,14 @@ impl Solution {
             }
             let at = base + (s - c - 1) as usize * wpp;
             self.bits[at..at + wpp].copy_from_slice(&word);
-            for (b, l) in last.iter_mut().enumerate() {
-                if word[b / 64] >> (b % 64) & 1 == 0 {
-                    *l = s;
+            for x in 0..r {
+                for y in 0..r {
+                    for f in 0..2 {
+                        let b = self.bit(x, y, f);
+                        if word[b / 64] >> (b % 64) & 1 == 0 {
+                            last[idx(x, y, f)] = s;
+                        }
+                    }
                 }
             }
         }
@@ -264,9 +335,11 @@ impl Solution {
         if s > hi {
             return None;
         }
-        let r = usize::from(self.bx.resets) + 1;
-        let b = (usize::from(pos.own_resets()) * r + usize::from(pos.opp_resets())) * 2
-            + usize::from(pos.reset_pending());
+        let b = self.bit(
+            usize::from(pos.own_resets()),
+            usize::from(pos.opp_resets()),
+            usize::from(pos.reset_pending()),
+        );
         let at = off + (s - c - 1) as usize * self.words_per_pile + b / 64;
         Some(self.bits.get(at)? >> (b % 64) & 1 == 1)
     }
@@ -286,8 +359,7 @@ impl Solution {
         }
         let i = cap.checked_sub(self.bx.c_min)? as usize;
         let &(hi, off) = self.layers.get(i)?;
-        let r = usize::from(self.bx.resets) + 1;
-        let b = (usize::from(own) * r + usize::from(opp)) * 2 + usize::from(pending);
+        let b = self.bit(usize::from(own), usize::from(opp), usize::from(pending));
         let words = self.bits.get(off..)?;
         let piles = (hi - cap) as usize;
         Some(
@@ -298,12 +370,258 @@ impl Solution {
         )
     }
 
+    /// The runs of every layer of cap `cap`, in key order (own resets, opponent
+    /// resets, pending flag): alternating won/lost run lengths over piles
+    /// `cap + 1 ..= hi`, starting with a won run (possibly empty), the last run left
+    /// out (it continues to the end). `None` if the cap is not in the box.
+    pub fn cap_runs(&self, cap: u32) -> Option<Vec<Vec<u32>>> {
+        let i = cap.checked_sub(self.bx.c_min)? as usize;
+        let &(hi, off) = self.layers.get(i)?;
+        let r = usize::from(self.bx.resets) + 1;
+        let wpp = self.words_per_pile;
+        let piles = (hi - cap) as usize;
+        let words = self.bits.get(off..off + piles * wpp)?;
+        // Runs per storage bit, then put in key order.
+        let mut by_bit = vec![Vec::new(); wpp * 64];
+        let mut since = vec![0u32; wpp * 64];
+        let mut prev = vec![!0u64; wpp];
+        for (t, pile) in words.chunks(wpp).enumerate() {
+            for (w, (&now, before)) in pile.iter().zip(prev.iter_mut()).enumerate() {
+                let mut changed = now ^ *before;
+                *before = now;
+                while changed != 0 {
+                    let bit = w * 64 + changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    by_bit[bit].push(t as u32 - since[bit]);
+                    since[bit] = t as u32;
+                }
+            }
+        }
+        let mut runs = Vec::with_capacity(2 * r * r);
+        for x in 0..r {
+            for y in 0..r {
+                for f in 0..2 {
+                    runs.push(core::mem::take(&mut by_bit[self.bit(x, y, f)]));
+                }
+            }
+        }
+        Some(runs)
+    }
+
     /// Layers of the box as `(cap, highest stored pile)`, lowest cap first.
     pub fn layers(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.layers
             .iter()
             .enumerate()
             .map(move |(i, &(hi, _))| (self.bx.c_min + i as u32, hi))
+    }
+}
+
+/// OR of the last `w` entries of a sequence of masks, O(1) a step: the sequence is
+/// cut into blocks of `w`; a window is the suffix OR of one block and the prefix OR
+/// of the next (van Herk / Gil-Werman).
+struct WindowOr {
+    w: usize,
+    /// Position in the current block of the last pushed entry, 1-based.
+    fill: usize,
+    pre: Vec<u64>,
+    suf: Vec<u64>,
+}
+
+impl WindowOr {
+    fn new(len: usize) -> Self {
+        WindowOr {
+            w: 0,
+            fill: 0,
+            pre: vec![0; len],
+            suf: vec![0; len],
+        }
+    }
+
+    fn reset(&mut self, w: usize) {
+        self.w = w;
+        self.fill = 0;
+    }
+
+    /// `a[p]` was just set; `p` counts up from 1.
+    fn push(&mut self, a: &[u64], p: usize) {
+        if self.w == 0 {
+            return;
+        }
+        self.fill += 1;
+        self.pre[p] = if self.fill == 1 {
+            a[p]
+        } else {
+            self.pre[p - 1] | a[p]
+        };
+        if self.fill == self.w {
+            let mut acc = 0;
+            for q in (p + 1 - self.w..=p).rev() {
+                acc |= a[q];
+                self.suf[q] = acc;
+            }
+            self.fill = 0;
+        }
+    }
+
+    /// The OR of entries `s - w ..= s - 1` (all pushed, `s > w`).
+    fn before(&self, s: usize) -> u64 {
+        if self.w == 0 {
+            return 0;
+        }
+        self.suf[s - self.w] | self.pre[s - 1]
+    }
+}
+
+/// Lost masks of one layer per pile (index = pile, from 1), in both bit orders:
+/// `nat[f][p]` has bit `a (R+1) + b` set when `(p, c, a, b, f)` is lost, `tr[f][p]`
+/// bit `b (R+1) + a`. Piles up to the cap hold the rules' values.
+struct LostMasks {
+    nat: [Vec<u64>; 2],
+    tr: [Vec<u64>; 2],
+}
+
+/// The mask solver: state reused from layer to layer.
+struct MaskSolver {
+    r: usize,
+    init_max: u32,
+    full: u64,
+    /// Transposed order: positions with own resets above 0 (bit index not a
+    /// multiple of R + 1).
+    own_nonzero_tr: u64,
+    /// Lost masks of the capless game (the rules, f = 1) per pile, both orders.
+    capless_nat: Vec<u64>,
+    capless_tr: Vec<u64>,
+    cur: LostMasks,
+    above: LostMasks,
+    /// Window ORs: [window][order][f] with window 0 = the cap's, 1 = after a reset.
+    windows: [[[WindowOr; 2]; 2]; 2],
+}
+
+impl MaskSolver {
+    fn new(bx: &SolveBox, capless: &CaplessTable, c_top: u32, max_hi: u32) -> Self {
+        let r = usize::from(bx.resets) + 1;
+        let rr = r * r;
+        let full = if rr == 64 { !0 } else { (1u64 << rr) - 1 };
+        let mut own_nonzero_tr = 0u64;
+        for i in 0..rr {
+            if i % r != 0 {
+                own_nonzero_tr |= 1 << i;
+            }
+        }
+        let top = c_top as usize + 2;
+        let mut capless_nat = vec![0u64; top + 1];
+        let mut capless_tr = vec![0u64; top + 1];
+        for p in 1..=top {
+            for x in 0..r {
+                for y in 0..r {
+                    if !capless.wins(p as u32, x as u8, y as u8) {
+                        capless_nat[p] |= 1 << (x * r + y);
+                        capless_tr[p] |= 1 << (y * r + x);
+                    }
+                }
+            }
+        }
+        let len = max_hi.max(c_top + 1) as usize + 1;
+        let masks = || LostMasks {
+            nat: [vec![0; len], vec![0; len]],
+            tr: [vec![0; len], vec![0; len]],
+        };
+        let win = || WindowOr::new(len);
+        MaskSolver {
+            r,
+            init_max: bx.init_max,
+            full,
+            own_nonzero_tr,
+            capless_nat,
+            capless_tr,
+            cur: masks(),
+            above: masks(),
+            windows: [
+                [[win(), win()], [win(), win()]],
+                [[win(), win()], [win(), win()]],
+            ],
+        }
+    }
+
+    /// Solve cap `c` (layer `i` of `sol`, piles `c + 1 ..= hi`); the layer above
+    /// must be in `self.above` (or absent: then only the rules' piles are read).
+    fn solve_layer(&mut self, sol: &mut Solution, i: usize, c: u32, hi: u32) {
+        let r = self.r;
+        let full = self.full;
+        let nz_tr = self.own_nonzero_tr;
+        let c_us = c as usize;
+        let widths = [c_us - 1, (self.init_max.min(c - 1)) as usize];
+        for (wi, w) in widths.iter().enumerate() {
+            for order in &mut self.windows[wi] {
+                for win in order {
+                    win.reset(*w);
+                }
+            }
+        }
+        // The rules' piles 1 ..= c.
+        for p in 1..=c_us {
+            self.cur.nat[0][p] = 0;
+            self.cur.tr[0][p] = 0;
+            self.cur.nat[1][p] = self.capless_nat[p];
+            self.cur.tr[1][p] = self.capless_tr[p];
+            self.push_windows(p);
+        }
+        // Above the top layer there is only the rules' part of cap c + 1.
+        if i + 1 == sol.layers.len() {
+            for p in 1..=(c_us + 1) {
+                self.above.nat[0][p] = 0;
+                self.above.tr[0][p] = 0;
+                self.above.nat[1][p] = self.capless_nat[p];
+                self.above.tr[1][p] = self.capless_tr[p];
+            }
+        }
+        let cap_after_reset = self.init_max >= c;
+        let (stride, wpp) = (sol.stride, sol.words_per_pile);
+        let base = sol.layers[i].1;
+        for s in (c_us + 1)..=(hi as usize) {
+            let [[a_n0, a_n1], [a_t0, a_t1]] = self.windows[0]
+                .each_ref()
+                .map(|o| o.each_ref().map(|w| w.before(s)));
+            let [[b_n0, b_n1], [b_t0, b_t1]] = self.windows[1]
+                .each_ref()
+                .map(|o| o.each_ref().map(|w| w.before(s)));
+            // Taking exactly c: the opponent's position in the layer above.
+            let s2 = s - c_us;
+            let cap_nat = self.above.tr[0][s2] | ((self.above.tr[1][s2] << r) & full);
+            let cap_tr = self.above.nat[0][s2] | ((self.above.nat[1][s2] << 1) & nz_tr);
+            let mut win_nat0 = a_t0 | ((a_t1 << r) & full) | cap_nat;
+            let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
+            let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
+            let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
+            if cap_after_reset {
+                win_nat1 |= cap_nat;
+                win_tr1 |= cap_tr;
+            }
+            win_nat0 &= full;
+            self.cur.nat[0][s] = !win_nat0 & full;
+            self.cur.nat[1][s] = !win_nat1 & full;
+            self.cur.tr[0][s] = !win_tr0 & full;
+            self.cur.tr[1][s] = !win_tr1 & full;
+            self.push_windows(s);
+            let at = base + (s - c_us - 1) * wpp;
+            if wpp == 1 {
+                sol.bits[at] = win_nat0 | (win_nat1 << stride);
+            } else {
+                sol.bits[at] = win_nat0;
+                sol.bits[at + 1] = win_nat1;
+            }
+        }
+        core::mem::swap(&mut self.cur, &mut self.above);
+    }
+
+    fn push_windows(&mut self, p: usize) {
+        for wi in 0..2 {
+            for f in 0..2 {
+                self.windows[wi][0][f].push(&self.cur.nat[f], p);
+                self.windows[wi][1][f].push(&self.cur.tr[f], p);
+            }
+        }
     }
 }
 
@@ -382,6 +700,29 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn mask_path_equals_the_position_path() {
+        let boxes = [
+            SolveBox::games(300, 0, 1),
+            SolveBox::games(400, 2, 3),
+            SolveBox::games(999, 4, 3),
+            SolveBox::games(500, 5, 4),
+            SolveBox::games(300, 7, 2),
+            SolveBox::games(200, 3, 7),
+            SolveBox {
+                n_max: 250,
+                resets: 3,
+                init_max: 3,
+                c_min: 9,
+            },
+        ];
+        for bx in boxes {
+            let fast = Solution::solve_by(bx, &mut |_, _| {}, true).unwrap();
+            let slow = Solution::solve_by(bx, &mut |_, _| {}, false).unwrap();
+            assert_eq!(fast.bits, slow.bits, "{bx:?}");
         }
     }
 

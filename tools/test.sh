@@ -5,14 +5,21 @@
 # test, which installs its cross toolchain and QEMU when missing), then the tiny
 # static binary (tools/tiny.sh test). Run from anywhere:
 # tools/test.sh
+#
+# What it needs is installed when missing (tools/toolchain.sh): rustfmt and clippy,
+# the firmware's target through rustup (or Debian's Rust as a fallback), QEMU,
+# python3, file and binutils from Debian, cargo-fuzz from crates.io.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=tools/toolchain.sh
+. tools/toolchain.sh
 
-step() { printf '\n== %s\n' "$*"; }
-
-# Before any test: the host tests' Python peers need python3, and the firmware
-# steps need Debian's Rust, its library source and QEMU.
-step "system packages: python3, the cross toolchain, QEMU (tools/firmware.sh install)"
+# Before any test: the host tests' Python peers need python3; the firmware steps
+# need the cross target and QEMU; the tiny binary's checks use file.
+step "tools: rustfmt, clippy, python3, file, the firmware's toolchain, QEMU"
+ensure_rust_components
+ensure_cmd python3 python3
+ensure_cmd file file
 tools/firmware.sh install
 
 step "format (cargo fmt --check)"
@@ -38,6 +45,9 @@ tools/fuzz.sh smoke
 
 step "firmware: build for thumbv7m-none-eabi, no reachable panic, games in QEMU"
 tools/firmware.sh test
+
+step "firmware through the fallback toolchain (Debian's rustc, core from source)"
+NIMBOT_TOOLCHAIN=source tools/firmware.sh test
 
 step "tiny static binary: build, static-ness and size, games against the full binary"
 tools/tiny.sh test

@@ -26,7 +26,8 @@ fuzz_target!(|data: &[u8]| {
         let p = table.params();
         let _ = (
             table.generator(),
-            table.unique_layers(),
+            table.restart_points(),
+            table.layer_count(),
             table.section_sizes(),
         );
         // A few positions: small piles, piles near each end of the range, every

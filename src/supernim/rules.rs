@@ -145,13 +145,19 @@ impl Heaps {
     }
 
     fn remove(&mut self, n: u16) -> Result<(), SnError> {
-        let at = self
-            .0
-            .iter()
-            .position(|&h| h == n)
-            .ok_or(SnError::NoSuchHeap)?;
-        self.0.remove(at);
-        Ok(())
+        // `retain`, not `Vec::remove(index)`: the latter asserts on the index, and not
+        // every compiler proves that assertion dead (the firmware links no panic).
+        let mut found = false;
+        self.0.retain(|&h| {
+            let hit = !found && h == n;
+            found |= hit;
+            !hit
+        });
+        if found {
+            Ok(())
+        } else {
+            Err(SnError::NoSuchHeap)
+        }
     }
 
     fn count(&self, n: u16) -> usize {

@@ -1,15 +1,23 @@
-//! `nimbot-table bench`: how long generation takes and how fast a table answers.
+//! `nimbot-table bench`: how long generation takes and how fast a table answers, and
+//! the current generation against the previous one in the same run: the mask
+//! solver against the per-position solver (and a naive every-move solver), format
+//! v2 against v1 for several pile limits, and a few v2 coding choices.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{Position, Table};
+use std::time::Instant;
+
+use nimbot::{encode_table_with, Params, Position, Solution, SolveBox, Table, TableEncoding};
 
 use crate::generate::{generate, LimitArgs};
 use crate::latency::{latency, median};
-use crate::{open, read};
+use crate::legacy::naive::naive_solve;
+use crate::legacy::solver::OldSolution;
+use crate::legacy::v1::encode_v1;
+use crate::{open, read, GENERATOR};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -25,10 +33,139 @@ pub struct BenchArgs {
     /// JSON lines (one per benchmark) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Pile limits for the v1 / v2 size comparison (same R and M).
+    #[arg(long, value_delimiter = ',', default_values_t = [999u32, 2000, 9999])]
+    pub sizes: Vec<u32>,
+    /// Skip the comparisons with the previous generation (solver, format, codings).
+    #[arg(long)]
+    pub no_compare: bool,
+}
+
+/// Milliseconds `f` takes.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let out = f();
+    (out, t.elapsed().as_secs_f64() * 1e3)
+}
+
+/// The previous generation against the current one, measured side by side.
+fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
+    let (n, r, m) = (params.stones(), params.resets(), params.init_max());
+    let bx = SolveBox::games(n, r, m);
+    // Solvers: interleaved runs, so that load changes hit both alike.
+    let (mut new_ms, mut old_ms) = (Vec::new(), Vec::new());
+    for _ in 0..args.runs.max(1) {
+        let (sol, t) = timed(|| Solution::solve(black_box(bx)));
+        sol.map_err(|e| format!("cannot solve: {e}"))?;
+        new_ms.push(t);
+        let (old, t) = timed(|| OldSolution::solve(black_box(bx)));
+        old?;
+        old_ms.push(t);
+    }
+    let (won, naive_ms) = timed(|| naive_solve(black_box(bx)));
+    black_box(won);
+    for v in [&mut new_ms, &mut old_ms] {
+        v.sort_by(f64::total_cmp);
+    }
+    let (new, old) = (median(&new_ms), median(&old_ms));
+    if args.json {
+        println!(
+            "{{\"bench\":\"solve\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"positions\":{},\"runs\":{},\"new_ms\":{new:.3},\"old_ms\":{old:.3},\"naive_ms\":{naive_ms:.3},\"speedup_vs_old\":{:.2},\"speedup_vs_naive\":{:.1}}}",
+            bx.stored_positions(),
+            new_ms.len(),
+            old / new,
+            naive_ms / new
+        );
+    } else {
+        println!(
+            "solve N<={n} R={r} M={m}: mask solver {new:.2} ms, per-position solver {old:.2} ms ({:.2}x), naive every-move solver {naive_ms:.1} ms ({:.1}x); medians of {} runs",
+            old / new,
+            naive_ms / new,
+            new_ms.len()
+        );
+    }
+    // Formats: v1 and v2 of the same limits.
+    for &stones in &args.sizes {
+        let bx = SolveBox::games(stones, r, m);
+        let p = Params::new(stones, r, m).map_err(|e| e.to_string())?;
+        let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
+        let v2 = encode_table_with(&sol, GENERATOR, &TableEncoding::default())
+            .map_err(|e| e.to_string())?;
+        drop(sol);
+        let old = OldSolution::solve(bx)?;
+        let v1 = encode_v1(&old, &p, GENERATOR);
+        if args.json {
+            println!(
+                "{{\"bench\":\"format\",\"stones\":{stones},\"resets\":{r},\"init_max\":{m},\"v1_bytes\":{},\"v2_bytes\":{},\"ratio\":{:.2}}}",
+                v1.len(),
+                v2.len(),
+                v1.len() as f64 / v2.len() as f64
+            );
+        } else {
+            println!(
+                "format N<={stones} R={r} M={m}: v1 {} bytes, v2 {} bytes ({:.2}x smaller)",
+                v1.len(),
+                v2.len(),
+                v1.len() as f64 / v2.len() as f64
+            );
+        }
+    }
+    // Codings within v2: copies or not, and the restart-point spacing.
+    let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
+    let mut positions = Vec::new();
+    let probe_set = |t: &Table, out: &mut Vec<Position>| {
+        out.clear();
+        for c in m..=t.top_cap() {
+            for s in ((c + 1)..=t.highest_pile(c)).step_by(7) {
+                for a in 0..=r {
+                    for b in 0..=r {
+                        for f in [false, true] {
+                            if let Ok(pos) = Position::new(s, c, a, b, f, m) {
+                                out.push(pos);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    for (name, copies, restart_bits) in [
+        ("periods", false, 256),
+        ("periods+copies restart 128", true, 128),
+        ("periods+copies restart 256 (default)", true, 256),
+        ("periods+copies restart 1024", true, 1024),
+        ("periods+copies restart 4096", true, 4096),
+    ] {
+        let enc = TableEncoding {
+            copies,
+            restart_bits,
+        };
+        let blob = encode_table_with(&sol, GENERATOR, &enc).map_err(|e| e.to_string())?;
+        let t = Table::from_bytes(&blob).map_err(|e| e.to_string())?;
+        probe_set(&t, &mut positions);
+        let (med, _, worst, _) = latency(&positions, |pos| {
+            black_box(t.probe(black_box(pos))).ok();
+        });
+        if args.json {
+            println!(
+                "{{\"bench\":\"coding\",\"method\":\"{name}\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"bytes\":{},\"probe_median_us\":{med:.3},\"probe_worst_us\":{worst:.3}}}",
+                blob.len()
+            );
+        } else {
+            println!(
+                "coding {name}: {} bytes, probe median {med:.3} us, worst {worst:.3} us",
+                blob.len()
+            );
+        }
+    }
+    Ok(())
 }
 
 pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     let params = args.limits.params()?;
+    if !args.no_compare {
+        compare(args, &params)?;
+    }
     let mut runs = Vec::new();
     for _ in 0..args.runs.max(1) {
         runs.push(generate(&params, true)?);

@@ -34,11 +34,11 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
     let positions = stored_positions(&table);
     let caps = u64::from(table.top_cap() + 1).saturating_sub(u64::from(p.init_max()));
     let layers = caps * keys_per_cap(p.resets()) as u64;
-    let (dir, offsets, stream) = table.section_sizes();
+    let (index, stream) = table.section_sizes();
     let bits = table.size() as f64 * 8.0 / positions.max(1) as f64;
     if args.json {
         println!(
-            "{{\"file\":\"{}\",\"format_version\":{FORMAT_VERSION},\"generator\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"top_cap\":{},\"positions\":{positions},\"bytes\":{},\"directory_bytes\":{dir},\"offsets_bytes\":{offsets},\"stream_bytes\":{stream},\"layers\":{layers},\"distinct_layers\":{},\"bits_per_state\":{bits:.4},\"crc32\":\"{:08x}\"}}",
+            "{{\"file\":\"{}\",\"format_version\":{FORMAT_VERSION},\"generator\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"top_cap\":{},\"positions\":{positions},\"bytes\":{},\"index_bytes\":{index},\"stream_bytes\":{stream},\"layers\":{layers},\"restart_points\":{},\"bits_per_state\":{bits:.4},\"crc32\":\"{:08x}\"}}",
             args.file.display().to_string().replace('\\', "\\\\").replace('"', "\\\""),
             table.generator().replace('\\', "\\\\").replace('"', "\\\""),
             p.stones(),
@@ -46,7 +46,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
             p.init_max(),
             table.top_cap(),
             table.size(),
-            table.unique_layers(),
+            table.restart_points(),
             table.checksum(),
         );
         return Ok(ExitCode::SUCCESS);
@@ -69,16 +69,15 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
         grouped(positions)
     );
     println!(
-        "size          {} bytes: directory {}, offsets {}, stream {}",
+        "size          {} bytes: restart index {}, layer stream {}",
         grouped(table.size() as u64),
-        grouped(dir as u64),
-        grouped(offsets as u64),
+        grouped(index as u64),
         grouped(stream as u64)
     );
     println!(
-        "layers        {} ({} distinct)",
+        "layers        {} ({} restart points)",
         grouped(layers),
-        grouped(u64::from(table.unique_layers()))
+        grouped(u64::from(table.restart_points()))
     );
     println!("bits/state    {bits:.4}");
     println!("checksum      crc32 {:08x} (verified)", table.checksum());

@@ -7,6 +7,7 @@ mod generate;
 mod info;
 #[path = "../../src/bin/nimbot/latency.rs"]
 mod latency;
+mod legacy;
 mod plot;
 mod progress;
 mod verify;

@@ -7,7 +7,6 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::os::linux::net::TcpStreamExt;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -124,7 +123,7 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
     let mut buf = [0u8; 4096];
     let pace = Duration::from_millis(args.pace);
     loop {
-        let _ = stream.set_quickack(true);
+        let _ = socket2::SockRef::from(&stream).set_tcp_quickack(true);
         let read = stream.read(&mut buf);
         let arrived = Instant::now();
         let n = match read {

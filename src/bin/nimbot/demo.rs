@@ -98,7 +98,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
             }
         } else {
             let take = 1 + (next_random(&mut rng) % u64::from(pos.limit())) as u32;
-            let reset = pos.own_resets() > 0 && next_random(&mut rng).is_multiple_of(4);
+            let reset = pos.own_resets() > 0 && next_random(&mut rng) % 4 == 0;
             Move::new(take, reset)
         };
         let limit = game.limit();

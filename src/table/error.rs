@@ -1,0 +1,99 @@
+//! What can go wrong with a table: a blob refused when it is opened
+//! ([`TableError`], always the data's fault), and a probe that fails
+//! ([`ProbeError`]: the caller asked outside the table, or the data is corrupt).
+
+use core::fmt;
+
+use crate::strategy::DecideError;
+
+/// Why a blob was refused as a table. Bad data never panics; it lands here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TableError {
+    /// Shorter than the smallest possible table.
+    Truncated,
+    /// The CRC-32 does not match: the bytes were damaged.
+    Checksum,
+    /// The postcard structure could not be decoded; postcard's reason is kept.
+    Decode(postcard::Error),
+    /// Not a nimbot table.
+    BadMagic,
+    /// Written by an incompatible format version.
+    UnsupportedVersion,
+    /// The game parameters are out of range.
+    BadParams,
+    /// A field is inconsistent with the others.
+    Malformed(&'static str),
+}
+
+impl TableError {
+    /// A short, static description.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            TableError::Truncated => "table truncated",
+            TableError::Checksum => "table checksum mismatch",
+            TableError::Decode(_) => "table structure unreadable",
+            TableError::BadMagic => "not a nimbot table",
+            TableError::UnsupportedVersion => "unsupported table format version",
+            TableError::BadParams => "table parameters out of range",
+            TableError::Malformed(what) => what,
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Decode(e) => write!(f, "{}: {e}", self.as_str()),
+            _ => f.write_str(self.as_str()),
+        }
+    }
+}
+
+impl core::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            TableError::Decode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Why a probe of an opened table gave no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProbeError {
+    /// The caller's mistake: the position lies outside the table (more stones for
+    /// its cap, more resets, a cap above the top, or another M).
+    OutOfRange,
+    /// The data's fault: a layer does not decode. The blob passed its checksum, so
+    /// this is a bug in the writer or a forged table, never a panic.
+    Corrupt,
+}
+
+impl ProbeError {
+    /// A short, static description.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProbeError::OutOfRange => "position outside the table",
+            ProbeError::Corrupt => "table data damaged",
+        }
+    }
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::error::Error for ProbeError {}
+
+impl From<ProbeError> for DecideError {
+    fn from(e: ProbeError) -> Self {
+        match e {
+            ProbeError::OutOfRange => DecideError::OutOfRange,
+            ProbeError::Corrupt => DecideError::BadTable,
+        }
+    }
+}

@@ -1,0 +1,141 @@
+# Shared by the build scripts (source it, don't run it): install what is missing and
+# pick a Rust toolchain for a cross target.
+#
+# Standard path first: the rustup toolchain, with `rustup target add TARGET` when the
+# target is missing; then a plain `cargo build` inside the crate's folder, whose
+# .cargo/config.toml chooses target, linker and runner.
+#
+# Fallback, only when rustup cannot provide the target (no rustup, or it cannot
+# download): Debian's compiler (rustc-web, cargo-web) and its library source
+# (rust-web-src), building `core` from source (-Zbuild-std=core, RUSTC_BOOTSTRAP=1).
+# Every crate that the firmware and the tiny binary compile declares rust-version 1.85,
+# the compiler Debian bookworm offers. When neither path works, the script stops at
+# once with one line that says what is missing and what would fix it.
+#
+# NIMBOT_TOOLCHAIN=source forces the fallback (CI does, so that it cannot rot);
+# NIMBOT_TOOLCHAIN=rustup forbids it.
+
+# The oldest compiler the no_std crates build with (their rust-version).
+NIMBOT_MIN_RUSTC=1.85
+
+step() { printf '\n== %s\n' "$*"; }
+die() { echo "${0##*/}: $*" >&2; exit 1; }
+
+[ -x "$HOME/.cargo/bin/cargo" ] && case ":$PATH:" in
+  *":$HOME/.cargo/bin:"*) ;;
+  *) export PATH="$HOME/.cargo/bin:$PATH" ;;
+esac
+
+# apt-get install, through sudo when not root; refreshes stale package lists once.
+apt_install() {
+  local sudo=() log=/tmp/nimbot-apt.log
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  command -v apt-get >/dev/null 2>&1 || die "$* missing and there is no apt-get to install it: install $* by hand"
+  echo "installing Debian packages: $*"
+  if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1; then
+    "${sudo[@]}" apt-get update -q >>"$log" 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >>"$log" 2>&1 ||
+      { tail -5 "$log" >&2; die "apt-get install $* failed (log: $log)"; }
+  fi
+}
+
+# ensure_cmd COMMAND PACKAGE: install PACKAGE when COMMAND is not on the PATH.
+ensure_cmd() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  apt_install "$2"
+  command -v "$1" >/dev/null 2>&1 || die "no $1 after installing the Debian package $2"
+}
+
+# rustfmt and clippy for the rustup toolchain (no-ops when present or without rustup).
+ensure_rust_components() {
+  cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1 && return 0
+  command -v rustup >/dev/null 2>&1 && rustup component add rustfmt clippy >/dev/null 2>&1
+  cargo fmt --version >/dev/null 2>&1 || die "cargo fmt is missing: run rustup component add rustfmt"
+  cargo clippy --version >/dev/null 2>&1 || die "cargo clippy is missing: run rustup component add clippy"
+}
+
+# True when the rustc on the PATH has TARGET's core library.
+rustc_has_target() {
+  local libdir
+  command -v rustc >/dev/null 2>&1 || return 1
+  libdir=$(rustc --print target-libdir --target "$1" 2>/dev/null) || return 1
+  compgen -G "$libdir/libcore-*.rlib" >/dev/null
+}
+
+# True when rustup provides TARGET, adding it if it is missing.
+rustup_provides() {
+  rustc_has_target "$1" && return 0
+  command -v rustup >/dev/null 2>&1 || return 1
+  echo "rustup target add $1"
+  timeout 300 rustup target add "$1" >/tmp/nimbot-rustup.log 2>&1 || {
+    echo "rustup could not add $1: $(grep -m1 -i 'error' /tmp/nimbot-rustup.log || tail -1 /tmp/nimbot-rustup.log)"
+    return 1
+  }
+  rustc_has_target "$1"
+}
+
+# Debian's cargo or rustc: /usr/bin/NAME or a versioned /usr/bin/NAME-1.NN.
+debian_tool() {
+  local name=$1 c
+  for c in "/usr/bin/$name" $(ls -1 /usr/bin/"$name"-1.* 2>/dev/null | sort -rV); do
+    [ -x "$c" ] && { echo "$c"; return 0; }
+  done
+  return 1
+}
+
+version_at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" = "$2" ]; }
+
+# setup_cross TARGET: sets CARGO (the cargo to run), ZFLAGS (an array of what every
+# cargo command needs after the subcommand), CLIPPY_PATH (PATH for cargo clippy),
+# TOOLCHAIN (one line for logs), TOOLCHAIN_KIND (rustup|source), and for the fallback
+# the environment (RUSTC, RUSTDOC, RUSTC_BOOTSTRAP, the target's linker).
+setup_cross() {
+  local target=$1 mode=${NIMBOT_TOOLCHAIN:-auto}
+  case "$mode" in auto | rustup | source) ;; *) die "NIMBOT_TOOLCHAIN must be auto, rustup or source, not '$mode'" ;; esac
+  if [ "$mode" != source ] && rustup_provides "$target"; then
+    CARGO=cargo
+    ZFLAGS=()
+    CLIPPY_PATH=$PATH
+    TOOLCHAIN_KIND=rustup
+    TOOLCHAIN="rustup $(rustc --version | cut -d' ' -f2) with the $target target"
+    return 0
+  fi
+  [ "$mode" = rustup ] && die "rustup cannot provide $target (NIMBOT_TOOLCHAIN=rustup forbids the fallback): run rustup target add $target"
+  [ "$mode" = source ] || echo "falling back to Debian's Rust, building core from source"
+
+  local cargo rustc version
+  cargo=$(debian_tool cargo || true)
+  rustc=$(debian_tool rustc || true)
+  if [ -z "$cargo" ] || [ -z "$rustc" ] || [ ! -d "$("$rustc" --print sysroot)/lib/rustlib/src/rust/library/core" ]; then
+    apt_install rustc-web cargo-web rust-web-src
+    cargo=$(debian_tool cargo) || die "no Debian cargo after installing cargo-web"
+    rustc=$(debian_tool rustc) || die "no Debian rustc after installing rustc-web"
+  fi
+  [ -d "$("$rustc" --print sysroot)/lib/rustlib/src/rust/library/core" ] ||
+    die "$rustc has no library source: apt-get install rust-web-src, or rustup target add $target"
+  version=$("$rustc" --version | cut -d' ' -f2)
+  version_at_least "$version" "$NIMBOT_MIN_RUSTC" ||
+    die "Debian's rustc is $version, older than the $NIMBOT_MIN_RUSTC the no_std crates need: run rustup target add $target on a machine that can download"
+  [ -x "$(dirname "$cargo")/cargo-clippy" ] || apt_install rust-web-clippy
+
+  # Debian's rustc ships no rust-lld: take the one of a rustup toolchain, or Debian's lld.
+  local lld="" r sysroot
+  for r in $(type -aP rustc); do
+    [ "$r" -ef "$rustc" ] && continue
+    sysroot=$("$r" --print sysroot 2>/dev/null) || continue
+    [ -x "$sysroot/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld" ] &&
+      { lld=$sysroot/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld; break; }
+  done
+  if [ -z "$lld" ]; then
+    ensure_cmd ld.lld lld
+    lld=$(command -v ld.lld)
+  fi
+  local var
+  var=CARGO_TARGET_$(echo "$target" | tr 'a-z.-' 'A-Z__')_LINKER
+  export RUSTC=$rustc RUSTDOC=${rustc%rustc}rustdoc RUSTC_BOOTSTRAP=1 "$var=$lld"
+  CARGO=$cargo
+  ZFLAGS=(-Zbuild-std=core)
+  CLIPPY_PATH=$(dirname "$cargo"):$PATH
+  TOOLCHAIN_KIND=source
+  TOOLCHAIN="Debian rustc $version building core from source, linker $lld"
+}
