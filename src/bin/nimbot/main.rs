@@ -33,11 +33,15 @@ use nimbot::{fib_decide, Engine, Policy, Position};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// How nimbot moves in a lost position: `trap` leaves the opponent the fewest
-    /// winning replies; `longest` holds out longest against best play (solves the
-    /// game in memory, about 0.2 s for 999 stones), then as trap; `first` takes 1
-    /// (the baseline). Won positions always get a winning move.
-    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Longest)]
+    /// How nimbot moves in a lost position (won positions always get a winning
+    /// move): `exploit` (the default) weighs plausible wrong models of the game,
+    /// learns which fit the opponent's moves and plays for their blunders, holding
+    /// out longest when none is expected (its models and the solve are made on
+    /// another thread as the game starts); `longest` holds out longest against best
+    /// play (solves the game, about 0.2 s for 999 stones); `trap` leaves the
+    /// opponent the fewest winning replies; `first` takes 1. `nimbot arena`
+    /// compares them (docs/policies.md).
+    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Exploit)]
     policy: PolicyArg,
 }
 

@@ -471,7 +471,7 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
         row("won starts lost", &|pi| {
             format!("{} of {}", won_lost[pi].0, won_lost[pi].1)
         });
-        row("slowest decision (ms)", &|pi| {
+        row("slowest decision, raw (ms)", &|pi| {
             format!("{:.2}", slowest[pi].as_secs_f64() * 1e3)
         });
         eprintln!(
