@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Boot the nimbot firmware in QEMU and play it over its serial port.
 
-The firmware (UART0 of QEMU's lm3s6965evb, on QEMU's stdio) plays complete games
+The firmware (the board's UART, on QEMU's stdio; any board QEMU emulates) plays complete games
 against an opponent driven from here:
-  * a referee written here from ../shared/spec/RULES.md (not nimbot's code) checks
+  * a referee written here from the game's rules (not from nimbot's code) checks
     that every move the firmware makes is legal, and that it claims `won` exactly
     when it empties the pile and never spends a reset on its winning move;
   * the host `nimbot` binary's line protocol is the oracle: `query` gives the value
@@ -25,6 +25,7 @@ import argparse
 import os
 import random
 import select
+import shlex
 import subprocess
 import sys
 import time
@@ -99,7 +100,7 @@ class LineProcess:
 
 
 class Game:
-    """The rules as RULES.md states them, kept apart from nimbot's implementation."""
+    """The rules as docs/rules.md states them, kept apart from nimbot's implementation."""
 
     def __init__(self, n, r):
         self.s = n
@@ -241,10 +242,11 @@ def relay(first, second, game):
     raise Failure(f"{game}: no end after 1000 moves")
 
 
-def play_other_games(fw, host, rng):
-    """Fibonacci Nim and Super-Nim games between the firmware and the host binary."""
+def play_other_games(fw, host, rng, samples):
+    """Fibonacci Nim and Super-Nim games between the firmware and the host binary:
+    fixed starts and `samples` random ones of each game, the firmware in both seats."""
     games = 0
-    for n in [2, 3, 4, 5, 8, 20, 21, 100, 987, 999] + rng.sample(range(2, 1000), 6):
+    for n in [2, 3, 4, 5, 8, 20, 21, 100, 987, 999] + rng.sample(range(2, 1000), samples):
         for fw_first in (True, False):
             a, b = (fw, host) if fw_first else (host, fw)
             first_result, _ = relay(a, b, f"fibonacci {n}")
@@ -253,7 +255,7 @@ def play_other_games(fw, host, rng):
             games += 1
     starts = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
               "1,3,5,7,9,11,2,4,6,8,10,12"]
-    starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(4)]
+    starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(samples)]
     for heaps in starts:
         relay(fw, host, f"supernim {heaps}")
         relay(host, fw, f"supernim {heaps}")
@@ -324,21 +326,21 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--elf", required=True)
     ap.add_argument("--oracle", required=True, help="the host nimbot binary")
-    ap.add_argument("--qemu", default="qemu-system-arm")
+    ap.add_argument("--qemu", required=True, metavar="COMMAND",
+                    help="QEMU's command line, one string, without `-kernel ELF` (which this adds last)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--samples", type=int, default=16, help="random N per (R, seat) beyond the fixed ones")
+    ap.add_argument("--other-samples", type=int, default=6,
+                    help="random Fibonacci Nim and Super-Nim starts beyond the fixed ones")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for any reply")
     ap.add_argument("--static-ram", type=int, default=0, help=".data + .bss + .uninit bytes")
     ap.add_argument("--ram-budget", type=int, default=8192)
     args = ap.parse_args()
 
-    qemu = [
-        args.qemu, "-cpu", "cortex-m3", "-machine", "lm3s6965evb",
-        # UART0 straight on stdio: no monitor and no mux, so no byte of the
-        # input (not even Ctrl-A) is taken as a QEMU command.
-        "-display", "none", "-monitor", "none", "-serial", "stdio",
-        "-kernel", args.elf,
-    ]
+    # The board's UART should be straight on stdio, with no monitor and no mux,
+    # so that no byte of the input (not even Ctrl-A) is taken as a QEMU command.
+    qemu = shlex.split(args.qemu) + ["-kernel", args.elf]
+    print("qemu: " + " ".join(qemu), flush=True)
     rng = random.Random(args.seed)
     passed = failed = 0
     fw = oracle_proc = None
@@ -347,11 +349,14 @@ def main():
         fw = LineProcess(qemu, "firmware", args.timeout)
         oracle_proc = LineProcess([args.oracle], "oracle", args.timeout)
         oracle = Oracle(oracle_proc)
-        # The first reply also waits for the boot. Bytes that reach the UART before
-        # the firmware reads it can be dropped (the FIFO is 16 bytes, and QEMU may
-        # deliver stdin before reset finishes), which garbles the first line into an
-        # error reply: ask again a few times before calling it a failure.
-        for _ in range(5):
+        # Boot handshake: bytes that reach a UART before the firmware has enabled
+        # it are dropped (some UARTs in QEMU drop them, as real ones do), so
+        # nothing is sent before the banner the firmware writes once it listens.
+        banner = fw.readline(timeout=max(args.timeout, 30))
+        if banner != "nimbot ready":
+            raise Failure(f"boot: expected the banner 'nimbot ready', got {banner!r}")
+        # A line garbled on the way in gets an error reply: ask again a few times.
+        for _ in range(3):
             reply = fw.ask("version")
             if reply.startswith("version nimbot "):
                 break
@@ -389,7 +394,7 @@ def main():
 
         try:
             t0 = time.monotonic()
-            n = play_other_games(fw, oracle_proc, rng)
+            n = play_other_games(fw, oracle_proc, rng, args.other_samples)
             passed += n
             print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
                   f"in {time.monotonic() - t0:.1f} s", flush=True)

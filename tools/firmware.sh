@@ -1,119 +1,256 @@
 #!/usr/bin/env bash
-# The Cortex-M firmware (firmware/): install what is missing, build, test in QEMU.
+# The firmware (firmware/: one application, a crate per board): install what is
+# missing, build, test in QEMU. See docs/firmware.md.
 #
-#   tools/firmware.sh build    build target/thumbv7m-none-eabi/release/nimbot-firmware
-#                              and print its flash and RAM use
-#   tools/firmware.sh test     build, check the link-time panic guard, then boot the
-#                              image in QEMU and play games against it (firmware/qemu_test.py)
-#   tools/firmware.sh install  only install the missing pieces
+#   tools/firmware.sh build [--board NAME|all]  build the board's image, print its flash
+#                                               and static RAM use and, last, its ELF's path
+#                                               (the Pico also gets its .uf2 file)
+#   tools/firmware.sh test [--board NAME|all]   clippy, the link-time panic guard (a canary
+#                                               build must fail to link), build, then boot
+#                                               the image in QEMU and play games against it
+#                                               (firmware/qemu_test.py); a footprint table last
+#   tools/firmware.sh install [--board NAME|all]  only install the missing pieces
 #
-# Toolchain (tools/toolchain.sh): rustup with `rustup target add thumbv7m-none-eabi`
-# and a plain `cargo build --release` inside firmware/ first; when rustup cannot
-# provide the target, Debian's rustc (1.85 or newer) building core from source, into
-# target/fallback/ so that the two builds never overwrite each other.
-# NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from Debian's
-# qemu-system-arm, installed when missing.
+# Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (built, not
+# emulated), hifive1; `all` is every one of them.
+#
+# Toolchain (tools/toolchain.sh): rustup with `rustup target add TARGET` and a plain
+# `cargo build --release` inside the board's folder first; when rustup cannot provide
+# the target, Debian's rustc (1.85 or newer) building core from source, into
+# target/fallback/ so that the two builds never overwrite each other. A board whose
+# crates need a newer compiler than that stops at once with one line (with `all`,
+# the others go on). NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from
+# Debian's qemu-system-arm and qemu-system-misc (RISC-V), installed when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-TARGET=thumbv7m-none-eabi
-ELF=$ROOT/target/$TARGET/release/nimbot-firmware
-FLASH_BUDGET=65536
-RAM_BUDGET=8192
 PANIC_SYMBOL=nimbot_firmware_has_a_reachable_panic
 
 # shellcheck source=tools/toolchain.sh
 . "$ROOT/tools/toolchain.sh"
 
+BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
+
+# board NAME: the board's facts. DIR, TARGET, ELF; QEMU (its command line without
+# `-kernel ELF`, empty where no emulator exists) and QEMU_PACKAGE; FLASH_BUDGET and
+# RAM_BUDGET (the memory its linker script gives it); GUARD_BIN, the binary built
+# under the link-time panic guard (the image itself, or the board's guard build where
+# its HAL keeps a panic path); TEST_ARGS, the QEMU test's sample sizes (the
+# LM3S6965 plays the full set, the others a smaller one with the same fixed starts).
+board() {
+  BOARD=$1
+  DIR=$ROOT/firmware/boards/$BOARD
+  GUARD_BIN=nimbot-$BOARD
+  TEST_ARGS=(--samples 4 --other-samples 1)
+  QEMU_PACKAGE=qemu-system-arm
+  local serial="-display none -monitor none -serial stdio"
+  case $BOARD in
+    lm3s6965)
+      TARGET=thumbv7m-none-eabi FLASH_BUDGET=65536 RAM_BUDGET=8192
+      QEMU="qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb $serial"
+      TEST_ARGS=() ;;
+    microbit)
+      TARGET=thumbv6m-none-eabi FLASH_BUDGET=$((128 * 1024)) RAM_BUDGET=$((16 * 1024))
+      QEMU="qemu-system-arm -M microbit $serial" ;;
+    stm32vldiscovery)
+      TARGET=thumbv7m-none-eabi FLASH_BUDGET=$((128 * 1024)) RAM_BUDGET=$((8 * 1024))
+      QEMU="qemu-system-arm -M stm32vldiscovery $serial"
+      GUARD_BIN=nimbot-$BOARD-guard ;;
+    pico)
+      TARGET=thumbv6m-none-eabi FLASH_BUDGET=$((2048 * 1024)) RAM_BUDGET=$((256 * 1024))
+      QEMU=""
+      GUARD_BIN=nimbot-$BOARD-guard ;;
+    hifive1)
+      # 4 MB of flash, of which the first 64 KB hold the Rev B's bootloader.
+      TARGET=riscv32imac-unknown-none-elf FLASH_BUDGET=$((4032 * 1024)) RAM_BUDGET=$((16 * 1024))
+      QEMU="qemu-system-riscv32 -M sifive_e,revb=true $serial"
+      QEMU_PACKAGE=qemu-system-misc
+      GUARD_BIN=nimbot-$BOARD-guard ;;
+    *) die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)" ;;
+  esac
+  ELF=$ROOT/target/$TARGET/release/nimbot-$BOARD
+}
+
+# Picks the toolchain for the board's target. Returns 1 (after one line saying
+# why) when the fallback compiler is too old for the board's crates.
 setup_toolchain() {
   setup_cross "$TARGET"
   if [ "$TOOLCHAIN_KIND" = source ]; then
     export CARGO_TARGET_DIR=$ROOT/target/fallback
-    ELF=$CARGO_TARGET_DIR/$TARGET/release/nimbot-firmware
+    ELF=$CARGO_TARGET_DIR/$TARGET/release/nimbot-$BOARD
+    fallback_supports_board || return 1
   fi
+  return 0
 }
 
-ensure_qemu() { ensure_cmd qemu-system-arm qemu-system-arm; }
-ensure_binutils() { ensure_cmd size binutils; }
-# The QEMU driver, the host tests' peers and the tiny binary's test are Python.
+# The fallback compiler builds the board only if every crate in the board's lock
+# file declares a rust-version it satisfies (crates that declare none are tried).
+fallback_supports_board() {
+  ensure_python
+  local version need
+  version=$("$RUSTC" --version | cut -d' ' -f2)
+  need=$(cd "$DIR" && "$CARGO" metadata --format-version 1 --locked 2>/dev/null | python3 -c '
+import json, sys
+meta = json.load(sys.stdin)
+used = {node["id"] for node in meta["resolve"]["nodes"]}
+key = lambda v: tuple(int(x) for x in v.split("."))
+need = [(p["rust_version"], p["name"], p["version"]) for p in meta["packages"]
+        if p["id"] in used and p.get("rust_version")]
+if need:
+    print("%s %s %s" % max(need, key=lambda n: key(n[0])))
+') || need=""
+  [ -n "$need" ] || return 0
+  local rust crate crate_version
+  read -r rust crate crate_version <<<"$need"
+  version_at_least "$version" "$rust" && return 0
+  echo "firmware.sh: board $BOARD needs Rust $rust ($crate $crate_version), newer than the fallback's rustc $version: run rustup target add $TARGET" >&2
+  return 1
+}
+
+ensure_qemu() { [ -z "$QEMU" ] || ensure_cmd "${QEMU%% *}" "$QEMU_PACKAGE"; }
+ensure_binutils() { ensure_cmd size binutils; ensure_cmd readelf binutils; }
+# The QEMU driver, the UF2 converter, the host tests' peers and the tiny binary's
+# test are Python.
 ensure_python() { ensure_cmd python3 python3; }
 
-# Section sizes of the ELF: "name size" lines.
-sections() { size -A "$ELF" | awk 'NF == 3 && $1 ~ /^\./ { print $1, $2 }'; }
-section() { sections | awk -v s="$1" '$1 == s { print $2; f = 1 } END { if (!f) print 0 }'; }
-
+# Flash: the bytes of the ELF's loadable segments (vector table, code, constants, the
+# initial values of .data, a bootloader where the board has one). Static RAM: .data,
+# .bss and .uninit. Sets FLASH and STATIC_RAM.
 footprint() {
-  local vt text rodata data bss uninit
-  vt=$(section .vector_table); text=$(section .text); rodata=$(section .rodata)
-  data=$(section .data); bss=$(section .bss); uninit=$(section .uninit)
-  FLASH=$((vt + text + rodata + data))
+  local data bss uninit type _offset _vaddr _paddr filesz _rest
+  FLASH=0
+  while read -r type _offset _vaddr _paddr filesz _rest; do
+    [ "$type" = LOAD ] && FLASH=$((FLASH + filesz))
+  done < <(readelf -lW "$ELF")
+  read -r data bss uninit < <(size -A "$ELF" | awk '
+    $1 == ".data" { d = $2 } $1 == ".bss" { b = $2 } $1 == ".uninit" { u = $2 }
+    END { print d + 0, b + 0, u + 0 }')
   STATIC_RAM=$((data + bss + uninit))
-  echo "flash: $FLASH bytes (.vector_table $vt + .text $text + .rodata $rodata + .data $data; budget $FLASH_BUDGET)"
-  echo "static RAM: $STATIC_RAM bytes (.data $data + .bss $bss + .uninit $uninit); the stack comes on top (tools/firmware.sh test measures it; budget $RAM_BUDGET in all)"
-  [ "$FLASH" -le "$FLASH_BUDGET" ] || die "flash use $FLASH is over the budget of $FLASH_BUDGET bytes"
+  echo "flash: $FLASH bytes of $FLASH_BUDGET"
+  echo "static RAM: $STATIC_RAM bytes (.data $data + .bss $bss + .uninit $uninit) of $RAM_BUDGET; the stack comes on top (tools/firmware.sh test measures it)"
+  [ "$FLASH" -le "$FLASH_BUDGET" ] || die "$BOARD: flash use $FLASH is over the budget of $FLASH_BUDGET bytes"
 }
 
-build() {
-  setup_toolchain
-  ensure_binutils
-  step "firmware build: $TOOLCHAIN"
-  (cd firmware && "$CARGO" build "${ZFLAGS[@]}" --release)
+build_board() {
+  step "firmware build, $BOARD ($TARGET): $TOOLCHAIN"
+  (cd "$DIR" && "$CARGO" build "${ZFLAGS[@]}" --release)
   [ -f "$ELF" ] || die "no ELF at $ELF"
-  echo "$ELF"
   footprint
+  if [ "$BOARD" = pico ]; then
+    ensure_python
+    python3 "$DIR/elf2uf2.py" "$ELF" "$ELF.uf2"
+  fi
+  # The ELF's path last (scripts take it with tail -1).
+  echo "$ELF"
 }
 
-# The release build links only if no panic is reachable (the panic handler calls
-# an undefined symbol). Prove the guard is alive: a build with one deliberate,
-# input-dependent panic must fail to link, naming that symbol.
+# The image (or the board's guard build) links only if no panic is reachable: its
+# panic handler calls an undefined symbol. Prove the guard is alive: a build with
+# one deliberate, input-dependent panic must fail to link, naming that symbol.
 check_panic_guard() {
-  step "the panic guard rejects a reachable panic"
+  step "the panic guard rejects a reachable panic ($BOARD, $GUARD_BIN)"
   local log
   log=$(mktemp)
-  if (cd firmware && "$CARGO" build "${ZFLAGS[@]}" --release --features panic-canary) >"$log" 2>&1; then
+  if (cd "$DIR" && "$CARGO" build "${ZFLAGS[@]}" --release --bin "$GUARD_BIN" --features panic-canary) >"$log" 2>&1; then
     rm -f "$log"
-    die "a firmware with a reachable panic linked: the link-time panic check is not working"
+    die "$BOARD: a build with a reachable panic linked: the link-time panic check is not working"
   fi
   if ! grep -q "$PANIC_SYMBOL" "$log"; then
     tail -30 "$log" >&2
     rm -f "$log"
-    die "the panic-canary build failed for another reason than the panic guard"
+    die "$BOARD: the panic-canary build failed for another reason than the panic guard"
   fi
   rm -f "$log"
   echo "ok: the panic-canary build does not link (undefined $PANIC_SYMBOL)"
 }
 
+HOST_BUILT=""
 host_nimbot() {
+  [ -n "$HOST_BUILT" ] && return 0
   local host_cargo
   host_cargo=$(command -v cargo || debian_tool cargo) || die "no cargo for the host binary"
   step "host nimbot (the test's oracle)"
   # The Debian toolchain variables are for the cross build only.
   (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet --bin nimbot)
+  HOST_BUILT=1
 }
 
-test_fw() {
-  setup_toolchain
-  ensure_binutils
+# One line per tested board for the closing footprint table.
+SUMMARY=()
+
+test_board() {
   ensure_qemu
-  ensure_python
-  step "firmware lints (clippy, warnings denied)"
-  (cd firmware && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
+  step "firmware lints, $BOARD (clippy, warnings denied)"
+  (cd "$DIR" && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
   check_panic_guard
-  build
+  build_board
+  if [ -z "$QEMU" ]; then
+    SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | not measured (no emulator) | $STATIC_RAM + stack of $RAM_BUDGET |")
+    return 0
+  fi
   host_nimbot
-  step "QEMU lm3s6965evb: complete games and bad input over UART0"
-  local status=0
+  step "QEMU, $BOARD: complete games and bad input over the UART"
+  local log status=0 stack
+  log=$(mktemp)
   # The driver times out every read and kills QEMU itself; the outer timeout is the
   # last resort if the driver itself hangs.
-  timeout --kill-after=10 600 python3 firmware/qemu_test.py \
-    --elf "$ELF" --oracle "$ROOT/target/release/nimbot" \
-    --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" || status=$?
+  timeout --kill-after=10 900 python3 firmware/qemu_test.py \
+    --elf "$ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" "${TEST_ARGS[@]}" \
+    --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" | tee "$log" || status=$?
+  stack=$(awk '/^stack high-water mark:/ { print $4 }' "$log")
+  rm -f "$log"
+  SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | ${stack:-?} | $((STATIC_RAM + ${stack:-0})) of $RAM_BUDGET |")
   return "$status"
 }
 
-case "${1:-}" in
-  build) build ;;
-  test) test_fw ;;
-  install) setup_toolchain; ensure_binutils; ensure_qemu; ensure_python; echo "toolchain: $TOOLCHAIN" ;;
-  *) echo "usage: tools/firmware.sh build|test|install" >&2; exit 2 ;;
-esac
+# run ACTION BOARD...: the action for each board; with more than one board, a board
+# that the fallback toolchain cannot build is skipped (after its one line).
+run() {
+  local action=$1 name skipped=()
+  shift
+  for name in "$@"; do
+    board "$name"
+    if ! setup_toolchain; then
+      [ $# -gt 1 ] || exit 1
+      skipped+=("$name")
+      continue
+    fi
+    ensure_binutils
+    case $action in
+      build) build_board ;;
+      test) test_board ;;
+      install) ensure_qemu; ensure_python; echo "$BOARD: $TOOLCHAIN" ;;
+    esac
+  done
+  if [ "$action" = test ] && [ ${#SUMMARY[@]} -gt 0 ]; then
+    step "footprint (bytes)"
+    echo "| board | flash | static RAM | stack high-water mark | RAM in all |"
+    echo "|---|---|---|---|---|"
+    printf '%s\n' "${SUMMARY[@]}"
+  fi
+  [ ${#skipped[@]} -eq 0 ] || echo "skipped (the fallback compiler is too old for them): ${skipped[*]}"
+}
+
+usage() {
+  echo "usage: tools/firmware.sh build|test|install [--board NAME|all]   (boards: ${BOARDS[*]})" >&2
+  exit 2
+}
+
+action=${1:-}
+case "$action" in build | test | install) ;; -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; *) usage ;; esac
+shift
+selected=(lm3s6965)
+while [ $# -gt 0 ]; do
+  case $1 in
+    --board)
+      [ $# -ge 2 ] || usage
+      if [ "$2" = all ]; then selected=("${BOARDS[@]}"); else board "$2"; selected=("$2"); fi
+      shift 2 ;;
+    --board=*)
+      name=${1#--board=}
+      if [ "$name" = all ]; then selected=("${BOARDS[@]}"); else board "$name"; selected=("$name"); fi
+      shift ;;
+    *) usage ;;
+  esac
+done
+run "$action" "${selected[@]}"

@@ -20,11 +20,13 @@ step "tools: rustfmt, clippy, python3, file, the firmware's toolchain, QEMU"
 ensure_rust_components
 ensure_cmd python3 python3
 ensure_cmd file file
-tools/firmware.sh install
+tools/firmware.sh install --board all
 
 step "format (cargo fmt --check)"
 cargo fmt --all -- --check
-cargo fmt --manifest-path firmware/Cargo.toml -- --check
+for board in firmware/boards/*/; do
+  cargo fmt --manifest-path "$board/Cargo.toml" --all -- --check
+done
 cargo fmt --manifest-path tiny/Cargo.toml -- --check
 
 step "lints (cargo clippy, warnings denied)"
@@ -43,10 +45,10 @@ cargo test --workspace --release
 step "fuzz smoke run: every cargo-fuzz target for 30 s (tools/fuzz.sh smoke)"
 tools/fuzz.sh smoke
 
-step "firmware: build for thumbv7m-none-eabi, no reachable panic, games in QEMU"
-tools/firmware.sh test
+step "firmware, every board: build, no reachable panic, games in QEMU (the Pico: build and .uf2)"
+tools/firmware.sh test --board all
 
-step "firmware through the fallback toolchain (Debian's rustc, core from source)"
+step "firmware through the fallback toolchain (Debian's rustc, core from source): the LM3S6965"
 NIMBOT_TOOLCHAIN=source tools/firmware.sh test
 
 step "tiny static binary: build, static-ness and size, games against the full binary"

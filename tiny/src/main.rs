@@ -13,14 +13,15 @@
 
 mod sys;
 
-use nimbot::exp_nim::{TextAction, TextClient};
-use nimbot::json::{Feed, Splitter};
-use nimbot::protocol::{parse_u32, serve, Session};
-use nimbot::tournament::{Client, GameResult, Reason, Step, MAX_MESSAGE};
-use nimbot::{
-    fib_decide, DecideError, Decision, Engine, Limits, Params, Player, Policy, Position,
-    TableEngine,
-};
+use nimbot::fibonacci as fib;
+use nimbot::num::{parse_u32, parse_u64, Decimal};
+use nimbot::platform::json::{Feed, Splitter};
+use nimbot::platform::tcp_client::{Client, Step};
+use nimbot::platform::text_client::{TextAction, TextClient};
+use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
+use nimbot::protocol::{serve, Session};
+use nimbot::strategy::DecideError;
+use nimbot::{Engine, Player, Policy, Position, TableEngine};
 
 use sys::{Args, Errno, Socket};
 
@@ -29,9 +30,9 @@ const STDOUT: i32 = 1;
 const STDERR: i32 = 2;
 
 /// Exit statuses, as in the full binary.
-const LOST: u8 = 1;
-const USAGE: u8 = 2;
-const FAILED: u8 = 3;
+const LOST: u8 = EXIT_LOST;
+const USAGE: u8 = EXIT_USAGE;
+const FAILED: u8 = EXIT_FAILED;
 
 const HELP: &str = "\
 nimbot (tiny static build): perfect play for Expanding Nim with resets
@@ -154,20 +155,8 @@ impl Text {
     }
 
     /// Append `n` in decimal.
-    fn num(&mut self, mut n: u64) -> &mut Text {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            if let Some(d) = digits.get_mut(i) {
-                *d = b'0' + (n % 10) as u8;
-            }
-            n /= 10;
-            if n == 0 || i == 0 {
-                break;
-            }
-        }
-        self.push(digits.get(i..).unwrap_or(&[]))
+    fn num(&mut self, n: u64) -> &mut Text {
+        self.push(&Decimal::new(n))
     }
 
     fn bytes(&self) -> &[u8] {
@@ -221,32 +210,10 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 
 // ---------------------------------------------------------------- engine
 
-/// The embedded table answering [`Engine::decide`] with the chosen policy (the
-/// tournament clients ask `decide`, the line protocol `decide_with`).
-struct TinyEngine {
-    table: TableEngine<'static>,
-    policy: Policy,
-}
-
-impl Engine for TinyEngine {
-    fn limits(&self) -> Limits {
-        self.table.limits()
-    }
-    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
-        self.table.prepare(params)
-    }
-    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
-        self.table.decide_with(pos, self.policy)
-    }
-    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
-        self.table.decide_with(pos, policy)
-    }
-}
-
 /// The engine, or the exit status after reporting a damaged table.
-fn engine(cmd: &str, policy: Policy) -> Result<TinyEngine, u8> {
+fn engine(cmd: &str) -> Result<TableEngine<'static>, u8> {
     match TableEngine::embedded() {
-        Ok(table) => Ok(TinyEngine { table, policy }),
+        Ok(table) => Ok(table),
         Err(e) => Err(print(
             STDERR,
             &[
@@ -379,7 +346,7 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
                     .bytes(),
             );
         };
-        return match fib_decide(stones, limit) {
+        return match fib::decide(stones, limit) {
             Ok(d) => {
                 line.push(if d.wins { b"win " } else { b"lose " })
                     .num(d.take)
@@ -411,13 +378,14 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(p) => p,
         Err(e) => return query_error(e.as_str().as_bytes()),
     };
-    let mut engine = match engine("query", policy) {
+    let mut engine = match engine("query") {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide_with(&pos, policy) {
+    match engine.decide(&pos, policy) {
         Ok(d) => {
-            line.push(if d.wins { b"win " } else { b"lose " })
+            line.push(d.value().as_word().as_bytes())
+                .push(b" ")
                 .num(d.mv.take.into())
                 .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
             print(STDOUT, &[line.bytes()], 0)
@@ -433,48 +401,11 @@ fn query_error(msg: &[u8]) -> u8 {
     print(STDERR, &[b"nimbot query: ", msg, b"\n"], USAGE)
 }
 
-/// A plain decimal `u64` (no sign, no spaces).
-fn parse_u64(word: &[u8]) -> Option<u64> {
-    if word.is_empty() {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for &b in word {
-        let d = b.checked_sub(b'0').filter(|d| *d <= 9)?;
-        n = n.checked_mul(10)?.checked_add(d.into())?;
-    }
-    Some(n)
-}
-
 // ---------------------------------------------------------------- games
 
-fn seat_name(seat: Player) -> &'static [u8] {
-    match seat {
-        Player::First => b"first",
-        Player::Second => b"second",
-    }
-}
-
 /// The one-line summary of a finished game, and its exit status (0 won, 1 lost).
-fn report(cmd: &str, seat: Player, r: &GameResult) -> u8 {
-    let mut t = Text::new();
-    t.push(b"nimbot ").push(cmd.as_bytes()).push(b": ");
-    t.push(if r.won { b"won" } else { b"lost" });
-    t.push(b" as ")
-        .push(seat_name(seat))
-        .push(b" after ")
-        .num(r.moves.into())
-        .push(b" moves (");
-    match (r.won, r.reason) {
-        (true, Reason::Won) => t.push(b"took the last stone"),
-        (false, Reason::Won) => t.push(b"the opponent took the last stone"),
-        (true, other) => t
-            .push(b"the opponent lost by ")
-            .push(other.as_str().as_bytes()),
-        (false, other) => t.push(b"lost by ").push(other.as_str().as_bytes()),
-    };
-    t.push(b")\n");
-    print(STDERR, &[t.bytes()], if r.won { 0 } else { LOST })
+fn report(cmd: &str, r: &GameResult) -> u8 {
+    print(STDERR, &[r.summary(cmd).as_slice(), b"\n"], r.exit_status())
 }
 
 /// A command's arguments that cannot make a game: `nimbot CMD: MSG`, exit status 2.
@@ -539,10 +470,10 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
         return usage("--resets is out of range");
     };
     let mut client = match TextClient::new(seat, stones, resets, init_max) {
-        Ok(c) => c,
+        Ok(c) => c.with_policy(policy),
         Err(e) => return cmd_usage(CMD, e.as_str().as_bytes()),
     };
-    let mut engine = match engine(CMD, policy) {
+    let mut engine = match engine(CMD) {
         Ok(e) => e,
         Err(status) => return status,
     };
@@ -554,7 +485,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
         let n = match sys::read(STDIN, &mut buf) {
             Ok(0) => {
                 return match client.end_of_input() {
-                    Ok(r) => report(CMD, seat, &r),
+                    Ok(r) => report(CMD, &r),
                     Err(e) => fail(CMD, &[e.as_str().as_bytes()]),
                 }
             }
@@ -569,7 +500,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
                         return fail(CMD, &[b"write failed: ", e.text().as_bytes()]);
                     }
                 }
-                Ok(TextAction::Finished(r)) => return report(CMD, seat, &r),
+                Ok(TextAction::Finished(r)) => return report(CMD, &r),
                 Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
             }
         }
@@ -623,10 +554,10 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         );
     };
     let mut client = match Client::new(seat, name, init_max) {
-        Ok(c) => c,
+        Ok(c) => c.with_policy(policy),
         Err(e) => return cmd_usage(CMD, e.as_str().as_bytes()),
     };
-    let mut engine = match engine(CMD, policy) {
+    let mut engine = match engine(CMD) {
         Ok(e) => e,
         Err(status) => return status,
     };
@@ -690,7 +621,7 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
                         return fail(CMD, &[b"send failed: ", e.text().as_bytes()]);
                     }
                 }
-                Ok(Step::Finished(r)) => return report(CMD, seat, &r),
+                Ok(Step::Finished(r)) => return report(CMD, &r),
                 Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
             }
         }

@@ -12,10 +12,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{
-    position_value, Distances, Game, IllegalMove, Move, Outcome, Params, Player, Position,
-    Solution, SolveBox, SolvingEngine,
-};
+use nimbot::distance::Distances;
+use nimbot::engine::SolvingEngine;
+use nimbot::rules::IllegalMove;
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::position_value;
+use nimbot::{Game, Move, Outcome, Params, Player, Position};
 
 use crate::game_log::{self, Record};
 

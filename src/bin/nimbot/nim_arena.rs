@@ -13,10 +13,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use nimbot::{
-    decide, longest_move, Distances, Engine, Game, Move, Outcome, Params, Player, Policy, Solution,
-    SolveBox,
-};
+use nimbot::distance::{longest_move, Distances};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::decide;
+use nimbot::{Engine, Game, Move, Outcome, Params, Player, Policy};
 
 use crate::exploit::{HostEngine, Models};
 use crate::models::{Belief, Model, ModelSolution, Order, Solved};
@@ -151,7 +151,6 @@ impl Bot {
     fn new(policy: Policy, shared: &Shared) -> Bot {
         match policy {
             Policy::Exploit => Bot::Host(Box::new(HostEngine::with_models(
-                policy,
                 shared.models.clone(),
                 shared.longest.clone(),
             ))),
@@ -170,7 +169,7 @@ impl Bot {
         let d = match self {
             Bot::Direct(Policy::Longest) => longest_move(&shared.solution, &shared.distances, pos),
             Bot::Direct(p) => decide(&shared.solution, pos, *p),
-            Bot::Host(e) => e.decide(pos),
+            Bot::Host(e) => e.decide(pos, Policy::Exploit),
         };
         d.map(|d| d.mv)
             .map_err(|e| format!("nimbot could not move at {pos:?}: {e}"))

@@ -18,9 +18,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use nimbot::json::{Feed, Splitter};
-use nimbot::referee::{parse_hello, welcome, CurrentMax, Referee};
-use nimbot::tournament::MAX_NAME;
+use nimbot::platform::json::{Feed, Splitter};
+use nimbot::platform::referee::{parse_hello, welcome, CurrentMax, Referee};
+use nimbot::platform::wire::MAX_NAME;
 use nimbot::{Params, Player};
 
 /// Longest message accepted from a client (the stock server reads 1024 bytes).
@@ -367,7 +367,7 @@ type GameLog = crate::game_log::Writer<io::BufWriter<File>>;
 /// from the state message the players get.
 fn log_state(game_log: &mut Option<GameLog>, by: Option<&[u8]>, state: &[u8]) {
     let Some(w) = game_log.as_mut() else { return };
-    let Ok(obj) = nimbot::json::Object::parse(state) else {
+    let Ok(obj) = nimbot::platform::json::Object::parse(state) else {
         return;
     };
     let num = |k: &str| obj.get(k).and_then(|v| v.as_u32()).unwrap_or(0);

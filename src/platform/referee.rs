@@ -9,7 +9,7 @@
 //! an expired clock ([`Referee::on_timeout`]). Each returns the state message to send
 //! to both players, if any.
 //!
-//! Judging order, as in RULES.md: a message from the player not to move loses for it
+//! Judging order, as in docs/rules.md: a message from the player not to move loses for it
 //! ("moved out of turn"); then the mover's cumulative time ("exceeded time limit");
 //! then the take ("made an illegal move"; a message that is not a move object with an
 //! integer `num_stones` counts as one); then the reset ("used too many resets"); then
@@ -19,9 +19,9 @@
 
 use heapless::Vec;
 
-use crate::json::{Object, Value, Writer};
+use super::json::{Object, Value, Writer};
+use super::wire::{Reason, MAX_NAME, MAX_REASON};
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player};
-use crate::tournament::{Reason, MAX_NAME};
 
 /// Room for one state message (two names of [`MAX_NAME`] bytes appear three times).
 pub const MAX_STATE: usize = 768;
@@ -277,17 +277,13 @@ impl Referee {
     }
 
     /// The reason text of the verdict, e.g. `Player alice won the game! Congrats!`.
-    pub fn reason_text(&self) -> Option<Vec<u8, { MAX_NAME + 40 }>> {
+    pub fn reason_text(&self) -> Option<Vec<u8, MAX_REASON>> {
         let v = self.verdict?;
         let offender = match v.reason {
             Reason::Won => v.winner,
             _ => v.winner.other(),
         };
-        let mut w = Writer::<{ MAX_NAME + 40 }>::new();
-        w.raw(b"Player ")
-            .raw(self.name(offender))
-            .raw(v.reason.suffix().as_bytes());
-        w.finish().ok()
+        Some(v.reason.text(self.name(offender)))
     }
 
     /// The state message after `mv` (the move shown in `stones_removed` and

@@ -1,14 +1,12 @@
 //! The board: UART0 of the LM3S6965 as an `embedded-io` reader/writer, and the
-//! stack high-water mark. All of the firmware's `unsafe` code is here, each block
-//! with the reason it is sound; the rest of the firmware and the nimbot core have
-//! none.
-//!
-//! Another board needs only its own version of this module: a UART that implements
-//! [`embedded_io::Read`] (block for at least one byte) and [`embedded_io::Write`].
+//! stack region. All of this board's `unsafe` code is here, each block with the
+//! reason it is sound.
 
 use core::convert::Infallible;
 use core::ptr::{addr_of, read_volatile, write_volatile};
+
 use core::sync::atomic::{AtomicBool, Ordering};
+use nimbot_firmware::Stack;
 
 /// System clock after reset: the 12 MHz internal oscillator. A real board that
 /// switches to its crystal or the PLL changes this and the divisors follow.
@@ -135,21 +133,12 @@ extern "C" {
     static _stack_start: u32;
 }
 
-/// cortex-m-rt's `paint-stack` fills the stack with this before `main`.
-const PAINT: u32 = 0xCCCC_CCCC;
-
-/// The deepest the stack has reached since reset and the stack's size, in bytes:
-/// the paint left below the deepest frame is still intact.
-pub fn stack_use() -> (usize, usize) {
+/// The stack region, which cortex-m-rt's `paint-stack` paints before `main`.
+pub fn stack() -> Stack {
     let bottom = addr_of!(_stack_end) as usize;
     let top = addr_of!(_stack_start) as usize;
-    let mut addr = bottom;
-    // Safety: [bottom, top) is the stack region that the linker script reserves in
-    // RAM, 4-byte aligned (link.x asserts it); reading it races with nothing (one
-    // core, no interrupts enabled), and the words below the stack pointer are
-    // plain memory that nothing else owns.
-    while addr < top && unsafe { read_volatile(addr as *const u32) } == PAINT {
-        addr += 4;
-    }
-    (top - addr, top - bottom)
+    // Safety: [bottom, top) is the stack region that cortex-m-rt's linker script
+    // reserves in RAM, 4-byte aligned (link.x asserts it); one core, no interrupts
+    // enabled.
+    unsafe { Stack::new(bottom, top) }
 }

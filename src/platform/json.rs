@@ -1,7 +1,7 @@
 //! Just enough JSON for the tournament platform, with fixed buffers and no panics.
 //!
 //! The platform writes bare JSON objects on a TCP stream with no framing (see
-//! PLATFORM.md): one read may hold two objects, or half of one. Three pieces cover
+//! docs/tournament.md): one read may hold two objects, or half of one. Three pieces cover
 //! what nimbot needs:
 //! - [`Splitter`] takes bytes one at a time and yields complete top-level objects,
 //!   tracking strings and escapes so braces inside strings do not count. Oversized,
@@ -22,6 +22,8 @@
 //! does not match `name`; the platform never escapes its keys.
 
 use heapless::Vec;
+
+use crate::num::Decimal;
 
 /// Deepest nesting of objects and arrays accepted (the platform uses 2).
 pub const MAX_DEPTH: usize = 16;
@@ -230,7 +232,7 @@ impl<'a> Value<'a> {
     /// A non-negative integer written with digits only that fits a `u32`.
     pub fn as_u32(&self) -> Option<u32> {
         match self {
-            Value::Number(n) => crate::protocol::parse_u32(n),
+            Value::Number(n) => crate::num::parse_u32(n),
             _ => None,
         }
     }
@@ -532,26 +534,7 @@ impl<const N: usize> Writer<N> {
 
     /// Append a decimal number.
     pub fn num(&mut self, n: u64) -> &mut Self {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        let mut n = n;
-        loop {
-            i = i.saturating_sub(1);
-            if let Some(d) = digits.get_mut(i) {
-                *d = b'0' + (n % 10) as u8;
-            }
-            n /= 10;
-            if n == 0 || i == 0 {
-                break;
-            }
-        }
-        let tail = digits.get(i..).unwrap_or(&[]);
-        let mut copy = [0u8; 20];
-        let len = tail.len();
-        if let Some(dst) = copy.get_mut(..len) {
-            dst.copy_from_slice(tail);
-        }
-        self.raw(copy.get(..len).unwrap_or(&[]))
+        self.raw(&Decimal::new(n))
     }
 
     /// Append `true` or `false`.
@@ -591,16 +574,7 @@ impl<const N: usize> Writer<N> {
             frac /= 10;
             width -= 1;
         }
-        let mut digits = [b'0'; 6];
-        let mut i = width;
-        while i > 0 {
-            i -= 1;
-            if let Some(d) = digits.get_mut(i) {
-                *d = b'0' + (frac % 10) as u8;
-            }
-            frac /= 10;
-        }
-        self.raw(digits.get(..width).unwrap_or(&[]))
+        self.raw(&Decimal::padded(frac, width))
     }
 
     /// The bytes so far (possibly truncated).

@@ -1,9 +1,9 @@
 //! The tournament platform's TCP client, as a state machine with no I/O.
 //!
-//! The host reads bytes from the socket into a [`Splitter`](crate::json::Splitter)
-//! (at most [`MAX_MESSAGE`] bytes an object) and hands every complete object to
+//! The host reads bytes from the socket into a [`Splitter`](super::json::Splitter)
+//! (at most [`MAX_MESSAGE`](super::wire::MAX_MESSAGE) bytes an object) and hands every complete object to
 //! [`Client::handle`]; whatever [`Step::Send`] returns is written to the socket in one
-//! write. The machine follows PLATFORM.md:
+//! write. The machine follows docs/tournament.md:
 //! - it sends [`Client::hello`] first, then expects the welcome
 //!   `{"init_stones": N, "init_resets": R}` (`init_max` is used when present, M from
 //!   the command line otherwise; `game_time` and unknown keys are ignored);
@@ -17,16 +17,12 @@
 
 use heapless::Vec;
 
-use crate::engine::Engine;
-use crate::json::{JsonError, Object, Value, Writer};
+use super::json::{JsonError, Object, Value, Writer};
+use super::wire::{GameResult, Reason, MAX_NAME};
+use crate::engine::{bot_move, Engine, MoveError};
 use crate::rules::{Game, IllegalMove, Move, Outcome, ParamError, Params, Player};
-use crate::strategy::DecideError;
+use crate::strategy::{DecideError, Policy};
 
-/// The largest server message the host should buffer (a state message is about 300
-/// bytes; names are what can make it longer).
-pub const MAX_MESSAGE: usize = 4096;
-/// The longest name the client sends, in bytes.
-pub const MAX_NAME: usize = 64;
 /// Room for one outgoing message (the hello with the longest escaped name fits).
 pub const MAX_OUTGOING: usize = 6 * MAX_NAME + 40;
 
@@ -36,79 +32,6 @@ pub type Outgoing = Vec<u8, MAX_OUTGOING>;
 pub const MAX_MOVE: usize = 64;
 /// One move message.
 pub type MoveMessage = Vec<u8, MAX_MOVE>;
-
-/// How a `reason` string ends a game (names are ignored: they can collide).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// "Player X won the game! Congrats!": the last move emptied the pile.
-    Won,
-    /// "Player X made an illegal move".
-    IllegalMove,
-    /// "Player X used too many resets".
-    TooManyResets,
-    /// "Player X moved out of turn" (X is the player who was not to move).
-    OutOfTurn,
-    /// "Player X exceeded time limit".
-    TimeLimit,
-    /// Anything else, or no reason.
-    Unknown,
-}
-
-impl Reason {
-    /// Classify a reason text by its ending.
-    pub fn classify(text: &[u8]) -> Reason {
-        const KINDS: [Reason; 5] = [
-            Reason::Won,
-            Reason::IllegalMove,
-            Reason::TooManyResets,
-            Reason::OutOfTurn,
-            Reason::TimeLimit,
-        ];
-        for kind in KINDS {
-            if text.starts_with(b"Player ") && text.ends_with(kind.suffix().as_bytes()) {
-                return kind;
-            }
-        }
-        Reason::Unknown
-    }
-
-    /// The fixed ending of the platform's reason text ("" for [`Reason::Unknown`]).
-    pub const fn suffix(self) -> &'static str {
-        match self {
-            Reason::Won => " won the game! Congrats!",
-            Reason::IllegalMove => " made an illegal move",
-            Reason::TooManyResets => " used too many resets",
-            Reason::OutOfTurn => " moved out of turn",
-            Reason::TimeLimit => " exceeded time limit",
-            Reason::Unknown => "",
-        }
-    }
-
-    /// A short description for summaries.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Reason::Won => "took the last stone",
-            Reason::IllegalMove => "illegal move",
-            Reason::TooManyResets => "too many resets",
-            Reason::OutOfTurn => "moved out of turn",
-            Reason::TimeLimit => "time limit",
-            Reason::Unknown => "unknown reason",
-        }
-    }
-}
-
-/// How a finished game ended, as the client sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    /// The seat that won.
-    pub winner: Player,
-    /// True if that is this client's seat.
-    pub won: bool,
-    /// Why the game ended.
-    pub reason: Reason,
-    /// Moves applied (the final winning move included).
-    pub moves: u32,
-}
 
 /// What the host does after a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,6 +94,7 @@ pub struct Client {
     game: Option<Game>,
     sent: Option<Move>,
     result: Option<GameResult>,
+    policy: Policy,
 }
 
 impl Client {
@@ -185,7 +109,13 @@ impl Client {
             game: None,
             sent: None,
             result: None,
+            policy: Policy::default(),
         })
+    }
+
+    /// The same client, moving by `policy` in lost positions.
+    pub fn with_policy(self, policy: Policy) -> Self {
+        Client { policy, ..self }
     }
 
     /// The first message: `{"name": "...", "order": 0|1}`.
@@ -262,16 +192,11 @@ impl Client {
         if game.to_move() != self.seat {
             return Ok(Step::Wait);
         }
-        let pos = game
-            .position()
-            .ok_or(ClientError::Mismatch("asked to move after the end"))?;
-        let mut mv = engine.decide(&pos).map_err(ClientError::Engine)?.mv;
-        if mv.take >= game.stones() {
-            // A reset on the emptying move is useless and loses with none left.
-            mv.reset = false;
-        }
-        game.check(self.seat, mv)
-            .map_err(ClientError::EngineIllegal)?;
+        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(|e| match e {
+            MoveError::GameOver => ClientError::Mismatch("asked to move after the end"),
+            MoveError::Engine(e) => ClientError::Engine(e),
+            MoveError::Illegal(e) => ClientError::EngineIllegal(e),
+        })?;
         self.sent = Some(mv);
         let mut w = Writer::<MAX_MOVE>::new();
         w.raw(b"{\"order\": ")

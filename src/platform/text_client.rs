@@ -1,6 +1,6 @@
 //! Playing through the stock `exp-nim` text client, as a state machine with no I/O.
 //!
-//! `exp-nim` joins the game itself and talks to the bot in text (PLATFORM.md): it
+//! `exp-nim` joins the game itself and talks to the bot in text (docs/tournament.md): it
 //! writes `Please enter your move: ` with no newline when it wants a move, and the bot
 //! answers one line `K F`. After each move it prints `You took K stones.` or
 //! `Opponent took K stones.` (with ` and used reset` before the dot when a reset was
@@ -16,12 +16,12 @@
 
 use heapless::Vec;
 
-use crate::engine::Engine;
-use crate::json::Writer;
-use crate::protocol::parse_u32;
+use super::json::Writer;
+use super::wire::{GameResult, Reason};
+use crate::engine::{bot_move, Engine, MoveError};
+use crate::num::parse_u32;
 use crate::rules::{Game, Move, Outcome, ParamError, Params, Player};
-use crate::strategy::DecideError;
-use crate::tournament::{GameResult, Reason};
+use crate::strategy::{DecideError, Policy};
 
 /// Longest line kept; longer lines are ignored whole.
 pub const MAX_TEXT_LINE: usize = 256;
@@ -89,6 +89,7 @@ pub struct TextClient {
     sent: Option<Move>,
     over: bool,
     result: Option<GameResult>,
+    policy: Policy,
 }
 
 impl TextClient {
@@ -123,7 +124,13 @@ impl TextClient {
             sent: None,
             over: false,
             result: None,
+            policy: Policy::default(),
         })
+    }
+
+    /// The same client, moving by `policy` in lost positions.
+    pub fn with_policy(self, policy: Policy) -> Self {
+        TextClient { policy, ..self }
     }
 
     /// Get the engine ready when the game is known from the start (first seat).
@@ -195,15 +202,11 @@ impl TextClient {
         if game.winner().is_some() || game.to_move() != self.seat {
             return Err(TextError::Mismatch("prompt when it is not our turn"));
         }
-        let pos = game
-            .position()
-            .ok_or(TextError::Mismatch("prompt after the end"))?;
-        let mut mv = engine.decide(&pos).map_err(TextError::Engine)?.mv;
-        if mv.take >= game.stones() {
-            mv.reset = false;
-        }
-        game.check(self.seat, mv)
-            .map_err(|_| TextError::Mismatch("engine proposed an illegal move"))?;
+        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(|e| match e {
+            MoveError::GameOver => TextError::Mismatch("prompt after the end"),
+            MoveError::Engine(e) => TextError::Engine(e),
+            MoveError::Illegal(_) => TextError::Mismatch("engine proposed an illegal move"),
+        })?;
         self.sent = Some(mv);
         let mut w = Writer::<16>::new();
         w.num(u64::from(mv.take))

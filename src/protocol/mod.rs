@@ -16,7 +16,7 @@
 //! | `query S C A B F` | `win K F` or `lose K F`: the value of a normalized position and the move for it (M as in the current game, else the engine's default) |
 //! | `state` | `state stones S limit L cap C resets A B pending F turn bot\|opponent\|won\|lost`, or `state none` |
 //! | `end` | `ok` — forget the game |
-//! | `version` | `version nimbot X.Y.Z protocol 1` |
+//! | `version` | `version nimbot X.Y.Z protocol 2` |
 //! | `policy [first\|trap\|longest]` | `policy NAME` — sets (or shows) how the bot moves in lost positions: `trap` (default) leaves the opponent the fewest winning replies, `longest` holds out longest (engines with the solver; others play `trap`), `first` takes 1 |
 //! | `limits` | `limits stones N resets R init_max M\|any line 80` |
 //! | `help` | `help` and the list of commands |
@@ -43,9 +43,12 @@
 use embedded_io::{Read, Write};
 use heapless::Vec;
 
-use crate::engine::Engine;
+use crate::engine::{bot_move, Engine, MoveError};
+use crate::fibonacci as fib;
+use crate::num::{parse_u32, Decimal};
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
-use crate::strategy::{Decision, Policy};
+use crate::strategy::Policy;
+use crate::supernim as sn;
 
 mod games;
 pub use games::{SUPERNIM_MOVE_LIMIT, SUPERNIM_NODE_BUDGET};
@@ -55,39 +58,64 @@ pub const MAX_LINE: usize = 80;
 /// Longest reply line, in bytes, without its line ending.
 pub const MAX_REPLY: usize = 120;
 /// The protocol's version, reported by `version`.
-pub const PROTOCOL_VERSION: u32 = 1;
+///
+/// 1: Expanding Nim only. 2: also Fibonacci Nim and Super-Nim (`new fibonacci`,
+/// `new supernim`).
+pub const PROTOCOL_VERSION: u32 = 2;
 /// M assumed by `query` when no game sets it and the engine accepts any M.
 pub const DEFAULT_INIT_MAX: u32 = 3;
+
+/// The line grammar in brief, one command a line with its reply: what `nimbot
+/// serial --help` prints (docs/protocol.md explains it).
+pub const GRAMMAR: &str = "\
+new N R M first|second        -> ok (the bot takes that seat)
+go                            -> move K F [won]      (F = 1: with a reset)
+opp K F                       -> move K F [won] | lost
+query S C A B F               -> win K F | lose K F
+state | end | version | limits | policy [first|trap|longest|exploit] | help
+new fibonacci N first|second  -> ok; then go -> move K [won], opp K
+new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
+    MOVE = merge A B | grow A | split A; \" over won|lost|draw\" ends the game
+Bad input gets one \"error ...\" line and changes nothing.";
+
+/// The reply to `help`: the commands in one line.
+pub const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second; go; \
+    opp M; query S C A B F; state; end; policy; version; limits";
 
 /// One reply line, without its line ending.
 pub type Reply = Vec<u8, MAX_REPLY>;
 
-/// A protocol session: the engine and the game in progress, if any.
+/// The game a session is playing, with the bot's seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActiveGame {
+    /// Expanding Nim with resets (`new N R M ...`).
+    Expanding(Game, Player),
+    /// Fibonacci Nim (`new fibonacci ...`).
+    Fibonacci(fib::Game, Player),
+    /// Super-Nim (`new supernim ...`).
+    SuperNim(sn::Game, Player),
+}
+
+/// A protocol session: the engine, the policy and the game in progress, if any.
 #[derive(Debug)]
 pub struct Session<E> {
     engine: E,
-    game: Option<(Game, Player)>,
+    game: Option<ActiveGame>,
     policy: Policy,
-    /// A Fibonacci Nim or Super-Nim game, if one is in progress instead.
-    other: games::OtherGame,
 }
 
 impl<E: Engine> Session<E> {
-    /// A session with no game yet.
+    /// A session with no game yet, playing the default policy.
     pub fn new(engine: E) -> Self {
-        Session {
-            engine,
-            game: None,
-            policy: Policy::default(),
-            other: games::OtherGame::None,
-        }
+        Session::with_policy(engine, Policy::default())
     }
 
     /// A session whose bot moves by `policy` in lost positions.
     pub fn with_policy(engine: E, policy: Policy) -> Self {
         Session {
+            engine,
+            game: None,
             policy,
-            ..Session::new(engine)
         }
     }
 
@@ -102,7 +130,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// The game in progress and the bot's seat.
-    pub fn game(&self) -> Option<&(Game, Player)> {
+    pub fn game(&self) -> Option<&ActiveGame> {
         self.game.as_ref()
     }
 
@@ -123,34 +151,31 @@ impl<E: Engine> Session<E> {
         let mut words = Words::new(line);
         let cmd = words.next()?;
         let mut out = Out::default();
-        if let Some(result) = self.other.handle(cmd, &mut words, &mut out) {
-            if cmd == b"new" && result.is_ok() {
-                self.game = None;
+        let result = match (cmd, &mut self.game) {
+            (b"new", _) => self.cmd_new(&mut words, &mut out),
+            (b"go" | b"opp" | b"state", Some(ActiveGame::Fibonacci(g, bot))) => {
+                games::fibonacci(cmd, g, *bot, &mut words, &mut out)
             }
-            return Some(result.map_or_else(Error::reply, |()| out.0));
-        }
-        let result = match cmd {
-            b"new" => self.cmd_new(&mut words, &mut out),
-            b"go" => words.end().and_then(|()| self.cmd_go(&mut out)),
-            b"opp" => self.cmd_opp(&mut words, &mut out),
-            b"query" => self.cmd_query(&mut words, &mut out),
-            b"state" => words.end().map(|()| self.cmd_state(&mut out)),
-            b"end" => words.end().map(|()| {
+            (b"go" | b"opp" | b"state", Some(ActiveGame::SuperNim(g, bot))) => {
+                games::supernim(cmd, g, *bot, &mut words, &mut out)
+            }
+            (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
+            (b"opp", _) => self.cmd_opp(&mut words, &mut out),
+            (b"query", _) => self.cmd_query(&mut words, &mut out),
+            (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
+            (b"end", _) => words.end().map(|()| {
                 self.game = None;
                 out.str("ok");
             }),
-            b"version" => words.end().map(|()| {
+            (b"version", _) => words.end().map(|()| {
                 out.str("version nimbot ");
                 out.str(crate::VERSION);
                 out.str(" protocol ");
                 out.num(PROTOCOL_VERSION);
             }),
-            b"limits" => words.end().map(|()| self.cmd_limits(&mut out)),
-            b"policy" => self.cmd_policy(&mut words, &mut out),
-            b"help" => words.end().map(|()| {
-                out.str("help new N R M|fibonacci N|supernim H,.. first|second; go; ");
-                out.str("opp M; query S C A B F; state; end; policy; version; limits");
-            }),
+            (b"limits", _) => words.end().map(|()| self.cmd_limits(&mut out)),
+            (b"policy", _) => self.cmd_policy(&mut words, &mut out),
+            (b"help", _) => words.end().map(|()| out.str(HELP)),
             _ => Err(Error::Msg("unknown command (try help)")),
         };
         Some(match result {
@@ -159,7 +184,27 @@ impl<E: Engine> Session<E> {
         })
     }
 
+    /// The Expanding Nim game in progress, if that is what is played.
+    fn expanding(&self) -> Option<(Game, Player)> {
+        match self.game {
+            Some(ActiveGame::Expanding(g, bot)) => Some((g, bot)),
+            _ => None,
+        }
+    }
+
     fn cmd_new(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        let mut ahead = words.clone();
+        let game = match ahead.next() {
+            Some(b"fibonacci") => games::new_fibonacci(&mut ahead)?,
+            Some(b"supernim") => games::new_supernim(&mut ahead)?,
+            _ => self.new_expanding(words)?,
+        };
+        self.game = Some(game);
+        out.str("ok");
+        Ok(())
+    }
+
+    fn new_expanding(&mut self, words: &mut Words<'_>) -> Result<ActiveGame, Error> {
         const USAGE: Error = Error::Msg("usage: new STONES RESETS INIT_MAX first|second");
         let stones = words.number().map_err(|e| e.or(USAGE))?;
         let resets = words.number().map_err(|e| e.or(USAGE))?;
@@ -175,25 +220,18 @@ impl<E: Engine> Session<E> {
         self.engine
             .prepare(&params)
             .map_err(|e| Error::Msg(e.as_str()))?;
-        self.game = Some((Game::new(params), seat));
-        self.other = games::OtherGame::None;
-        out.str("ok");
-        Ok(())
+        Ok(ActiveGame::Expanding(Game::new(params), seat))
     }
 
     /// Decide and play the bot's move on `game` (a copy: the caller commits it).
     fn bot_move(&mut self, game: &mut Game, bot: Player, out: &mut Out) -> Result<(), Error> {
-        let pos = game.position().ok_or(Error::Msg("the game is over"))?;
-        let policy = self.policy;
-        let decision = self
-            .engine
-            .decide_with(&pos, policy)
+        let mv = bot_move(&mut self.engine, self.policy, game, bot)
             .map_err(|e| Error::Msg(e.as_str()))?;
         let outcome = game
-            .play(bot, decision.mv)
-            .map_err(|_| Error::Msg("engine proposed an illegal move"))?;
+            .play(bot, mv)
+            .map_err(|e| Error::Msg(MoveError::Illegal(e).as_str()))?;
         out.str("move ");
-        out.mv(decision.mv);
+        out.mv(mv);
         if outcome == Outcome::Won(bot) {
             out.str(" won");
         }
@@ -201,7 +239,7 @@ impl<E: Engine> Session<E> {
     }
 
     fn cmd_go(&mut self, out: &mut Out) -> Result<(), Error> {
-        let (mut game, bot) = self.game.ok_or(Error::Msg("no game (send new)"))?;
+        let (mut game, bot) = self.expanding().ok_or(Error::Msg("no game (send new)"))?;
         if game.winner().is_some() {
             return Err(Error::Msg("the game is over"));
         }
@@ -211,7 +249,7 @@ impl<E: Engine> Session<E> {
             ));
         }
         self.bot_move(&mut game, bot, out)?;
-        self.game = Some((game, bot));
+        self.game = Some(ActiveGame::Expanding(game, bot));
         Ok(())
     }
 
@@ -220,7 +258,7 @@ impl<E: Engine> Session<E> {
         let take = words.number().map_err(|e| e.or(USAGE))?;
         let reset = words.flag().map_err(|e| e.or(USAGE))?;
         words.end()?;
-        let (mut game, bot) = self.game.ok_or(Error::Msg("no game (send new)"))?;
+        let (mut game, bot) = self.expanding().ok_or(Error::Msg("no game (send new)"))?;
         if game.winner().is_some() {
             return Err(Error::Msg("the game is over"));
         }
@@ -232,7 +270,7 @@ impl<E: Engine> Session<E> {
             Ok(Outcome::Won(_)) => out.str("lost"),
             Ok(Outcome::Continue) => self.bot_move(&mut game, bot, out)?,
         }
-        self.game = Some((game, bot));
+        self.game = Some(ActiveGame::Expanding(game, bot));
         Ok(())
     }
 
@@ -245,7 +283,7 @@ impl<E: Engine> Session<E> {
         let opp = words.number().map_err(|e| e.or(USAGE))?;
         let pending = words.flag().map_err(|e| e.or(USAGE))?;
         words.end()?;
-        let init_max = match (&self.game, self.engine.limits().init_max) {
+        let init_max = match (self.expanding(), self.engine.limits().init_max) {
             (Some((g, _)), _) => g.params().init_max(),
             (None, Some(m)) => m,
             (None, None) => DEFAULT_INIT_MAX,
@@ -253,18 +291,18 @@ impl<E: Engine> Session<E> {
         let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
         let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
             .map_err(|e| Error::Msg(e.as_str()))?;
-        let policy = self.policy;
-        let Decision { mv, wins } = self
+        let decision = self
             .engine
-            .decide_with(&pos, policy)
+            .decide(&pos, self.policy)
             .map_err(|e| Error::Msg(e.as_str()))?;
-        out.str(if wins { "win " } else { "lose " });
-        out.mv(mv);
+        out.str(decision.value().as_word());
+        out.str(" ");
+        out.mv(decision.mv);
         Ok(())
     }
 
     fn cmd_state(&self, out: &mut Out) {
-        let Some((game, bot)) = &self.game else {
+        let Some((game, bot)) = &self.expanding() else {
             out.str("state none");
             return;
         };
@@ -402,17 +440,6 @@ impl<'a> Words<'a> {
     }
 }
 
-/// Parse a decimal `u32`: digits only, checked for overflow.
-pub fn parse_u32(word: &[u8]) -> Option<u32> {
-    if word.is_empty() {
-        return None;
-    }
-    word.iter().try_fold(0u32, |acc, &b| {
-        let digit = b.checked_sub(b'0').filter(|d| *d <= 9)?;
-        acc.checked_mul(10)?.checked_add(u32::from(digit))
-    })
-}
-
 /// A reply under construction. Writes past [`MAX_REPLY`] are dropped; the replies
 /// above are far shorter.
 #[derive(Default)]
@@ -427,19 +454,11 @@ impl Out {
         }
     }
 
-    fn num(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 || i == 0 {
-                break;
+    fn num(&mut self, n: impl Into<u64>) {
+        for &d in Decimal::new(n).as_bytes() {
+            if self.0.push(d).is_err() {
+                return;
             }
-        }
-        for &d in digits.get(i..).unwrap_or(&[]) {
-            let _ = self.0.push(d);
         }
     }
 
@@ -566,17 +585,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parse_numbers() {
-        assert_eq!(parse_u32(b"0"), Some(0));
-        assert_eq!(parse_u32(b"4294967295"), Some(u32::MAX));
-        assert_eq!(parse_u32(b"4294967296"), None);
-        assert_eq!(parse_u32(b"-1"), None);
-        assert_eq!(parse_u32(b"+1"), None);
-        assert_eq!(parse_u32(b"1x"), None);
-        assert_eq!(parse_u32(b""), None);
-    }
 
     #[test]
     fn format_numbers() {

@@ -1,0 +1,127 @@
+//! The nimbot firmware application, the same on every board.
+//!
+//! The line protocol of `nimbot::protocol` (the same code as the host binary) runs
+//! over a UART and plays from the solution table embedded in flash
+//! (`TableEngine::embedded()`): no heap, and no panic the linker can reach (see
+//! [`panic_guard`]). A board crate (under `firmware/boards/`) contributes only
+//! its start-up, its memory map and its UART as an [`embedded_io::Read`] +
+//! [`embedded_io::Write`], then calls [`run`].
+//!
+//! Besides the protocol's commands the firmware answers one diagnostic of its own,
+//! `stack`, with `stack used U of S`: the deepest stack use since reset and the
+//! stack's size, in bytes ([`stack`]). It is handled here, before the line reaches
+//! the session, so the shared protocol stays exactly as on the host.
+#![no_std]
+
+pub mod guard;
+#[cfg(feature = "nb")]
+pub mod serial;
+pub mod stack;
+
+use embedded_io::{Read, Write};
+use nimbot::num::Decimal;
+use nimbot::protocol::{Line, LineReader, Session};
+use nimbot::TableEngine;
+
+pub use stack::Stack;
+
+/// The first line after reset, so that whoever is on the other end of the UART
+/// (a person, or the QEMU test) knows the board is listening.
+pub const BANNER: &[u8] = b"nimbot ready";
+
+/// The read loop: a line in, at most one line out, forever.
+///
+/// Read errors (framing, overrun, noise: whatever the UART reports) drop the line
+/// they garbled, and a reply that cannot be written is dropped too: both sides of
+/// a serial line resynchronize on the next line end.
+pub fn run<U: Read + Write>(uart: &mut U, stack: &Stack) -> ! {
+    send(uart, &[BANNER]);
+    // The table is checked (checksum, every field) once at boot; a damaged one
+    // leaves the firmware answering every line with the reason.
+    let mut session = TableEngine::embedded().map(Session::new);
+    let mut reader = LineReader::default();
+    loop {
+        let line = match reader.next_line(uart) {
+            Ok(Some(line)) => line,
+            // A UART never ends, and an error garbled the line: start afresh.
+            Ok(None) | Err(_) => {
+                reader = LineReader::default();
+                continue;
+            }
+        };
+        if let Line::Text(text) = line {
+            #[cfg(feature = "panic-canary")]
+            core::hint::black_box(core::hint::black_box(text)[70]);
+            if is_stack_command(text) {
+                let used = stack.used();
+                send(
+                    uart,
+                    &[
+                        b"stack used ",
+                        &Decimal::new(used as u64),
+                        b" of ",
+                        &Decimal::new(stack.size() as u64),
+                    ],
+                );
+                continue;
+            }
+        }
+        match &mut session {
+            Ok(session) => {
+                if let Some(reply) = session.handle(line) {
+                    send(uart, &[&reply]);
+                }
+            }
+            Err(e) => send(uart, &[b"error embedded table: ", e.as_str().as_bytes()]),
+        }
+    }
+}
+
+/// `stack`, alone on its line (spaces and tabs around it allowed).
+fn is_stack_command(line: &[u8]) -> bool {
+    let mut words = line
+        .split(|b| *b == b' ' || *b == b'\t')
+        .filter(|w| !w.is_empty());
+    words.next() == Some(b"stack") && words.next().is_none()
+}
+
+/// Write the parts and a line end, then wait until they are out. A failed write
+/// drops the rest of the line (see [`run`]).
+fn send<W: Write>(uart: &mut W, parts: &[&[u8]]) {
+    let sent = parts
+        .iter()
+        .chain(core::iter::once(&&b"\n"[..]))
+        .try_for_each(|part| write_all(uart, part));
+    if sent.is_ok() {
+        let _ = uart.flush();
+    }
+}
+
+/// `embedded_io::Write::write_all` without its panic path: its default body
+/// panics when a writer accepts nothing (`Ok(0)`) for a non-empty buffer, which
+/// the guard cannot prove never happens for every HAL. Here a writer that takes
+/// nothing ends the line instead.
+fn write_all<W: Write>(uart: &mut W, mut buf: &[u8]) -> Result<(), ()> {
+    while !buf.is_empty() {
+        match uart.write(buf) {
+            Ok(0) | Err(_) => return Err(()),
+            Ok(n) => buf = buf.get(n..).unwrap_or(&[]),
+        }
+    }
+    Ok(())
+}
+
+/// The body of a board's `#[panic_handler]` where the whole image must be free
+/// of panics (or of a guard build, see [`guard`]): it calls a function that is defined nowhere, so the release build
+/// (LTO, `panic = "abort"`) links only if no panic path is left. The error names
+/// the symbol below; find the caller with `nm`/`objdump` on a build that defines
+/// it.
+#[inline(always)]
+pub fn panic_guard() -> ! {
+    extern "C" {
+        fn nimbot_firmware_has_a_reachable_panic() -> !;
+    }
+    // Safety: never runs. The symbol does not exist, so a build that still
+    // references this function does not link.
+    unsafe { nimbot_firmware_has_a_reachable_panic() }
+}
