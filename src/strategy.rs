@@ -93,6 +93,12 @@ pub enum Policy {
     /// Needs distances to the end, which only an engine with the in-memory solver has;
     /// a table-only engine plays [`Policy::Trap`] instead.
     Longest,
+    /// Exploit systematic error (host engines): weigh an ensemble of plausible wrong
+    /// models of the game, learn during the game which ones fit the opponent's moves,
+    /// and play the lost move after which the likeliest replies are real blunders,
+    /// then as [`Policy::Trap`]. Needs the host's ensemble; other engines play it as
+    /// [`Policy::Trap`].
+    Exploit,
 }
 
 impl Policy {
@@ -102,6 +108,7 @@ impl Policy {
             Policy::First => "first",
             Policy::Trap => "trap",
             Policy::Longest => "longest",
+            Policy::Exploit => "exploit",
         }
     }
 
@@ -111,6 +118,7 @@ impl Policy {
             b"first" => Some(Policy::First),
             b"trap" => Some(Policy::Trap),
             b"longest" => Some(Policy::Longest),
+            b"exploit" => Some(Policy::Exploit),
             _ => None,
         }
     }
@@ -166,8 +174,8 @@ pub fn reply_counts<O: Oracle + ?Sized>(
 
 /// The move for `pos` under `policy`: a winning move whenever `pos` is won (as
 /// [`best_move`]), otherwise the policy's choice among the legal moves
-/// ([`Policy::Longest`] needs distances to the end and is played as [`Policy::Trap`]
-/// here).
+/// ([`Policy::Longest`] needs distances to the end and [`Policy::Exploit`] the host's
+/// ensemble of models: both are played as [`Policy::Trap`] here).
 pub fn decide<O: Oracle + ?Sized>(
     oracle: &O,
     pos: &Position,

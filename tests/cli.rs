@@ -153,8 +153,8 @@ fn arena_wins_every_won_start_against_every_opponent() {
     );
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    // 13 opponents x 3 policies.
-    assert_eq!(lines.len(), 39, "{out}");
+    // (13 fallible + 12 systematic families) x 4 policies.
+    assert_eq!(lines.len(), 100, "{out}");
     for line in &lines {
         assert!(
             line.starts_with("{\"game\":\"expanding-nim\",\"opponent\":\""),
@@ -166,13 +166,13 @@ fn arena_wins_every_won_start_against_every_opponent() {
         );
         assert!(!line.contains("\"lost_starts\":0,"), "{line}");
     }
-    for policy in ["first", "trap", "longest"] {
+    for policy in ["first", "trap", "longest", "exploit"] {
         assert_eq!(
             lines
                 .iter()
                 .filter(|l| l.contains(&format!("\"policy\":\"{policy}\"")))
                 .count(),
-            13
+            25
         );
     }
 }

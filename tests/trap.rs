@@ -147,7 +147,7 @@ fn the_policy_is_chosen_over_the_protocol() {
     assert_eq!(say("policy"), "policy first");
     assert_eq!(
         say("policy sneaky"),
-        "error usage: policy [first|trap|longest]"
+        "error usage: policy [first|trap|longest|exploit]"
     );
     assert_eq!(say("policy trap extra"), "error too many arguments");
     assert_eq!(say("policy"), "policy first");

@@ -43,7 +43,7 @@ new N R M first|second        -> ok (the bot takes that seat)
 go                            -> move K F [won]      (F = 1: with a reset)
 opp K F                       -> move K F [won] | lost
 query S C A B F               -> win K F | lose K F
-state | end | version | limits | policy [first|trap|longest] | help
+state | end | version | limits | policy [first|trap|longest|exploit] | help
 new fibonacci N first|second  -> ok; then go -> move K [won], opp K
 new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
     MOVE = merge A B | grow A | split A; \" over won|lost|draw\" ends the game
@@ -301,8 +301,8 @@ impl<E: Engine> Session<E> {
     fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         if let Some(name) = words.next() {
             words.end()?;
-            self.policy =
-                Policy::from_name(name).ok_or(Error::Msg("usage: policy [first|trap|longest]"))?;
+            self.policy = Policy::from_name(name)
+                .ok_or(Error::Msg("usage: policy [first|trap|longest|exploit]"))?;
         }
         out.str("policy ");
         out.str(self.policy.as_str());

@@ -28,9 +28,21 @@ pub struct BenchArgs {
     /// Solve runs to take the median of.
     #[arg(long, default_value_t = 21)]
     runs: usize,
+    /// Measure the exploit policy instead: solving its models, the per-game
+    /// preparation, lost-position decisions.
+    #[arg(long)]
+    exploit: bool,
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.exploit {
+        return crate::bench_exploit::run(
+            args.stones,
+            args.resets,
+            args.init_max,
+            args.runs.min(7),
+        );
+    }
     let bx = SolveBox::games(args.stones, args.resets, args.init_max);
     let mut times = Vec::with_capacity(args.runs.max(1));
     let mut solution = None;

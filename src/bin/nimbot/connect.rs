@@ -8,7 +8,7 @@
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use nimbot::platform::json::{Feed, Splitter};
@@ -36,6 +36,13 @@ pub struct ConnectArgs {
     /// Give up (exit 3) after this many seconds without a byte from the server; 0 waits forever.
     #[arg(long, default_value_t = 600.0)]
     timeout: f64,
+    /// Send each move no sooner than MS milliseconds after the server's last message.
+    /// The stock Python clients read one recv() per message and crash when two state
+    /// messages arrive together, which a bot answering in microseconds provokes; a
+    /// pace of 20-50 ms avoids that. The wait is charged to nimbot's clock (about
+    /// pace x 500 moves at most, e.g. 10 s of the 120 s at 20 ms for 999 stones).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pace: u64,
 }
 
 /// One summary line on stderr and the exit status for a finished game.
@@ -103,9 +110,12 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
     }
     let mut splitter: Splitter<MAX_MESSAGE> = Splitter::new();
     let mut buf = [0u8; 4096];
+    let pace = Duration::from_millis(args.pace);
     loop {
         let _ = socket2::SockRef::from(&stream).set_tcp_quickack(true);
-        let n = match stream.read(&mut buf) {
+        let read = stream.read(&mut buf);
+        let arrived = Instant::now();
+        let n = match read {
             Ok(0) => {
                 return fail(
                     CMD,
@@ -125,6 +135,10 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
             match client.handle(msg, &mut engine) {
                 Ok(Step::Wait) => {}
                 Ok(Step::Send(bytes)) => {
+                    let wait = pace.saturating_sub(arrived.elapsed());
+                    if !wait.is_zero() {
+                        std::thread::sleep(wait);
+                    }
                     if let Err(e) = stream.write_all(&bytes) {
                         return fail(CMD, &format!("send failed: {e}"));
                     }

@@ -1,13 +1,18 @@
 //! `nimbot`: the host adapter. Runs the line protocol on stdin/stdout, answers
 //! one-off queries, plays a demo game and prints benchmarks.
 
+mod analyze;
 mod arena;
 mod bench;
+mod bench_exploit;
 mod connect;
 mod demo;
 mod exp_nim;
+mod exploit;
+mod game_log;
 mod latency;
 mod matches;
+mod models;
 mod nim_arena;
 mod opponents;
 mod serve;
@@ -17,7 +22,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
-use nimbot::engine::TableOrSolverEngine;
 use nimbot::fibonacci as fib;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
@@ -30,11 +34,15 @@ use nimbot::{Engine, Params, Policy, Position};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// How nimbot moves in a lost position: `trap` leaves the opponent the fewest
-    /// winning replies; `longest` holds out longest against best play (solves the
-    /// game in memory, about 0.2 s for 999 stones), then as trap; `first` takes 1
-    /// (the baseline). Won positions always get a winning move.
-    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Longest)]
+    /// How nimbot moves in a lost position (won positions always get a winning
+    /// move): `exploit` (the default) weighs plausible wrong models of the game,
+    /// learns which fit the opponent's moves and plays for their blunders, holding
+    /// out longest when none is expected (its models and the solve are made on
+    /// another thread as the game starts); `longest` holds out longest against best
+    /// play (solves the game, about 0.2 s for 999 stones); `trap` leaves the
+    /// opponent the fewest winning replies; `first` takes 1. `nimbot arena`
+    /// compares them (docs/policies.md).
+    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Exploit)]
     policy: PolicyArg,
 }
 
@@ -43,6 +51,7 @@ enum PolicyArg {
     Trap,
     Longest,
     First,
+    Exploit,
 }
 
 impl From<PolicyArg> for Policy {
@@ -51,6 +60,7 @@ impl From<PolicyArg> for Policy {
             PolicyArg::Trap => Policy::Trap,
             PolicyArg::Longest => Policy::Longest,
             PolicyArg::First => Policy::First,
+            PolicyArg::Exploit => Policy::Exploit,
         }
     }
 }
@@ -131,6 +141,18 @@ enum Command {
         after_help = "Examples:\n  nimbot match --stones 100                      nimbot against itself, both seats\n  nimbot match --stones 20,57,100 --bot 'nimbot' --bot 'python3 mybot.py {addr} {order}'"
     )]
     Match(matches::MatchArgs),
+    /// Replay a platform game log and show where the game was thrown away.
+    ///
+    /// Reads the server's game-log.txt (N comes from its first record; give R and M,
+    /// which the log does not hold) and prints, for every move, the value of the
+    /// position before it, the winning moves there, whether the move was a blunder
+    /// (from a won position it leaves the opponent a won one, or the server refused
+    /// it) and, in a lost position, how many plies could still have been held out;
+    /// then the first blunder and the blunders per seat.
+    #[command(
+        after_help = "Examples:\n  nimbot analyze game-log.txt\n  nimbot analyze game-log.txt --resets 4 --init-max 3 --json"
+    )]
+    Analyze(analyze::AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
@@ -151,6 +173,7 @@ fn main() -> ExitCode {
         Command::ExpNim(args) => exp_nim::run(&args, policy),
         Command::Serve(args) => serve::run(&args),
         Command::Match(args) => matches::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
     }
 }
 
@@ -183,8 +206,8 @@ pub fn params(cmd: &str, stones: u32, resets: u8, init_max: u32) -> Result<Param
 
 /// The engine every host command plays with: the embedded table whenever it covers
 /// the game, the in-memory solver beyond it.
-pub fn engine() -> TableOrSolverEngine<'static> {
-    TableOrSolverEngine::embedded()
+pub fn engine() -> exploit::HostEngine {
+    exploit::HostEngine::new()
 }
 
 fn run_serial(policy: Policy) -> ExitCode {

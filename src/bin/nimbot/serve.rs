@@ -66,6 +66,10 @@ pub struct ServeArgs {
     /// Write the game log to this file instead of stderr.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Also write the platform server's game-log.txt format to this file (one record
+    /// per judged move, then "Game over" and the reason), for `nimbot analyze`.
+    #[arg(long, value_name = "FILE")]
+    game_log: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,7 +198,17 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         "listening on {local}: N = {}, R = {}, M = {}, {} s each, current_max = {:?}",
         args.stones, args.resets, args.init_max, args.time, args.current_max
     ));
-    match referee(args, params, listener, &mut log) {
+    let mut game_log = match &args.game_log {
+        Some(path) => match File::create(path) {
+            Ok(f) => Some(GameLog::new(io::BufWriter::new(f))),
+            Err(e) => {
+                eprintln!("nimbot serve: cannot create {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    match referee(args, params, listener, &mut log, &mut game_log) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             log.line(&format!("no game: {e}"));
@@ -343,11 +357,38 @@ fn join(
     }
 }
 
+/// The platform-format game log, if asked for.
+type GameLog = crate::game_log::Writer<io::BufWriter<File>>;
+
+/// Write the record of a judged move (`by` sent it) and, at the end, the reason,
+/// from the state message the players get.
+fn log_state(game_log: &mut Option<GameLog>, by: Option<&[u8]>, state: &[u8]) {
+    let Some(w) = game_log.as_mut() else { return };
+    let Ok(obj) = nimbot::platform::json::Object::parse(state) else {
+        return;
+    };
+    let num = |k: &str| obj.get(k).and_then(|v| v.as_u32()).unwrap_or(0);
+    if let Some(name) = by {
+        let _ = w.record(&crate::game_log::Record {
+            name: text(name),
+            take: num("stones_removed"),
+            reset: obj.get("reset_used").and_then(|v| v.as_bool()) == Some(true),
+            current_max: num("current_max"),
+            stones_left: num("stones_left"),
+        });
+    }
+    if obj.get("finished").and_then(|v| v.as_bool()) == Some(true) {
+        let reason = obj.get("reason").and_then(|v| v.as_str()).unwrap_or(b"");
+        let _ = w.game_over(&text(reason));
+    }
+}
+
 fn referee(
     args: &ServeArgs,
     params: Params,
     listener: TcpListener,
     log: &mut Log,
+    game_log: &mut Option<GameLog>,
 ) -> Result<(), String> {
     let (tx, rx) = sync_channel::<Event>(64);
     let (mut seats, ids, early) = join(args, &listener, &tx, &rx, log)?;
@@ -389,6 +430,7 @@ fn referee(
         let waited = turn_start.elapsed();
         if let Some(state) = referee.closed_mover(micros(waited)) {
             log.line("the player to move has closed its connection");
+            log_state(game_log, None, &state);
             broadcast(&mut seats, &state, log);
             break;
         }
@@ -400,6 +442,7 @@ fn referee(
                 Err(RecvTimeoutError::Timeout) => {
                     log.line("the player to move ran out of time");
                     if let Some(state) = referee.on_timeout(micros(turn_start.elapsed())) {
+                        log_state(game_log, None, &state);
                         broadcast(&mut seats, &state, log);
                     }
                     break;
@@ -446,6 +489,8 @@ fn referee(
                     referee.used_us(Player::Second) as f64 / 1e6,
                 ));
             }
+            let mover = matches!(ev.kind, Kind::Object(_)).then(|| referee.name(player));
+            log_state(game_log, mover, &state);
             broadcast(&mut seats, &state, log);
             turn_start = Instant::now();
         }
