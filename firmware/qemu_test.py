@@ -100,7 +100,7 @@ class LineProcess:
 
 
 class Game:
-    """The rules as RULES.md states them, kept apart from nimbot's implementation."""
+    """The rules as docs/rules.md states them, kept apart from nimbot's implementation."""
 
     def __init__(self, n, r):
         self.s = n

@@ -1,7 +1,9 @@
-//! Engines: what the line protocol asks for a move. An engine knows its limits, can
-//! be told a game is starting (so it can make sure it covers it) and decides moves.
+//! Engines: what every adapter asks for a move. An engine knows its limits, can be
+//! told a game is starting (so it can make sure it covers it) and decides moves
+//! ([`Engine::decide`]); [`bot_move`] is the one path by which the bot moves in a
+//! game, for the line protocol and both tournament clients alike.
 
-use crate::rules::{Params, Position};
+use crate::rules::{Game, IllegalMove, Move, Params, Player, Position};
 use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::{Table, TableError};
 
@@ -16,19 +18,81 @@ pub struct Limits {
     pub init_max: Option<u32>,
 }
 
-/// A source of moves for the line protocol.
+/// A source of moves: what the adapters play with.
 pub trait Engine {
     /// What this engine covers.
     fn limits(&self) -> Limits;
-    /// Get ready for a game with `params`; refuse it if its positions are not covered.
-    fn prepare(&mut self, params: &Params) -> Result<(), DecideError>;
-    /// The move for `pos`: a winning one whenever `pos` is won, else `policy`'s choice.
-    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
 
-    /// [`Engine::decide_with`] the default policy ([`Policy::Trap`]).
-    fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
-        self.decide_with(pos, Policy::default())
+    /// Get ready for a game with `params`, e.g. by solving it.
+    ///
+    /// # Errors
+    /// [`DecideError::OutOfRange`] if the engine does not cover the game's positions,
+    /// [`DecideError::TooLarge`] if covering them would take more memory than allowed.
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError>;
+
+    /// The move for `pos`: a winning one whenever `pos` is won, else `policy`'s
+    /// choice among the legal moves. The move is always legal in `pos`.
+    ///
+    /// # Errors
+    /// [`DecideError::OutOfRange`] for a position outside the engine's limits,
+    /// [`DecideError::TooLarge`] if solving it would take more than allowed,
+    /// [`DecideError::BadTable`] if the table's data is found damaged.
+    fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
+}
+
+/// Why the bot has no move to play in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The game is already over.
+    GameOver,
+    /// The engine cannot decide the position.
+    Engine(DecideError),
+    /// The engine proposed a move the game refuses (a bug, never played).
+    Illegal(IllegalMove),
+}
+
+impl MoveError {
+    /// A short, static description.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MoveError::GameOver => "the game is over",
+            MoveError::Engine(e) => e.as_str(),
+            MoveError::Illegal(_) => "engine proposed an illegal move",
+        }
     }
+}
+
+impl core::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::error::Error for MoveError {}
+
+/// The bot's move in `game`, seated as `bot`: `policy`'s move from `engine` for the
+/// current position, checked against the game (not yet played: the protocol plays
+/// it at once, the tournament clients when the server confirms it). A reset on the
+/// move that empties the pile is dropped: it changes nothing and would be illegal
+/// with none left.
+///
+/// # Errors
+/// [`MoveError::GameOver`] if the game has ended, [`MoveError::Engine`] if the engine
+/// cannot decide, [`MoveError::Illegal`] if its move is not legal for `bot` now
+/// (including when it is not `bot`'s turn).
+pub fn bot_move<E: Engine + ?Sized>(
+    engine: &mut E,
+    policy: Policy,
+    game: &Game,
+    bot: Player,
+) -> Result<Move, MoveError> {
+    let pos = game.position().ok_or(MoveError::GameOver)?;
+    let mut mv = engine.decide(&pos, policy).map_err(MoveError::Engine)?.mv;
+    if mv.take >= game.stones() {
+        mv.reset = false;
+    }
+    game.check(bot, mv).map_err(MoveError::Illegal)?;
+    Ok(mv)
 }
 
 /// Answers from a table (by default the one embedded in flash) and nothing else:
@@ -76,7 +140,7 @@ impl Engine for TableEngine<'_> {
         }
     }
 
-    fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+    fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         decide(&self.table, pos, policy)
     }
 }
@@ -98,8 +162,8 @@ mod solving {
         }
     }
 
-    /// Solves in memory whatever it is asked, within a budget of stored positions,
-    /// keeping the last solution for the next question.
+    /// Solves in memory whatever it is asked, within a memory budget
+    /// ([`SolveBox::memory_bytes`]), keeping the last solution for the next question.
     #[derive(Debug)]
     pub struct SolvingEngine {
         budget: u64,
@@ -109,14 +173,17 @@ mod solving {
     }
 
     impl SolvingEngine {
-        /// Default budget: 500 million positions, about 60 MB and a few seconds.
-        pub const DEFAULT_BUDGET: u64 = 500_000_000;
+        /// Default budget: 1 GiB at the solve's peak. Every box `nimbot-table
+        /// generate` solves in seconds fits (N <= 99,999 with R = 4 takes about
+        /// 0.26 GB and a few seconds); bigger ones are refused with
+        /// [`DecideError::TooLarge`] instead of exhausting the machine.
+        pub const DEFAULT_BUDGET: u64 = 1 << 30;
         /// Largest box (stored positions) for which `longest` computes distances to
         /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
         /// `longest` plays as `trap`.
         pub const LONGEST_BUDGET: u64 = 10_000_000;
 
-        /// An engine that refuses boxes of more than `budget` stored positions.
+        /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
                 budget,
@@ -137,7 +204,7 @@ mod solving {
                 (None, _) => false,
             };
             if !covered {
-                if bx.stored_positions() > self.budget {
+                if bx.memory_bytes() > self.budget {
                     return Err(DecideError::TooLarge);
                 }
                 let sol = Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?;
@@ -168,7 +235,7 @@ mod solving {
             self.ensure(bx, Some(&params.start())).map(|_| ())
         }
 
-        fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
             // Distances cost a pass over every move of every position: past a few
@@ -196,7 +263,6 @@ mod solving {
     pub struct TableOrSolverEngine<'a> {
         table: Option<TableEngine<'a>>,
         solver: SolvingEngine,
-        policy: Policy,
         /// A game the table covers, which the solver prepares only if a `longest`
         /// move is asked for.
         deferred: Option<Params>,
@@ -215,14 +281,8 @@ mod solving {
             TableOrSolverEngine {
                 table,
                 solver,
-                policy: Policy::default(),
                 deferred: None,
             }
-        }
-
-        /// The same engine, answering [`Engine::decide`] with `policy`.
-        pub fn with_policy(self, policy: Policy) -> Self {
-            TableOrSolverEngine { policy, ..self }
         }
 
         /// The table, if there is one.
@@ -251,16 +311,12 @@ mod solving {
             }
         }
 
-        fn decide(&mut self, pos: &Position) -> Result<Decision, DecideError> {
-            self.decide_with(pos, self.policy)
-        }
-
-        fn decide_with(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             if policy == Policy::Longest {
                 // A won position needs no distances: the table's winning move is the
                 // solver's. Only a lost one is worth solving the whole game for.
                 if let Some(table) = self.table.as_mut() {
-                    if let Ok(d) = table.decide_with(pos, Policy::First) {
+                    if let Ok(d) = table.decide(pos, Policy::First) {
                         if d.wins {
                             return Ok(d);
                         }
@@ -270,15 +326,15 @@ mod solving {
                 if let Some(params) = self.deferred.take() {
                     self.solver.prepare(&params)?;
                 }
-                return self.solver.decide_with(pos, policy);
+                return self.solver.decide(pos, policy);
             }
             if let Some(table) = self.table.as_mut() {
-                match table.decide_with(pos, policy) {
+                match table.decide(pos, policy) {
                     Err(DecideError::OutOfRange) => {}
                     answer => return answer,
                 }
             }
-            self.solver.decide_with(pos, policy)
+            self.solver.decide(pos, policy)
         }
     }
 }
@@ -302,7 +358,7 @@ impl Engine for TakeOne {
     fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
         Ok(())
     }
-    fn decide_with(&mut self, pos: &Position, _: Policy) -> Result<Decision, DecideError> {
+    fn decide(&mut self, pos: &Position, _: Policy) -> Result<Decision, DecideError> {
         Ok(Decision {
             mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
             wins: false,

@@ -15,7 +15,7 @@ use crate::rules::Player;
 
 /// Why a Fibonacci Nim position or move was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FibError {
+pub enum Error {
     /// A position needs at least one stone (an empty pile means the game is over).
     NoStones,
     /// The limit of a move must be at least 1.
@@ -35,21 +35,21 @@ pub enum FibError {
     GameOver,
 }
 
-impl FibError {
+impl Error {
     /// A short, static description (the line protocol uses it).
     pub const fn as_str(self) -> &'static str {
         match self {
-            FibError::NoStones => "stones must be at least 1",
-            FibError::ZeroLimit => "limit must be at least 1",
-            FibError::TooFewStones => "a fibonacci game needs at least 2 stones",
-            FibError::BadTake { .. } => "take outside 1..=limit",
-            FibError::OutOfTurn => "moved out of turn",
-            FibError::GameOver => "the game is over",
+            Error::NoStones => "stones must be at least 1",
+            Error::ZeroLimit => "limit must be at least 1",
+            Error::TooFewStones => "a fibonacci game needs at least 2 stones",
+            Error::BadTake { .. } => "take outside 1..=limit",
+            Error::OutOfTurn => "moved out of turn",
+            Error::GameOver => "the game is over",
         }
     }
 }
 
-impl fmt::Display for FibError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -101,7 +101,7 @@ pub fn is_fibonacci(n: u64) -> bool {
 
 /// A Fibonacci Nim decision: the take and whether it keeps a won position won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FibDecision {
+pub struct Decision {
     /// Stones to take; always in `1..=min(limit, stones)`.
     pub take: u64,
     /// True if the position is won and `take` keeps it won.
@@ -115,21 +115,21 @@ pub struct FibDecision {
 /// Zeckendorf term. In a lost position the take is 1: every take loses against
 /// perfect play, and 1 keeps the game longest and hands the opponent the smallest
 /// limit (2), so the opponent has the fewest winning replies to find next.
-pub fn fib_decide(stones: u64, limit: u64) -> Result<FibDecision, FibError> {
+pub fn decide(stones: u64, limit: u64) -> Result<Decision, Error> {
     if stones == 0 {
-        return Err(FibError::NoStones);
+        return Err(Error::NoStones);
     }
     if limit == 0 {
-        return Err(FibError::ZeroLimit);
+        return Err(Error::ZeroLimit);
     }
     let z = zeckendorf_smallest(stones);
     Ok(if z <= limit {
-        FibDecision {
+        Decision {
             take: z,
             wins: true,
         }
     } else {
-        FibDecision {
+        Decision {
             take: 1,
             wins: false,
         }
@@ -138,7 +138,7 @@ pub fn fib_decide(stones: u64, limit: u64) -> Result<FibDecision, FibError> {
 
 /// What a legal Fibonacci Nim move did to the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FibOutcome {
+pub enum Outcome {
     /// Stones remain; the other player moves next.
     Continue,
     /// The move emptied the pile: the mover won.
@@ -147,21 +147,21 @@ pub enum FibOutcome {
 
 /// The record of one Fibonacci Nim game. A refused move leaves it unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FibGame {
+pub struct Game {
     stones: u64,
     limit: u64,
     to_move: Player,
     winner: Option<Player>,
 }
 
-impl FibGame {
+impl Game {
     /// A game of `stones` stones (at least 2); the first move may take up to
     /// `stones - 1`.
-    pub fn new(stones: u64) -> Result<FibGame, FibError> {
+    pub fn new(stones: u64) -> Result<Game, Error> {
         if stones < 2 {
-            return Err(FibError::TooFewStones);
+            return Err(Error::TooFewStones);
         }
-        Ok(FibGame {
+        Ok(Game {
             stones,
             limit: stones - 1,
             to_move: Player::First,
@@ -191,34 +191,34 @@ impl FibGame {
     }
 
     /// The decision for the player to move, or `None` once the game is over.
-    pub fn decide(&self) -> Option<FibDecision> {
+    pub fn decide(&self) -> Option<Decision> {
         if self.winner.is_some() {
             return None;
         }
-        fib_decide(self.stones, self.limit).ok()
+        decide(self.stones, self.limit).ok()
     }
 
     /// `player` takes `take` stones: refused if the game is over, it is not
     /// `player`'s turn, or `take` is outside `1..=min(limit, stones)`.
-    pub fn play(&mut self, player: Player, take: u64) -> Result<FibOutcome, FibError> {
+    pub fn play(&mut self, player: Player, take: u64) -> Result<Outcome, Error> {
         if self.winner.is_some() {
-            return Err(FibError::GameOver);
+            return Err(Error::GameOver);
         }
         if player != self.to_move {
-            return Err(FibError::OutOfTurn);
+            return Err(Error::OutOfTurn);
         }
         let max = self.limit.min(self.stones);
         if take == 0 || take > max {
-            return Err(FibError::BadTake { take, limit: max });
+            return Err(Error::BadTake { take, limit: max });
         }
         self.stones -= take;
         if self.stones == 0 {
             self.winner = Some(player);
-            return Ok(FibOutcome::Won(player));
+            return Ok(Outcome::Won(player));
         }
         self.limit = take.saturating_mul(2);
         self.to_move = player.other();
-        Ok(FibOutcome::Continue)
+        Ok(Outcome::Continue)
     }
 }
 

@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::rules::{Move, Position};
+use crate::value::Value;
 
 /// The position lies outside what an oracle or engine knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +36,8 @@ impl fmt::Display for DecideError {
         f.write_str(self.as_str())
     }
 }
+
+impl core::error::Error for DecideError {}
 
 /// Knows, for some set of positions whose cap still binds (`c < s`), whether the
 /// player to move wins.
@@ -217,6 +220,13 @@ pub struct Decision {
     pub mv: Move,
     /// True if the position is won and `mv` keeps it won.
     pub wins: bool,
+}
+
+impl Decision {
+    /// The value of the position the move was chosen in.
+    pub const fn value(&self) -> Value {
+        Value::from_mover_wins(self.wins)
+    }
 }
 
 /// Whether the mover wins `pos`: positions whose cap no longer binds are decided by

@@ -1,5 +1,5 @@
 //! `nimbot exp-nim` wired to an exp-nim-like text client with a named pipe, as
-//! PLATFORM.md shows, in both seats, against `nimbot connect` through `nimbot serve`.
+//! docs/tournament.md shows, in both seats, against `nimbot connect` through `nimbot serve`.
 
 mod common;
 

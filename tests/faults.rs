@@ -16,8 +16,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use common::{connect, first_wins, spawn, Kid, Referee, BIN};
-use nimbot::json::{Feed, Splitter};
-use nimbot::referee::{welcome, CurrentMax, Referee as Judge};
+use nimbot::platform::json::{Feed, Splitter};
+use nimbot::platform::referee::{welcome, CurrentMax, Referee as Judge};
 use nimbot::{Params, Player};
 
 /// A fake server on a free loopback port, run by `serve` on the one connection.

@@ -3,7 +3,8 @@
 
 use std::process::Command;
 
-use nimbot::{fib_decide, is_fibonacci, FibError, FibGame, FibOutcome, Player};
+use nimbot::fibonacci::{self as fib, is_fibonacci};
+use nimbot::Player;
 
 const MAX_N: usize = 2000;
 
@@ -31,7 +32,7 @@ fn zeckendorf_strategy_matches_exhaustive_search_for_every_state_up_to_2000() {
     let mut won_states = 0u32;
     for s in 1..=MAX_N {
         for l in 1..=s {
-            let d = fib_decide(s as u64, l as u64).unwrap();
+            let d = fib::decide(s as u64, l as u64).unwrap();
             let take = d.take as usize;
             assert_eq!(d.wins, win[s][l], "value of (s {s}, limit {l})");
             assert!((1..=l).contains(&take), "(s {s}, limit {l}) takes {take}");
@@ -49,8 +50,8 @@ fn zeckendorf_strategy_matches_exhaustive_search_for_every_state_up_to_2000() {
             }
         }
         // Limits above the pile behave like the pile itself.
-        let capped = fib_decide(s as u64, s as u64).unwrap();
-        assert_eq!(fib_decide(s as u64, 10 * s as u64).unwrap(), capped);
+        let capped = fib::decide(s as u64, s as u64).unwrap();
+        assert_eq!(fib::decide(s as u64, 10 * s as u64).unwrap(), capped);
     }
     // Sanity of the table itself: the starts lost for the first player are exactly
     // the Fibonacci numbers.
@@ -62,13 +63,13 @@ fn zeckendorf_strategy_matches_exhaustive_search_for_every_state_up_to_2000() {
 
 #[test]
 fn bad_positions_are_typed_errors() {
-    assert_eq!(fib_decide(0, 5), Err(FibError::NoStones));
-    assert_eq!(fib_decide(5, 0), Err(FibError::ZeroLimit));
-    assert_eq!(FibGame::new(1), Err(FibError::TooFewStones));
+    assert_eq!(fib::decide(0, 5), Err(fib::Error::NoStones));
+    assert_eq!(fib::decide(5, 0), Err(fib::Error::ZeroLimit));
+    assert_eq!(fib::Game::new(1), Err(fib::Error::TooFewStones));
     // Huge piles are fine: O(log n), no overflow.
-    let d = fib_decide(u64::MAX, u64::MAX).unwrap();
+    let d = fib::decide(u64::MAX, u64::MAX).unwrap();
     assert!(d.wins && d.take == 2);
-    let d = fib_decide(u64::MAX, 1).unwrap();
+    let d = fib::decide(u64::MAX, 1).unwrap();
     assert!(!d.wins && d.take == 1);
 }
 
@@ -79,7 +80,7 @@ fn the_bot_wins_every_won_start_against_any_replies() {
     let mut rng = 12345u64;
     for n in 2..=300u64 {
         for bot in [Player::First, Player::Second] {
-            let mut g = FibGame::new(n).unwrap();
+            let mut g = fib::Game::new(n).unwrap();
             let winner = loop {
                 let mover = g.to_move();
                 let take = if mover == bot {
@@ -91,8 +92,8 @@ fn the_bot_wins_every_won_start_against_any_replies() {
                     1 + (rng >> 33) % g.limit().min(g.stones())
                 };
                 match g.play(mover, take).unwrap() {
-                    FibOutcome::Won(p) => break p,
-                    FibOutcome::Continue => {}
+                    fib::Outcome::Won(p) => break p,
+                    fib::Outcome::Continue => {}
                 }
             };
             let first_wins = !is_fibonacci(n);
@@ -105,30 +106,30 @@ fn the_bot_wins_every_won_start_against_any_replies() {
 
 #[test]
 fn a_game_refuses_bad_moves_and_changes_nothing() {
-    let mut g = FibGame::new(20).unwrap();
+    let mut g = fib::Game::new(20).unwrap();
     assert_eq!(g.limit(), 19);
     let before = g;
     assert_eq!(
         g.play(Player::First, 20),
-        Err(FibError::BadTake {
+        Err(fib::Error::BadTake {
             take: 20,
             limit: 19
         })
     );
     assert_eq!(
         g.play(Player::First, 0),
-        Err(FibError::BadTake { take: 0, limit: 19 })
+        Err(fib::Error::BadTake { take: 0, limit: 19 })
     );
-    assert_eq!(g.play(Player::Second, 1), Err(FibError::OutOfTurn));
+    assert_eq!(g.play(Player::Second, 1), Err(fib::Error::OutOfTurn));
     assert_eq!(g, before);
-    assert_eq!(g.play(Player::First, 2), Ok(FibOutcome::Continue));
+    assert_eq!(g.play(Player::First, 2), Ok(fib::Outcome::Continue));
     assert_eq!(
         (g.stones(), g.limit(), g.to_move()),
         (18, 4, Player::Second)
     );
     assert_eq!(
         g.play(Player::Second, 5),
-        Err(FibError::BadTake { take: 5, limit: 4 })
+        Err(fib::Error::BadTake { take: 5, limit: 4 })
     );
 }
 

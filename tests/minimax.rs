@@ -1,12 +1,14 @@
 //! An independent check of the solver: a plain memoized minimax over RAW game
-//! histories, written directly from RULES.md. None of the crate's move logic
+//! histories, written directly from docs/rules.md. None of the crate's move logic
 //! (`Position::after`, `Game`, ...) is used by the minimax; the crate is only asked
 //! for its answers, which are compared state by state.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use nimbot::{best_move, Position, Solution, SolveBox};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::best_move;
+use nimbot::Position;
 
 /// A raw state in front of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -267,7 +269,7 @@ fn tournament_resets_and_m3_on_a_larger_box() {
 
 #[test]
 fn minimax_itself_follows_the_worked_example() {
-    // RULES.md: with N = 8, M = 3 and no resets, taking 1 wins (unlike take-1-to-3 Nim):
+    // docs/rules.md: with N = 8, M = 3 and no resets, taking 1 wins (unlike take-1-to-3 Nim):
     // 7 stones with limit max(3, 2) = 3 is lost for the opponent.
     let mut mm = Minimax::new(3);
     assert!(mm.wins(Raw::start(8, 0)));

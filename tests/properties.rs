@@ -1,6 +1,6 @@
 //! Property tests (proptest):
 //! - random games, illegal moves included, through `Game` match a simple model of
-//!   RULES.md written here from the text alone, move by move;
+//!   docs/rules.md written here from the text alone, move by move;
 //! - `best_move` from a won position leaves the opponent a lost one (by the solver,
 //!   and by a plain memoized search over the model for small piles);
 //! - every valid line-protocol command, spaced at random, gets exactly one reply,
@@ -9,15 +9,15 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nimbot::protocol::{Session, MAX_LINE};
-use nimbot::{
-    best_move, decide, Game, IllegalMove, Move, Outcome, Params, Player, Policy, Position,
-    Solution, SolveBox, Table, TableEngine,
-};
+use nimbot::protocol::{ActiveGame, Session, MAX_LINE};
+use nimbot::rules::IllegalMove;
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::{best_move, decide};
+use nimbot::{Game, Move, Outcome, Params, Player, Policy, Position, Table, TableEngine};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------
-// A simple model of RULES.md: raw state, judged in the listed order.
+// A simple model of docs/rules.md: raw state, judged in the listed order.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Model {
@@ -32,7 +32,7 @@ struct Model {
     winner: Option<usize>,
 }
 
-/// Why the model refuses a move (RULES.md's reasons; "game over" is ours).
+/// Why the model refuses a move (docs/rules.md's reasons; "game over" is ours).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Refusal {
     GameOver,
@@ -121,7 +121,7 @@ fn assert_same(game: &Game, model: &Model) {
     if model.winner.is_none() {
         assert_eq!(game.to_move(), seat(model.turn));
         assert_eq!(game.limit(), model.limit());
-        // The normalized state (s, c, a, b, f) of RULES.md.
+        // The normalized state (s, c, a, b, f) of docs/rules.md.
         let pos = game.position().expect("game in progress");
         let me = model.turn;
         assert_eq!(pos.stones(), model.stones);
@@ -352,7 +352,10 @@ fn command() -> impl Strategy<Value = Cmd> {
 
 /// The tokens of `cmd` for the current game, and the reply the protocol documents.
 fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine<'static>>) -> (Vec<String>, Reply) {
-    let game = session.game().copied();
+    let game = match session.game() {
+        Some(&ActiveGame::Expanding(g, bot)) => Some((g, bot)),
+        _ => None,
+    };
     let t = |v: &[&dyn ToString]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     match *cmd {
         Cmd::New { n, r, first } => {
@@ -432,7 +435,7 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine<'static>>) -> (Vec<
         }
         Cmd::Version => (
             t(&[&"version"]),
-            Reply::Exact(format!("version nimbot {} protocol 1", nimbot::VERSION)),
+            Reply::Exact(format!("version nimbot {} protocol 2", nimbot::VERSION)),
         ),
         Cmd::Limits => (
             t(&[&"limits"]),

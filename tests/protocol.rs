@@ -3,10 +3,11 @@
 
 use std::convert::Infallible;
 
+use nimbot::engine::SolvingEngine;
 use nimbot::protocol::{serve, Line, Session, MAX_LINE};
-use nimbot::{
-    best_move, Game, Move, Outcome, Params, Player, Position, Solution, SolveBox, SolvingEngine,
-};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::{best_move, position_value};
+use nimbot::{Game, Move, Outcome, Params, Player, Position};
 
 fn session() -> Session<SolvingEngine> {
     Session::new(SolvingEngine::default())
@@ -250,7 +251,7 @@ fn session_commands_report_version_limits_and_end() {
     let mut s = session();
     assert_eq!(
         send(&mut s, "version"),
-        format!("version nimbot {} protocol 1", nimbot::VERSION)
+        format!("version nimbot {} protocol 2", nimbot::VERSION)
     );
     assert_eq!(
         send(&mut s, "limits"),
@@ -300,7 +301,7 @@ fn query_agrees_with_the_solver() {
                 let mv = parse_move(&words[1..3]);
                 let next = pos.after(mv).expect("legal");
                 if win {
-                    assert!(next.is_none_or(|n| !nimbot::position_value(&sol, &n).unwrap()));
+                    assert!(next.is_none_or(|n| !position_value(&sol, &n).unwrap()));
                 }
             }
         }

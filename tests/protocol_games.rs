@@ -1,9 +1,12 @@
 //! The related games on the line protocol: Fibonacci Nim and Super-Nim sessions,
 //! their errors, and switching between games.
 
+use nimbot::engine::SolvingEngine;
+use nimbot::fibonacci::{self as fib, is_fibonacci};
 use nimbot::protocol::{Session, MAX_REPLY, SUPERNIM_MOVE_LIMIT};
-use nimbot::supernim::{Heaps, SnGame, SnMove, SnOutcome, SplitMix64};
-use nimbot::{is_fibonacci, FibGame, FibOutcome, Player, SolvingEngine};
+use nimbot::rng::SplitMix64;
+use nimbot::supernim::{self as sn, Heaps};
+use nimbot::Player;
 
 fn send(s: &mut Session<SolvingEngine>, line: &str) -> String {
     let reply = s
@@ -72,7 +75,7 @@ fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
                 "second"
             };
             assert_eq!(send(&mut s, &format!("new fibonacci {n} {seat}")), "ok");
-            let mut game = FibGame::new(n).unwrap();
+            let mut game = fib::Game::new(n).unwrap();
             let mut reply = if bot == Player::First {
                 send(&mut s, "go")
             } else {
@@ -89,14 +92,14 @@ fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
                     let outcome = game.play(bot, take).expect("the bot moves legally");
                     assert_eq!(
                         words.get(2) == Some(&"won"),
-                        outcome == FibOutcome::Won(bot)
+                        outcome == fib::Outcome::Won(bot)
                     );
-                    if outcome == FibOutcome::Won(bot) {
+                    if outcome == fib::Outcome::Won(bot) {
                         break bot;
                     }
                 }
                 let take = 1 + rng.below(game.limit().min(game.stones()));
-                if let FibOutcome::Won(p) = game.play(bot.other(), take).unwrap() {
+                if let fib::Outcome::Won(p) = game.play(bot.other(), take).unwrap() {
                     assert_eq!(send(&mut s, &format!("opp {take}")), "lost");
                     break p;
                 }
@@ -235,15 +238,15 @@ fn bad_starts_are_refused_and_change_nothing() {
     assert!(send(&mut s, "help").contains("supernim"));
 }
 
-fn parse_sn_move(words: &[&str]) -> SnMove {
+fn parse_sn_move(words: &[&str]) -> sn::Move {
     let n = |i: usize| words[i].parse::<u16>().unwrap();
     match words[0] {
-        "merge" => SnMove::Merge {
+        "merge" => sn::Move::Merge {
             from: n(1),
             onto: n(2),
         },
-        "grow" => SnMove::Grow(n(1)),
-        "split" => SnMove::Split(n(1)),
+        "grow" => sn::Move::Grow(n(1)),
+        "split" => sn::Move::Split(n(1)),
         other => panic!("bad move {other}"),
     }
 }
@@ -269,7 +272,7 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
             send(&mut s, &format!("new supernim {} {seat}", list.join(","))),
             "ok"
         );
-        let mut game = SnGame::new(
+        let mut game = sn::Game::new(
             Heaps::new(
                 &start
                     .sizes()
@@ -295,7 +298,7 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
                 }
                 assert_eq!(words[0], "move", "{reply}");
                 let outcome = game.play(bot, parse_sn_move(&words[1..])).expect("legal");
-                if let SnOutcome::Over(_) = outcome {
+                if let sn::Outcome::Over(_) = outcome {
                     assert!(reply.contains(" over "), "{reply}");
                     break;
                 }
@@ -303,9 +306,9 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
             let moves = game.heaps().moves();
             let mv = moves[rng.below(moves.len() as u64) as usize];
             let line = match mv {
-                SnMove::Merge { from, onto } => format!("opp merge {from} {onto}"),
-                SnMove::Grow(n) => format!("opp grow {n}"),
-                SnMove::Split(n) => format!("opp split {n}"),
+                sn::Move::Merge { from, onto } => format!("opp merge {from} {onto}"),
+                sn::Move::Grow(n) => format!("opp grow {n}"),
+                sn::Move::Split(n) => format!("opp split {n}"),
             };
             game.play(bot.other(), mv).unwrap();
             reply = send(&mut s, &line);

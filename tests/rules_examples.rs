@@ -1,8 +1,8 @@
-//! Every worked example of RULES.md ("Worked examples (checked against the reference
+//! Every worked example of docs/rules.md ("Worked examples (checked against the reference
 //! server)") played on `Game`, plus the refusals of the server's judging order and
 //! the parameter / position validation errors.
 
-use nimbot::{
+use nimbot::rules::{
     Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
 };
 

@@ -4,9 +4,10 @@
 
 use std::process::Command;
 
+use nimbot::rng::SplitMix64;
 use nimbot::supernim::{
-    decide_heaps, play_match, random_start, referee, sn_decide, Heaps, MatchConfig, Opponent,
-    SearchPlayer, SnEnd, SnError, SnGame, SnMove, SnOutcome, SnVerdict, SplitMix64, MAX_HEAPS,
+    self as sn, decide_heaps, play_match, random_start, referee, Heaps, MatchConfig, Opponent,
+    SearchPlayer, MAX_HEAPS,
 };
 use nimbot::Player;
 
@@ -14,7 +15,7 @@ fn heaps(sizes: &[u32]) -> Heaps {
     Heaps::new(sizes).unwrap()
 }
 
-fn after(h: &Heaps, mv: SnMove) -> (Vec<u16>, u32) {
+fn after(h: &Heaps, mv: sn::Move) -> (Vec<u16>, u32) {
     let (next, points) = h.apply(mv).unwrap();
     (next.sizes().to_vec(), points)
 }
@@ -23,7 +24,7 @@ fn after(h: &Heaps, mv: SnMove) -> (Vec<u16>, u32) {
 fn moves_of_the_rules_example() {
     // The seed's example heaps (2, 4, 2, 5, 7).
     let h = heaps(&[2, 4, 2, 5, 7]);
-    use SnMove::*;
+    use sn::Move::*;
     assert_eq!(
         h.moves().as_slice(),
         [
@@ -52,7 +53,10 @@ fn moves_of_the_rules_example() {
         (vec![2, 2, 5, 10], 0)
     );
     // "What you cannot do is to put the first heap onto the third".
-    assert_eq!(h.apply(Merge { from: 2, onto: 2 }), Err(SnError::SameSize));
+    assert_eq!(
+        h.apply(Merge { from: 2, onto: 2 }),
+        Err(sn::Error::SameSize)
+    );
     // "replace the 4th heap by (2,4,2,16,7)".
     assert_eq!(after(&h, Grow(5)), (vec![2, 2, 4, 7, 16], 0));
     // "the second heap ... can be split to give (2,2,2,2,5,7)".
@@ -60,18 +64,18 @@ fn moves_of_the_rules_example() {
     // "if min splits the first heap, min gets 2 points, and the remaining heap is (4,2,5,7)".
     assert_eq!(after(&h, Split(2)), (vec![2, 4, 5, 7], 2));
     // Wrong parity and missing heaps are refused.
-    assert_eq!(h.apply(Grow(4)), Err(SnError::WrongParity));
-    assert_eq!(h.apply(Split(5)), Err(SnError::WrongParity));
-    assert_eq!(h.apply(Split(6)), Err(SnError::NoSuchHeap));
+    assert_eq!(h.apply(Grow(4)), Err(sn::Error::WrongParity));
+    assert_eq!(h.apply(Split(5)), Err(sn::Error::WrongParity));
+    assert_eq!(h.apply(Split(6)), Err(sn::Error::NoSuchHeap));
     assert_eq!(
         h.apply(Merge { from: 3, onto: 4 }),
-        Err(SnError::NoSuchHeap)
+        Err(sn::Error::NoSuchHeap)
     );
 }
 
 #[test]
 fn more_hand_worked_moves() {
-    use SnMove::*;
+    use sn::Move::*;
     // A 1 grows to 4; 1 onto 1 is not a move; 1 onto 3 makes 4.
     let h = heaps(&[1, 1, 3]);
     assert_eq!(
@@ -95,17 +99,17 @@ fn more_hand_worked_moves() {
 
 /// Every move `apply` accepts from `h`, found by trying every candidate of every
 /// kind between the heap sizes present, one per distinct result.
-fn accepted_moves(h: &Heaps) -> Vec<SnMove> {
+fn accepted_moves(h: &Heaps) -> Vec<sn::Move> {
     let sizes = h.sizes();
     let mut out = Vec::new();
     for &a in sizes {
-        for mv in [SnMove::Grow(a), SnMove::Split(a)] {
+        for mv in [sn::Move::Grow(a), sn::Move::Split(a)] {
             if h.apply(mv).is_ok() && !out.contains(&mv) {
                 out.push(mv);
             }
         }
         for &b in sizes {
-            let mv = SnMove::Merge {
+            let mv = sn::Move::Merge {
                 from: a.min(b),
                 onto: a.max(b),
             };
@@ -129,122 +133,125 @@ fn generated_moves_are_exactly_the_accepted_ones_in_order() {
             .collect();
         let h = heaps(&sizes);
         let moves = h.moves();
-        let streamed: Vec<SnMove> = h.move_iter().collect();
+        let streamed: Vec<sn::Move> = h.move_iter().collect();
         assert_eq!(moves.as_slice(), streamed.as_slice(), "{sizes:?}");
         let mut expected = accepted_moves(&h);
         let mut got = streamed.clone();
-        let key = |m: &SnMove| format!("{m:?}");
+        let key = |m: &sn::Move| format!("{m:?}");
         expected.sort_by_key(key);
         got.sort_by_key(key);
         assert_eq!(got, expected, "{sizes:?}");
         // The documented order: a split of a 2 first, merges last.
         if h.sizes().contains(&2) {
-            assert_eq!(streamed.first(), Some(&SnMove::Split(2)), "{sizes:?}");
+            assert_eq!(streamed.first(), Some(&sn::Move::Split(2)), "{sizes:?}");
         }
         let first_merge = streamed
             .iter()
-            .position(|m| matches!(m, SnMove::Merge { .. }));
+            .position(|m| matches!(m, sn::Move::Merge { .. }));
         if let Some(at) = first_merge {
             assert!(streamed[at..]
                 .iter()
-                .all(|m| matches!(m, SnMove::Merge { .. })));
+                .all(|m| matches!(m, sn::Move::Merge { .. })));
         }
     }
 }
 
 #[test]
 fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
-    assert_eq!(Heaps::new(&[]), Err(SnError::NoHeaps));
-    assert_eq!(Heaps::new(&[3, 0]), Err(SnError::EmptyHeap));
-    assert_eq!(Heaps::new(&[10_000]), Err(SnError::HeapTooLarge));
-    assert_eq!(Heaps::new(&[u32::MAX]), Err(SnError::HeapTooLarge));
-    assert_eq!(Heaps::new(&[1; MAX_HEAPS + 1]), Err(SnError::TooManyHeaps));
+    assert_eq!(Heaps::new(&[]), Err(sn::Error::NoHeaps));
+    assert_eq!(Heaps::new(&[3, 0]), Err(sn::Error::EmptyHeap));
+    assert_eq!(Heaps::new(&[10_000]), Err(sn::Error::HeapTooLarge));
+    assert_eq!(Heaps::new(&[u32::MAX]), Err(sn::Error::HeapTooLarge));
+    assert_eq!(
+        Heaps::new(&[1; MAX_HEAPS + 1]),
+        Err(sn::Error::TooManyHeaps)
+    );
     // Twelve heaps: a split of an 8 needs a thirteenth slot; a split of a 2 frees one.
     let full = heaps(&[2, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     assert_eq!(full.len(), MAX_HEAPS);
-    assert!(!full.moves().contains(&SnMove::Split(8)));
-    assert!(full.moves().contains(&SnMove::Split(2)));
-    assert_eq!(full.apply(SnMove::Split(8)), Err(SnError::TooManyHeaps));
+    assert!(!full.moves().contains(&sn::Move::Split(8)));
+    assert!(full.moves().contains(&sn::Move::Split(2)));
+    assert_eq!(full.apply(sn::Move::Split(8)), Err(sn::Error::TooManyHeaps));
     // 3 x 3333 + 1 = 10000 passes the size bound; 3 x 3331 + 1 = 9994 does not.
     let h = heaps(&[3333, 3331]);
-    assert!(!h.moves().contains(&SnMove::Grow(3333)));
-    assert_eq!(h.apply(SnMove::Grow(3333)), Err(SnError::HeapTooLarge));
-    assert_eq!(after(&h, SnMove::Grow(3331)).0, vec![3333, 9994]);
+    assert!(!h.moves().contains(&sn::Move::Grow(3333)));
+    assert_eq!(h.apply(sn::Move::Grow(3333)), Err(sn::Error::HeapTooLarge));
+    assert_eq!(after(&h, sn::Move::Grow(3331)).0, vec![3333, 9994]);
     // Twelve equal 4s: no merge (equal sizes), no split (no slot): the game stalls
     // at once and is judged on points.
-    let game = SnGame::new(heaps(&[4; 12]), 100).unwrap();
-    assert_eq!(game.end(), Some(SnEnd::Stalled));
-    assert_eq!(game.verdict(), Some(SnVerdict::Draw));
+    let game = sn::Game::new(heaps(&[4; 12]), 100).unwrap();
+    assert_eq!(game.end(), Some(sn::End::Stalled));
+    assert_eq!(game.verdict(), Some(sn::Verdict::Draw));
     assert_eq!(
-        SnGame::new(heaps(&[3]), 0).unwrap_err(),
-        SnError::BadMoveLimit
+        sn::Game::new(heaps(&[3]), 0).unwrap_err(),
+        sn::Error::BadMoveLimit
     );
     assert_eq!(
-        SnGame::new(heaps(&[3]), 10_001).unwrap_err(),
-        SnError::BadMoveLimit
+        sn::Game::new(heaps(&[3]), 10_001).unwrap_err(),
+        sn::Error::BadMoveLimit
     );
 }
 
 #[test]
 fn the_game_record_scores_and_judges() {
-    let mut g = SnGame::new(heaps(&[2, 2, 5]), 3).unwrap();
+    let mut g = sn::Game::new(heaps(&[2, 2, 5]), 3).unwrap();
     assert_eq!(
-        g.play(Player::Second, SnMove::Split(2)),
-        Err(SnError::OutOfTurn)
+        g.play(Player::Second, sn::Move::Split(2)),
+        Err(sn::Error::OutOfTurn)
     );
     assert_eq!(
-        g.play(Player::First, SnMove::Split(2)),
-        Ok(SnOutcome::Continue)
+        g.play(Player::First, sn::Move::Split(2)),
+        Ok(sn::Outcome::Continue)
     );
     assert_eq!(
-        g.play(Player::Second, SnMove::Split(5)),
-        Err(SnError::WrongParity)
+        g.play(Player::Second, sn::Move::Split(5)),
+        Err(sn::Error::WrongParity)
     );
     assert_eq!(
-        g.play(Player::Second, SnMove::Grow(5)),
-        Ok(SnOutcome::Continue)
+        g.play(Player::Second, sn::Move::Grow(5)),
+        Ok(sn::Outcome::Continue)
     );
     assert_eq!((g.score(Player::First), g.score(Player::Second)), (2, 0));
     assert_eq!(g.heaps().sizes(), [2, 16]);
     assert_eq!(g.lead(), 2);
     // The third move reaches the move limit.
     assert_eq!(
-        g.play(Player::First, SnMove::Split(2)),
-        Ok(SnOutcome::Over(SnEnd::MoveLimit))
+        g.play(Player::First, sn::Move::Split(2)),
+        Ok(sn::Outcome::Over(sn::End::MoveLimit))
     );
-    assert_eq!(g.verdict(), Some(SnVerdict::Winner(Player::First)));
+    assert_eq!(g.verdict(), Some(sn::Verdict::Winner(Player::First)));
     assert_eq!(
-        g.play(Player::Second, SnMove::Split(16)),
-        Err(SnError::GameOver)
+        g.play(Player::Second, sn::Move::Split(16)),
+        Err(sn::Error::GameOver)
     );
 
-    let mut g = SnGame::new(heaps(&[2]), 10).unwrap();
+    let mut g = sn::Game::new(heaps(&[2]), 10).unwrap();
     assert_eq!(
-        g.play(Player::First, SnMove::Split(2)),
-        Ok(SnOutcome::Over(SnEnd::NoSticks))
+        g.play(Player::First, sn::Move::Split(2)),
+        Ok(sn::Outcome::Over(sn::End::NoSticks))
     );
-    assert_eq!(g.verdict(), Some(SnVerdict::Winner(Player::First)));
+    assert_eq!(g.verdict(), Some(sn::Verdict::Winner(Player::First)));
 }
 
 #[test]
 fn the_search_is_deterministic_and_keeps_its_budget() {
     // A 2 to take: take it.
-    let g = SnGame::new(heaps(&[2, 5, 9]), 50).unwrap();
-    let d = sn_decide(&g, 5_000);
-    assert_eq!(d.mv, Some(SnMove::Split(2)));
+    let g = sn::Game::new(heaps(&[2, 5, 9]), 50).unwrap();
+    let d = sn::decide(&g, 5_000);
+    assert_eq!(d.mv, Some(sn::Move::Split(2)));
     assert!(d.depth >= 2 && d.nodes <= 5_001, "{d:?}");
-    assert_eq!(sn_decide(&g, 5_000), d);
+    assert_eq!(sn::decide(&g, 5_000), d);
     // (4, 4) with one move left in the game: any split hands the opponent nothing,
     // so the value is the lead.
     let d = decide_heaps(&heaps(&[4, 4]), 0, 1, 1_000);
-    assert_eq!((d.mv, d.value), (Some(SnMove::Split(4)), 0));
+    assert_eq!((d.mv, d.value), (Some(sn::Move::Split(4)), 0));
     // A single move is played without a search.
     let d = decide_heaps(&heaps(&[2, 2, 2]), 0, 50, 100_000);
-    assert_eq!((d.mv, d.depth), (Some(SnMove::Split(2)), 0));
+    assert_eq!((d.mv, d.depth), (Some(sn::Move::Split(2)), 0));
     // (2, 4) with two moves left: take the 2, the opponent must split the 4, the
     // game ends 2 - 0. Splitting the 4 instead would end it 0 - 2, merging 0 - 0.
     let d = decide_heaps(&heaps(&[2, 4]), 0, 2, 100_000);
-    assert_eq!(d.mv, Some(SnMove::Split(2)));
+    assert_eq!(d.mv, Some(sn::Move::Split(2)));
     assert_eq!(d.value, 2 + nimbot::supernim::WIN_BONUS);
     assert_eq!(d.depth, 2);
     // A budget too small for one iteration still gives a legal move.
@@ -258,16 +265,16 @@ fn self_play_games_end_within_the_move_limit() {
     let mut rng = SplitMix64::new(11);
     for _ in 0..10 {
         let start = random_start(&mut rng);
-        let mut game = SnGame::new(start, 120).unwrap();
+        let mut game = sn::Game::new(start, 120).unwrap();
         let mut a = SearchPlayer { budget: 1_000 };
         let mut b = SearchPlayer { budget: 1_000 };
         let verdict = referee(&mut game, &mut a, &mut b).expect("only legal moves");
         assert!(game.end().is_some() && game.plies() <= 120);
         let (p, q) = (game.score(Player::First), game.score(Player::Second));
         let expected = match p.cmp(&q) {
-            std::cmp::Ordering::Greater => SnVerdict::Winner(Player::First),
-            std::cmp::Ordering::Less => SnVerdict::Winner(Player::Second),
-            std::cmp::Ordering::Equal => SnVerdict::Draw,
+            std::cmp::Ordering::Greater => sn::Verdict::Winner(Player::First),
+            std::cmp::Ordering::Less => sn::Verdict::Winner(Player::Second),
+            std::cmp::Ordering::Equal => sn::Verdict::Draw,
         };
         assert_eq!(verdict, expected);
         assert!(p % 2 == 0 && q % 2 == 0);

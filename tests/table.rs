@@ -1,11 +1,11 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
+use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::protocol::Session;
-use nimbot::{
-    best_move, decide, encode_table, position_value, DecideError, Engine, Oracle, Params, Policy,
-    Position, ProbeError, Solution, SolveBox, SolvingEngine, Table, TableEngine, TableError,
-    TableOrSolverEngine, EMBEDDED_TABLE,
-};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::{best_move, decide, position_value, DecideError, Oracle};
+use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
+use nimbot::{Engine, Params, Policy, Position, Table, TableEngine};
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
@@ -74,11 +74,7 @@ fn positions_outside_the_table_are_refused() {
         Position::new(50, 4, 0, 0, false, 4).unwrap(),
         Position::new(99, 20, 0, 0, false, 3).unwrap(),
     ] {
-        assert_eq!(
-            t.is_win(&pos),
-            Err(nimbot::DecideError::OutOfRange),
-            "{pos:?}"
-        );
+        assert_eq!(t.is_win(&pos), Err(DecideError::OutOfRange), "{pos:?}");
     }
 }
 
@@ -120,7 +116,7 @@ fn random_bytes_are_rejected_without_panic() {
         assert!(Table::from_bytes(&bytes).is_err());
         // With a valid checksum appended, the structure checks must still hold.
         let mut with_crc = bytes.clone();
-        with_crc.extend_from_slice(&nimbot::crc32(&bytes).to_le_bytes());
+        with_crc.extend_from_slice(&crc32(&bytes).to_le_bytes());
         if let Ok(t) = Table::from_bytes(&with_crc) {
             let pos = Position::new(10, 3, 0, 0, false, 3).unwrap();
             let _ = t.is_win(&pos);
@@ -132,15 +128,15 @@ fn random_bytes_are_rejected_without_panic() {
 #[test]
 fn checksum_is_the_standard_crc32() {
     // The check value of CRC-32/ISO-HDLC (zlib's crc32).
-    assert_eq!(nimbot::crc32(b"123456789"), 0xCBF4_3926);
-    assert_eq!(nimbot::crc32(b""), 0);
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    assert_eq!(crc32(b""), 0);
 }
 
 /// `blob` with its body edited by `edit` and a fresh, valid checksum.
 fn resealed(blob: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut body = blob[..blob.len() - 4].to_vec();
     edit(&mut body);
-    let crc = nimbot::crc32(&body);
+    let crc = crc32(&body);
     body.extend_from_slice(&crc.to_le_bytes());
     body
 }
@@ -225,14 +221,19 @@ fn the_table_engine_refuses_what_the_table_does_not_cover() {
     );
     // Five stones past the table, every reply lies past it too.
     assert_eq!(
-        e.decide(&Position::new(1004, 3, 4, 4, false, 3).unwrap()),
+        e.decide(
+            &Position::new(1004, 3, 4, 4, false, 3).unwrap(),
+            Policy::Trap
+        ),
         Err(DecideError::OutOfRange)
     );
     // One past it, a reply inside the table settles the position; the answer is
     // then the solver's.
     let edge = Position::new(1000, 3, 4, 4, false, 3).unwrap();
-    let by_table = e.decide(&edge).unwrap();
-    let by_solver = SolvingEngine::default().decide(&edge).unwrap();
+    let by_table = e.decide(&edge, Policy::Trap).unwrap();
+    let by_solver = SolvingEngine::default()
+        .decide(&edge, Policy::Trap)
+        .unwrap();
     assert_eq!(by_table.wins, by_solver.wins);
     assert!(by_table.wins);
     // Over the line protocol, as the firmware runs it: an error line, nothing else.
@@ -263,12 +264,44 @@ fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
         host.prepare(&params).unwrap();
         solver.prepare(&params).unwrap();
         let start = params.start();
-        assert_eq!(host.decide(&start), solver.decide(&start), "{params:?}");
+        assert_eq!(
+            host.decide(&start, Policy::Trap),
+            solver.decide(&start, Policy::Trap),
+            "{params:?}"
+        );
     }
     let params = Params::new(999, 4, 3).unwrap();
     assert!(host.table_covers(&params));
     let pos = Position::new(777, 10, 2, 3, true, 3).unwrap();
     let table = Table::embedded().unwrap();
-    assert_eq!(host.decide_with(&pos, Policy::First), table.best_move(&pos));
-    assert_eq!(host.decide(&pos), decide(&table, &pos, Policy::Trap));
+    assert_eq!(host.decide(&pos, Policy::First), table.best_move(&pos));
+    assert_eq!(
+        host.decide(&pos, Policy::Trap),
+        decide(&table, &pos, Policy::Trap)
+    );
+}
+
+#[test]
+fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
+    // Cap 45 is above the default table's top cap (44), but with 4 stones the cap
+    // no longer binds: the rules decide the position and its replies.
+    let t = Table::embedded().unwrap();
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    for (s, a, b, f) in [
+        (4, 0, 0, true),
+        (7, 1, 0, true),
+        (30, 2, 2, true),
+        (40, 0, 4, false),
+    ] {
+        let pos = Position::new(s, 45, a, b, f, 3).unwrap();
+        let want = sol.is_win(&pos).unwrap();
+        assert_eq!(t.probe(&pos), Ok(want), "{pos:?}");
+        let d = t.best_move(&pos).unwrap();
+        assert_eq!(d.wins, want, "{pos:?}");
+        assert_eq!(
+            decide(&t, &pos, Policy::Trap).unwrap().wins,
+            want,
+            "{pos:?}"
+        );
+    }
 }

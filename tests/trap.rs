@@ -1,11 +1,13 @@
 //! The lost-position policy: its reply counts against brute force, its choice
 //! against every alternative, and its selection through the protocol and the CLI.
 
+use nimbot::distance::{longest_move, Distances};
+use nimbot::engine::TableOrSolverEngine;
 use nimbot::protocol::Session;
-use nimbot::{
-    best_move, decide, encode_table, longest_move, position_value, reply_counts, Distances, Move,
-    Oracle, Policy, Position, Solution, SolveBox, Table, TableEngine,
-};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::{best_move, decide, position_value, reply_counts, Oracle};
+use nimbot::table::encode as encode_table;
+use nimbot::{Move, Policy, Position, Table, TableEngine};
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
@@ -241,7 +243,7 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
 
 #[test]
 fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
-    let mut s = Session::new(nimbot::TableOrSolverEngine::embedded());
+    let mut s = Session::new(TableOrSolverEngine::embedded());
     let mut say =
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy longest"), "policy longest");

@@ -7,17 +7,11 @@
 
 mod common;
 
-/// The embedded table, validated once (its CRC and checks would dominate a run).
-fn engine() -> nimbot::TableEngine<'static> {
-    static ENGINE: std::sync::OnceLock<nimbot::TableEngine<'static>> = std::sync::OnceLock::new();
-    ENGINE
-        .get_or_init(|| nimbot::TableEngine::embedded().expect("embedded table"))
-        .clone()
-}
-
+use common::engine;
 use libfuzzer_sys::fuzz_target;
-use nimbot::json::{Feed, Object, Splitter};
-use nimbot::tournament::{Client, Step, MAX_MESSAGE};
+use nimbot::platform::json::{Feed, Object, Splitter};
+use nimbot::platform::tcp_client::{Client, Step};
+use nimbot::platform::wire::MAX_MESSAGE;
 use nimbot::Player;
 
 /// A small buffer too, so the oversize path is reached by short inputs.

@@ -6,16 +6,9 @@
 
 mod common;
 
-/// The embedded table, validated once (its CRC and checks would dominate a run).
-fn engine() -> nimbot::TableEngine<'static> {
-    static ENGINE: std::sync::OnceLock<nimbot::TableEngine<'static>> = std::sync::OnceLock::new();
-    ENGINE
-        .get_or_init(|| nimbot::TableEngine::embedded().expect("embedded table"))
-        .clone()
-}
-
+use common::engine;
 use libfuzzer_sys::fuzz_target;
-use nimbot::protocol::{Line, LineReader, Session, MAX_LINE, MAX_REPLY};
+use nimbot::protocol::{ActiveGame, Line, LineReader, Session, MAX_LINE, MAX_REPLY};
 
 /// Hands out `data` `chunk` bytes at a time, as a UART or pipe would.
 struct Chunks<'a> {
@@ -95,7 +88,7 @@ fuzz_target!(|data: &[u8]| {
                 (e, r) => panic!("line {i}: expected {e:?}, got reply {r:?}"),
             }
             // The game, if any, is always consistent with its own rules.
-            if let Some((game, _)) = session.game() {
+            if let Some(ActiveGame::Expanding(game, _)) = session.game() {
                 assert!(game.limit() >= 1);
                 if game.winner().is_none() {
                     assert!(game.stones() >= 1);

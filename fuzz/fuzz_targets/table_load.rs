@@ -9,7 +9,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use nimbot::{crc32, Position, Table};
+use nimbot::table::crc32;
+use nimbot::{Position, Table};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {

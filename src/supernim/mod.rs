@@ -7,14 +7,14 @@
 //!
 //! Everything is fixed-size and panic-free:
 //! - [`Heaps`] holds at most [`MAX_HEAPS`] heaps of at most [`MAX_HEAP_SIZE`] sticks.
-//!   A start beyond either bound is refused with an [`SnError`]; a move that would
+//!   A start beyond either bound is refused with an [`Error`]; a move that would
 //!   pass one (a split with every slot taken, a growth past the size bound) is never
 //!   generated and is refused if played. If the player to move has no move within
-//!   the bounds, the game ends ([`SnEnd::Stalled`]) and is judged on points.
-//! - Play can cycle, so every [`SnGame`] has a move limit (at most
+//!   the bounds, the game ends ([`End::Stalled`]) and is judged on points.
+//! - Play can cycle, so every [`Game`] has a move limit (at most
 //!   [`MAX_MOVE_LIMIT`]); a game that reaches it is judged on points: more wins,
-//!   equal is a draw (RULES.md: the player ahead is taken as the winner).
-//! - The player ([`sn_decide`]) is iterative-deepening alpha-beta on the score
+//!   equal is a draw (docs/rules.md: the player ahead is taken as the winner).
+//! - The player ([`decide`]) is iterative-deepening alpha-beta on the score
 //!   difference with a node budget; see [`search`](self#search).
 //!
 //! # Search
@@ -29,11 +29,11 @@ mod rules;
 mod search;
 
 pub use players::{
-    play_match, random_start, referee, GreedyPlayer, MatchConfig, MatchResult, Opponent,
-    RandomPlayer, SearchPlayer, SnPlayer, SplitMix64,
+    play_match, random_start, referee, Chooser, GreedyPlayer, MatchConfig, MatchResult, Opponent,
+    RandomPlayer, SearchPlayer,
 };
 pub use rules::{
-    Heaps, SnEnd, SnError, SnGame, SnMove, SnMoves, SnOutcome, SnVerdict, MAX_HEAPS, MAX_HEAP_SIZE,
-    MAX_MOVES, MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
+    End, Error, Game, Heaps, Move, Moves, Outcome, Verdict, MAX_HEAPS, MAX_HEAP_SIZE, MAX_MOVES,
+    MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
 };
-pub use search::{decide_heaps, sn_decide, SnDecision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};
+pub use search::{decide, decide_heaps, Decision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};

@@ -1,55 +1,27 @@
 //! Players and a referee for Super-Nim: the search player, a random and a greedy
 //! opponent with a hand-written seeded generator, so every game is reproducible.
 
-use super::rules::{Heaps, SnError, SnGame, SnMove, SnVerdict};
-use super::search::sn_decide;
+use super::rules::{Error, Game, Heaps, Move, Verdict};
+use super::search::decide;
+use crate::rng::SplitMix64;
 use crate::rules::Player;
 
-/// SplitMix64: a tiny, well-mixed, seeded generator (no `rand` in the core).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from `seed` (any value, 0 included).
-    pub const fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (0 if `n` is 0); the modulo bias is negligible here.
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-}
-
 /// Something that picks Super-Nim moves.
-pub trait SnPlayer {
+pub trait Chooser {
     /// The move for the player to move in `game`; `None` if it has none.
-    fn choose(&mut self, game: &SnGame) -> Option<SnMove>;
+    fn choose(&mut self, game: &Game) -> Option<Move>;
 }
 
-/// The search player ([`sn_decide`]) with a node budget per move.
+/// The search player ([`decide`]) with a node budget per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchPlayer {
     /// Nodes per move.
     pub budget: u32,
 }
 
-impl SnPlayer for SearchPlayer {
-    fn choose(&mut self, game: &SnGame) -> Option<SnMove> {
-        sn_decide(game, self.budget).mv
+impl Chooser for SearchPlayer {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        decide(game, self.budget).mv
     }
 }
 
@@ -57,8 +29,8 @@ impl SnPlayer for SearchPlayer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RandomPlayer(pub SplitMix64);
 
-impl SnPlayer for RandomPlayer {
-    fn choose(&mut self, game: &SnGame) -> Option<SnMove> {
+impl Chooser for RandomPlayer {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
         let moves = game.heaps().moves();
         let at = self.0.below(moves.len() as u64) as usize;
         moves.get(at).copied()
@@ -69,11 +41,11 @@ impl SnPlayer for RandomPlayer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GreedyPlayer(pub SplitMix64);
 
-impl SnPlayer for GreedyPlayer {
-    fn choose(&mut self, game: &SnGame) -> Option<SnMove> {
+impl Chooser for GreedyPlayer {
+    fn choose(&mut self, game: &Game) -> Option<Move> {
         let moves = game.heaps().moves();
-        if moves.contains(&SnMove::Split(2)) {
-            return Some(SnMove::Split(2));
+        if moves.contains(&Move::Split(2)) {
+            return Some(Move::Split(2));
         }
         let at = self.0.below(moves.len() as u64) as usize;
         moves.get(at).copied()
@@ -92,23 +64,23 @@ pub fn random_start(rng: &mut SplitMix64) -> Heaps {
 }
 
 /// Plays `game` to its end, `first` and `second` in their seats. Every move goes
-/// through [`SnGame::play`]; a player that proposes an illegal move, or none while
+/// through [`Game::play`]; a player that proposes an illegal move, or none while
 /// the game goes on, makes the referee stop with that error (the game as it was).
 pub fn referee(
-    game: &mut SnGame,
-    first: &mut dyn SnPlayer,
-    second: &mut dyn SnPlayer,
-) -> Result<SnVerdict, SnError> {
+    game: &mut Game,
+    first: &mut dyn Chooser,
+    second: &mut dyn Chooser,
+) -> Result<Verdict, Error> {
     while game.end().is_none() {
         let mover = game.to_move();
-        let player: &mut dyn SnPlayer = match mover {
+        let player: &mut dyn Chooser = match mover {
             Player::First => &mut *first,
             Player::Second => &mut *second,
         };
-        let mv = player.choose(game).ok_or(SnError::NoSuchHeap)?;
+        let mv = player.choose(game).ok_or(Error::NoSuchHeap)?;
         game.play(mover, mv)?;
     }
-    game.verdict().ok_or(SnError::GameOver)
+    game.verdict().ok_or(Error::GameOver)
 }
 
 /// The opponents of [`play_match`].
@@ -147,7 +119,7 @@ pub struct MatchConfig {
 /// Plays `config.games` games of [`SearchPlayer`] against `opponent`. Games `2k`
 /// and `2k + 1` share a start from [`random_start`] with the seats swapped, so the
 /// search player sits in each seat half the time. Fully determined by the config.
-pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResult, SnError> {
+pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResult, Error> {
     let mut result = MatchResult::default();
     let mut bot = SearchPlayer {
         budget: config.budget,
@@ -164,7 +136,7 @@ pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResul
         );
         let mut random = RandomPlayer(rng);
         let mut greedy = GreedyPlayer(rng);
-        let other: &mut dyn SnPlayer = match opponent {
+        let other: &mut dyn Chooser = match opponent {
             Opponent::Random => &mut random,
             Opponent::Greedy => &mut greedy,
         };
@@ -173,15 +145,15 @@ pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResul
         } else {
             Player::Second
         };
-        let mut game = SnGame::new(start, config.move_limit)?;
+        let mut game = Game::new(start, config.move_limit)?;
         let verdict = match seat {
             Player::First => referee(&mut game, &mut bot, other)?,
             Player::Second => referee(&mut game, other, &mut bot)?,
         };
         match verdict {
-            SnVerdict::Winner(p) if p == seat => result.wins += 1,
-            SnVerdict::Winner(_) => result.losses += 1,
-            SnVerdict::Draw => result.draws += 1,
+            Verdict::Winner(p) if p == seat => result.wins += 1,
+            Verdict::Winner(_) => result.losses += 1,
+            Verdict::Draw => result.draws += 1,
         }
     }
     Ok(result)

@@ -28,7 +28,7 @@ pub const SPLIT_TWO_POINTS: u32 = 2;
 /// Why a Super-Nim position or move was refused. Bounds are never exceeded
 /// silently: every way past them is one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnError {
+pub enum Error {
     /// A start needs at least one heap.
     NoHeaps,
     /// A heap of 0 sticks (heaps are never empty).
@@ -51,25 +51,25 @@ pub enum SnError {
     GameOver,
 }
 
-impl SnError {
+impl Error {
     /// A short, static description (the line protocol uses it).
     pub const fn as_str(self) -> &'static str {
         match self {
-            SnError::NoHeaps => "at least one heap is needed",
-            SnError::EmptyHeap => "heaps must have at least 1 stick",
-            SnError::TooManyHeaps => "more than 12 heaps",
-            SnError::HeapTooLarge => "a heap above 9999 sticks",
-            SnError::NoSuchHeap => "no heap of that size",
-            SnError::SameSize => "merged heaps must differ in size",
-            SnError::WrongParity => "grow needs an odd heap, split an even one",
-            SnError::BadMoveLimit => "move limit must be 1..=10000",
-            SnError::OutOfTurn => "out of turn",
-            SnError::GameOver => "the game is over",
+            Error::NoHeaps => "at least one heap is needed",
+            Error::EmptyHeap => "heaps must have at least 1 stick",
+            Error::TooManyHeaps => "more than 12 heaps",
+            Error::HeapTooLarge => "a heap above 9999 sticks",
+            Error::NoSuchHeap => "no heap of that size",
+            Error::SameSize => "merged heaps must differ in size",
+            Error::WrongParity => "grow needs an odd heap, split an even one",
+            Error::BadMoveLimit => "move limit must be 1..=10000",
+            Error::OutOfTurn => "out of turn",
+            Error::GameOver => "the game is over",
         }
     }
 }
 
-impl fmt::Display for SnError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -78,7 +78,7 @@ impl fmt::Display for SnError {
 /// One Super-Nim move, naming heaps by size: heaps of equal size are
 /// interchangeable, so sizes name every distinct move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SnMove {
+pub enum Move {
     /// Put a heap of size `from` onto one of size `onto` (sizes differ); the result
     /// is `min(from + onto, 10)`.
     Merge {
@@ -101,19 +101,19 @@ pub struct Heaps(Vec<u16, MAX_HEAPS>);
 impl Heaps {
     /// Heaps of the given sizes, in any order. Refused: no heaps, a 0, more than
     /// [`MAX_HEAPS`] heaps, a heap above [`MAX_HEAP_SIZE`].
-    pub fn new(sizes: &[u32]) -> Result<Heaps, SnError> {
+    pub fn new(sizes: &[u32]) -> Result<Heaps, Error> {
         if sizes.is_empty() {
-            return Err(SnError::NoHeaps);
+            return Err(Error::NoHeaps);
         }
         let mut heaps = Heaps::default();
         for &n in sizes {
             if n == 0 {
-                return Err(SnError::EmptyHeap);
+                return Err(Error::EmptyHeap);
             }
             let n = u16::try_from(n)
                 .ok()
                 .filter(|n| *n <= MAX_HEAP_SIZE)
-                .ok_or(SnError::HeapTooLarge)?;
+                .ok_or(Error::HeapTooLarge)?;
             heaps.insert(n)?;
         }
         Ok(heaps)
@@ -139,12 +139,12 @@ impl Heaps {
         self.0.iter().map(|&n| u32::from(n)).sum()
     }
 
-    fn insert(&mut self, n: u16) -> Result<(), SnError> {
+    fn insert(&mut self, n: u16) -> Result<(), Error> {
         let at = self.0.iter().position(|&h| h > n).unwrap_or(self.0.len());
-        self.0.insert(at, n).map_err(|_| SnError::TooManyHeaps)
+        self.0.insert(at, n).map_err(|_| Error::TooManyHeaps)
     }
 
-    fn remove(&mut self, n: u16) -> Result<(), SnError> {
+    fn remove(&mut self, n: u16) -> Result<(), Error> {
         // `retain`, not `Vec::remove(index)`: the latter asserts on the index, and not
         // every compiler proves that assertion dead (the firmware links no panic).
         let mut found = false;
@@ -156,7 +156,7 @@ impl Heaps {
         if found {
             Ok(())
         } else {
-            Err(SnError::NoSuchHeap)
+            Err(Error::NoSuchHeap)
         }
     }
 
@@ -166,43 +166,43 @@ impl Heaps {
 
     /// The heaps after `mv`, and the points it scores for the mover (2 for
     /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
-    pub fn apply(&self, mv: SnMove) -> Result<(Heaps, u32), SnError> {
+    pub fn apply(&self, mv: Move) -> Result<(Heaps, u32), Error> {
         let mut next = self.clone();
         match mv {
-            SnMove::Merge { from, onto } => {
+            Move::Merge { from, onto } => {
                 if from == onto {
-                    return Err(SnError::SameSize);
+                    return Err(Error::SameSize);
                 }
                 if self.count(from) == 0 || self.count(onto) == 0 {
-                    return Err(SnError::NoSuchHeap);
+                    return Err(Error::NoSuchHeap);
                 }
                 next.remove(from)?;
                 next.remove(onto)?;
                 next.insert(from.saturating_add(onto).min(MERGE_CAP))?;
                 Ok((next, 0))
             }
-            SnMove::Grow(n) => {
+            Move::Grow(n) => {
                 if self.count(n) == 0 {
-                    return Err(SnError::NoSuchHeap);
+                    return Err(Error::NoSuchHeap);
                 }
                 if n % 2 == 0 {
-                    return Err(SnError::WrongParity);
+                    return Err(Error::WrongParity);
                 }
                 let grown = n
                     .checked_mul(3)
                     .and_then(|m| m.checked_add(1))
                     .filter(|m| *m <= MAX_HEAP_SIZE)
-                    .ok_or(SnError::HeapTooLarge)?;
+                    .ok_or(Error::HeapTooLarge)?;
                 next.remove(n)?;
                 next.insert(grown)?;
                 Ok((next, 0))
             }
-            SnMove::Split(n) => {
+            Move::Split(n) => {
                 if self.count(n) == 0 {
-                    return Err(SnError::NoSuchHeap);
+                    return Err(Error::NoSuchHeap);
                 }
                 if n % 2 == 1 {
-                    return Err(SnError::WrongParity);
+                    return Err(Error::WrongParity);
                 }
                 next.remove(n)?;
                 if n == 2 {
@@ -218,7 +218,7 @@ impl Heaps {
     /// Every distinct legal move that stays within the bounds, in a fixed order:
     /// splits of a 2 (the scoring moves) first, then the other Collatz steps, then
     /// merges, each by ascending size.
-    pub fn moves(&self) -> Vec<SnMove, MAX_MOVES> {
+    pub fn moves(&self) -> Vec<Move, MAX_MOVES> {
         // Not `collect()`: heapless panics when an iterator overfills it. There are
         // at most MAX_MOVES moves, so no push fails.
         let mut out = Vec::new();
@@ -231,8 +231,8 @@ impl Heaps {
     /// The moves of [`Heaps::moves`], in the same order, generated one at a time:
     /// a search holds this cursor (about 30 bytes) per level instead of a list of
     /// up to [`MAX_MOVES`] moves, which keeps a deep search within a small stack.
-    pub fn move_iter(&self) -> SnMoves {
-        SnMoves {
+    pub fn move_iter(&self) -> Moves {
+        Moves {
             sizes: self.distinct(),
             room: self.0.len() < MAX_HEAPS,
             stage: Stage::SplitTwo,
@@ -253,7 +253,7 @@ impl Heaps {
     }
 }
 
-/// Where [`SnMoves`] is in the order of [`Heaps::moves`].
+/// Where [`Moves`] is in the order of [`Heaps::moves`].
 #[derive(Clone, Copy, Debug)]
 enum Stage {
     SplitTwo,
@@ -264,7 +264,7 @@ enum Stage {
 
 /// The cursor of [`Heaps::move_iter`].
 #[derive(Clone, Debug)]
-pub struct SnMoves {
+pub struct Moves {
     sizes: Vec<u16, MAX_HEAPS>,
     /// Whether a split has a free slot for its second heap.
     room: bool,
@@ -273,17 +273,17 @@ pub struct SnMoves {
     j: usize,
 }
 
-impl Iterator for SnMoves {
-    type Item = SnMove;
+impl Iterator for Moves {
+    type Item = Move;
 
-    fn next(&mut self) -> Option<SnMove> {
+    fn next(&mut self) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::SplitTwo => {
                     self.stage = Stage::Collatz;
                     self.i = 0;
                     if self.sizes.contains(&2) {
-                        return Some(SnMove::Split(2));
+                        return Some(Move::Split(2));
                     }
                 }
                 Stage::Collatz => {
@@ -296,11 +296,11 @@ impl Iterator for SnMoves {
                     self.i += 1;
                     if n % 2 == 1 {
                         if n <= (MAX_HEAP_SIZE - 1) / 3 {
-                            return Some(SnMove::Grow(n));
+                            return Some(Move::Grow(n));
                         }
                     } else if n != 2 && self.room {
                         // A split of a 2 came first; other splits need a free slot.
-                        return Some(SnMove::Split(n));
+                        return Some(Move::Split(n));
                     }
                 }
                 Stage::Merge => {
@@ -315,7 +315,7 @@ impl Iterator for SnMoves {
                         continue;
                     };
                     self.j += 1;
-                    return Some(SnMove::Merge { from, onto });
+                    return Some(Move::Merge { from, onto });
                 }
                 Stage::Done => return None,
             }
@@ -325,7 +325,7 @@ impl Iterator for SnMoves {
 
 /// Why a Super-Nim game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnEnd {
+pub enum End {
     /// No sticks remain (the rules' end).
     NoSticks,
     /// The game reached its move limit (play can cycle forever).
@@ -335,10 +335,10 @@ pub enum SnEnd {
     Stalled,
 }
 
-/// The result of a finished game: judged on points, as RULES.md says for a game
+/// The result of a finished game: judged on points, as docs/rules.md says for a game
 /// that does not end by itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnVerdict {
+pub enum Verdict {
     /// This player has more points.
     Winner(Player),
     /// Equal points.
@@ -347,33 +347,33 @@ pub enum SnVerdict {
 
 /// What a legal move did to the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SnOutcome {
+pub enum Outcome {
     /// The game goes on; the other player moves next.
     Continue,
     /// The game ended, for this reason.
-    Over(SnEnd),
+    Over(End),
 }
 
 /// The record of one Super-Nim game with a move limit. A refused move leaves it
 /// unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SnGame {
+pub struct Game {
     heaps: Heaps,
     scores: [u32; 2],
     to_move: Player,
     plies: u32,
     move_limit: u32,
-    end: Option<SnEnd>,
+    end: Option<End>,
 }
 
-impl SnGame {
+impl Game {
     /// A game from `heaps` (the first player to move, no points yet) that ends after
     /// at most `move_limit` moves (1..=[`MAX_MOVE_LIMIT`]).
-    pub fn new(heaps: Heaps, move_limit: u32) -> Result<SnGame, SnError> {
+    pub fn new(heaps: Heaps, move_limit: u32) -> Result<Game, Error> {
         if move_limit == 0 || move_limit > MAX_MOVE_LIMIT {
-            return Err(SnError::BadMoveLimit);
+            return Err(Error::BadMoveLimit);
         }
-        let mut game = SnGame {
+        let mut game = Game {
             heaps,
             scores: [0, 0],
             to_move: Player::First,
@@ -411,18 +411,18 @@ impl SnGame {
     }
 
     /// Why the game ended, once it has.
-    pub fn end(&self) -> Option<SnEnd> {
+    pub fn end(&self) -> Option<End> {
         self.end
     }
 
     /// The result, once the game is over: more points wins, equal is a draw.
-    pub fn verdict(&self) -> Option<SnVerdict> {
+    pub fn verdict(&self) -> Option<Verdict> {
         self.end?;
         let (a, b) = (self.score(Player::First), self.score(Player::Second));
         Some(match a.cmp(&b) {
-            core::cmp::Ordering::Greater => SnVerdict::Winner(Player::First),
-            core::cmp::Ordering::Less => SnVerdict::Winner(Player::Second),
-            core::cmp::Ordering::Equal => SnVerdict::Draw,
+            core::cmp::Ordering::Greater => Verdict::Winner(Player::First),
+            core::cmp::Ordering::Less => Verdict::Winner(Player::Second),
+            core::cmp::Ordering::Equal => Verdict::Draw,
         })
     }
 
@@ -435,12 +435,12 @@ impl SnGame {
 
     /// `player` plays `mv`: refused if the game is over, out of turn, illegal or out
     /// of bounds.
-    pub fn play(&mut self, player: Player, mv: SnMove) -> Result<SnOutcome, SnError> {
+    pub fn play(&mut self, player: Player, mv: Move) -> Result<Outcome, Error> {
         if self.end.is_some() {
-            return Err(SnError::GameOver);
+            return Err(Error::GameOver);
         }
         if player != self.to_move {
-            return Err(SnError::OutOfTurn);
+            return Err(Error::OutOfTurn);
         }
         let (heaps, points) = self.heaps.apply(mv)?;
         self.heaps = heaps;
@@ -451,18 +451,18 @@ impl SnGame {
         self.to_move = player.other();
         self.end = self.check_end();
         Ok(match self.end {
-            Some(end) => SnOutcome::Over(end),
-            None => SnOutcome::Continue,
+            Some(end) => Outcome::Over(end),
+            None => Outcome::Continue,
         })
     }
 
-    fn check_end(&self) -> Option<SnEnd> {
+    fn check_end(&self) -> Option<End> {
         if self.heaps.is_empty() {
-            Some(SnEnd::NoSticks)
+            Some(End::NoSticks)
         } else if self.plies >= self.move_limit {
-            Some(SnEnd::MoveLimit)
+            Some(End::MoveLimit)
         } else if self.heaps.move_iter().next().is_none() {
-            Some(SnEnd::Stalled)
+            Some(End::Stalled)
         } else {
             None
         }

@@ -12,7 +12,7 @@
 
 use heapless::Vec;
 
-use super::rules::{Heaps, SnGame, SnMove, MAX_MOVES};
+use super::rules::{Game, Heaps, Move, MAX_MOVES};
 
 /// Extra value of a finished game for the side ahead.
 pub const WIN_BONUS: i32 = 1000;
@@ -23,9 +23,9 @@ pub const DEFAULT_NODE_BUDGET: u32 = 20_000;
 
 /// What one search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SnDecision {
+pub struct Decision {
     /// The move to play; `None` only if the game is over or has no move.
-    pub mv: Option<SnMove>,
+    pub mv: Option<Move>,
     /// Its value for the mover (lead, plus or minus [`WIN_BONUS`] if the game ends
     /// within the horizon).
     pub value: i32,
@@ -91,20 +91,20 @@ fn finished(lead: i32) -> i32 {
 }
 
 /// The move for the player to move in `game`, searching at most `budget` nodes.
-pub fn sn_decide(game: &SnGame, budget: u32) -> SnDecision {
+pub fn decide(game: &Game, budget: u32) -> Decision {
     decide_heaps(game.heaps(), game.lead(), game.plies_left(), budget)
 }
 
 /// The move for heaps `heaps`, a mover's lead of `lead` points and `plies_left`
 /// moves left in the game, searching at most `budget` nodes.
-pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> SnDecision {
+pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> Decision {
     let mut search = Search { nodes: 0, budget };
-    let mut root: Vec<SnMove, MAX_MOVES> = if plies_left == 0 {
+    let mut root: Vec<Move, MAX_MOVES> = if plies_left == 0 {
         Vec::new()
     } else {
         heaps.moves()
     };
-    let mut decision = SnDecision {
+    let mut decision = Decision {
         mv: root.first().copied(),
         value: lead,
         depth: 0,
@@ -116,7 +116,7 @@ pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> S
     let max_depth = MAX_DEPTH.min(plies_left);
     'deepen: for depth in 1..=max_depth {
         let mut alpha = i32::MIN + 1;
-        let mut best: Option<(SnMove, i32)> = None;
+        let mut best: Option<(Move, i32)> = None;
         for &mv in &root {
             let Ok((child, points)) = heaps.apply(mv) else {
                 continue;

@@ -293,15 +293,16 @@ impl<'a> Table<'a> {
         upto: u32,
         visit: &mut dyn FnMut(u32, u32, bool),
     ) -> Result<(), ProbeError> {
-        let n = self.layer_number(pos)?;
         let c = pos.cap();
-        if upto > self.highest_pile(c) {
-            return Err(ProbeError::OutOfRange);
-        }
         let first = u64::from(c) + 1;
         let from = u64::from(from).max(first);
         if u64::from(upto) < from {
+            // No stored pile asked for (the rules decide piles up to the cap).
             return Ok(());
+        }
+        let n = self.layer_number(pos)?;
+        if upto > self.highest_pile(c) {
+            return Err(ProbeError::OutOfRange);
         }
         let pile = |t: u64| u32::try_from(t.saturating_add(first)).unwrap_or(u32::MAX);
         self.visit_layer(

@@ -7,7 +7,8 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use nimbot::{Engine, Params, SolvingEngine};
+use nimbot::engine::SolvingEngine;
+use nimbot::{Engine, Params, Policy};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 
@@ -111,7 +112,7 @@ impl Referee {
 pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
     let params = Params::new(n, r, m).unwrap();
     let mut e = SolvingEngine::default();
-    e.decide(&params.start()).unwrap().wins
+    e.decide(&params.start(), Policy::Trap).unwrap().wins
 }
 
 /// `nimbot connect` to `addr` in a seat.

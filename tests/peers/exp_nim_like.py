@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An exp-nim-like text client, written from PLATFORM.md for nimbot's tests.
+"""An exp-nim-like text client, written from docs/tournament.md for nimbot's tests.
 
 usage: exp_nim_like.py [-f] -n NAME HOST:PORT
 Joins the game over TCP (tolerating coalesced reads) and talks to the bot on

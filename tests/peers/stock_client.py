@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stock-like platform client, written from PLATFORM.md for nimbot's tests.
+"""A stock-like platform client, written from docs/tournament.md for nimbot's tests.
 
 Like the original it reads each message with ONE recv(1024) and json.loads. Unlike
 the original it survives a coalesced read ("{...}{...}"): it splits it with

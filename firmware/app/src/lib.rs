@@ -19,6 +19,7 @@ pub mod serial;
 pub mod stack;
 
 use embedded_io::{Read, Write};
+use nimbot::num::Decimal;
 use nimbot::protocol::{Line, LineReader, Session};
 use nimbot::TableEngine;
 
@@ -57,9 +58,9 @@ pub fn run<U: Read + Write>(uart: &mut U, stack: &Stack) -> ! {
                     uart,
                     &[
                         b"stack used ",
-                        &Decimal::new(used),
+                        &Decimal::new(used as u64),
                         b" of ",
-                        &Decimal::new(stack.size()),
+                        &Decimal::new(stack.size() as u64),
                     ],
                 );
                 continue;
@@ -108,39 +109,6 @@ fn write_all<W: Write>(uart: &mut W, mut buf: &[u8]) -> Result<(), ()> {
         }
     }
     Ok(())
-}
-
-/// A number in decimal: the digits are `buf[start..]`.
-struct Decimal {
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl Decimal {
-    fn new(mut n: usize) -> Self {
-        let mut out = Decimal {
-            buf: [0; 20],
-            start: 20,
-        };
-        while let Some(i) = out.start.checked_sub(1) {
-            if let Some(slot) = out.buf.get_mut(i) {
-                *slot = b'0' + (n % 10) as u8;
-            }
-            out.start = i;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out
-    }
-}
-
-impl core::ops::Deref for Decimal {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.buf.get(self.start..).unwrap_or(&[])
-    }
 }
 
 /// The body of a board's `#[panic_handler]` where the whole image must be free

@@ -38,3 +38,13 @@ pub fn no_heap<T>(what: &str, f: impl FnOnce() -> T) -> T {
     assert_eq!(before, after, "{what} allocated {} times", after - before);
     out
 }
+
+/// The embedded table's engine, validated once (its CRC and checks would dominate
+/// a run). Not every target plays moves.
+#[allow(dead_code)]
+pub fn engine() -> nimbot::TableEngine<'static> {
+    static ENGINE: std::sync::OnceLock<nimbot::TableEngine<'static>> = std::sync::OnceLock::new();
+    ENGINE
+        .get_or_init(|| nimbot::TableEngine::embedded().expect("embedded table"))
+        .clone()
+}

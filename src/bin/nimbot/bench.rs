@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::{best_move, Position, Solution, SolveBox};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::best_move;
+use nimbot::Position;
 
 use crate::latency::{latency, median};
 

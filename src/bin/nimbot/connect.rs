@@ -1,6 +1,6 @@
 //! `nimbot connect`: play one game against the platform's TCP server.
 //!
-//! The protocol is `nimbot::tournament::Client`; this file only moves bytes: one
+//! The protocol is `nimbot::platform::tcp_client::Client`; this file only moves bytes: one
 //! socket with TCP_NODELAY, TCP_QUICKACK re-armed before every read (so the server's
 //! state messages are not held back by delayed ACKs, which the server charges to our
 //! clock), a bounded splitter, and one write per outgoing message.
@@ -11,8 +11,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use nimbot::json::{Feed, Splitter};
-use nimbot::tournament::{Client, GameResult, Reason, Step, MAX_MESSAGE};
+use nimbot::platform::json::{Feed, Splitter};
+use nimbot::platform::tcp_client::{Client, Step};
+use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::Player;
 
 #[derive(Args, Debug)]
@@ -37,33 +38,16 @@ pub struct ConnectArgs {
     timeout: f64,
 }
 
-pub fn seat_name(seat: Player) -> &'static str {
-    match seat {
-        Player::First => "first",
-        Player::Second => "second",
-    }
+/// One summary line on stderr and the exit status for a finished game.
+pub fn report(cmd: &str, r: &GameResult) -> ExitCode {
+    eprintln!("{}", String::from_utf8_lossy(&r.summary(cmd)));
+    ExitCode::from(r.exit_status())
 }
 
-/// One summary line and the exit status for a finished game.
-pub fn report(cmd: &str, seat: Player, r: &GameResult) -> ExitCode {
-    let verdict = if r.won { "won" } else { "lost" };
-    let how = match (r.won, r.reason) {
-        (true, Reason::Won) => "took the last stone".to_string(),
-        (false, Reason::Won) => "the opponent took the last stone".to_string(),
-        (true, other) => format!("the opponent lost by {}", other.as_str()),
-        (false, other) => format!("lost by {}", other.as_str()),
-    };
-    eprintln!(
-        "nimbot {cmd}: {verdict} as {} after {} moves ({how})",
-        seat_name(seat),
-        r.moves
-    );
-    ExitCode::from(if r.won { 0 } else { 1 })
-}
-
+/// A game that could not be played to its end: one line, exit status 3.
 pub fn fail(cmd: &str, msg: &str) -> ExitCode {
     eprintln!("nimbot {cmd}: error: {msg}");
-    ExitCode::from(3)
+    ExitCode::from(EXIT_FAILED)
 }
 
 pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
@@ -77,16 +61,16 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
         eprintln!(
             "nimbot connect: --init-max must be at least 1 and --timeout a number of seconds"
         );
-        return ExitCode::from(2);
+        return ExitCode::from(EXIT_USAGE);
     }
     let mut client = match Client::new(seat, args.name.as_bytes(), args.init_max) {
-        Ok(c) => c,
+        Ok(c) => c.with_policy(policy),
         Err(e) => {
             eprintln!("nimbot connect: {}", e.as_str());
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_USAGE);
         }
     };
-    let mut engine = crate::engine(policy);
+    let mut engine = crate::engine();
     let addrs = match args.addr.to_socket_addrs() {
         Ok(a) => a.collect::<Vec<_>>(),
         Err(e) => return fail(CMD, &format!("cannot resolve {}: {e}", args.addr)),
@@ -140,7 +124,7 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
                         return fail(CMD, &format!("send failed: {e}"));
                     }
                 }
-                Ok(Step::Finished(r)) => return report(CMD, seat, &r),
+                Ok(Step::Finished(r)) => return report(CMD, &r),
                 Err(e) => return fail(CMD, e.as_str()),
             }
         }

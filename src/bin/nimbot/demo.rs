@@ -3,7 +3,11 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{best_move, Game, Move, Outcome, Params, Player, Solution, SolveBox};
+use nimbot::engine::SolvingEngine;
+use nimbot::rng::SplitMix64;
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::best_move;
+use nimbot::{Game, Move, Outcome, Params, Player};
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -33,14 +37,6 @@ enum Opponent {
     Nimbot,
 }
 
-/// xorshift64*: a few lines of deterministic randomness for the demo opponent.
-fn next_random(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
 pub fn run(args: &DemoArgs) -> ExitCode {
     let params = match Params::new(args.stones, args.resets, args.init_max) {
         Ok(p) => p,
@@ -50,7 +46,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
         }
     };
     let bx = SolveBox::games(args.stones, args.resets, args.init_max);
-    if bx.stored_positions() > nimbot::SolvingEngine::DEFAULT_BUDGET {
+    if bx.memory_bytes() > SolvingEngine::DEFAULT_BUDGET {
         eprintln!(
             "nimbot demo: {} stones is too large to solve here",
             args.stones
@@ -84,7 +80,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
         if bot == Player::First { "first" } else { "second" },
         if start_won { "wins" } else { "loses" },
     );
-    let mut rng = args.seed.max(1);
+    let mut rng = SplitMix64::new(args.seed);
     while let Some(pos) = game.position() {
         let mover = game.to_move();
         let name = if mover == bot { "nimbot  " } else { "opponent" };
@@ -97,8 +93,8 @@ pub fn run(args: &DemoArgs) -> ExitCode {
                 }
             }
         } else {
-            let take = 1 + (next_random(&mut rng) % u64::from(pos.limit())) as u32;
-            let reset = pos.own_resets() > 0 && next_random(&mut rng) % 4 == 0;
+            let take = 1 + rng.below(u64::from(pos.limit())) as u32;
+            let reset = pos.own_resets() > 0 && rng.next_u64() % 4 == 0;
             Move::new(take, reset)
         };
         let limit = game.limit();

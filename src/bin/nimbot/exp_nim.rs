@@ -1,12 +1,13 @@
 //! `nimbot exp-nim`: play through the stock `exp-nim` text client, reading its output
 //! on stdin and writing moves on stdout (wired with a named pipe). The protocol is
-//! `nimbot::exp_nim::TextClient`; this file moves bytes and flushes every answer.
+//! `nimbot::platform::text_client::TextClient`; this file moves bytes and flushes every answer.
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::exp_nim::{TextAction, TextClient};
+use nimbot::platform::text_client::{TextAction, TextClient};
+use nimbot::platform::wire::EXIT_USAGE;
 use nimbot::Player;
 
 use crate::connect::{fail, report};
@@ -39,13 +40,13 @@ pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
         Player::Second
     };
     let mut client = match TextClient::new(seat, args.stones, args.resets, args.init_max) {
-        Ok(c) => c,
+        Ok(c) => c.with_policy(policy),
         Err(e) => {
             eprintln!("nimbot exp-nim: {}", e.as_str());
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_USAGE);
         }
     };
-    let mut engine = crate::engine(policy);
+    let mut engine = crate::engine();
     if let Err(e) = client.prepare(&mut engine) {
         return fail(CMD, e.as_str());
     }
@@ -56,7 +57,7 @@ pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
         let n = match input.read(&mut buf) {
             Ok(0) => {
                 return match client.end_of_input() {
-                    Ok(r) => report(CMD, seat, &r),
+                    Ok(r) => report(CMD, &r),
                     Err(e) => fail(CMD, e.as_str()),
                 }
             }
@@ -72,7 +73,7 @@ pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
                         return fail(CMD, &format!("write failed: {e}"));
                     }
                 }
-                Ok(TextAction::Finished(r)) => return report(CMD, seat, &r),
+                Ok(TextAction::Finished(r)) => return report(CMD, &r),
                 Err(e) => return fail(CMD, e.as_str()),
             }
         }

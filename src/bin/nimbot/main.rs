@@ -17,8 +17,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
+use nimbot::engine::TableOrSolverEngine;
+use nimbot::fibonacci as fib;
 use nimbot::protocol::{serve, Session};
-use nimbot::{fib_decide, Engine, Policy, Position, TableOrSolverEngine};
+use nimbot::{Engine, Policy, Position};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -66,17 +68,8 @@ Examples:
 enum Command {
     /// Speak the line protocol on stdin/stdout (the default).
     ///
-    /// One command per line, one reply line each:
-    ///   new N R M first|second  -> ok          start a game, the bot in that seat
-    ///   go                      -> move K F    the bot moves (F = 1: reset); "won" appended if it ends the game
-    ///   opp K F                 -> move K F    the opponent's move, then the bot's answer; "lost" if the opponent emptied the pile
-    ///   query S C A B F         -> win K F | lose K F
-    ///   state | end | version | limits | help
-    ///   new fibonacci N first|second            Fibonacci Nim: go -> move K, opp K
-    ///   new supernim H1,H2,... first|second     Super-Nim: go -> move MOVE, opp MOVE
-    ///                                           (MOVE = merge A B | grow A | split A)
-    /// Bad input gets one "error ..." line and changes nothing.
-    #[command(verbatim_doc_comment)]
+    /// One command per line, one reply line each (docs/protocol.md explains them).
+    #[command(after_long_help = nimbot::protocol::GRAMMAR)]
     Serial,
     /// Print the value of one position and the move nimbot plays there.
     ///
@@ -182,12 +175,12 @@ fn quit_quietly_on_broken_pipe() {
 
 /// The engine every host command plays with: the embedded table whenever it covers
 /// the game, the in-memory solver beyond it.
-pub fn engine(policy: Policy) -> TableOrSolverEngine<'static> {
-    TableOrSolverEngine::embedded().with_policy(policy)
+pub fn engine() -> TableOrSolverEngine<'static> {
+    TableOrSolverEngine::embedded()
 }
 
 fn run_serial(policy: Policy) -> ExitCode {
-    let mut session = Session::with_policy(engine(policy), policy);
+    let mut session = Session::with_policy(engine(), policy);
     let mut input = FromStd::new(io::stdin().lock());
     let mut output = FromStd::new(io::stdout().lock());
     match serve(&mut session, &mut input, &mut output) {
@@ -257,7 +250,7 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    match fib_decide(stones, limit) {
+    match fib::decide(stones, limit) {
         Ok(d) => {
             let word = if d.wins { "win" } else { "lose" };
             let _ = writeln!(io::stdout(), "{word} {}", d.take);
@@ -271,9 +264,9 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
 }
 
 fn query_expanding(pos: &Position, policy: Policy) -> ExitCode {
-    match engine(policy).decide_with(pos, policy) {
+    match engine().decide(pos, policy) {
         Ok(d) => {
-            let word = if d.wins { "win" } else { "lose" };
+            let word = d.value().as_word();
             let _ = writeln!(
                 io::stdout(),
                 "{word} {} {}",

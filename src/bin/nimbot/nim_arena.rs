@@ -5,9 +5,10 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{
-    decide, longest_move, Distances, Game, Outcome, Params, Player, Policy, Solution, SolveBox,
-};
+use nimbot::distance::{longest_move, Distances};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::decide;
+use nimbot::{Game, Outcome, Params, Player, Policy};
 
 use crate::opponents::{start_is_won, Opponent, Rng};
 

@@ -1,38 +1,12 @@
 //! Fallible opponents for the arena (and the demo): the kinds of players a
 //! tournament bot meets. Each sees the game record and returns a legal move.
 
-use nimbot::{best_move, Game, Move, Position, Solution};
+use nimbot::solver::Solution;
+use nimbot::strategy::{best_move, position_value};
+use nimbot::{Game, Move, Position};
 
-/// xorshift64*: deterministic, seedable randomness in a few lines.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        // splitmix64 of the seed, so nearby seeds give unrelated streams (and 0 works).
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (n >= 1).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
-    }
-}
+/// The arenas' generator: the core's, so one seed means the same games everywhere.
+pub use nimbot::rng::SplitMix64 as Rng;
 
 /// Every legal move from `pos`: each take `1..=limit`, with a reset when the mover
 /// has one.
@@ -207,5 +181,5 @@ fn shallow(pos: &Position, moves: &[Move], depth: u8) -> Vec<Move> {
 
 /// Values of positions by the solver (the arena's referee of who should win).
 pub fn start_is_won(solution: &Solution, pos: &Position) -> bool {
-    nimbot::position_value(solution, pos).unwrap_or(false)
+    position_value(solution, pos).unwrap_or(false)
 }

@@ -18,9 +18,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use nimbot::json::{Feed, Splitter};
-use nimbot::referee::{parse_hello, welcome, CurrentMax, Referee};
-use nimbot::tournament::MAX_NAME;
+use nimbot::platform::json::{Feed, Splitter};
+use nimbot::platform::referee::{parse_hello, welcome, CurrentMax, Referee};
+use nimbot::platform::wire::MAX_NAME;
 use nimbot::{Params, Player};
 
 /// Longest message accepted from a client (the stock server reads 1024 bytes).

@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use nimbot::{crc32, Params};
+use nimbot::table::crc32;
+use nimbot::Params;
 use serde::Serialize;
 
 use super::solver::{layer_bounds, OldSolution};

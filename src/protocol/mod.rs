@@ -1,0 +1,606 @@
+//! The line protocol: one command per line in, exactly one reply line out.
+//!
+//! Defined once here and spoken by every adapter: the host binary on stdin/stdout,
+//! firmware on a UART, the tiny static binary. It runs over any `embedded-io`
+//! [`Read`]/[`Write`] pair with fixed buffers; nothing in it allocates or panics.
+//!
+//! # Grammar
+//! Tokens are separated by spaces or tabs; a line ends with `\n` (a `\r` before it is
+//! dropped); blank lines are ignored; a line longer than [`MAX_LINE`] bytes is refused.
+//!
+//! | command | reply |
+//! |---|---|
+//! | `new N R M first\|second` | `ok` — a game of N stones, R resets each, initial max M; the bot takes the given seat |
+//! | `go` | `move K F` — the bot's move (K stones, reset F = 0/1), applied; `move K F won` if it empties the pile |
+//! | `opp K F` | the opponent's move, applied; then the bot's answer as for `go`, or `lost` if the opponent emptied the pile |
+//! | `query S C A B F` | `win K F` or `lose K F`: the value of a normalized position and the move for it (M as in the current game, else the engine's default) |
+//! | `state` | `state stones S limit L cap C resets A B pending F turn bot\|opponent\|won\|lost`, or `state none` |
+//! | `end` | `ok` — forget the game |
+//! | `version` | `version nimbot X.Y.Z protocol 2` |
+//! | `policy [first\|trap\|longest]` | `policy NAME` — sets (or shows) how the bot moves in lost positions: `trap` (default) leaves the opponent the fewest winning replies, `longest` holds out longest (engines with the solver; others play `trap`), `first` takes 1 |
+//! | `limits` | `limits stones N resets R init_max M\|any line 80` |
+//! | `help` | `help` and the list of commands |
+//!
+//! Two related games (module `games`) start with their own `new`; while one is in
+//! progress, `go`, `opp`, `state` and `end` belong to it:
+//!
+//! | command | reply |
+//! |---|---|
+//! | `new fibonacci N first\|second` | `ok` — Fibonacci Nim with N >= 2 stones |
+//! | `go` | `move K`, or `move K won` if it empties the pile |
+//! | `opp K` | the opponent takes K; the bot's answer as for `go`, or `lost` |
+//! | `state` | `state fibonacci stones S limit L turn bot\|opponent\|won\|lost` |
+//! | `new supernim H1,H2,... first\|second` | `ok` — Super-Nim from those heaps (at most 12, each 1..=9999), a 200-move limit |
+//! | `go` | `move MOVE`, then ` over won\|lost\|draw` if the game ended |
+//! | `opp MOVE` | the opponent's move; the bot's answer as for `go`, or `over won\|lost\|draw` |
+//! | `state` | `state supernim heaps H1,H2,... score BOT OPP turn bot\|opponent\|won\|lost\|draw` (`heaps -` when none are left) |
+//!
+//! A Super-Nim `MOVE` is `merge A B` (a heap of A sticks onto one of B), `grow A`
+//! (an odd heap A becomes 3A + 1) or `split A` (an even heap A halves; a 2 scores 2).
+//!
+//! Any bad input gets one `error <reason>` line and changes nothing.
+
+use embedded_io::{Read, Write};
+use heapless::Vec;
+
+use crate::engine::{bot_move, Engine, MoveError};
+use crate::fibonacci as fib;
+use crate::num::{parse_u32, Decimal};
+use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
+use crate::strategy::Policy;
+use crate::supernim as sn;
+
+mod games;
+pub use games::{SUPERNIM_MOVE_LIMIT, SUPERNIM_NODE_BUDGET};
+
+/// Longest accepted command line, in bytes, without its line ending.
+pub const MAX_LINE: usize = 80;
+/// Longest reply line, in bytes, without its line ending.
+pub const MAX_REPLY: usize = 120;
+/// The protocol's version, reported by `version`.
+///
+/// 1: Expanding Nim only. 2: also Fibonacci Nim and Super-Nim (`new fibonacci`,
+/// `new supernim`).
+pub const PROTOCOL_VERSION: u32 = 2;
+/// M assumed by `query` when no game sets it and the engine accepts any M.
+pub const DEFAULT_INIT_MAX: u32 = 3;
+
+/// The line grammar in brief, one command a line with its reply: what `nimbot
+/// serial --help` prints (docs/protocol.md explains it).
+pub const GRAMMAR: &str = "\
+new N R M first|second        -> ok (the bot takes that seat)
+go                            -> move K F [won]      (F = 1: with a reset)
+opp K F                       -> move K F [won] | lost
+query S C A B F               -> win K F | lose K F
+state | end | version | limits | policy [first|trap|longest] | help
+new fibonacci N first|second  -> ok; then go -> move K [won], opp K
+new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
+    MOVE = merge A B | grow A | split A; \" over won|lost|draw\" ends the game
+Bad input gets one \"error ...\" line and changes nothing.";
+
+/// The reply to `help`: the commands in one line.
+pub const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second; go; \
+    opp M; query S C A B F; state; end; policy; version; limits";
+
+/// One reply line, without its line ending.
+pub type Reply = Vec<u8, MAX_REPLY>;
+
+/// The game a session is playing, with the bot's seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActiveGame {
+    /// Expanding Nim with resets (`new N R M ...`).
+    Expanding(Game, Player),
+    /// Fibonacci Nim (`new fibonacci ...`).
+    Fibonacci(fib::Game, Player),
+    /// Super-Nim (`new supernim ...`).
+    SuperNim(sn::Game, Player),
+}
+
+/// A protocol session: the engine, the policy and the game in progress, if any.
+#[derive(Debug)]
+pub struct Session<E> {
+    engine: E,
+    game: Option<ActiveGame>,
+    policy: Policy,
+}
+
+impl<E: Engine> Session<E> {
+    /// A session with no game yet, playing the default policy.
+    pub fn new(engine: E) -> Self {
+        Session::with_policy(engine, Policy::default())
+    }
+
+    /// A session whose bot moves by `policy` in lost positions.
+    pub fn with_policy(engine: E, policy: Policy) -> Self {
+        Session {
+            engine,
+            game: None,
+            policy,
+        }
+    }
+
+    /// The policy for lost positions.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The engine, e.g. to inspect it after a session.
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    /// The game in progress and the bot's seat.
+    pub fn game(&self) -> Option<&ActiveGame> {
+        self.game.as_ref()
+    }
+
+    /// Handle one line as [`LineReader`] delivers it: a command line as
+    /// [`handle_line`](Self::handle_line) does, an overlong line with its error reply.
+    /// Adapters that read lines themselves (e.g. firmware answering a diagnostic
+    /// command of its own first) call this to reply exactly as [`serve`] does.
+    pub fn handle(&mut self, line: Line<'_>) -> Option<Reply> {
+        match line {
+            Line::TooLong => Some(Error::Msg("line too long").reply()),
+            Line::Text(text) => self.handle_line(text),
+        }
+    }
+
+    /// Handle one command line (without its line ending). `None` for a blank line,
+    /// which gets no reply; otherwise the reply line.
+    pub fn handle_line(&mut self, line: &[u8]) -> Option<Reply> {
+        let mut words = Words::new(line);
+        let cmd = words.next()?;
+        let mut out = Out::default();
+        let result = match (cmd, &mut self.game) {
+            (b"new", _) => self.cmd_new(&mut words, &mut out),
+            (b"go" | b"opp" | b"state", Some(ActiveGame::Fibonacci(g, bot))) => {
+                games::fibonacci(cmd, g, *bot, &mut words, &mut out)
+            }
+            (b"go" | b"opp" | b"state", Some(ActiveGame::SuperNim(g, bot))) => {
+                games::supernim(cmd, g, *bot, &mut words, &mut out)
+            }
+            (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
+            (b"opp", _) => self.cmd_opp(&mut words, &mut out),
+            (b"query", _) => self.cmd_query(&mut words, &mut out),
+            (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
+            (b"end", _) => words.end().map(|()| {
+                self.game = None;
+                out.str("ok");
+            }),
+            (b"version", _) => words.end().map(|()| {
+                out.str("version nimbot ");
+                out.str(crate::VERSION);
+                out.str(" protocol ");
+                out.num(PROTOCOL_VERSION);
+            }),
+            (b"limits", _) => words.end().map(|()| self.cmd_limits(&mut out)),
+            (b"policy", _) => self.cmd_policy(&mut words, &mut out),
+            (b"help", _) => words.end().map(|()| out.str(HELP)),
+            _ => Err(Error::Msg("unknown command (try help)")),
+        };
+        Some(match result {
+            Ok(()) => out.0,
+            Err(e) => e.reply(),
+        })
+    }
+
+    /// The Expanding Nim game in progress, if that is what is played.
+    fn expanding(&self) -> Option<(Game, Player)> {
+        match self.game {
+            Some(ActiveGame::Expanding(g, bot)) => Some((g, bot)),
+            _ => None,
+        }
+    }
+
+    fn cmd_new(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        let mut ahead = words.clone();
+        let game = match ahead.next() {
+            Some(b"fibonacci") => games::new_fibonacci(&mut ahead)?,
+            Some(b"supernim") => games::new_supernim(&mut ahead)?,
+            _ => self.new_expanding(words)?,
+        };
+        self.game = Some(game);
+        out.str("ok");
+        Ok(())
+    }
+
+    fn new_expanding(&mut self, words: &mut Words<'_>) -> Result<ActiveGame, Error> {
+        const USAGE: Error = Error::Msg("usage: new STONES RESETS INIT_MAX first|second");
+        let stones = words.number().map_err(|e| e.or(USAGE))?;
+        let resets = words.number().map_err(|e| e.or(USAGE))?;
+        let init_max = words.number().map_err(|e| e.or(USAGE))?;
+        let seat = match words.next() {
+            Some(b"first") => Player::First,
+            Some(b"second") => Player::Second,
+            _ => return Err(USAGE),
+        };
+        words.end()?;
+        let resets = u8::try_from(resets).unwrap_or(u8::MAX);
+        let params = Params::new(stones, resets, init_max).map_err(|e| Error::Msg(e.as_str()))?;
+        self.engine
+            .prepare(&params)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        Ok(ActiveGame::Expanding(Game::new(params), seat))
+    }
+
+    /// Decide and play the bot's move on `game` (a copy: the caller commits it).
+    fn bot_move(&mut self, game: &mut Game, bot: Player, out: &mut Out) -> Result<(), Error> {
+        let mv = bot_move(&mut self.engine, self.policy, game, bot)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        let outcome = game
+            .play(bot, mv)
+            .map_err(|e| Error::Msg(MoveError::Illegal(e).as_str()))?;
+        out.str("move ");
+        out.mv(mv);
+        if outcome == Outcome::Won(bot) {
+            out.str(" won");
+        }
+        Ok(())
+    }
+
+    fn cmd_go(&mut self, out: &mut Out) -> Result<(), Error> {
+        let (mut game, bot) = self.expanding().ok_or(Error::Msg("no game (send new)"))?;
+        if game.winner().is_some() {
+            return Err(Error::Msg("the game is over"));
+        }
+        if game.to_move() != bot {
+            return Err(Error::Msg(
+                "out of turn: the opponent is to move (send opp)",
+            ));
+        }
+        self.bot_move(&mut game, bot, out)?;
+        self.game = Some(ActiveGame::Expanding(game, bot));
+        Ok(())
+    }
+
+    fn cmd_opp(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error = Error::Msg("usage: opp TAKE RESET(0|1)");
+        let take = words.number().map_err(|e| e.or(USAGE))?;
+        let reset = words.flag().map_err(|e| e.or(USAGE))?;
+        words.end()?;
+        let (mut game, bot) = self.expanding().ok_or(Error::Msg("no game (send new)"))?;
+        if game.winner().is_some() {
+            return Err(Error::Msg("the game is over"));
+        }
+        if game.to_move() == bot {
+            return Err(Error::Msg("out of turn: the bot is to move (send go)"));
+        }
+        match game.play(bot.other(), Move::new(take, reset)) {
+            Err(e) => return Err(Error::Illegal(e)),
+            Ok(Outcome::Won(_)) => out.str("lost"),
+            Ok(Outcome::Continue) => self.bot_move(&mut game, bot, out)?,
+        }
+        self.game = Some(ActiveGame::Expanding(game, bot));
+        Ok(())
+    }
+
+    fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error =
+            Error::Msg("usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)");
+        let stones = words.number().map_err(|e| e.or(USAGE))?;
+        let cap = words.number().map_err(|e| e.or(USAGE))?;
+        let own = words.number().map_err(|e| e.or(USAGE))?;
+        let opp = words.number().map_err(|e| e.or(USAGE))?;
+        let pending = words.flag().map_err(|e| e.or(USAGE))?;
+        words.end()?;
+        let init_max = match (self.expanding(), self.engine.limits().init_max) {
+            (Some((g, _)), _) => g.params().init_max(),
+            (None, Some(m)) => m,
+            (None, None) => DEFAULT_INIT_MAX,
+        };
+        let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
+        let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        let decision = self
+            .engine
+            .decide(&pos, self.policy)
+            .map_err(|e| Error::Msg(e.as_str()))?;
+        out.str(decision.value().as_word());
+        out.str(" ");
+        out.mv(decision.mv);
+        Ok(())
+    }
+
+    fn cmd_state(&self, out: &mut Out) {
+        let Some((game, bot)) = &self.expanding() else {
+            out.str("state none");
+            return;
+        };
+        out.str("state stones ");
+        out.num(game.stones());
+        out.str(" limit ");
+        out.num(game.limit());
+        out.str(" cap ");
+        out.num(game.cap());
+        out.str(" resets ");
+        out.num(u32::from(game.resets_left(*bot)));
+        out.str(" ");
+        out.num(u32::from(game.resets_left(bot.other())));
+        out.str(" pending ");
+        out.num(u32::from(game.reset_pending()));
+        out.str(" turn ");
+        out.str(match game.winner() {
+            Some(p) if p == *bot => "won",
+            Some(_) => "lost",
+            None if game.to_move() == *bot => "bot",
+            None => "opponent",
+        });
+    }
+
+    fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        if let Some(name) = words.next() {
+            words.end()?;
+            self.policy =
+                Policy::from_name(name).ok_or(Error::Msg("usage: policy [first|trap|longest]"))?;
+        }
+        out.str("policy ");
+        out.str(self.policy.as_str());
+        Ok(())
+    }
+
+    fn cmd_limits(&self, out: &mut Out) {
+        let limits = self.engine.limits();
+        out.str("limits stones ");
+        out.num(limits.max_stones);
+        out.str(" resets ");
+        out.num(u32::from(limits.max_resets));
+        out.str(" init_max ");
+        match limits.init_max {
+            Some(m) => out.num(m),
+            None => out.str("any"),
+        }
+        out.str(" line ");
+        out.num(MAX_LINE as u32);
+    }
+}
+
+/// Why a command was refused; becomes one `error ...` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Error {
+    Msg(&'static str),
+    Illegal(IllegalMove),
+    /// A token that should be a number is not one (or overflows).
+    BadNumber,
+    /// A command ran out of arguments; the caller substitutes its usage line.
+    Missing,
+}
+
+impl Error {
+    /// Replace a missing-argument error by the command's usage line.
+    fn or(self, usage: Error) -> Error {
+        match self {
+            Error::Missing => usage,
+            other => other,
+        }
+    }
+
+    fn reply(self) -> Reply {
+        let mut out = Out::default();
+        out.str("error ");
+        match self {
+            Error::Msg(m) => out.str(m),
+            Error::BadNumber => out.str("bad number"),
+            Error::Missing => out.str("missing argument"),
+            Error::Illegal(IllegalMove::BadTake { take, limit }) => {
+                out.str("illegal move: take ");
+                out.num(take);
+                out.str(" is outside 1..=");
+                out.num(limit);
+            }
+            Error::Illegal(e) => {
+                out.str("illegal move: ");
+                out.str(e.as_str());
+            }
+        }
+        out.0
+    }
+}
+
+/// Whitespace-separated tokens of one line.
+#[derive(Clone)]
+struct Words<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Words<'a> {
+    fn new(line: &'a [u8]) -> Self {
+        Words { rest: line }
+    }
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let is_space = |b: &u8| *b == b' ' || *b == b'\t';
+        let start = self.rest.iter().position(|b| !is_space(b))?;
+        let rest = self.rest.get(start..)?;
+        let len = rest.iter().position(is_space).unwrap_or(rest.len());
+        let (word, tail) = rest.split_at(len);
+        self.rest = tail;
+        Some(word)
+    }
+
+    /// A decimal `u32` with no sign.
+    fn number(&mut self) -> Result<u32, Error> {
+        let word = self.next().ok_or(Error::Missing)?;
+        parse_u32(word).ok_or(Error::BadNumber)
+    }
+
+    /// `0` or `1`.
+    fn flag(&mut self) -> Result<bool, Error> {
+        match self.next().ok_or(Error::Missing)? {
+            b"0" => Ok(false),
+            b"1" => Ok(true),
+            _ => Err(Error::Msg("flag must be 0 or 1")),
+        }
+    }
+
+    fn end(&mut self) -> Result<(), Error> {
+        match self.next() {
+            None => Ok(()),
+            Some(_) => Err(Error::Msg("too many arguments")),
+        }
+    }
+}
+
+/// A reply under construction. Writes past [`MAX_REPLY`] are dropped; the replies
+/// above are far shorter.
+#[derive(Default)]
+struct Out(Reply);
+
+impl Out {
+    fn str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            if self.0.push(b).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn num(&mut self, n: impl Into<u64>) {
+        for &d in Decimal::new(n).as_bytes() {
+            if self.0.push(d).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn mv(&mut self, mv: Move) {
+        self.num(mv.take);
+        self.str(if mv.reset { " 1" } else { " 0" });
+    }
+}
+
+/// One line read by [`LineReader`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// A complete line, without its line ending.
+    Text(&'a [u8]),
+    /// A line longer than [`MAX_LINE`]; its bytes were discarded up to the line end.
+    TooLong,
+}
+
+/// Splits a byte stream into lines with a fixed buffer.
+#[derive(Debug)]
+pub struct LineReader {
+    /// One byte more than [`MAX_LINE`]: room for the `\r` of a `\r\n` ending.
+    line: Vec<u8, { MAX_LINE + 1 }>,
+    overflow: bool,
+    chunk: [u8; 64],
+    start: usize,
+    end: usize,
+    eof: bool,
+}
+
+impl Default for LineReader {
+    fn default() -> Self {
+        LineReader {
+            line: Vec::new(),
+            overflow: false,
+            chunk: [0; 64],
+            start: 0,
+            end: 0,
+            eof: false,
+        }
+    }
+}
+
+impl LineReader {
+    /// The next line from `input`, or `Ok(None)` at the end of input. A last line
+    /// without a line ending still counts.
+    pub fn next_line<R: Read>(&mut self, input: &mut R) -> Result<Option<Line<'_>>, R::Error> {
+        self.line.clear();
+        self.overflow = false;
+        loop {
+            while self.start < self.end {
+                let b = self.chunk.get(self.start).copied().unwrap_or(b'\n');
+                self.start += 1;
+                if b == b'\n' {
+                    return Ok(Some(self.finish()));
+                }
+                if self.line.push(b).is_err() {
+                    self.overflow = true;
+                }
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            let n = input.read(&mut self.chunk)?;
+            self.start = 0;
+            self.end = n.min(self.chunk.len());
+            if n == 0 {
+                self.eof = true;
+                if !self.line.is_empty() || self.overflow {
+                    return Ok(Some(self.finish()));
+                }
+                return Ok(None);
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Line<'_> {
+        if !self.overflow && self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        if self.overflow || self.line.len() > MAX_LINE {
+            return Line::TooLong;
+        }
+        Line::Text(&self.line)
+    }
+}
+
+/// Why [`serve`] stopped before the end of its input.
+#[derive(Debug)]
+pub enum ServeError<R, W> {
+    /// Reading the input failed.
+    Read(R),
+    /// Writing a reply failed.
+    Write(W),
+}
+
+/// Run a session over `input`/`output` until the end of input: every command line
+/// gets exactly one reply line, every blank line none.
+pub fn serve<E, R, W>(
+    session: &mut Session<E>,
+    input: &mut R,
+    output: &mut W,
+) -> Result<(), ServeError<R::Error, W::Error>>
+where
+    E: Engine,
+    R: Read,
+    W: Write,
+{
+    let mut reader = LineReader::default();
+    loop {
+        let reply = match reader.next_line(input).map_err(ServeError::Read)? {
+            None => return Ok(()),
+            Some(line) => match session.handle(line) {
+                Some(reply) => reply,
+                None => continue,
+            },
+        };
+        output.write_all(&reply).map_err(ServeError::Write)?;
+        output.write_all(b"\n").map_err(ServeError::Write)?;
+        output.flush().map_err(ServeError::Write)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_numbers() {
+        for n in [0u32, 7, 10, 999, 4_294_967_295] {
+            let mut out = Out::default();
+            out.num(n);
+            assert_eq!(core::str::from_utf8(&out.0).unwrap(), std::format!("{n}"));
+        }
+    }
+
+    #[test]
+    fn words_split_on_spaces_and_tabs() {
+        let mut w = Words::new(b"  opp\t3   1 ");
+        assert_eq!(w.next(), Some(&b"opp"[..]));
+        assert_eq!(w.number(), Ok(3));
+        assert_eq!(w.flag(), Ok(true));
+        assert_eq!(w.end(), Ok(()));
+    }
+}

@@ -1,0 +1,45 @@
+//! The game-theoretic value of a position, always from the side of the player to
+//! move: a type rather than a `bool`, so no function has to say which way it reads.
+
+/// Whether the player to move wins a position with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The player to move wins.
+    Won,
+    /// The player to move loses against perfect play.
+    Lost,
+}
+
+impl Value {
+    /// [`Value::Won`] if `mover_wins`, else [`Value::Lost`]: the bridge from the
+    /// oracles' bits (1 = the mover wins).
+    pub const fn from_mover_wins(mover_wins: bool) -> Self {
+        if mover_wins {
+            Value::Won
+        } else {
+            Value::Lost
+        }
+    }
+
+    /// True for [`Value::Won`].
+    pub const fn is_won(self) -> bool {
+        matches!(self, Value::Won)
+    }
+
+    /// The value for the other player: a move into a position lost for the
+    /// opponent wins.
+    pub const fn flip(self) -> Self {
+        match self {
+            Value::Won => Value::Lost,
+            Value::Lost => Value::Won,
+        }
+    }
+
+    /// `win` or `lose`, as `query` answers.
+    pub const fn as_word(self) -> &'static str {
+        match self {
+            Value::Won => "win",
+            Value::Lost => "lose",
+        }
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The figures that change with every build, measured and written to docs/figures.md
+# (the only file that holds them; never edit it by hand).
+#
+#   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table) and
+#                             both benchmarks (solver: nimbot bench; table:
+#                             nimbot-table bench), a few minutes on a loaded machine
+#   tools/figures.sh sizes    the sizes only (builds the firmware and the tiny binary)
+#
+# Each figure is printed as its command printed it, under the command itself, so a
+# reader can repeat any one of them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=docs/figures.md
+MODE=${1:-all}
+case "$MODE" in
+  all | sizes) ;;
+  *) echo "usage: tools/figures.sh [sizes]" >&2; exit 2 ;;
+esac
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+body=$(mktemp)
+trap 'rm -f "$body"' EXIT
+
+# Runs a command, keeps the lines matching a pattern (all lines if none is given) and
+# appends them to the page under the command.
+record() {
+  local title=$1 pattern=$2
+  shift 2
+  step "$title: $*"
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    tail -20 "$log" >&2
+    rm -f "$log"
+    echo "figures.sh: '$*' failed" >&2
+    exit 1
+  fi
+  {
+    printf '## %s\n\n`%s`\n\n```\n' "$title" "$*"
+    if [ -n "$pattern" ]; then grep -E "$pattern" "$log" || true; else cat "$log"; fi
+    printf '```\n\n'
+  } >>"$body"
+  rm -f "$log"
+}
+
+record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
+record "Tiny binary size" '^target/tiny/nimbot:' tools/tiny.sh build
+record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
+if [ "$MODE" = all ]; then
+  cargo build --release --quiet --bin nimbot -p nimbot
+  cargo build --release --quiet -p nimbot-tools
+  record "Solver benchmark" '' target/release/nimbot bench
+  record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
+fi
+
+{
+  printf '# Figures\n\n'
+  printf 'Written by `tools/figures.sh%s` at commit %s (%s), on %s with %s cores;\n' \
+    "$([ "$MODE" = sizes ] && echo ' sizes')" \
+    "$(git rev-parse --short HEAD)" \
+    "$(git diff --quiet HEAD -- src firmware tiny table tools 2>/dev/null && echo clean || echo 'with local changes')" \
+    "$(date -u +%Y-%m-%d)" "$(nproc)"
+  printf 'do not edit by hand. [benchmarks.md](benchmarks.md) says how to read them.\n\n'
+  cat "$body"
+} >"$OUT"
+step "wrote $OUT"
