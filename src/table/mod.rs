@@ -1,12 +1,12 @@
 //! The solution table: won/lost for every position of a box of games, in a postcard
 //! blob that is probed in place (format v2, specified in `table/FORMAT.md`).
 //!
-//! - [`geometry`]: which caps and piles a box stores (shared with the solver);
-//! - [`format`]: the serialized fields; [`checksum`]: the CRC-32 after them;
-//! - [`bits`]: the bit reader; [`index`]: restart points into the stream;
-//! - [`layer`]: how one layer's values are coded (periods, copies of a related layer);
+//! - `geometry`: which caps and piles a box stores (shared with the solver);
+//! - `format`: the serialized fields; `checksum`: the CRC-32 after them;
+//! - `bits`: the bit reader; `index`: restart points into the stream;
+//! - `layer`: how one layer's values are coded (periods, copies of a related layer);
 //! - `encode` (with `alloc`): the writer;
-//! - [`error`]: blobs refused when opened, probes that fail.
+//! - `error`: blobs refused when opened, probes that fail.
 //!
 //! Loading checks the checksum and every header field; probing allocates nothing,
 //! reads the borrowed bytes with checked arithmetic, and reports a layer that does
