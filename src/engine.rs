@@ -3,7 +3,7 @@
 //! ([`Engine::decide`]); [`bot_move`] is the one path by which the bot moves in a
 //! game, for the line protocol and both tournament clients alike.
 
-use crate::rules::{Game, IllegalMove, Move, Params, Player, Position};
+use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::{Table, TableError};
 
@@ -16,6 +16,16 @@ pub struct Limits {
     pub max_resets: u8,
     /// The only M it plays, or `None` for any.
     pub init_max: Option<u32>,
+}
+
+impl Limits {
+    /// Everything the rules allow: what a solving engine covers (within its
+    /// memory budget).
+    pub const RULES: Limits = Limits {
+        max_stones: MAX_STONES,
+        max_resets: MAX_RESETS,
+        init_max: None,
+    };
 }
 
 /// A source of moves: what the adapters play with.
@@ -152,7 +162,6 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 mod solving {
     use super::*;
     use crate::distance::{longest_move, Distances};
-    use crate::rules::{MAX_RESETS, MAX_STONES};
     use crate::solver::{Solution, SolveBox};
     use crate::strategy::Oracle;
 
@@ -228,11 +237,7 @@ mod solving {
 
     impl Engine for SolvingEngine {
         fn limits(&self) -> Limits {
-            Limits {
-                max_stones: MAX_STONES,
-                max_resets: MAX_RESETS,
-                init_max: None,
-            }
+            Limits::RULES
         }
 
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {

@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{connect, exit_codes, first_wins, spawn, Referee, BIN};
+use common::{both_seats, connect, exit_codes, first_wins, spawn, Referee, BIN};
 
 const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/stock_client.py");
 
@@ -159,10 +159,7 @@ fn bad_hellos_are_dropped_and_the_game_still_happens() {
     half.write_all(br#"{"name": "hal"#).unwrap();
     drop(half);
     thread::sleep(Duration::from_millis(50));
-    let a = connect(&referee.addr, true, "a", 3);
-    let b = connect(&referee.addr, false, "b", 3);
-    let (ac, _, _) = a.finish(15.0);
-    let (bc, _, _) = b.finish(15.0);
+    let ((ac, _), (bc, _)) = both_seats(&referee.addr);
     let (code, log) = referee.end(15.0);
     assert_eq!(code, Some(0), "{log}");
     assert!(
@@ -206,10 +203,7 @@ fn largest_meaning_and_welcome_extras_are_understood_by_connect() {
         "2",
     ]);
     // The client is told M = 3 on its command line; the welcome's init_max (2) wins.
-    let a = connect(&referee.addr, true, "a", 3);
-    let b = connect(&referee.addr, false, "b", 3);
-    let (ac, _, ae) = a.finish(15.0);
-    let (bc, _, be) = b.finish(15.0);
+    let ((ac, ae), (bc, be)) = both_seats(&referee.addr);
     let (code, log) = referee.end(15.0);
     assert_eq!(code, Some(0), "{log}{ae}{be}");
     assert_eq!((ac, bc), exit_codes(first_wins(50, 3, 2)), "{log}");

@@ -125,10 +125,10 @@ impl<E: Engine> Session<E> {
         let result = match (cmd, &mut self.game) {
             (b"new", _) => self.cmd_new(&mut words, &mut out),
             (b"go" | b"opp" | b"state", Some(ActiveGame::Fibonacci(g, bot))) => {
-                games::handle(cmd, g, *bot, &mut words, &mut out)
+                games::fibonacci(cmd, g, *bot, &mut words, &mut out)
             }
             (b"go" | b"opp" | b"state", Some(ActiveGame::SuperNim(g, bot))) => {
-                games::handle(cmd, g, *bot, &mut words, &mut out)
+                games::supernim(cmd, g, *bot, &mut words, &mut out)
             }
             (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
             (b"opp", _) => self.cmd_opp(&mut words, &mut out),

@@ -110,6 +110,16 @@ impl Referee {
     }
 }
 
+/// `connect` in both seats (named a and b, told M = 3), each run to its end: the
+/// exit code and stderr of the first seat, then of the second.
+pub fn both_seats(addr: &str) -> ((Option<i32>, String), (Option<i32>, String)) {
+    let a = connect(addr, true, "a", 3);
+    let b = connect(addr, false, "b", 3);
+    let (ac, _, ae) = a.finish(15.0);
+    let (bc, _, be) = b.finish(15.0);
+    ((ac, ae), (bc, be))
+}
+
 /// The exit statuses of the first and the second seat's `connect` when the first
 /// seat wins (`first_wins`) or loses: 0 for the winner, 1 for the loser.
 pub fn exit_codes(first_wins: bool) -> (Option<i32>, Option<i32>) {

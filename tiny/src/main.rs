@@ -29,7 +29,6 @@ use nimbot::TableEngine;
 #[cfg(feature = "solver")]
 use nimbot::{
     engine::{Limits, SolvingEngine},
-    rules::{MAX_RESETS, MAX_STONES},
     strategy::Oracle,
     Decision, Params, Solution, SolveBox, Table,
 };
@@ -288,11 +287,7 @@ impl TinyEngine {
 #[cfg(feature = "solver")]
 impl Engine for TinyEngine {
     fn limits(&self) -> Limits {
-        Limits {
-            max_stones: MAX_STONES,
-            max_resets: MAX_RESETS,
-            init_max: None,
-        }
+        Limits::RULES
     }
     fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
         let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
