@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use crate::rules::{Move, Position};
 use crate::solver::{Solution, SolveBox};
 use crate::strategy::{best_move, position_value, reply_counts, DecideError, Decision};
+use crate::table::geometry;
 
 /// Plies to the end for every position of a solved box, and for the small open-cap
 /// positions after a reset.
@@ -32,7 +33,7 @@ impl Distances {
     pub fn new(solution: &Solution) -> Self {
         let bx = solution.solve_box();
         let r = usize::from(bx.resets) + 1;
-        let keys = 2 * r * r;
+        let keys = geometry::keys_per_cap(bx.resets);
         let mut caps = Vec::new();
         let mut total = 0usize;
         for (c, hi) in solution.layers() {
@@ -94,9 +95,12 @@ impl Distances {
         if p.own_resets() > self.bx.resets || p.opp_resets() > self.bx.resets {
             return None;
         }
-        let r = usize::from(self.bx.resets) + 1;
-        let key = (usize::from(p.own_resets()) * r + usize::from(p.opp_resets())) * 2
-            + usize::from(p.reset_pending());
+        let key = geometry::key(
+            self.bx.resets,
+            p.own_resets(),
+            p.opp_resets(),
+            p.reset_pending(),
+        );
         Some(off + key * (hi - c) as usize + (p.stones() - c - 1) as usize)
     }
 

@@ -62,13 +62,7 @@ impl MoveError {
     }
 }
 
-impl core::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::error::Error for MoveError {}
+crate::error::error_from_as_str!(MoveError);
 
 /// The bot's move in `game`, seated as `bot`: `policy`'s move from `engine` for the
 /// current position, checked against the game (not yet played: the protocol plays
@@ -96,8 +90,14 @@ pub fn bot_move<E: Engine + ?Sized>(
 }
 
 /// Answers from a table (by default the one embedded in flash) and nothing else:
-/// what the firmware and the tiny binary play with. Games beyond the table are
-/// refused when they start, positions beyond it with [`DecideError::OutOfRange`].
+/// what the firmware and the tiny binary play with. [`Policy::Longest`] is played as
+/// [`Policy::Trap`] (it needs distances, which only the solver has).
+///
+/// # Errors
+/// [`Engine::prepare`] refuses a game beyond the table with
+/// [`DecideError::OutOfRange`]; [`Engine::decide`] answers a position beyond it the
+/// same way (unless a winning move lands inside the table), and
+/// [`DecideError::BadTable`] if the table's data turns out damaged.
 #[derive(Clone, Debug)]
 pub struct TableEngine<'a> {
     table: Table<'a>,
@@ -162,8 +162,13 @@ mod solving {
         }
     }
 
-    /// Solves in memory whatever it is asked, within a budget of stored positions,
-    /// keeping the last solution for the next question.
+    /// Solves in memory whatever it is asked, within a memory budget
+    /// ([`SolveBox::memory_bytes`]), keeping the last solution for the next question.
+    ///
+    /// # Errors
+    /// [`DecideError::TooLarge`] from [`Engine::prepare`] or [`Engine::decide`] when
+    /// the game (or the box around the position) needs more memory than the budget;
+    /// [`DecideError::OutOfRange`] if the solver refuses the box.
     #[derive(Debug)]
     pub struct SolvingEngine {
         budget: u64,
@@ -173,14 +178,17 @@ mod solving {
     }
 
     impl SolvingEngine {
-        /// Default budget: 500 million positions, about 60 MB and a few seconds.
-        pub const DEFAULT_BUDGET: u64 = 500_000_000;
+        /// Default budget: 1 GiB at the solve's peak. Every box `nimbot-table
+        /// generate` solves in seconds fits (N <= 99,999 with R = 4 takes about
+        /// 0.26 GB and a few seconds); bigger ones are refused with
+        /// [`DecideError::TooLarge`] instead of exhausting the machine.
+        pub const DEFAULT_BUDGET: u64 = 1 << 30;
         /// Largest box (stored positions) for which `longest` computes distances to
         /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
         /// `longest` plays as `trap`.
         pub const LONGEST_BUDGET: u64 = 10_000_000;
 
-        /// An engine that refuses boxes of more than `budget` stored positions.
+        /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
                 budget,
@@ -201,7 +209,7 @@ mod solving {
                 (None, _) => false,
             };
             if !covered {
-                if bx.stored_positions() > self.budget {
+                if bx.memory_bytes() > self.budget {
                     return Err(DecideError::TooLarge);
                 }
                 let sol = Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?;
@@ -255,7 +263,12 @@ mod solving {
     }
 
     /// The host's engine: the table whenever it covers the position, the in-memory
-    /// solver otherwise (bigger piles, more resets, another M).
+    /// solver otherwise (bigger piles, more resets, another M). [`Policy::Longest`]
+    /// in a lost position solves the game once for its distances.
+    ///
+    /// # Errors
+    /// As [`SolvingEngine`] for whatever the table does not answer; a damaged table
+    /// ([`DecideError::BadTable`]) is reported, not bypassed.
     #[derive(Debug)]
     pub struct TableOrSolverEngine<'a> {
         table: Option<TableEngine<'a>>,

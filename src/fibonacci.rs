@@ -9,8 +9,6 @@
 //! opponent is left with `z > L` again. Everything here is O(log s) with no
 //! allocation; `tests/fibonacci.rs` checks it against an exhaustive search.
 
-use core::fmt;
-
 use crate::rules::Player;
 
 /// Why a Fibonacci Nim position or move was refused.
@@ -49,11 +47,7 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::error::error_from_as_str!(Error);
 
 /// The smallest term of the Zeckendorf representation of `n` (0 for `n = 0`).
 ///
@@ -136,14 +130,9 @@ pub fn decide(stones: u64, limit: u64) -> Result<Decision, Error> {
     })
 }
 
-/// What a legal Fibonacci Nim move did to the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Stones remain; the other player moves next.
-    Continue,
-    /// The move emptied the pile: the mover won.
-    Won(Player),
-}
+/// What a legal Fibonacci Nim move did to the game: as in Expanding Nim, the game
+/// goes on or the mover emptied the pile and won.
+pub use crate::rules::Outcome;
 
 /// The record of one Fibonacci Nim game. A refused move leaves it unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -45,6 +45,7 @@ extern crate alloc;
 #[cfg(feature = "alloc")]
 pub mod distance;
 pub mod engine;
+mod error;
 pub mod fibonacci;
 pub mod num;
 #[cfg(feature = "platform")]

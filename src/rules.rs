@@ -52,20 +52,25 @@ impl ParamError {
     }
 }
 
-impl fmt::Display for ParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::error::error_from_as_str!(ParamError, PositionError);
+
+/// `value` must lie in `1..=MAX_STONES`: `zero` if it is 0, `large` above.
+fn check_count(value: u32, zero: ParamError, large: ParamError) -> Result<(), ParamError> {
+    if value == 0 {
+        Err(zero)
+    } else if value > MAX_STONES {
+        Err(large)
+    } else {
+        Ok(())
     }
 }
 
 fn check_init_max(init_max: u32) -> Result<(), ParamError> {
-    if init_max == 0 {
-        Err(ParamError::ZeroInitMax)
-    } else if init_max > MAX_STONES {
-        Err(ParamError::InitMaxTooLarge)
-    } else {
-        Ok(())
-    }
+    check_count(
+        init_max,
+        ParamError::ZeroInitMax,
+        ParamError::InitMaxTooLarge,
+    )
 }
 
 fn check_resets(resets: u8) -> Result<(), ParamError> {
@@ -77,13 +82,7 @@ fn check_resets(resets: u8) -> Result<(), ParamError> {
 }
 
 fn check_stones(stones: u32) -> Result<(), ParamError> {
-    if stones == 0 {
-        Err(ParamError::NoStones)
-    } else if stones > MAX_STONES {
-        Err(ParamError::TooManyStones)
-    } else {
-        Ok(())
-    }
+    check_count(stones, ParamError::NoStones, ParamError::TooManyStones)
 }
 
 impl Params {
@@ -168,6 +167,14 @@ impl Player {
             Player::Second => 1,
         }
     }
+
+    /// `first` or `second`, as the line protocol and the command lines spell seats.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Player::First => "first",
+            Player::Second => "second",
+        }
+    }
 }
 
 /// Why a move was refused, in the reference server's judging order.
@@ -211,6 +218,8 @@ impl fmt::Display for IllegalMove {
         }
     }
 }
+
+impl core::error::Error for IllegalMove {}
 
 /// What a legal move did to the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -402,12 +411,6 @@ impl PositionError {
             PositionError::Param(p) => p.as_str(),
             PositionError::CapBelowInitMax => "cap is below init max",
         }
-    }
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -29,6 +29,7 @@ use alloc::vec::Vec;
 
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::table::geometry::Layers;
+use crate::value::Value;
 
 /// Why a box could not be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,17 +112,20 @@ impl SolveBox {
         Layers::new(self.n_max, self.c_min).collect()
     }
 
-    /// Bytes the solution of this box takes in memory (its bit array), to refuse a
-    /// box too large before solving it.
-    pub fn solution_bytes(&self) -> u64 {
+    /// Bytes a solve of this box takes at its peak: the solution's bit array (kept)
+    /// plus the solver's per-pile work arrays (freed after the solve). Cheap: use it
+    /// to refuse a box too large before solving it.
+    pub fn memory_bytes(&self) -> u64 {
         if self.validate().is_err() {
             return 0;
         }
         let (_, words) = storage(self.resets);
-        self.layer_bounds()
+        let solution: u64 = self
+            .layer_bounds()
             .iter()
             .map(|&(c, hi)| u64::from(hi - c) * words as u64 * 8)
-            .sum()
+            .sum();
+        solution + MaskSolver::work_bytes(u64::from(self.n_max))
     }
 
     /// Positions the box stores (those with `c < s`), counting every reset pair and
@@ -344,6 +348,12 @@ impl Solution {
         Some(self.bits.get(at)? >> (b % 64) & 1 == 1)
     }
 
+    /// The value of `pos` for its mover, or `None` if `pos` lies outside the box
+    /// ([`Solution::is_win`] as a [`Value`]).
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        self.is_win(pos).map(Value::from_mover_wins)
+    }
+
     /// The values of one layer: whether the mover wins with `own` and `opp` resets
     /// left, `pending` as f, cap `cap` and piles `cap + 1 ..= hi` (in that order).
     /// `None` if the layer is not in the box.
@@ -385,16 +395,18 @@ impl Solution {
         let mut by_bit = vec![Vec::new(); wpp * 64];
         let mut since = vec![0u32; wpp * 64];
         let mut prev = vec![!0u64; wpp];
-        for (t, pile) in words.chunks(wpp).enumerate() {
-            for (w, (&now, before)) in pile.iter().zip(prev.iter_mut()).enumerate() {
-                let mut changed = now ^ *before;
-                *before = now;
-                while changed != 0 {
-                    let bit = w * 64 + changed.trailing_zeros() as usize;
-                    changed &= changed - 1;
-                    by_bit[bit].push(t as u32 - since[bit]);
-                    since[bit] = t as u32;
-                }
+        for (i, &now) in words.iter().enumerate() {
+            let (t, w) = (i / wpp, i % wpp);
+            let mut changed = now ^ prev[w];
+            if changed == 0 {
+                continue;
+            }
+            prev[w] = now;
+            while changed != 0 {
+                let bit = w * 64 + changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                by_bit[bit].push(t as u32 - since[bit]);
+                since[bit] = t as u32;
             }
         }
         let mut runs = Vec::with_capacity(2 * r * r);
@@ -417,88 +429,49 @@ impl Solution {
     }
 }
 
-/// OR of the last `w` entries of a sequence of masks, O(1) a step: the sequence is
-/// cut into blocks of `w`; a window is the suffix OR of one block and the prefix OR
-/// of the next (van Herk / Gil-Werman).
-struct WindowOr {
-    w: usize,
-    /// Position in the current block of the last pushed entry, 1-based.
-    fill: usize,
-    pre: Vec<u64>,
-    suf: Vec<u64>,
-}
-
-impl WindowOr {
-    fn new(len: usize) -> Self {
-        WindowOr {
-            w: 0,
-            fill: 0,
-            pre: vec![0; len],
-            suf: vec![0; len],
-        }
-    }
-
-    fn reset(&mut self, w: usize) {
-        self.w = w;
-        self.fill = 0;
-    }
-
-    /// `a[p]` was just set; `p` counts up from 1.
-    fn push(&mut self, a: &[u64], p: usize) {
-        if self.w == 0 {
-            return;
-        }
-        self.fill += 1;
-        self.pre[p] = if self.fill == 1 {
-            a[p]
-        } else {
-            self.pre[p - 1] | a[p]
-        };
-        if self.fill == self.w {
-            let mut acc = 0;
-            for q in (p + 1 - self.w..=p).rev() {
-                acc |= a[q];
-                self.suf[q] = acc;
-            }
-            self.fill = 0;
-        }
-    }
-
-    /// The OR of entries `s - w ..= s - 1` (all pushed, `s > w`).
-    fn before(&self, s: usize) -> u64 {
-        if self.w == 0 {
-            return 0;
-        }
-        self.suf[s - self.w] | self.pre[s - 1]
-    }
-}
-
-/// Lost masks of one layer per pile (index = pile, from 1), in both bit orders:
-/// `nat[f][p]` has bit `a (R+1) + b` set when `(p, c, a, b, f)` is lost, `tr[f][p]`
-/// bit `b (R+1) + a`. Piles up to the cap hold the rules' values.
-struct LostMasks {
-    nat: [Vec<u64>; 2],
-    tr: [Vec<u64>; 2],
+/// The prefix and suffix ORs of the two sliding windows (the cap's, then the one
+/// after a reset) at one pile, for the four lost masks: window `w`'s OR of mask `j`
+/// at `[4 w + j]`. Only the last few blocks are kept, in a ring.
+#[derive(Clone, Copy, Debug, Default)]
+struct WindowOrs {
+    pre: [u64; 8],
+    suf: [u64; 8],
 }
 
 /// The mask solver: state reused from layer to layer.
+///
+/// Per pile it keeps four lost masks `[a-major f=0, a-major f=1, b-major f=0,
+/// b-major f=1]` (bit `a (R+1) + b`, or `b (R+1) + a`) for the layer being solved
+/// and the one above. The "loss among the last `w` piles" masks come from
+/// sliding-window ORs: piles are cut into blocks of `w`, and a window is the suffix
+/// OR of one block and the prefix OR of the next (van Herk / Gil-Werman), O(1) a
+/// pile, kept in a ring of the last few blocks so that the work stays in cache.
 struct MaskSolver {
     r: usize,
     init_max: u32,
     full: u64,
-    /// Transposed order: positions with own resets above 0 (bit index not a
-    /// multiple of R + 1).
+    /// b-major order: positions with own resets above 0 (bit index not a multiple
+    /// of R + 1).
     own_nonzero_tr: u64,
-    /// Lost masks of the capless game (the rules, f = 1) per pile, both orders.
-    capless_nat: Vec<u64>,
-    capless_tr: Vec<u64>,
-    cur: LostMasks,
-    above: LostMasks,
-    /// Window ORs: [window][order][f] with window 0 = the cap's, 1 = after a reset.
-    windows: [[[WindowOr; 2]; 2]; 2],
+    /// Lost masks of the capless game (the rules with f = 1) per pile: a-major,
+    /// b-major.
+    capless: Vec<[u64; 2]>,
+    cur: Vec<[u64; 4]>,
+    above: Vec<[u64; 4]>,
+    ring: Vec<WindowOrs>,
+    /// `ring.len() - 1` (a power of two minus one).
+    ring_mask: usize,
+    /// The two window widths and how far into its current block each is.
+    width: [usize; 2],
+    fill: [usize; 2],
 }
 
 impl MaskSolver {
+    /// Bytes of work arrays for piles up to `n_max` (an upper bound).
+    const fn work_bytes(n_max: u64) -> u64 {
+        (n_max + 2) * 2 * 32 + (2 * n_max + 4) * core::mem::size_of::<WindowOrs>() as u64
+    }
+
     fn new(bx: &SolveBox, capless: &CaplessTable, c_top: u32, max_hi: u32) -> Self {
         let r = usize::from(bx.resets) + 1;
         let rr = r * r;
@@ -510,38 +483,40 @@ impl MaskSolver {
             }
         }
         let top = c_top as usize + 2;
-        let mut capless_nat = vec![0u64; top + 1];
-        let mut capless_tr = vec![0u64; top + 1];
-        for p in 1..=top {
+        let mut lost = vec![[0u64; 2]; top + 1];
+        for (p, masks) in lost.iter_mut().enumerate().skip(1) {
             for x in 0..r {
                 for y in 0..r {
                     if !capless.wins(p as u32, x as u8, y as u8) {
-                        capless_nat[p] |= 1 << (x * r + y);
-                        capless_tr[p] |= 1 << (y * r + x);
+                        masks[0] |= 1 << (x * r + y);
+                        masks[1] |= 1 << (y * r + x);
                     }
                 }
             }
         }
         let len = max_hi.max(c_top + 1) as usize + 1;
-        let masks = || LostMasks {
-            nat: [vec![0; len], vec![0; len]],
-            tr: [vec![0; len], vec![0; len]],
-        };
-        let win = || WindowOr::new(len);
+        // Windows are at most c_top - 1 wide; the ring holds two blocks and more.
+        let ring = (2 * c_top as usize + 2).next_power_of_two();
         MaskSolver {
             r,
             init_max: bx.init_max,
             full,
             own_nonzero_tr,
-            capless_nat,
-            capless_tr,
-            cur: masks(),
-            above: masks(),
-            windows: [
-                [[win(), win()], [win(), win()]],
-                [[win(), win()], [win(), win()]],
-            ],
+            capless: lost,
+            cur: vec![[0; 4]; len],
+            above: vec![[0; 4]; len],
+            ring: vec![WindowOrs::default(); ring],
+            ring_mask: ring - 1,
+            width: [0; 2],
+            fill: [0; 2],
         }
+    }
+
+    /// The rules' lost masks for pile `p <= cap`: nothing lost without a pending
+    /// reset, the capless game with one.
+    fn rules(&self, p: usize) -> [u64; 4] {
+        let [nat, tr] = self.capless[p];
+        [0, nat, 0, tr]
     }
 
     /// Solve cap `c` (layer `i` of `sol`, piles `c + 1 ..= hi`); the layer above
@@ -551,46 +526,39 @@ impl MaskSolver {
         let full = self.full;
         let nz_tr = self.own_nonzero_tr;
         let c_us = c as usize;
-        let widths = [c_us - 1, (self.init_max.min(c - 1)) as usize];
-        for (wi, w) in widths.iter().enumerate() {
-            for order in &mut self.windows[wi] {
-                for win in order {
-                    win.reset(*w);
-                }
-            }
-        }
-        // The rules' piles 1 ..= c.
+        self.width = [c_us - 1, self.init_max.min(c - 1) as usize];
+        self.fill = [0; 2];
         for p in 1..=c_us {
-            self.cur.nat[0][p] = 0;
-            self.cur.tr[0][p] = 0;
-            self.cur.nat[1][p] = self.capless_nat[p];
-            self.cur.tr[1][p] = self.capless_tr[p];
-            self.push_windows(p);
+            self.cur[p] = self.rules(p);
+            self.push(p);
         }
         // Above the top layer there is only the rules' part of cap c + 1.
         if i + 1 == sol.layers.len() {
             for p in 1..=(c_us + 1) {
-                self.above.nat[0][p] = 0;
-                self.above.tr[0][p] = 0;
-                self.above.nat[1][p] = self.capless_nat[p];
-                self.above.tr[1][p] = self.capless_tr[p];
+                self.above[p] = self.rules(p);
             }
         }
         let cap_after_reset = self.init_max >= c;
         let (stride, wpp) = (sol.stride, sol.words_per_pile);
         let base = sol.layers[i].1;
+        let mask = self.ring_mask;
         for s in (c_us + 1)..=(hi as usize) {
-            let [[a_n0, a_n1], [a_t0, a_t1]] = self.windows[0]
-                .each_ref()
-                .map(|o| o.each_ref().map(|w| w.before(s)));
-            let [[b_n0, b_n1], [b_t0, b_t1]] = self.windows[1]
-                .each_ref()
-                .map(|o| o.each_ref().map(|w| w.before(s)));
+            let win = |w: usize| -> [u64; 4] {
+                let width = self.width[w];
+                if width == 0 {
+                    return [0; 4];
+                }
+                let (a, b) = (&self.ring[(s - width) & mask], &self.ring[(s - 1) & mask]);
+                core::array::from_fn(|j| a.suf[4 * w + j] | b.pre[4 * w + j])
+            };
+            // Losses within reach: a-major / b-major, f = 0 / 1 of the reply layer.
+            let [a_n0, a_n1, a_t0, a_t1] = win(0);
+            let [b_n0, b_n1, b_t0, b_t1] = win(1);
             // Taking exactly c: the opponent's position in the layer above.
-            let s2 = s - c_us;
-            let cap_nat = self.above.tr[0][s2] | ((self.above.tr[1][s2] << r) & full);
-            let cap_tr = self.above.nat[0][s2] | ((self.above.nat[1][s2] << 1) & nz_tr);
-            let mut win_nat0 = a_t0 | ((a_t1 << r) & full) | cap_nat;
+            let up = self.above[s - c_us];
+            let cap_nat = up[2] | ((up[3] << r) & full);
+            let cap_tr = up[0] | ((up[1] << 1) & nz_tr);
+            let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
             let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
             let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
             let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
@@ -598,12 +566,13 @@ impl MaskSolver {
                 win_nat1 |= cap_nat;
                 win_tr1 |= cap_tr;
             }
-            win_nat0 &= full;
-            self.cur.nat[0][s] = !win_nat0 & full;
-            self.cur.nat[1][s] = !win_nat1 & full;
-            self.cur.tr[0][s] = !win_tr0 & full;
-            self.cur.tr[1][s] = !win_tr1 & full;
-            self.push_windows(s);
+            self.cur[s] = [
+                !win_nat0 & full,
+                !win_nat1 & full,
+                !win_tr0 & full,
+                !win_tr1 & full,
+            ];
+            self.push(s);
             let at = base + (s - c_us - 1) * wpp;
             if wpp == 1 {
                 sol.bits[at] = win_nat0 | (win_nat1 << stride);
@@ -615,11 +584,36 @@ impl MaskSolver {
         core::mem::swap(&mut self.cur, &mut self.above);
     }
 
-    fn push_windows(&mut self, p: usize) {
-        for wi in 0..2 {
-            for f in 0..2 {
-                self.windows[wi][0][f].push(&self.cur.nat[f], p);
-                self.windows[wi][1][f].push(&self.cur.tr[f], p);
+    /// Pile `p`'s lost masks were just set: extend both windows' ORs.
+    fn push(&mut self, p: usize) {
+        let mask = self.ring_mask;
+        let lost = self.cur[p];
+        for w in 0..2 {
+            let width = self.width[w];
+            if width == 0 {
+                continue;
+            }
+            self.fill[w] += 1;
+            let prev = if self.fill[w] == 1 {
+                [0; 4]
+            } else {
+                let pre = &self.ring[(p - 1) & mask].pre;
+                [pre[4 * w], pre[4 * w + 1], pre[4 * w + 2], pre[4 * w + 3]]
+            };
+            let slot = &mut self.ring[p & mask];
+            for j in 0..4 {
+                slot.pre[4 * w + j] = prev[j] | lost[j];
+            }
+            if self.fill[w] == width {
+                let mut acc = [0u64; 4];
+                for q in (p + 1 - width..=p).rev() {
+                    let slot = &mut self.ring[q & mask];
+                    for (j, (a, &l)) in acc.iter_mut().zip(&self.cur[q]).enumerate() {
+                        *a |= l;
+                        slot.suf[4 * w + j] = *a;
+                    }
+                }
+                self.fill[w] = 0;
             }
         }
     }

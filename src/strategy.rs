@@ -2,8 +2,6 @@
 //! in-memory solver, the flash table) is an [`Oracle`], and [`best_move`] turns it
 //! into a legal move that wins whenever the position is won.
 
-use core::fmt;
-
 use crate::rules::{Move, Position};
 use crate::value::Value;
 
@@ -31,13 +29,7 @@ impl DecideError {
     }
 }
 
-impl fmt::Display for DecideError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::error::Error for DecideError {}
+crate::error::error_from_as_str!(DecideError);
 
 /// Knows, for some set of positions whose cap still binds (`c < s`), whether the
 /// player to move wins.

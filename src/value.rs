@@ -26,15 +26,6 @@ impl Value {
         matches!(self, Value::Won)
     }
 
-    /// The value for the other player: a move into a position lost for the
-    /// opponent wins.
-    pub const fn flip(self) -> Self {
-        match self {
-            Value::Won => Value::Lost,
-            Value::Lost => Value::Won,
-        }
-    }
-
     /// `win` or `lose`, as `query` answers.
     pub const fn as_word(self) -> &'static str {
         match self {

@@ -45,6 +45,15 @@ fn read_object(s: &mut TcpStream, splitter: &mut Splitter<4096>) -> Option<Vec<u
     }
 }
 
+/// The fake server's start: read the hello, welcome to N = 30, R = 2.
+fn welcome_30_2(s: &mut TcpStream) -> Splitter<4096> {
+    let mut sp = Splitter::new();
+    read_object(s, &mut sp).expect("hello");
+    s.write_all(br#"{"init_stones": 30, "init_resets": 2}"#)
+        .unwrap();
+    sp
+}
+
 /// `nimbot connect` with a short `--timeout`.
 fn client(addr: &str, first: bool, timeout: &str) -> Kid {
     let seat = if first { "--first" } else { "--second" };
@@ -63,10 +72,7 @@ fn outcome(kid: Kid, start: Instant) -> (Option<i32>, String, Duration) {
 #[test]
 fn connect_reports_a_server_that_closes_mid_game() {
     let (addr, server) = fake_server(|mut s| {
-        let mut sp = Splitter::new();
-        read_object(&mut s, &mut sp).expect("hello");
-        s.write_all(br#"{"init_stones": 30, "init_resets": 2}"#)
-            .unwrap();
+        let mut sp = welcome_30_2(&mut s);
         // The first player's move (the fake's), then gone.
         s.write_all(
             br#"{"finished": false, "reason": null, "winner": null, "current_max": 3, "stones_left": 29, "stones_removed": 1, "reset_used": false}"#,
@@ -90,10 +96,7 @@ fn connect_reports_a_server_that_closes_mid_game() {
 #[test]
 fn connect_ends_a_stalled_server_by_its_timeout() {
     let (addr, server) = fake_server(|mut s| {
-        let mut sp = Splitter::new();
-        read_object(&mut s, &mut sp).expect("hello");
-        s.write_all(br#"{"init_stones": 30, "init_resets": 2}"#)
-            .unwrap();
+        let mut sp = welcome_30_2(&mut s);
         // Half a state message, then silence until the client gives up.
         s.write_all(br#"{"finished": false, "reason""#).unwrap();
         let _ = read_object(&mut s, &mut sp);

@@ -1,24 +1,16 @@
 //! The line protocol, driven as a host would drive it: whole games against a
 //! reference opponent, and every kind of bad input.
 
+mod common;
+
 use std::convert::Infallible;
 
-use nimbot::engine::SolvingEngine;
-use nimbot::protocol::{serve, Line, Session, MAX_LINE};
+use common::{opening, send, session};
+
+use nimbot::protocol::{serve, Line, MAX_LINE};
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value};
 use nimbot::{Game, Move, Outcome, Params, Player, Position};
-
-fn session() -> Session<SolvingEngine> {
-    Session::new(SolvingEngine::default())
-}
-
-fn send(s: &mut Session<SolvingEngine>, line: &str) -> String {
-    let reply = s
-        .handle_line(line.as_bytes())
-        .expect("a command gets a reply");
-    String::from_utf8(reply.to_vec()).expect("replies are ASCII")
-}
 
 /// A reader that hands out at most `step` bytes per read, to split lines anywhere.
 struct Chunked<'a> {
@@ -70,18 +62,10 @@ fn play_game(
     mut opponent: impl FnMut(&Position) -> Move,
 ) -> Player {
     let mut s = session();
-    let seat = if bot == Player::First {
-        "first"
-    } else {
-        "second"
-    };
+    let seat = bot.name();
     assert_eq!(send(&mut s, &format!("new {n} {r} {m} {seat}")), "ok");
     let mut game = Game::new(Params::new(n, r, m).unwrap());
-    let mut reply = if bot == Player::First {
-        send(&mut s, "go")
-    } else {
-        String::new()
-    };
+    let mut reply = opening(&mut s, bot);
     loop {
         if !reply.is_empty() {
             if reply == "lost" {

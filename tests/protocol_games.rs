@@ -1,24 +1,14 @@
 //! The related games on the line protocol: Fibonacci Nim and Super-Nim sessions,
 //! their errors, and switching between games.
 
-use nimbot::engine::SolvingEngine;
+mod common;
+
+use common::{opening, send, session};
 use nimbot::fibonacci::{self as fib, is_fibonacci};
-use nimbot::protocol::{Session, MAX_REPLY, SUPERNIM_MOVE_LIMIT};
+use nimbot::protocol::SUPERNIM_MOVE_LIMIT;
 use nimbot::rng::SplitMix64;
 use nimbot::supernim::{self as sn, Heaps};
 use nimbot::Player;
-
-fn send(s: &mut Session<SolvingEngine>, line: &str) -> String {
-    let reply = s
-        .handle_line(line.as_bytes())
-        .expect("a command gets a reply");
-    assert!(reply.len() <= MAX_REPLY);
-    String::from_utf8(reply.to_vec()).expect("replies are ASCII")
-}
-
-fn session() -> Session<SolvingEngine> {
-    Session::new(SolvingEngine::default())
-}
 
 #[test]
 fn a_fibonacci_game_step_by_step() {
@@ -69,18 +59,10 @@ fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
     for n in 2..=150u64 {
         for bot in [Player::First, Player::Second] {
             let mut s = session();
-            let seat = if bot == Player::First {
-                "first"
-            } else {
-                "second"
-            };
+            let seat = bot.name();
             assert_eq!(send(&mut s, &format!("new fibonacci {n} {seat}")), "ok");
             let mut game = fib::Game::new(n).unwrap();
-            let mut reply = if bot == Player::First {
-                send(&mut s, "go")
-            } else {
-                String::new()
-            };
+            let mut reply = opening(&mut s, bot);
             let winner = loop {
                 if bot == Player::First || !reply.is_empty() {
                     if reply == "lost" {
@@ -263,11 +245,7 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
         let start = nimbot::supernim::random_start(&mut rng);
         let list: Vec<String> = start.sizes().iter().map(u16::to_string).collect();
         let mut s = session();
-        let seat = if bot == Player::First {
-            "first"
-        } else {
-            "second"
-        };
+        let seat = bot.name();
         assert_eq!(
             send(&mut s, &format!("new supernim {} {seat}", list.join(","))),
             "ok"
@@ -284,11 +262,7 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
             SUPERNIM_MOVE_LIMIT,
         )
         .unwrap();
-        let mut reply = if bot == Player::First {
-            send(&mut s, "go")
-        } else {
-            String::new()
-        };
+        let mut reply = opening(&mut s, bot);
         loop {
             if !reply.is_empty() {
                 let words: Vec<&str> = reply.split(' ').collect();

@@ -5,7 +5,7 @@ use nimbot::protocol::Session;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, decide, position_value, DecideError, Oracle};
 use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
-use nimbot::{Engine, Params, Policy, Position, Table, TableEngine};
+use nimbot::{Engine, Params, Policy, Position, Table, TableEngine, Value};
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
@@ -190,15 +190,15 @@ fn the_embedded_table_covers_the_tournament_and_no_more() {
     // Probe API: the rules answer open caps, the table the rest.
     assert_eq!(
         t.probe(&Position::new(3, 3, 0, 0, false, 3).unwrap()),
-        Ok(true)
+        Ok(Value::Won)
     );
     assert_eq!(
         t.probe(&Position::new(8, 3, 0, 0, false, 3).unwrap()),
-        Ok(true)
+        Ok(Value::Won)
     );
     assert_eq!(
         t.probe(&Position::new(7, 3, 0, 0, false, 3).unwrap()),
-        Ok(false)
+        Ok(Value::Lost)
     );
     assert_eq!(
         t.probe(&Position::new(1000, 3, 0, 0, false, 3).unwrap()),
@@ -278,5 +278,48 @@ fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
     assert_eq!(
         host.decide(&pos, Policy::Trap),
         decide(&table, &pos, Policy::Trap)
+    );
+}
+
+#[test]
+fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
+    // Cap 45 is above the default table's top cap (44), but with 4 stones the cap
+    // no longer binds: the rules decide the position and its replies.
+    let t = Table::embedded().unwrap();
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    for (s, a, b, f) in [
+        (4, 0, 0, true),
+        (7, 1, 0, true),
+        (30, 2, 2, true),
+        (40, 0, 4, false),
+    ] {
+        let pos = Position::new(s, 45, a, b, f, 3).unwrap();
+        let want = sol.is_win(&pos).unwrap();
+        assert_eq!(t.probe(&pos), Ok(Value::from_mover_wins(want)), "{pos:?}");
+        assert_eq!(sol.value(&pos), Some(Value::from_mover_wins(want)));
+        let d = t.best_move(&pos).unwrap();
+        assert_eq!(d.wins, want, "{pos:?}");
+        assert_eq!(
+            decide(&t, &pos, Policy::Trap).unwrap().wins,
+            want,
+            "{pos:?}"
+        );
+    }
+}
+
+#[test]
+fn the_solver_plays_every_box_the_generator_solves_and_refuses_more() {
+    // N <= 99,999 (R = 4, M = 3) fits the default budget; a billion stones does not.
+    assert!(SolveBox::games(99_999, 4, 3).memory_bytes() <= SolvingEngine::DEFAULT_BUDGET);
+    let mut engine = SolvingEngine::default();
+    let pos = Position::new(50_000, 3, 4, 4, false, 3).unwrap();
+    let d = engine
+        .decide(&pos, Policy::Trap)
+        .expect("a 50,000-stone position is solved");
+    assert!(pos.check(d.mv).is_ok());
+    let huge = Position::new(1_000_000_000, 3, 4, 4, false, 3).unwrap();
+    assert_eq!(
+        engine.decide(&huge, Policy::Trap),
+        Err(DecideError::TooLarge)
     );
 }

@@ -137,14 +137,7 @@ fn the_policy_is_chosen_over_the_protocol() {
         })
         .expect("some lost position where the trap differs");
     let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
-    let query = format!(
-        "query {} {} {} {} {}",
-        pos.stones(),
-        pos.cap(),
-        pos.own_resets(),
-        pos.opp_resets(),
-        u8::from(pos.reset_pending())
-    );
+    let query = query_line(&pos);
     assert_eq!(
         say(&query),
         format!("lose {} {}", trap.take, u8::from(trap.reset))
@@ -259,14 +252,19 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
         .expect("a lost position where longest and trap differ");
     let want = longest_move(&sol, &dist, &pos).unwrap().mv;
     assert_eq!(
-        say(&format!(
-            "query {} {} {} {} {}",
-            pos.stones(),
-            pos.cap(),
-            pos.own_resets(),
-            pos.opp_resets(),
-            u8::from(pos.reset_pending())
-        )),
+        say(&query_line(&pos)),
         format!("lose {} {}", want.take, u8::from(want.reset))
     );
+}
+
+/// The protocol's `query` line for `pos`.
+fn query_line(pos: &Position) -> String {
+    format!(
+        "query {} {} {} {} {}",
+        pos.stones(),
+        pos.cap(),
+        pos.own_resets(),
+        pos.opp_resets(),
+        u8::from(pos.reset_pending())
+    )
 }

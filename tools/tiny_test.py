@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Complete games through the tiny static binary, checked against the full one.
 
-usage: tiny_test.py TINY FULL      (tools/tiny.sh test runs it)
+usage: tiny_test.py [--solver | --beyond-only] TINY FULL    (tools/tiny.sh test runs it)
+       tiny_test.py --jail TINY FULL                      (as root: the syscall allowlist)
+
+TINY may be a wrapper that runs the binary under qemu-aarch64. --solver: TINY has the
+in-memory solver (games beyond the table); --beyond-only: run only the tests of games
+beyond the table (for a solver build tested on its own).
 
 1. The line protocol: random sessions (games of many N, R and both seats against a
    random opponent, with queries, state, policy switches and bad input mixed in)
@@ -14,11 +19,18 @@ usage: tiny_test.py TINY FULL      (tools/tiny.sh test runs it)
    usage errors.
 4. exp-nim: TINY in pipe mode behind tests/peers/exp_nim_like.py (a named pipe)
    against FULL's connect, both seats.
+5. Beyond the table (--solver): query over a random sample of N <= 5000, R <= 6,
+   M <= 5 equal to FULL's; games beyond the table through the referee and the pipe;
+   --max-memory too small: one line and exit status 4.
 
 Every wait has a timeout and every child is killed however the test ends.
 """
 import os
 import random
+import re
+import resource
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -26,10 +38,27 @@ import tempfile
 import threading
 import time
 
-TINY, FULL = sys.argv[1], sys.argv[2]
-# The tiny binary has only the table, so its default lost-position policy is trap
-# (and `longest` plays as trap); the full binary defaults to longest, which needs the
-# solver. Compare like with like: the full binary with trap unless a test says otherwise.
+if sys.argv[1:2] == ["--launch"]:
+    # Inside the jail (see jail()): chroot, address-space limit, seccomp, execve.
+    import seccomp  # Debian's python3-seccomp
+    root, kib, calls = sys.argv[2:5]
+    argv = sys.argv[sys.argv.index("--") + 1:]
+    os.chroot(root)
+    os.chdir("/")
+    resource.setrlimit(resource.RLIMIT_AS, (int(kib) * 1024, int(kib) * 1024))
+    jail_filter = seccomp.SyscallFilter(defaction=seccomp.KILL_PROCESS)
+    for call in calls.split(",") + ["execve"]:
+        jail_filter.add_rule(seccomp.ALLOW, call)
+    jail_filter.load()
+    os.execve(argv[0], argv, {})
+FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
+TINY, FULL = [a for a in sys.argv[1:] if not a.startswith("--")]
+SOLVER = "--solver" in FLAGS or "--beyond-only" in FLAGS
+# The jail's launcher needs the seccomp module: Debian's python3-seccomp.
+JAIL_PYTHON = "/usr/bin/python3"
+# The tiny binary's default lost-position policy is trap; the full binary's is
+# longest. Compare like with like: the full binary with trap unless a test says
+# otherwise. The tiny binary plays `longest` as trap (it computes no distances).
 TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "tests", "peers", "exp_nim_like.py")
@@ -205,7 +234,7 @@ def test_line_protocol():
 def full_policy(args):
     """The full binary's arguments matching the tiny binary's policy for `args`."""
     if "--policy" in args and args[args.index("--policy") + 1] != "longest":
-        return [a for a in args if a != "longest"]
+        return list(args)
     return TRAP + [a for a in args if a not in ("--policy", "longest")]
 
 
@@ -227,12 +256,13 @@ def test_query():
               ["x"], ["5", "3", "300", "0", "0"], ["5", "3", "0", "0", "0", "1"]):
         code = run([TINY, "query"] + c)[0]
         check(code == 2 and run([FULL, "query"] + c)[0] == 2, f"query error {c}: {code}")
-    # Beyond the table: the full binary solves, the tiny one refuses (exit 2).
-    check(run([TINY, "query", "5000", "3", "0", "0", "0"])[0] == 2, "query beyond the table")
+    if not SOLVER:
+        # Beyond the table: the full binary solves, the tiny one refuses (exit 2).
+        check(run([TINY, "query", "5000", "3", "0", "0", "0"])[0] == 2, "query beyond the table")
     check(run([TINY, "--version"])[1] == run([FULL, "--version"])[1], "--version")
     code, out, _ = run([TINY, "--help"])
     check(code == 0 and all(w in out for w in ("query", "connect", "exp-nim", "--policy", "--version"))
-          and out.endswith("connection or state-mismatch error.\n"), f"--help is whole: {out[-80:]!r}")
+          and out.endswith("fit in --max-memory.\n" if SOLVER else "state-mismatch error.\n"), f"--help is whole: {out[-80:]!r}")
     check(run([TINY, "bogus"])[0] == 2, "usage")
     print(f"query: {3 * len(cases)} position-policy pairs equal to the full binary's ({time.time() - t0:.1f} s)")
 
@@ -256,7 +286,8 @@ def summary_ok(err, cmd, won, seat):
     return len(lines) == 1 and lines[0].startswith(f"nimbot {cmd}: {'won' if won else 'lost'} as {seat} after ")
 
 
-def connect_game(n, r, tiny_first, opponent=FULL):
+def connect_game(n, r, tiny_first, opponent=None):
+    opponent = opponent or FULL
     ref, addr = referee(n, r)
     host = rng.choice(["127.0.0.1", "localhost"])
     addr = addr.replace("127.0.0.1", host)
@@ -358,21 +389,186 @@ def test_exp_nim():
                 games += 1
     code, _, err = run([TINY, "exp-nim", "--first"])
     check(code == 2, f"exp-nim --first without --stones: {code} {err}")
-    code, _, err = run([TINY, "exp-nim", "--first", "--stones", "5000"])
-    check(code == 3, f"exp-nim beyond the table: {code} {err}")
+    if not SOLVER:
+        code, _, err = run([TINY, "exp-nim", "--first", "--stones", "5000"])
+        check(code == 3, f"exp-nim beyond the table: {code} {err}")
     code, _, err = run([TINY, "exp-nim", "--second"], b"Game mode\n")
     check(code == 3 and len(err.splitlines()) == 1, f"exp-nim early end of input: {code} {err}")
     print(f"exp-nim: {games} games through a named pipe, exit codes and summaries right "
           f"({time.time() - t0:.1f} s)")
 
 
+# ---------------------------------------------------------------- 5. beyond the table
+
+def beyond_position():
+    """A random position of a game beyond the table: N <= 5000, R <= 6, M <= 5."""
+    while True:
+        n, r, m = rng.randint(1, 5000), rng.randint(0, 6), rng.randint(1, 5)
+        if n <= 999 and r <= 4 and m == 3:
+            continue
+        c = rng.randint(m, m + 40)
+        s = n - (c * (c - 1) - m * (m - 1)) // 2
+        if s >= 1:
+            return [str(s), str(c), str(rng.randint(0, r)), str(rng.randint(0, r)),
+                    str(rng.randint(0, 1)), "-m", str(m)]
+
+
+def test_beyond():
+    t0 = time.time()
+    cases = [["1500", "3", "4", "4", "0"], ["5000", "3", "6", "6", "0"],
+             ["5000", "5", "6", "5", "1", "-m", "5"], ["1000", "3", "0", "0", "0"],
+             ["999", "3", "5", "0", "0"], ["700", "3", "1", "2", "1", "-m", "1"]]
+    cases += [beyond_position() for _ in range(60)]
+    for c in cases:
+        for pol in ([], ["--policy", "first"]):
+            ft = run([TINY, "query"] + c + pol, secs=60)
+            ff = run([FULL, "query"] + c + full_policy(pol), secs=60)
+            check(ft[:2] == ff[:2] and ft[0] == 0, f"query {c} {pol}: tiny {ft}, full {ff}")
+    # The line protocol on games beyond the table, against the full binary.
+    script = "".join(f"new {n} {r} {m} first\ngo\nstate\nopp 1 0\nstate\nquery {' '.join(beyond_position()[:5])}\n"
+                     for n, r, m in [(1500, 4, 3), (3000, 6, 5), (999, 5, 3), (2000, 2, 1)])
+    ft, ff = run([TINY], script.encode(), secs=60), run([FULL] + TRAP, script.encode(), secs=60)
+    check(ft[:2] == ff[:2] and "error" not in ft[1], f"line protocol beyond the table:\n{ft}\n{ff}")
+    games = 0
+    for n, r in [(1500, 4), (2345, 6), (1000, 5)]:
+        for tiny_first in (True, False):
+            connect_game(n, r, tiny_first)
+            games += 1
+    with tempfile.TemporaryDirectory(prefix="nimbot-tiny-") as tmp:
+        for tiny_first in (True, False):
+            exp_nim_game(1800, 5, tiny_first, tmp)
+            games += 1
+    # Too little memory: one line, exit status 4, for every command.
+    for args, stdin in ((["--max-memory", "1", "query", "20000", "3", "4", "4", "0"], b""),
+                        (["--max-memory", "1", "query", "3000", "3", "0", "0", "0"], b""),
+                        (["--max-memory", "1", "exp-nim", "--first", "--stones", "20000"], b""),
+                        (["--max-memory=1", "serial"], b"new 3000 0 3 first\ngo\n")):
+        code, out, err = run([TINY] + args, stdin)
+        check(code == 4 and len(err.splitlines()) == 1 and "memory" in err,
+              f"{args}: exit {code}, {err!r}")
+    code, _, err = run([TINY, "--max-memory", "lots", "query", "1", "3", "0", "0", "0"])
+    check(code == 2, f"--max-memory lots: {code} {err}")
+    print(f"beyond the table: {2 * len(cases)} queries equal to the full binary's, {games} games, "
+          f"out-of-memory exits ({time.time() - t0:.1f} s)")
+
+
+# ---------------------------------------------------------------- 6. the syscall allowlist
+
+DOC = os.path.join(ROOT, "docs", "tiny.md")
+JAIL_KIB = 24 * 1024  # ulimit -v in the jail: 24 MiB of address space
+
+
+def allowlist():
+    """command -> system calls, from the table between the markers in docs/tiny.md."""
+    text = open(DOC).read()
+    table = text.split("<!-- syscalls -->")[1]
+    calls = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0].startswith("`"):
+            for cmd in re.findall(r"`([a-z-]+)`", cells[0]):
+                calls[cmd] = re.findall(r"`([a-z_0-9]+)`", cells[1])
+    return calls
+
+
+def jail(root, calls, args, stdin=b"", secs=60):
+    """Run the binary at /nimbot inside `root` as the only program: chroot, `env -i`,
+    ulimit -v, a seccomp filter that kills the process on any call not in `calls`."""
+    cmd = [JAIL_PYTHON, os.path.abspath(__file__), "--launch", root, str(JAIL_KIB),
+           ",".join(calls), "--", "/nimbot"] + args
+    if os.geteuid() != 0:
+        cmd = ["unshare", "--user", "--map-root-user"] + cmd  # chroot needs the capability
+    return run(cmd, stdin, secs)
+
+
+def killed_by_filter(result):
+    return result[0] == -signal.SIGSYS and result[1] == ""
+
+
+def test_jail():
+    """The documented allowlist, per command, is all the binary needs for whole games,
+    in an empty root with only a hosts file, no environment and little address space;
+    and the filter really is on: drop one call from a list and the binary is killed."""
+    t0 = time.time()
+    calls = allowlist()
+    check(set(calls) >= {"serial", "query", "connect", "exp-nim"}, f"allowlist in {DOC}: {calls}")
+    print("allowlist (docs/tiny.md): " + "; ".join(f"{c}: {' '.join(v)}" for c, v in calls.items()))
+    with tempfile.TemporaryDirectory(prefix="nimbot-jail-") as root:
+        shutil.copy(TINY, os.path.join(root, "nimbot"))
+        os.mkdir(os.path.join(root, "etc"))
+        with open(os.path.join(root, "etc", "hosts"), "w") as f:
+            f.write("# test hosts file: an IPv6 entry (skipped), a line too long to read, the server\n"
+                    "::1 referee.lan\n" + "10.9.9.9 " + "x" * 300 + " referee.lan\n"
+                    "127.0.0.1\tReferee.LAN  referee # the tournament server\n10.0.0.9 other")
+        check(sorted(os.listdir(root)) == ["etc", "nimbot"], "the jail holds only the binary and etc/hosts")
+        # The line protocol: a session of whole games, the same bytes as the full binary.
+        full = Full()
+        session(full, 12)
+        full.p.stdin.close()
+        full.p.wait(timeout=10)
+        script = "".join(l + "\n" for l in full.lines).encode()
+        if SOLVER:
+            script += b"new 1500 5 3 first\ngo\nstate\nopp 1 0\nstate\n"
+        expected = run([FULL] + TRAP, script)
+        got = jail(root, calls["serial"], [], script)
+        check(got == expected, f"jailed serial: {got[0]} {got[2]!r} {got[1][-300:]!r}")
+        # query, in and beyond the table.
+        positions = [random_position() for _ in range(5)]
+        if SOLVER:
+            positions += [beyond_position() for _ in range(3)]
+        for c in positions:
+            got, want = jail(root, calls["query"], ["query"] + c), run([FULL, "query"] + c + TRAP)
+            check(got[:2] == want[:2], f"jailed query {c}: {got} {want}")
+        # connect: whole games through the referee, the server named in the hosts file.
+        games = 0
+        for n, r, tiny_first, host in [(100, 4, True, "referee.lan"), (257, 2, False, "referee"),
+                                       (57, 0, True, "127.0.0.1")] + (
+                                          [(1500, 5, False, "referee.lan")] if SOLVER else []):
+            ref, addr = referee(n, r)
+            port = addr.rsplit(":", 1)[1]
+            tseat, oseat = ("--first", "--second") if tiny_first else ("--second", "--first")
+            other = spawn([FULL, "connect", addr, oseat, "--name", "other", "--timeout", "30"])
+            code, _, err = jail(root, calls["connect"], ["connect", f"{host}:{port}", tseat,
+                                                         "--timeout", "30"])
+            oc = finish(other, 20)[0]
+            rc = finish(ref, 20)[0]
+            tiny_wins = first_wins(n, r) == tiny_first
+            check(rc == 0 and code == (0 if tiny_wins else 1) and oc == (1 if tiny_wins else 0)
+                  and summary_ok(err, "connect", tiny_wins, tseat[2:]),
+                  f"jailed connect {host} N={n} R={r}: {code} {oc} {rc} {err!r}")
+            games += 1
+        code, _, err = jail(root, calls["connect"], ["connect", "nowhere.lan:9", "--first"])
+        check(code == 3 and len(err.splitlines()) == 1 and "nowhere.lan" in err,
+              f"jailed unknown host: {code} {err!r}")
+        if SOLVER:
+            # More than the address space allows: mmap fails, one line, exit status 4.
+            code, _, err = jail(root, calls["query"], ["query", "30000", "3", "4", "4", "0"])
+            check(code == 4 and len(err.splitlines()) == 1 and "memory" in err,
+                  f"jailed query beyond ulimit -v: {code} {err!r}")
+        # The filter is on: one call fewer and the binary dies of SIGSYS.
+        for cmd, args, drop in (("query", ["query", "8", "3", "0", "0", "0"], "write"),
+                                ("serial", [], "read"),
+                                ("connect", ["connect", "referee.lan:9", "--first"], "socket"),
+                                ("connect", ["connect", "referee.lan:9", "--first"], "openat")):
+            got = jail(root, [c for c in calls[cmd] if c != drop], args, b"new 5 0 3 first\n")
+            check(killed_by_filter(got), f"{cmd} without {drop} must be killed: {got}")
+    print(f"syscall allowlist: serial session, {len(positions)} queries, {games} connect games "
+          f"in an empty root under seccomp, env -i, ulimit -v {JAIL_KIB // 1024} MiB; "
+          f"a call off the list kills ({time.time() - t0:.1f} s)")
+
+
 def main():
     t0 = time.time()
     try:
-        test_query()
-        test_line_protocol()
-        test_connect()
-        test_exp_nim()
+        if "--jail" in FLAGS:
+            test_jail()
+        elif "--beyond-only" not in FLAGS:
+            test_query()
+            test_line_protocol()
+            test_connect()
+            test_exp_nim()
+        if SOLVER and "--jail" not in FLAGS:
+            test_beyond()
     finally:
         for k in KIDS:
             if k.poll() is None:

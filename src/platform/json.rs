@@ -42,6 +42,8 @@ pub enum SplitError {
     Garbage(u8),
 }
 
+crate::error::error_from_as_str!(SplitError, JsonError);
+
 impl SplitError {
     /// A short, static description.
     pub const fn as_str(self) -> &'static str {
@@ -439,6 +441,30 @@ impl<'a> Cursor<'a> {
         Ok(self.slice(start))
     }
 
+    /// The members of an object (`keyed`: `"key": value` pairs) or an array after its
+    /// opening bracket, through the `close` bracket.
+    fn members(&mut self, close: u8, depth: usize, keyed: bool) -> Result<(), JsonError> {
+        self.i = self.i.saturating_add(1);
+        self.ws();
+        if self.eat(close).is_ok() {
+            return Ok(());
+        }
+        loop {
+            self.ws();
+            if keyed {
+                self.string()?;
+                self.ws();
+                self.eat(b':')?;
+                self.ws();
+            }
+            self.value(depth.saturating_add(1))?;
+            self.ws();
+            if self.eat(b',').is_err() {
+                return self.eat(close);
+            }
+        }
+    }
+
     fn value(&mut self, depth: usize) -> Result<Value<'a>, JsonError> {
         if depth >= MAX_DEPTH {
             return Err(JsonError::TooDeep);
@@ -455,42 +481,12 @@ impl<'a> Cursor<'a> {
                 .literal(b"Infinity")
                 .map(|()| Value::Number(self.slice(start))),
             b'"' => self.string().map(Value::Str),
-            b'{' => {
-                self.i = self.i.saturating_add(1);
-                self.ws();
-                if self.eat(b'}').is_err() {
-                    loop {
-                        self.ws();
-                        self.string()?;
-                        self.ws();
-                        self.eat(b':')?;
-                        self.ws();
-                        self.value(depth.saturating_add(1))?;
-                        self.ws();
-                        if self.eat(b',').is_err() {
-                            self.eat(b'}')?;
-                            break;
-                        }
-                    }
-                }
-                Ok(Value::Object(self.slice(start)))
-            }
-            b'[' => {
-                self.i = self.i.saturating_add(1);
-                self.ws();
-                if self.eat(b']').is_err() {
-                    loop {
-                        self.ws();
-                        self.value(depth.saturating_add(1))?;
-                        self.ws();
-                        if self.eat(b',').is_err() {
-                            self.eat(b']')?;
-                            break;
-                        }
-                    }
-                }
-                Ok(Value::Array(self.slice(start)))
-            }
+            b'{' => self
+                .members(b'}', depth, true)
+                .map(|()| Value::Object(self.slice(start))),
+            b'[' => self
+                .members(b']', depth, false)
+                .map(|()| Value::Array(self.slice(start))),
             _ => self.number().map(Value::Number),
         }
     }
@@ -499,6 +495,15 @@ impl<'a> Cursor<'a> {
 /// The output did not fit its fixed buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overflow;
+
+impl Overflow {
+    /// A short, static description.
+    pub const fn as_str(self) -> &'static str {
+        "message does not fit its buffer"
+    }
+}
+
+crate::error::error_from_as_str!(Overflow);
 
 /// Builds a short JSON (or text) message in a fixed buffer of `N` bytes, without
 /// `core::fmt`. Writes past the end are dropped and remembered: [`Writer::finish`]

@@ -62,6 +62,8 @@ pub enum HelloError {
     BadOrder,
 }
 
+crate::error::error_from_as_str!(HelloError);
+
 impl HelloError {
     /// A short, static description.
     pub const fn as_str(self) -> &'static str {

@@ -20,7 +20,7 @@ use heapless::Vec;
 use super::json::{JsonError, Object, Value, Writer};
 use super::wire::{GameResult, Reason, MAX_NAME};
 use crate::engine::{bot_move, Engine, MoveError};
-use crate::rules::{Game, IllegalMove, Move, Outcome, ParamError, Params, Player};
+use crate::rules::{Game, Move, Outcome, ParamError, Params, Player};
 use crate::strategy::{DecideError, Policy};
 
 /// Room for one outgoing message (the hello with the longest escaped name fits).
@@ -58,15 +58,18 @@ pub enum ClientError {
     MissingField(&'static str),
     /// The server reports something that contradicts the tracked game.
     Mismatch(&'static str),
-    /// The engine cannot play this game or position.
+    /// The engine cannot play this game.
     Engine(DecideError),
-    /// The engine proposed an illegal move (never sent).
-    EngineIllegal(IllegalMove),
+    /// The bot has no move to send (the engine failed or proposed an illegal move,
+    /// which is never sent).
+    Move(MoveError),
     /// A message arrived after the game ended.
     AfterEnd,
     /// The name is longer than [`MAX_NAME`] bytes.
     NameTooLong,
 }
+
+crate::error::error_from_as_str!(ClientError);
 
 impl ClientError {
     /// A short, static description.
@@ -78,7 +81,7 @@ impl ClientError {
             ClientError::MissingField(f) => f,
             ClientError::Mismatch(m) => m,
             ClientError::Engine(e) => e.as_str(),
-            ClientError::EngineIllegal(e) => e.as_str(),
+            ClientError::Move(e) => e.as_str(),
             ClientError::AfterEnd => "message after the end of the game",
             ClientError::NameTooLong => "name too long",
         }
@@ -192,11 +195,7 @@ impl Client {
         if game.to_move() != self.seat {
             return Ok(Step::Wait);
         }
-        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(|e| match e {
-            MoveError::GameOver => ClientError::Mismatch("asked to move after the end"),
-            MoveError::Engine(e) => ClientError::Engine(e),
-            MoveError::Illegal(e) => ClientError::EngineIllegal(e),
-        })?;
+        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(ClientError::Move)?;
         self.sent = Some(mv);
         let mut w = Writer::<MAX_MOVE>::new();
         w.raw(b"{\"order\": ")
@@ -256,35 +255,27 @@ impl Client {
             (Some(k), Some(r)) => game.play(mover, Move::new(k, r)).ok(),
             _ => None,
         };
-        let winner = match reason {
-            Reason::Won | Reason::Unknown => match played {
-                Some(Outcome::Won(p)) => {
-                    reason = Reason::Won;
-                    p
-                }
-                _ if reason == Reason::Won => {
-                    return Err(ClientError::Mismatch(
-                        "win reported but the pile is not empty",
-                    ))
-                }
-                _ => self
-                    .winner_by_name(obj)
-                    .ok_or(ClientError::Mismatch("cannot tell who won"))?,
-            },
-            Reason::OutOfTurn => mover,
-            Reason::IllegalMove | Reason::TooManyResets | Reason::TimeLimit => mover.other(),
+        let winner = match (reason.fault_winner(mover), played) {
+            (Some(w), _) => w,
+            (None, Some(Outcome::Won(p))) => {
+                reason = Reason::Won;
+                p
+            }
+            (None, _) if reason == Reason::Won => {
+                return Err(ClientError::Mismatch(
+                    "win reported but the pile is not empty",
+                ))
+            }
+            (None, _) => self
+                .winner_by_name(obj)
+                .ok_or(ClientError::Mismatch("cannot tell who won"))?,
         };
         if let Some(by_name) = self.winner_by_name(obj) {
             if by_name != winner {
                 return Err(ClientError::Mismatch("winner's name contradicts the moves"));
             }
         }
-        let result = GameResult {
-            winner,
-            won: winner == self.seat,
-            reason,
-            moves: game.moves(),
-        };
+        let result = GameResult::new(winner, self.seat, reason, game.moves());
         self.game = Some(game);
         self.result = Some(result);
         Ok(Step::Finished(result))

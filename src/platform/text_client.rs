@@ -16,10 +16,9 @@
 
 use heapless::Vec;
 
-use super::json::Writer;
 use super::wire::{GameResult, Reason};
 use crate::engine::{bot_move, Engine, MoveError};
-use crate::num::parse_u32;
+use crate::num::{parse_u32, Decimal};
 use crate::rules::{Game, Move, Outcome, ParamError, Params, Player};
 use crate::strategy::{DecideError, Policy};
 
@@ -50,8 +49,11 @@ pub enum TextError {
     Params(ParamError),
     /// The first seat needs N on the command line.
     NoStones,
-    /// The engine cannot play this game or position.
+    /// The engine cannot play this game.
     Engine(DecideError),
+    /// The bot has no move to send (the engine failed or proposed an illegal move,
+    /// which is never sent).
+    Move(MoveError),
     /// What `exp-nim` printed contradicts the tracked game.
     Mismatch(&'static str),
     /// `exp-nim` rejected our move line.
@@ -60,6 +62,8 @@ pub enum TextError {
     Eof,
 }
 
+crate::error::error_from_as_str!(TextError);
+
 impl TextError {
     /// A short, static description.
     pub const fn as_str(self) -> &'static str {
@@ -67,6 +71,7 @@ impl TextError {
             TextError::Params(e) => e.as_str(),
             TextError::NoStones => "the first seat needs --stones N",
             TextError::Engine(e) => e.as_str(),
+            TextError::Move(e) => e.as_str(),
             TextError::Mismatch(m) => m,
             TextError::Rejected => "exp-nim rejected our move",
             TextError::Eof => "input ended before the game did (no result)",
@@ -202,18 +207,12 @@ impl TextClient {
         if game.winner().is_some() || game.to_move() != self.seat {
             return Err(TextError::Mismatch("prompt when it is not our turn"));
         }
-        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(|e| match e {
-            MoveError::GameOver => TextError::Mismatch("prompt after the end"),
-            MoveError::Engine(e) => TextError::Engine(e),
-            MoveError::Illegal(_) => TextError::Mismatch("engine proposed an illegal move"),
-        })?;
+        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(TextError::Move)?;
         self.sent = Some(mv);
-        let mut w = Writer::<16>::new();
-        w.num(u64::from(mv.take))
-            .raw(if mv.reset { b" 1\n" } else { b" 0\n" });
-        let answer = w
-            .finish()
-            .map_err(|_| TextError::Mismatch("answer overflow"))?;
+        // At most ten digits and ` 1\n`: the answer always fits.
+        let mut answer = Answer::new();
+        let _ = answer.extend_from_slice(&Decimal::new(mv.take));
+        let _ = answer.extend_from_slice(if mv.reset { b" 1\n" } else { b" 0\n" });
         Ok(TextAction::Send(answer))
     }
 
@@ -318,23 +317,12 @@ impl TextClient {
                 } else {
                     game.to_move()
                 };
-                match reason {
-                    Reason::OutOfTurn => mover,
-                    Reason::IllegalMove | Reason::TooManyResets | Reason::TimeLimit => {
-                        mover.other()
-                    }
-                    Reason::Won | Reason::Unknown => {
-                        return Err(TextError::Mismatch("game over but the winner is unknown"))
-                    }
-                }
+                reason
+                    .fault_winner(mover)
+                    .ok_or(TextError::Mismatch("game over but the winner is unknown"))?
             }
         };
-        let r = GameResult {
-            winner,
-            won: winner == self.seat,
-            reason,
-            moves: game.moves(),
-        };
+        let r = GameResult::new(winner, self.seat, reason, game.moves());
         self.game = Some(game);
         self.result = Some(r);
         Ok(r)

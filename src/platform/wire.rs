@@ -105,6 +105,32 @@ impl Reason {
     }
 }
 
+impl GameResult {
+    /// The result for the client in `seat` of a game `winner` won after `moves` moves.
+    pub fn new(winner: Player, seat: Player, reason: Reason, moves: u32) -> Self {
+        GameResult {
+            winner,
+            won: winner == seat,
+            reason,
+            moves,
+        }
+    }
+}
+
+impl Reason {
+    /// The winner of a game ended by a fault of the player whose message was judged
+    /// (`mover`): out of turn, the sender was not to move and its opponent wins; an
+    /// illegal move, a reset too many or the clock, the mover loses. `None` for
+    /// [`Reason::Won`] and [`Reason::Unknown`], which the moves must decide.
+    pub fn fault_winner(self, mover: Player) -> Option<Player> {
+        match self {
+            Reason::OutOfTurn => Some(mover),
+            Reason::IllegalMove | Reason::TooManyResets | Reason::TimeLimit => Some(mover.other()),
+            Reason::Won | Reason::Unknown => None,
+        }
+    }
+}
+
 /// Room for a [`GameResult::summary`] line.
 pub const MAX_SUMMARY: usize = 128;
 
@@ -121,10 +147,7 @@ impl GameResult {
     /// The one-line summary a command prints (without a line end), e.g.
     /// `nimbot connect: won as first after 7 moves (took the last stone)`.
     pub fn summary(&self, cmd: &str) -> Vec<u8, MAX_SUMMARY> {
-        let seat: &[u8] = match self.seat() {
-            Player::First => b"first",
-            Player::Second => b"second",
-        };
+        let seat = self.seat().name().as_bytes();
         let (how, why): (&[u8], &[u8]) = match (self.won, self.reason) {
             (true, Reason::Won) => (b"took the last stone", b""),
             (false, Reason::Won) => (b"the opponent took the last stone", b""),

@@ -15,45 +15,193 @@ pub const SUPERNIM_MOVE_LIMIT: u32 = 200;
 /// The Super-Nim player's node budget per move on the protocol.
 pub const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
 
-/// `go`, `opp` or `state` (`cmd`) in a Fibonacci Nim game. A refused command
-/// leaves the game as it was.
-pub(super) fn fibonacci(
+/// A related game as the session plays it. `go`, `opp` and `state` are written once
+/// ([`handle`]) over what differs between the games.
+pub(super) trait Played: Clone {
+    /// A move of this game.
+    type Move: Copy;
+    /// `None` while the game goes on; then `Some(winner)`, `None` for a draw.
+    fn result(&self) -> Option<Option<Player>>;
+    /// The player to move.
+    fn to_move(&self) -> Player;
+    /// The opponent's move: the rest of an `opp` line.
+    fn read_move(words: &mut Words<'_>) -> Result<Self::Move, Error>;
+    /// The bot's move.
+    fn choose(&self) -> Result<Self::Move, Error>;
+    /// Play `mv` for `who`; `true` if it ended the game.
+    fn play(&mut self, who: Player, mv: Self::Move) -> Result<bool, Error>;
+    /// A move as the protocol writes it.
+    fn write_move(mv: Self::Move, out: &mut Out);
+    /// The end of a reply once a move ended the game.
+    fn write_end(&self, bot: Player, out: &mut Out);
+    /// The `state` reply up to its ` turn ...`.
+    fn write_state(&self, bot: Player, out: &mut Out);
+}
+
+/// `go`, `opp` or `state` (`cmd`) in a related game. A refused command leaves the
+/// game as it was.
+pub(super) fn handle<G: Played>(
     cmd: &[u8],
-    game: &mut fib::Game,
+    game: &mut G,
     bot: Player,
     words: &mut Words<'_>,
     out: &mut Out,
 ) -> Result<(), Error> {
     match cmd {
-        b"go" => words.end().and_then(|()| {
-            let mut next = *game;
-            fib_go(&mut next, bot, out)?;
+        b"go" => {
+            words.end()?;
+            let mut next = game.clone();
+            go(&mut next, bot, out)?;
             *game = next;
-            Ok(())
-        }),
-        b"opp" => fib_opp(game, bot, words, out),
-        _ => words.end().map(|()| fib_state(game, bot, out)),
+        }
+        b"opp" => {
+            let mv = G::read_move(words)?;
+            check_turn(game, bot, false)?;
+            let mut next = game.clone();
+            if next.play(bot.other(), mv)? {
+                next.write_end(bot, out);
+            } else {
+                go(&mut next, bot, out)?;
+            }
+            *game = next;
+        }
+        _ => {
+            words.end()?;
+            game.write_state(bot, out);
+            out.str(" turn ");
+            out.str(turn_word(game.result(), game.to_move(), bot));
+        }
+    }
+    Ok(())
+}
+
+/// The bot moves in `game`: `move MOVE`, and the end if it ended the game.
+fn go<G: Played>(game: &mut G, bot: Player, out: &mut Out) -> Result<(), Error> {
+    check_turn(game, bot, true)?;
+    let mv = game.choose()?;
+    let ended = game.play(bot, mv)?;
+    out.str("move ");
+    G::write_move(mv, out);
+    if ended {
+        out.str(" ");
+        game.write_end(bot, out);
+    }
+    Ok(())
+}
+
+impl Played for fib::Game {
+    type Move = u64;
+
+    fn result(&self) -> Option<Option<Player>> {
+        self.winner().map(Some)
+    }
+    fn to_move(&self) -> Player {
+        fib::Game::to_move(self)
+    }
+    fn read_move(words: &mut Words<'_>) -> Result<u64, Error> {
+        const USAGE: Error = Error::Msg("usage: opp TAKE");
+        let take = words.number().map_err(|e| e.or(USAGE))?;
+        words.end()?;
+        Ok(u64::from(take))
+    }
+    fn choose(&self) -> Result<u64, Error> {
+        let decision = self.decide().ok_or(Error::Msg("the game is over"))?;
+        Ok(decision.take)
+    }
+    fn play(&mut self, who: Player, take: u64) -> Result<bool, Error> {
+        let outcome = fib::Game::play(self, who, take).map_err(fib_error)?;
+        Ok(outcome != fib::Outcome::Continue)
+    }
+    fn write_move(take: u64, out: &mut Out) {
+        out.num(take);
+    }
+    /// `won` or `lost`.
+    fn write_end(&self, bot: Player, out: &mut Out) {
+        out.str(turn_word(self.result(), self.to_move(), bot));
+    }
+    fn write_state(&self, _: Player, out: &mut Out) {
+        out.str("state fibonacci stones ");
+        out.num(self.stones());
+        out.str(" limit ");
+        out.num(self.limit());
     }
 }
 
-/// `go`, `opp` or `state` (`cmd`) in a Super-Nim game. A refused command leaves
-/// the game as it was.
-pub(super) fn supernim(
-    cmd: &[u8],
-    game: &mut sn::Game,
-    bot: Player,
-    words: &mut Words<'_>,
-    out: &mut Out,
-) -> Result<(), Error> {
-    match cmd {
-        b"go" => words.end().and_then(|()| {
-            let mut next = game.clone();
-            sn_go(&mut next, bot, out)?;
-            *game = next;
-            Ok(())
-        }),
-        b"opp" => sn_opp(game, bot, words, out),
-        _ => words.end().map(|()| sn_state(game, bot, out)),
+impl Played for sn::Game {
+    type Move = sn::Move;
+
+    fn result(&self) -> Option<Option<Player>> {
+        self.verdict().map(|v| match v {
+            sn::Verdict::Winner(p) => Some(p),
+            sn::Verdict::Draw => None,
+        })
+    }
+    fn to_move(&self) -> Player {
+        sn::Game::to_move(self)
+    }
+    fn read_move(words: &mut Words<'_>) -> Result<sn::Move, Error> {
+        const USAGE: Error = Error::Msg("usage: opp merge A B | opp grow A | opp split A");
+        let kind = words.next().ok_or(USAGE)?;
+        let mut size = || -> Result<u16, Error> {
+            let n = words.number().map_err(|e| e.or(USAGE))?;
+            // A size no heap can have is simply "no such heap".
+            Ok(u16::try_from(n).unwrap_or(u16::MAX))
+        };
+        let mv = match kind {
+            b"merge" => {
+                let from = size()?;
+                let onto = size()?;
+                sn::Move::Merge { from, onto }
+            }
+            b"grow" => sn::Move::Grow(size()?),
+            b"split" => sn::Move::Split(size()?),
+            _ => return Err(USAGE),
+        };
+        words.end()?;
+        Ok(mv)
+    }
+    fn choose(&self) -> Result<sn::Move, Error> {
+        sn::decide(self, SUPERNIM_NODE_BUDGET)
+            .mv
+            .ok_or(Error::Msg("no move"))
+    }
+    fn play(&mut self, who: Player, mv: sn::Move) -> Result<bool, Error> {
+        let outcome = sn::Game::play(self, who, mv).map_err(sn_error)?;
+        Ok(outcome != sn::Outcome::Continue)
+    }
+    fn write_move(mv: sn::Move, out: &mut Out) {
+        let (word, a, b) = match mv {
+            sn::Move::Merge { from, onto } => ("merge ", from, Some(onto)),
+            sn::Move::Grow(n) => ("grow ", n, None),
+            sn::Move::Split(n) => ("split ", n, None),
+        };
+        out.str(word);
+        out.num(a);
+        if let Some(b) = b {
+            out.str(" ");
+            out.num(b);
+        }
+    }
+    /// `over won|lost|draw`.
+    fn write_end(&self, bot: Player, out: &mut Out) {
+        out.str("over ");
+        out.str(turn_word(self.result(), self.to_move(), bot));
+    }
+    fn write_state(&self, bot: Player, out: &mut Out) {
+        out.str("state supernim heaps ");
+        for (i, &h) in self.heaps().sizes().iter().enumerate() {
+            if i > 0 {
+                out.str(",");
+            }
+            out.num(h);
+        }
+        if self.heaps().is_empty() {
+            out.str("-");
+        }
+        out.str(" score ");
+        out.num(self.score(bot));
+        out.str(" ");
+        out.num(self.score(bot.other()));
     }
 }
 
@@ -121,160 +269,16 @@ fn turn_word(over: Option<Option<Player>>, to_move: Player, bot: Player) -> &'st
     }
 }
 
-fn check_turn(over: bool, to_move: Player, bot: Player, want_bot: bool) -> Result<(), Error> {
-    if over {
+/// The game must go on, with the bot to move (`want_bot`) or the opponent.
+fn check_turn<G: Played>(game: &G, bot: Player, want_bot: bool) -> Result<(), Error> {
+    if game.result().is_some() {
         return Err(Error::Msg("the game is over"));
     }
-    match (to_move == bot, want_bot) {
+    match (game.to_move() == bot, want_bot) {
         (true, false) => Err(Error::Msg("out of turn: the bot is to move (send go)")),
         (false, true) => Err(Error::Msg(
             "out of turn: the opponent is to move (send opp)",
         )),
         _ => Ok(()),
-    }
-}
-
-fn fib_go(game: &mut fib::Game, bot: Player, out: &mut Out) -> Result<(), Error> {
-    check_turn(game.winner().is_some(), game.to_move(), bot, true)?;
-    let decision = game.decide().ok_or(Error::Msg("the game is over"))?;
-    let outcome = game.play(bot, decision.take).map_err(fib_error)?;
-    out.str("move ");
-    out.num(decision.take);
-    if outcome == fib::Outcome::Won(bot) {
-        out.str(" won");
-    }
-    Ok(())
-}
-
-fn fib_opp(
-    game: &mut fib::Game,
-    bot: Player,
-    words: &mut Words<'_>,
-    out: &mut Out,
-) -> Result<(), Error> {
-    const USAGE: Error = Error::Msg("usage: opp TAKE");
-    let take = words.number().map_err(|e| e.or(USAGE))?;
-    words.end()?;
-    check_turn(game.winner().is_some(), game.to_move(), bot, false)?;
-    let mut next = *game;
-    match next.play(bot.other(), u64::from(take)).map_err(fib_error)? {
-        fib::Outcome::Won(_) => out.str("lost"),
-        fib::Outcome::Continue => fib_go(&mut next, bot, out)?,
-    }
-    *game = next;
-    Ok(())
-}
-
-fn fib_state(game: &fib::Game, bot: Player, out: &mut Out) {
-    out.str("state fibonacci stones ");
-    out.num(game.stones());
-    out.str(" limit ");
-    out.num(game.limit());
-    out.str(" turn ");
-    let over = game.winner().map(Some);
-    out.str(turn_word(over, game.to_move(), bot));
-}
-
-fn sn_over(game: &sn::Game) -> Option<Option<Player>> {
-    game.verdict().map(|v| match v {
-        sn::Verdict::Winner(p) => Some(p),
-        sn::Verdict::Draw => None,
-    })
-}
-
-/// ` over won|lost|draw` once the game has ended.
-fn sn_result(game: &sn::Game, bot: Player, out: &mut Out) {
-    if let Some(over) = sn_over(game) {
-        out.str("over ");
-        out.str(turn_word(Some(over), game.to_move(), bot));
-    }
-}
-
-fn sn_go(game: &mut sn::Game, bot: Player, out: &mut Out) -> Result<(), Error> {
-    check_turn(game.end().is_some(), game.to_move(), bot, true)?;
-    let mv = sn::decide(game, SUPERNIM_NODE_BUDGET)
-        .mv
-        .ok_or(Error::Msg("no move"))?;
-    let outcome = game.play(bot, mv).map_err(sn_error)?;
-    out.str("move ");
-    out.sn_move(mv);
-    if let sn::Outcome::Over(_) = outcome {
-        out.str(" ");
-        sn_result(game, bot, out);
-    }
-    Ok(())
-}
-
-fn sn_opp(
-    game: &mut sn::Game,
-    bot: Player,
-    words: &mut Words<'_>,
-    out: &mut Out,
-) -> Result<(), Error> {
-    const USAGE: Error = Error::Msg("usage: opp merge A B | opp grow A | opp split A");
-    let kind = words.next().ok_or(USAGE)?;
-    let mut size = || -> Result<u16, Error> {
-        let n = words.number().map_err(|e| e.or(USAGE))?;
-        // A size no heap can have is simply "no such heap".
-        Ok(u16::try_from(n).unwrap_or(u16::MAX))
-    };
-    let mv = match kind {
-        b"merge" => {
-            let from = size()?;
-            let onto = size()?;
-            sn::Move::Merge { from, onto }
-        }
-        b"grow" => sn::Move::Grow(size()?),
-        b"split" => sn::Move::Split(size()?),
-        _ => return Err(USAGE),
-    };
-    words.end()?;
-    check_turn(game.end().is_some(), game.to_move(), bot, false)?;
-    let mut next = game.clone();
-    match next.play(bot.other(), mv).map_err(sn_error)? {
-        sn::Outcome::Over(_) => sn_result(&next, bot, out),
-        sn::Outcome::Continue => sn_go(&mut next, bot, out)?,
-    }
-    *game = next;
-    Ok(())
-}
-
-fn sn_state(game: &sn::Game, bot: Player, out: &mut Out) {
-    out.str("state supernim heaps ");
-    for (i, &h) in game.heaps().sizes().iter().enumerate() {
-        if i > 0 {
-            out.str(",");
-        }
-        out.num(u32::from(h));
-    }
-    if game.heaps().is_empty() {
-        out.str("-");
-    }
-    out.str(" score ");
-    out.num(game.score(bot));
-    out.str(" ");
-    out.num(game.score(bot.other()));
-    out.str(" turn ");
-    out.str(turn_word(sn_over(game), game.to_move(), bot));
-}
-
-impl Out {
-    fn sn_move(&mut self, mv: sn::Move) {
-        match mv {
-            sn::Move::Merge { from, onto } => {
-                self.str("merge ");
-                self.num(u32::from(from));
-                self.str(" ");
-                self.num(u32::from(onto));
-            }
-            sn::Move::Grow(n) => {
-                self.str("grow ");
-                self.num(u32::from(n));
-            }
-            sn::Move::Split(n) => {
-                self.str("split ");
-                self.num(u32::from(n));
-            }
-        }
     }
 }

@@ -4,41 +4,12 @@
 //! firmware on a UART, the tiny static binary. It runs over any `embedded-io`
 //! [`Read`]/[`Write`] pair with fixed buffers; nothing in it allocates or panics.
 //!
-//! # Grammar
-//! Tokens are separated by spaces or tabs; a line ends with `\n` (a `\r` before it is
-//! dropped); blank lines are ignored; a line longer than [`MAX_LINE`] bytes is refused.
-//!
-//! | command | reply |
-//! |---|---|
-//! | `new N R M first\|second` | `ok` — a game of N stones, R resets each, initial max M; the bot takes the given seat |
-//! | `go` | `move K F` — the bot's move (K stones, reset F = 0/1), applied; `move K F won` if it empties the pile |
-//! | `opp K F` | the opponent's move, applied; then the bot's answer as for `go`, or `lost` if the opponent emptied the pile |
-//! | `query S C A B F` | `win K F` or `lose K F`: the value of a normalized position and the move for it (M as in the current game, else the engine's default) |
-//! | `state` | `state stones S limit L cap C resets A B pending F turn bot\|opponent\|won\|lost`, or `state none` |
-//! | `end` | `ok` — forget the game |
-//! | `version` | `version nimbot X.Y.Z protocol 2` |
-//! | `policy [first\|trap\|longest]` | `policy NAME` — sets (or shows) how the bot moves in lost positions: `trap` (default) leaves the opponent the fewest winning replies, `longest` holds out longest (engines with the solver; others play `trap`), `first` takes 1 |
-//! | `limits` | `limits stones N resets R init_max M\|any line 80` |
-//! | `help` | `help` and the list of commands |
-//!
-//! Two related games (module `games`) start with their own `new`; while one is in
-//! progress, `go`, `opp`, `state` and `end` belong to it:
-//!
-//! | command | reply |
-//! |---|---|
-//! | `new fibonacci N first\|second` | `ok` — Fibonacci Nim with N >= 2 stones |
-//! | `go` | `move K`, or `move K won` if it empties the pile |
-//! | `opp K` | the opponent takes K; the bot's answer as for `go`, or `lost` |
-//! | `state` | `state fibonacci stones S limit L turn bot\|opponent\|won\|lost` |
-//! | `new supernim H1,H2,... first\|second` | `ok` — Super-Nim from those heaps (at most 12, each 1..=9999), a 200-move limit |
-//! | `go` | `move MOVE`, then ` over won\|lost\|draw` if the game ended |
-//! | `opp MOVE` | the opponent's move; the bot's answer as for `go`, or `over won\|lost\|draw` |
-//! | `state` | `state supernim heaps H1,H2,... score BOT OPP turn bot\|opponent\|won\|lost\|draw` (`heaps -` when none are left) |
-//!
-//! A Super-Nim `MOVE` is `merge A B` (a heap of A sticks onto one of B), `grow A`
-//! (an odd heap A becomes 3A + 1) or `split A` (an even heap A halves; a 2 scores 2).
-//!
-//! Any bad input gets one `error <reason>` line and changes nothing.
+//! The grammar is written once, in `docs/protocol.md` (its summary, [`GRAMMAR`], is
+//! what `nimbot serial --help` prints). In short: one command per line of at most
+//! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `state`, `end`, `policy`,
+//! `version`, `limits`, `help`; Fibonacci Nim and Super-Nim games ([`ActiveGame`])
+//! start with their own `new`. Any bad input gets one `error <reason>` line and
+//! changes nothing.
 
 use embedded_io::{Read, Write};
 use heapless::Vec;
@@ -154,10 +125,10 @@ impl<E: Engine> Session<E> {
         let result = match (cmd, &mut self.game) {
             (b"new", _) => self.cmd_new(&mut words, &mut out),
             (b"go" | b"opp" | b"state", Some(ActiveGame::Fibonacci(g, bot))) => {
-                games::fibonacci(cmd, g, *bot, &mut words, &mut out)
+                games::handle(cmd, g, *bot, &mut words, &mut out)
             }
             (b"go" | b"opp" | b"state", Some(ActiveGame::SuperNim(g, bot))) => {
-                games::supernim(cmd, g, *bot, &mut words, &mut out)
+                games::handle(cmd, g, *bot, &mut words, &mut out)
             }
             (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
             (b"opp", _) => self.cmd_opp(&mut words, &mut out),
@@ -554,6 +525,17 @@ pub enum ServeError<R, W> {
     /// Writing a reply failed.
     Write(W),
 }
+
+impl<R: core::fmt::Debug, W: core::fmt::Debug> core::fmt::Display for ServeError<R, W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ServeError::Read(e) => write!(f, "reading the input failed: {e:?}"),
+            ServeError::Write(e) => write!(f, "writing a reply failed: {e:?}"),
+        }
+    }
+}
+
+impl<R: core::fmt::Debug, W: core::fmt::Debug> core::error::Error for ServeError<R, W> {}
 
 /// Run a session over `input`/`output` until the end of input: every command line
 /// gets exactly one reply line, every blank line none.

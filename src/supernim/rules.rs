@@ -1,7 +1,5 @@
 //! Super-Nim positions, moves and the game record, within fixed bounds.
 
-use core::fmt;
-
 use heapless::Vec;
 
 use crate::rules::Player;
@@ -69,11 +67,7 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::error::error_from_as_str!(Error);
 
 /// One Super-Nim move, naming heaps by size: heaps of equal size are
 /// interchangeable, so sizes name every distinct move.
@@ -164,6 +158,18 @@ impl Heaps {
         self.0.iter().filter(|&&h| h == n).count()
     }
 
+    /// Take a heap of `n` sticks out of `next` (a copy of `self`) for a grow (`odd`)
+    /// or a split: it must exist and have the parity the move needs.
+    fn take_heap(&self, next: &mut Heaps, n: u16, odd: bool) -> Result<(), Error> {
+        if self.count(n) == 0 {
+            return Err(Error::NoSuchHeap);
+        }
+        if (n % 2 == 1) != odd {
+            return Err(Error::WrongParity);
+        }
+        next.remove(n)
+    }
+
     /// The heaps after `mv`, and the points it scores for the mover (2 for
     /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
     pub fn apply(&self, mv: Move) -> Result<(Heaps, u32), Error> {
@@ -182,29 +188,17 @@ impl Heaps {
                 Ok((next, 0))
             }
             Move::Grow(n) => {
-                if self.count(n) == 0 {
-                    return Err(Error::NoSuchHeap);
-                }
-                if n % 2 == 0 {
-                    return Err(Error::WrongParity);
-                }
+                self.take_heap(&mut next, n, true)?;
                 let grown = n
                     .checked_mul(3)
                     .and_then(|m| m.checked_add(1))
                     .filter(|m| *m <= MAX_HEAP_SIZE)
                     .ok_or(Error::HeapTooLarge)?;
-                next.remove(n)?;
                 next.insert(grown)?;
                 Ok((next, 0))
             }
             Move::Split(n) => {
-                if self.count(n) == 0 {
-                    return Err(Error::NoSuchHeap);
-                }
-                if n % 2 == 1 {
-                    return Err(Error::WrongParity);
-                }
-                next.remove(n)?;
+                self.take_heap(&mut next, n, false)?;
                 if n == 2 {
                     return Ok((next, SPLIT_TWO_POINTS));
                 }

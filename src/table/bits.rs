@@ -118,18 +118,26 @@ mod writer {
     }
 
     impl BitWriter {
-        /// Append the `width` low bits of `value`.
+        /// Append the `width` (<= 64) low bits of `value`.
         pub(crate) fn push(&mut self, value: u64, width: u32) {
-            for i in 0..width {
-                if self.bits % 8 == 0 {
+            let mut value = if width < 64 {
+                value & ((1u64 << width) - 1)
+            } else {
+                value
+            };
+            let mut left = width.min(64);
+            while left > 0 {
+                let used = (self.bits % 8) as u32;
+                if used == 0 {
                     self.bytes.push(0);
                 }
-                if (value >> i) & 1 == 1 {
-                    if let Some(b) = self.bytes.last_mut() {
-                        *b |= 1 << (self.bits % 8);
-                    }
+                let take = (8 - used).min(left);
+                if let Some(b) = self.bytes.last_mut() {
+                    *b |= ((value & ((1u64 << take) - 1)) as u8) << used;
                 }
-                self.bits += 1;
+                value = value.checked_shr(take).unwrap_or(0);
+                left -= take;
+                self.bits += u64::from(take);
             }
         }
 

@@ -1,12 +1,14 @@
 //! The solution table: won/lost for every position of a box of games, in a postcard
 //! blob that is probed in place (format v2, specified in `table/FORMAT.md`).
 //!
-//! - [`geometry`]: which caps and piles a box stores (shared with the solver);
-//! - [`format`]: the serialized fields; [`checksum`]: the CRC-32 after them;
-//! - [`bits`]: the bit reader; [`index`]: restart points into the stream;
-//! - [`layer`]: how one layer's values are coded (periods, copies of a related layer);
+//! - `geometry`: which caps and piles a box stores (shared with the solver and the
+//!   distances);
+//! - `format`: the serialized fields; `checksum`: the CRC-32 after them;
+//! - `bits`: the bit reader; `index`: restart points into the stream;
+//! - `layer`: how one layer's values are coded (periods, copies of a related layer);
 //! - `encode` (with `alloc`): the writer;
-//! - [`error`]: blobs refused when opened, probes that fail.
+//! - `error`: blobs refused when opened ([`TableError`]), probes that fail
+//!   ([`ProbeError`]).
 //!
 //! Loading checks the checksum and every header field; probing allocates nothing,
 //! reads the borrowed bytes with checked arithmetic, and reports a layer that does
@@ -29,6 +31,7 @@ use self::index::Index;
 use self::layer::{read_layer, visit_tokens, Header};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::value::Value;
 
 pub use self::checksum::crc32;
 #[cfg(feature = "alloc")]
@@ -119,11 +122,12 @@ impl<'a> Table<'a> {
     /// Whether the mover wins `pos`. Positions whose cap no longer binds are decided
     /// by the rules; [`ProbeError::OutOfRange`] for a position outside the table
     /// (more stones for its cap, more resets or another M than it was built for).
-    pub fn probe(&self, pos: &Position) -> Result<bool, ProbeError> {
-        match pos.trivial_value() {
-            Some(v) => Ok(v),
-            None => self.value(pos),
-        }
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        let won = match pos.trivial_value() {
+            Some(v) => v,
+            None => self.value(pos)?,
+        };
+        Ok(Value::from_mover_wins(won))
     }
 
     /// The move for `pos`: a winning one whenever `pos` is won (see [`best_move`]);
@@ -293,15 +297,16 @@ impl<'a> Table<'a> {
         upto: u32,
         visit: &mut dyn FnMut(u32, u32, bool),
     ) -> Result<(), ProbeError> {
-        let n = self.layer_number(pos)?;
         let c = pos.cap();
-        if upto > self.highest_pile(c) {
-            return Err(ProbeError::OutOfRange);
-        }
         let first = u64::from(c) + 1;
         let from = u64::from(from).max(first);
         if u64::from(upto) < from {
+            // No stored pile asked for (the rules decide piles up to the cap).
             return Ok(());
+        }
+        let n = self.layer_number(pos)?;
+        if upto > self.highest_pile(c) {
+            return Err(ProbeError::OutOfRange);
         }
         let pile = |t: u64| u32::try_from(t.saturating_add(first)).unwrap_or(u32::MAX);
         self.visit_layer(

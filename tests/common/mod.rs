@@ -8,6 +8,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use nimbot::engine::SolvingEngine;
+use nimbot::protocol::{Session, MAX_REPLY};
+use nimbot::Player;
 use nimbot::{Engine, Params, Policy};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
@@ -108,6 +110,16 @@ impl Referee {
     }
 }
 
+/// The exit statuses of the first and the second seat's `connect` when the first
+/// seat wins (`first_wins`) or loses: 0 for the winner, 1 for the loser.
+pub fn exit_codes(first_wins: bool) -> (Option<i32>, Option<i32>) {
+    if first_wins {
+        (Some(0), Some(1))
+    } else {
+        (Some(1), Some(0))
+    }
+}
+
 /// Whether the first player wins the start of (n, r, m) with perfect play.
 pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
     let params = Params::new(n, r, m).unwrap();
@@ -132,4 +144,27 @@ pub fn connect(addr: &str, first: bool, name: &str, m: u32) -> Kid {
             "30",
         ],
     )
+}
+
+/// A protocol session on the in-memory solver.
+pub fn session() -> Session<SolvingEngine> {
+    Session::new(SolvingEngine::default())
+}
+
+/// Send one command line; its one reply, checked to fit [`MAX_REPLY`].
+pub fn send(s: &mut Session<SolvingEngine>, line: &str) -> String {
+    let reply = s
+        .handle_line(line.as_bytes())
+        .expect("a command gets a reply");
+    assert!(reply.len() <= MAX_REPLY);
+    String::from_utf8(reply.to_vec()).expect("replies are ASCII")
+}
+
+/// The bot's opening move when it sits first; nothing yet when second.
+pub fn opening(s: &mut Session<SolvingEngine>, bot: Player) -> String {
+    if bot == Player::First {
+        send(s, "go")
+    } else {
+        String::new()
+    }
 }

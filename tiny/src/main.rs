@@ -1,29 +1,47 @@
-//! `nimbot` as one small, fully static x86_64 Linux executable for locked-down
-//! tournament machines: no C library, no allocator, the default table inside.
+//! `nimbot` as one small, fully static Linux executable (x86_64 or aarch64) for
+//! locked-down tournament machines: no C library, the default table inside.
 //!
 //! It speaks what a player needs, spelled as in the full host binary: the line
 //! protocol on stdin/stdout (no arguments, or `serial`), `query`, `exp-nim` and
 //! `connect`, with the same outputs, summary lines and exit codes. Everything the
-//! games need is the no_std core (`nimbot::protocol`, `tournament`, `exp_nim`);
-//! this crate parses arguments and moves bytes through [`sys`], the only `unsafe`
-//! module. It plays from the embedded table alone (N <= 999, R <= 4, M = 3): a game
-//! beyond it is refused where the full binary would solve it in memory.
+//! games need is the no_std core (`nimbot::protocol`, `nimbot::platform`);
+//! this crate parses arguments, resolves host names ([`hosts`]) and moves bytes
+//! through [`sys`], the only `unsafe` module. Games in the embedded table (N <= 999,
+//! R <= 4, M = 3) are played from it; with the `solver` feature, larger ones are
+//! solved in memory by the core's solver, on a heap of `mmap`s within
+//! `--max-memory` ([`sys::heap`]). docs/tiny.md lists the system calls per command.
 #![no_std]
 #![no_main]
 
+mod hosts;
 mod sys;
 
 use nimbot::fibonacci as fib;
 use nimbot::num::{parse_u32, parse_u64, Decimal};
 use nimbot::platform::json::{Feed, Splitter};
-use nimbot::platform::tcp_client::{Client, Step};
-use nimbot::platform::text_client::{TextAction, TextClient};
+use nimbot::platform::tcp_client::{Client, ClientError, Step};
+use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
 use nimbot::strategy::DecideError;
-use nimbot::{Engine, Player, Policy, Position, TableEngine};
+#[cfg(not(feature = "solver"))]
+use nimbot::TableEngine;
+#[cfg(feature = "solver")]
+use nimbot::{
+    engine::{Limits, SolvingEngine},
+    rules::{MAX_RESETS, MAX_STONES},
+    strategy::Oracle,
+    Decision, Params, Solution, SolveBox, Table,
+};
+use nimbot::{Engine, Player, Policy, Position};
 
+use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};
+
+/// All heap memory comes from `mmap`, within `--max-memory`.
+#[cfg(feature = "solver")]
+#[global_allocator]
+static HEAP: sys::heap::Mmap = sys::heap::Mmap;
 
 const STDIN: i32 = 0;
 const STDOUT: i32 = 1;
@@ -45,13 +63,27 @@ Usage:
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest ...
                                    how to move in lost positions (default trap;
-                                   longest needs the solver and plays as trap here)
+                                   longest plays as trap here)
   nimbot --help | --version
 
-HOST is an IPv4 address or localhost. Games are played from the embedded table
-(N <= 999, R <= 4, M = 3); larger games need the full nimbot binary.
-connect/exp-nim exit status: 0 won, 1 lost, 2 usage error, 3 protocol,
-connection or state-mismatch error.
+HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DNS).
+";
+
+/// The end of the help: what the build does beyond the table, and exit statuses.
+#[cfg(feature = "solver")]
+const HELP_END: &str = "\
+Games beyond the embedded table (N <= 999, R <= 4, M = 3) are solved in memory:
+  nimbot --max-memory MIB ...      at most MIB mebibytes for that (default 64)
+Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
+state-mismatch error, 4 the game does not fit in --max-memory.
+";
+
+#[cfg(not(feature = "solver"))]
+const HELP_END: &str = "\
+Games are played from the embedded table (N <= 999, R <= 4, M = 3); larger games
+need the full nimbot binary.
+Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
+state-mismatch error.
 ";
 
 /// Run the command line; the result is the exit status.
@@ -69,7 +101,15 @@ fn main(args: &Args) -> u8 {
     let mut it = args.as_slice().iter().copied();
     while let Some(arg) = it.next() {
         if arg == b"-h" || arg == b"--help" {
-            return print(STDOUT, &[HELP.as_bytes()], 0);
+            return print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0);
+        }
+        #[cfg(feature = "solver")]
+        if let Some(value) = option(arg, &mut it, b"--max-memory", None) {
+            match number(value, "--max-memory") {
+                Ok(mib) => sys::heap::set_limit((mib as usize).saturating_mul(1 << 20)),
+                Err(status) => return status,
+            }
+            continue;
         }
         if let Some(value) = option(arg, &mut it, b"--policy", None) {
             // `longest` needs distances from the solver: the table plays it as trap.
@@ -92,7 +132,7 @@ fn main(args: &Args) -> u8 {
             b"query" => run_query(tail, policy),
             b"connect" => run_connect(tail, policy),
             b"exp-nim" => run_exp_nim(tail, policy),
-            b"help" => print(STDOUT, &[HELP.as_bytes()], 0),
+            b"help" => print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0),
             b"--version" | b"-V" => {
                 print(STDOUT, &[b"nimbot ", nimbot::VERSION.as_bytes(), b"\n"], 0)
             }
@@ -210,7 +250,70 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 
 // ---------------------------------------------------------------- engine
 
+/// The engine of every command: the embedded table where it covers the position,
+/// else a solution from the core's solver, as in the full binary (whose
+/// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
+/// `--max-memory` (a box needs at least one bit per stored position). Both answer
+/// through one `dyn Oracle`, so the move code is compiled once, and there are no
+/// distances (`longest` plays as `trap`): a smaller binary.
+#[cfg(feature = "solver")]
+struct TinyEngine {
+    table: Option<Table<'static>>,
+    solution: Option<Solution>,
+}
+
+#[cfg(feature = "solver")]
+impl TinyEngine {
+    /// The oracle for `pos`: the table if it answers `pos`, else a solution of `bx`
+    /// (kept from the last question when it answers `pos`).
+    fn cover(&mut self, bx: SolveBox, pos: &Position) -> Result<&dyn Oracle, DecideError> {
+        if let Some(t) = self.table.as_ref().filter(|t| t.is_win(pos).is_ok()) {
+            return Ok(t);
+        }
+        if self.solution.as_ref().and_then(|s| s.is_win(pos)).is_none() {
+            let budget = (sys::heap::limit() as u64).saturating_mul(8);
+            if bx.stored_positions() > budget.min(SolvingEngine::DEFAULT_BUDGET) {
+                return Err(DecideError::TooLarge);
+            }
+            self.solution = None;
+            self.solution = Some(Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?);
+        }
+        match &self.solution {
+            Some(s) => Ok(s),
+            None => Err(DecideError::OutOfRange),
+        }
+    }
+}
+
+#[cfg(feature = "solver")]
+impl Engine for TinyEngine {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_stones: MAX_STONES,
+            max_resets: MAX_RESETS,
+            init_max: None,
+        }
+    }
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+        let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
+        self.cover(bx, &params.start()).map(|_| ())
+    }
+    fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        let oracle = self.cover(SolveBox::around(pos), pos)?;
+        nimbot::strategy::decide(oracle, pos, policy)
+    }
+}
+
+#[cfg(feature = "solver")]
+fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
+    Ok(TinyEngine {
+        table: Table::embedded().ok(),
+        solution: None,
+    })
+}
+
 /// The engine, or the exit status after reporting a damaged table.
+#[cfg(not(feature = "solver"))]
 fn engine(cmd: &str) -> Result<TableEngine<'static>, u8> {
     match TableEngine::embedded() {
         Ok(table) => Ok(table),
@@ -226,6 +329,16 @@ fn engine(cmd: &str) -> Result<TableEngine<'static>, u8> {
             FAILED,
         )),
     }
+}
+
+/// The line for a game that does not fit in memory, and [`OUT_OF_MEMORY`].
+fn too_large(cmd: &str) -> u8 {
+    let mut t = Text::new();
+    t.push(b"nimbot ").push(cmd.as_bytes());
+    t.push(b": error: the game does not fit in the memory allowed (--max-memory ")
+        .num((sys::heap::limit() >> 20) as u64)
+        .push(b" MiB)\n");
+    print(STDERR, &[t.bytes()], OUT_OF_MEMORY)
 }
 
 // ---------------------------------------------------------------- serial
@@ -282,19 +395,9 @@ impl embedded_io::Write for Output {
 }
 
 fn run_serial(policy: Policy) -> u8 {
-    let engine = match TableEngine::embedded() {
-        Ok(t) => t,
-        Err(e) => {
-            return print(
-                STDERR,
-                &[
-                    b"nimbot: error: embedded table: ",
-                    e.as_str().as_bytes(),
-                    b"\n",
-                ],
-                FAILED,
-            )
-        }
+    let engine = match engine("serial") {
+        Ok(e) => e,
+        Err(status) => return status,
     };
     let mut session = Session::with_policy(engine, policy);
     match serve(&mut session, &mut Input(STDIN), &mut Output(Text::new())) {
@@ -390,7 +493,8 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
                 .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
             print(STDOUT, &[line.bytes()], 0)
         }
-        Err(DecideError::OutOfRange) => query_error(
+        Err(DecideError::TooLarge) => too_large("query"),
+        Err(DecideError::OutOfRange) if cfg!(not(feature = "solver")) => query_error(
             b"beyond the embedded table (N <= 999, R <= 4, M = 3; the full nimbot binary solves it)",
         ),
         Err(e) => query_error(e.as_str().as_bytes()),
@@ -437,6 +541,14 @@ fn seat_of(first: bool, second: bool) -> Result<Player, u8> {
     }
 }
 
+/// An exp-nim game that cannot go on: [`too_large`] or [`fail`].
+fn text_fail(e: TextError) -> u8 {
+    match e {
+        TextError::Engine(DecideError::TooLarge) => too_large("exp-nim"),
+        e => fail("exp-nim", &[e.as_str().as_bytes()]),
+    }
+}
+
 fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
     const CMD: &str = "exp-nim";
     let (mut first, mut second) = (false, false);
@@ -478,7 +590,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
         Err(status) => return status,
     };
     if let Err(e) = client.prepare(&mut engine) {
-        return fail(CMD, &[e.as_str().as_bytes()]);
+        return text_fail(e);
     }
     let mut buf = [0u8; 4096];
     loop {
@@ -486,7 +598,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
             Ok(0) => {
                 return match client.end_of_input() {
                     Ok(r) => report(CMD, &r),
-                    Err(e) => fail(CMD, &[e.as_str().as_bytes()]),
+                    Err(e) => text_fail(e),
                 }
             }
             Ok(n) => n,
@@ -501,7 +613,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
                     }
                 }
                 Ok(TextAction::Finished(r)) => return report(CMD, &r),
-                Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
+                Err(e) => return text_fail(e),
             }
         }
     }
@@ -561,13 +673,16 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(e) => e,
         Err(status) => return status,
     };
-    let Some((ip, port)) = parse_addr(addr) else {
+    let Some((host, port)) = split_addr(addr) else {
+        return fail(CMD, &[b"cannot resolve ", addr, b": expected HOST:PORT"]);
+    };
+    let Some(ip) = hosts::resolve(host) else {
         return fail(
             CMD,
             &[
                 b"cannot resolve ",
-                addr,
-                b": the tiny binary takes IPV4:PORT or localhost:PORT",
+                host,
+                b": not an IPv4 address, not in /etc/hosts and not localhost (no DNS here)",
             ],
         );
     };
@@ -622,30 +737,18 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
                     }
                 }
                 Ok(Step::Finished(r)) => return report(CMD, &r),
+                Err(ClientError::Engine(DecideError::TooLarge)) => return too_large(CMD),
                 Err(e) => return fail(CMD, &[e.as_str().as_bytes()]),
             }
         }
     }
 }
 
-/// `IPV4:PORT` or `localhost:PORT` (no name service without a C library).
-fn parse_addr(addr: &[u8]) -> Option<([u8; 4], u16)> {
+/// `HOST:PORT` split at the last colon, with a valid port.
+fn split_addr(addr: &[u8]) -> Option<(&[u8], u16)> {
     let colon = addr.iter().rposition(|&b| b == b':')?;
     let (host, port) = (addr.get(..colon)?, addr.get(colon + 1..)?);
-    let port = u16::try_from(parse_u32(port)?).ok()?;
-    if host == b"localhost" {
-        return Some(([127, 0, 0, 1], port));
-    }
-    let mut ip = [0u8; 4];
-    let mut parts = host.split(|&b| b == b'.');
-    for octet in ip.iter_mut() {
-        let part = parts.next()?;
-        if part.len() > 3 {
-            return None;
-        }
-        *octet = u8::try_from(parse_u32(part)?).ok()?;
-    }
-    parts.next().is_none().then_some((ip, port))
+    Some((host, u16::try_from(parse_u32(port)?).ok()?))
 }
 
 /// Seconds as `S` or `S.FFF` (at most microseconds) -> microseconds.

@@ -1,13 +1,11 @@
-//! The whole operating-system boundary: program entry and the handful of Linux
-//! x86_64 system calls the tiny binary makes, as raw `syscall` instructions. All of
-//! the crate's `unsafe` code is in this file.
+//! The whole operating-system boundary: program entry, the handful of Linux system
+//! calls the tiny binary makes (raw `syscall` / `svc` instructions, see [`arch`]),
+//! and the heap over `mmap` ([`heap`]). All of the crate's `unsafe` code is in this
+//! module.
 //!
-//! No C library is linked, so there is nothing else to call: `_start` below is the
-//! ELF entry point, and each function here is one system call with its kernel ABI
-//! (number in `rax`, arguments in `rdi rsi rdx r10 r8 r9`, result in `rax`,
-//! `rcx`/`r11` clobbered, `-errno` on failure).
-
-use core::arch::{asm, global_asm};
+//! No C library is linked, so there is nothing else to call: `_start` in [`arch`] is
+//! the ELF entry point, and each function here is one system call. The calls, per
+//! command, are listed in docs/tiny.md (and enforced by its seccomp test).
 
 /// A failed system call's error number (`errno`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,38 +43,23 @@ impl embedded_io::Error for Errno {
     }
 }
 
-const SYS_READ: usize = 0;
-const SYS_WRITE: usize = 1;
-const SYS_CLOSE: usize = 3;
-const SYS_RT_SIGACTION: usize = 13;
-const SYS_SOCKET: usize = 41;
-const SYS_CONNECT: usize = 42;
-const SYS_SETSOCKOPT: usize = 54;
-const SYS_EXIT_GROUP: usize = 231;
+/// The architecture's system call instruction, call numbers, entry point and memory
+/// functions.
+#[cfg_attr(target_arch = "x86_64", path = "sys/x86_64.rs")]
+#[cfg_attr(target_arch = "aarch64", path = "sys/aarch64.rs")]
+mod arch;
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub mod heap;
 
-/// One system call with up to five arguments.
+use arch as nr;
+
+/// One system call with up to five arguments (see [`arch::syscall6`]).
 ///
 /// Safety: the caller guarantees that every pointer argument is valid for what the
 /// kernel does with it (reads or writes of the given length) for the call.
 unsafe fn syscall5(n: usize, a: usize, b: usize, c: usize, d: usize, e: usize) -> isize {
-    let ret: isize;
-    // Safety: the `syscall` instruction only clobbers rcx and r11 (declared) and
-    // touches memory only through the pointers the caller vouched for.
-    unsafe {
-        asm!(
-            "syscall",
-            inlateout("rax") n as isize => ret,
-            in("rdi") a,
-            in("rsi") b,
-            in("rdx") c,
-            in("r10") d,
-            in("r8") e,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
-    }
-    ret
+    // Safety: the caller's contract.
+    unsafe { arch::syscall6(n, [a, b, c, d, e, 0]) }
 }
 
 fn result(ret: isize) -> Result<usize, Errno> {
@@ -93,7 +76,7 @@ pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, Errno> {
         // Safety: the kernel writes at most `buf.len()` bytes into `buf`.
         let r = unsafe {
             syscall5(
-                SYS_READ,
+                nr::READ,
                 fd as usize,
                 buf.as_mut_ptr() as usize,
                 buf.len(),
@@ -114,7 +97,7 @@ pub fn write(fd: i32, buf: &[u8]) -> Result<usize, Errno> {
         // Safety: the kernel reads at most `buf.len()` bytes from `buf`.
         let r = unsafe {
             syscall5(
-                SYS_WRITE,
+                nr::WRITE,
                 fd as usize,
                 buf.as_ptr() as usize,
                 buf.len(),
@@ -143,14 +126,35 @@ pub fn write_all(fd: i32, mut buf: &[u8]) -> Result<(), Errno> {
 /// Close a file descriptor (errors are of no use here).
 pub fn close(fd: i32) {
     // Safety: no pointers.
-    unsafe { syscall5(SYS_CLOSE, fd as usize, 0, 0, 0, 0) };
+    unsafe { syscall5(nr::CLOSE, fd as usize, 0, 0, 0, 0) };
+}
+
+/// `O_RDONLY | O_CLOEXEC` (the same bits on x86_64 and aarch64).
+const O_RDONLY_CLOEXEC: usize = 0o2000000;
+/// `openat`'s "relative to the working directory" (absolute paths ignore it).
+const AT_FDCWD: isize = -100;
+
+/// Open the file at `path` (NUL-terminated) for reading.
+pub fn open_read(path: &core::ffi::CStr) -> Result<i32, Errno> {
+    // Safety: the kernel reads the NUL-terminated path.
+    let r = unsafe {
+        syscall5(
+            nr::OPENAT,
+            AT_FDCWD as usize,
+            path.as_ptr() as usize,
+            O_RDONLY_CLOEXEC,
+            0,
+            0,
+        )
+    };
+    result(r).map(|fd| fd as i32)
 }
 
 /// End the process with `code`.
 pub fn exit(code: u8) -> ! {
     loop {
         // Safety: no pointers; exit_group does not return.
-        unsafe { syscall5(SYS_EXIT_GROUP, code as usize, 0, 0, 0, 0) };
+        unsafe { syscall5(nr::EXIT_GROUP, code as usize, 0, 0, 0, 0) };
     }
 }
 
@@ -177,7 +181,7 @@ pub fn ignore_sigpipe() {
     // for (null); 8 is the size of the kernel's signal set.
     unsafe {
         syscall5(
-            SYS_RT_SIGACTION,
+            nr::RT_SIGACTION,
             SIGPIPE,
             &act as *const SigAction as usize,
             0,
@@ -204,7 +208,7 @@ impl Socket {
     /// A new TCP socket.
     pub fn tcp() -> Result<Socket, Errno> {
         // Safety: no pointers.
-        let r = unsafe { syscall5(SYS_SOCKET, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0, 0, 0) };
+        let r = unsafe { syscall5(nr::SOCKET, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0, 0, 0) };
         result(r).map(|fd| Socket(fd as i32))
     }
 
@@ -233,7 +237,7 @@ impl Socket {
             // Safety: the kernel reads `size_of::<SockaddrIn>()` bytes from `sa`.
             let r = unsafe {
                 syscall5(
-                    SYS_CONNECT,
+                    nr::CONNECT,
                     self.0 as usize,
                     &sa as *const SockaddrIn as usize,
                     core::mem::size_of::<SockaddrIn>(),
@@ -252,7 +256,7 @@ impl Socket {
         // Safety: the kernel reads `value.len()` bytes from `value`.
         let r = unsafe {
             syscall5(
-                SYS_SETSOCKOPT,
+                nr::SETSOCKOPT,
                 self.0 as usize,
                 level,
                 name,
@@ -323,26 +327,12 @@ impl Args {
     }
 }
 
-// The ELF entry point. The kernel starts us with `rsp` pointing at argc, then the
-// argv pointers; pass that address to `start`, with the stack aligned as a call
-// expects it.
-global_asm!(
-    ".globl _start",
-    "_start:",
-    "xor ebp, ebp",
-    "mov rdi, rsp",
-    "and rsp, -16",
-    "call {start}",
-    "ud2",
-    start = sym start,
-);
-
 /// Collect the arguments, run [`crate::main`] and exit with its status.
 ///
 /// Safety: called once, from `_start`, with the initial stack pointer the kernel
 /// set up (argc, then argc pointers to NUL-terminated strings that live as long as
 /// the process).
-unsafe extern "C" fn start(sp: *const usize) -> ! {
+pub(crate) unsafe extern "C" fn start(sp: *const usize) -> ! {
     let mut args = Args {
         items: [&[]; MAX_ARGS],
         len: 0,
@@ -374,6 +364,7 @@ unsafe extern "C" fn start(sp: *const usize) -> ! {
 /// Any panic the optimizer cannot prove unreachable makes the link fail, as in the
 /// firmware: this handler calls a function defined nowhere, so the release build
 /// (LTO, `panic = "abort"`) links only if no panic path is left.
+#[cfg(not(feature = "find-panics"))]
 #[panic_handler]
 fn panic(_info: &core::panic::PanicInfo) -> ! {
     extern "C" {
@@ -384,47 +375,13 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
     unsafe { nimbot_tiny_has_a_reachable_panic() }
 }
 
-// The memory functions LLVM emits calls to. Rust's `compiler_builtins` leaves them
-// to the C library on this target, and there is none. `rep movsb`/`rep stosb` keep
-// LLVM from recognising the bodies as the very functions they define.
-
-/// Safety: `dst` and `src` are valid for `n` bytes and do not overlap.
-#[no_mangle]
-pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
-    // Safety: the caller's contract; the direction flag is clear (the ABI's default).
-    unsafe {
-        asm!("rep movsb", inout("rcx") n => _, inout("rdi") dst => _, inout("rsi") src => _,
-             options(nostack, preserves_flags));
-    }
-    dst
-}
-
-/// Safety: `dst` and `src` are valid for `n` bytes; they may overlap.
-#[no_mangle]
-pub unsafe extern "C" fn memmove(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
-    if (dst as usize).wrapping_sub(src as usize) >= n {
-        // Safety: no harmful overlap when copying forwards (dst before src or apart).
-        return unsafe { memcpy(dst, src, n) };
-    }
-    // Safety: copy backwards from the last byte with the direction flag set, and
-    // clear it again as the ABI requires. `n > 0` here (else the test above passed).
-    unsafe {
-        asm!("std", "rep movsb", "cld",
-             inout("rcx") n => _, inout("rdi") dst.add(n - 1) => _, inout("rsi") src.add(n - 1) => _,
-             options(nostack));
-    }
-    dst
-}
-
-/// Safety: `dst` is valid for `n` bytes.
-#[no_mangle]
-pub unsafe extern "C" fn memset(dst: *mut u8, c: i32, n: usize) -> *mut u8 {
-    // Safety: the caller's contract; the direction flag is clear.
-    unsafe {
-        asm!("rep stosb", inout("rcx") n => _, inout("rdi") dst => _, in("al") c as u8,
-             options(nostack, preserves_flags));
-    }
-    dst
+/// With the `find-panics` feature the build links with panics left in, so that
+/// `tools/tiny.sh panics` can list the functions that call the panic machinery.
+#[cfg(feature = "find-panics")]
+#[panic_handler]
+#[inline(never)]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    exit(101)
 }
 
 /// Safety: `a` and `b` are valid for `n` bytes.

@@ -197,7 +197,15 @@ fn plot_writes_a_png_of_the_expected_size() {
 
 #[test]
 fn bench_prints_json_lines() {
-    let o = run(&["bench", "--json", "-n", "200", "--runs", "1"]);
+    let o = run(&[
+        "bench",
+        "--json",
+        "-n",
+        "200",
+        "--runs",
+        "1",
+        "--no-compare",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
@@ -212,4 +220,48 @@ fn bench_prints_json_lines() {
         "{text}"
     );
     assert!(lines.iter().all(|l| l.ends_with('}')));
+}
+
+/// A number field of a JSON line.
+fn field(line: &str, name: &str) -> f64 {
+    let at = line.find(&format!("\"{name}\":")).expect(name) + name.len() + 3;
+    let rest = &line[at..];
+    let end = rest.find([',', '}']).unwrap();
+    rest[..end].parse().expect(name)
+}
+
+#[test]
+fn bench_compares_the_generations_in_one_run() {
+    let o = run(&[
+        "bench", "--json", "-n", "200", "--runs", "1", "--sizes", "200,300",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 + 5 + 3, "{text}");
+    let solve = lines[0];
+    assert!(
+        solve.starts_with("{\"bench\":\"solve\",\"stones\":200,"),
+        "{text}"
+    );
+    for name in [
+        "new_ms",
+        "old_ms",
+        "naive_ms",
+        "speedup_vs_old",
+        "speedup_vs_naive",
+    ] {
+        assert!(field(solve, name) > 0.0, "{name} in {solve}");
+    }
+    for (line, stones) in lines[1..3].iter().zip([200, 300]) {
+        assert!(line.starts_with("{\"bench\":\"format\""), "{text}");
+        assert_eq!(field(line, "stones"), f64::from(stones));
+        // Version 2 is smaller than version 1 for the same limits.
+        assert!(field(line, "v2_bytes") < field(line, "v1_bytes"), "{line}");
+    }
+    for line in &lines[3..8] {
+        assert!(line.starts_with("{\"bench\":\"coding\""), "{text}");
+        assert!(field(line, "bytes") > 0.0 && field(line, "probe_median_us") > 0.0);
+    }
+    assert!(lines[8].starts_with("{\"bench\":\"generate\""), "{text}");
 }

@@ -112,10 +112,10 @@ fn write_all<W: Write>(uart: &mut W, mut buf: &[u8]) -> Result<(), ()> {
 }
 
 /// The body of a board's `#[panic_handler]` where the whole image must be free
-/// of panics (or of a guard build, see [`guard`]): it calls a function that is defined nowhere, so the release build
-/// (LTO, `panic = "abort"`) links only if no panic path is left. The error names
-/// the symbol below; find the caller with `nm`/`objdump` on a build that defines
-/// it.
+/// of panics (or of a guard build, see [`guard`]): it calls a function that is
+/// defined nowhere, so the release build (LTO, `panic = "abort"`) links only if no
+/// panic path is left. The error names the symbol below; find the caller with
+/// `nm`/`objdump` on a build that defines it.
 #[inline(always)]
 pub fn panic_guard() -> ! {
     extern "C" {

@@ -51,6 +51,15 @@ pub fn report(cmd: &str, r: &GameResult) -> ExitCode {
     ExitCode::from(r.exit_status())
 }
 
+/// The seat `--first` (else `--second`) asks for.
+pub fn seat(first: bool) -> Player {
+    if first {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
 /// A game that could not be played to its end: one line, exit status 3.
 pub fn fail(cmd: &str, msg: &str) -> ExitCode {
     eprintln!("nimbot {cmd}: error: {msg}");
@@ -59,11 +68,7 @@ pub fn fail(cmd: &str, msg: &str) -> ExitCode {
 
 pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
     const CMD: &str = "connect";
-    let seat = if args.first {
-        Player::First
-    } else {
-        Player::Second
-    };
+    let seat = seat(args.first);
     if args.init_max == 0 || !(args.timeout >= 0.0 && args.timeout.is_finite()) {
         eprintln!(
             "nimbot connect: --init-max must be at least 1 and --timeout a number of seconds"

@@ -7,7 +7,7 @@ use nimbot::engine::SolvingEngine;
 use nimbot::rng::SplitMix64;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::best_move;
-use nimbot::{Game, Move, Outcome, Params, Player};
+use nimbot::{Game, Move, Outcome, Player};
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -38,15 +38,12 @@ enum Opponent {
 }
 
 pub fn run(args: &DemoArgs) -> ExitCode {
-    let params = match Params::new(args.stones, args.resets, args.init_max) {
+    let params = match crate::params("demo", args.stones, args.resets, args.init_max) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("nimbot demo: {e}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     let bx = SolveBox::games(args.stones, args.resets, args.init_max);
-    if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
+    if bx.memory_bytes() > SolvingEngine::DEFAULT_BUDGET {
         eprintln!(
             "nimbot demo: {} stones is too large to solve here",
             args.stones

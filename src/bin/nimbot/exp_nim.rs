@@ -8,9 +8,8 @@ use std::process::ExitCode;
 use clap::Args;
 use nimbot::platform::text_client::{TextAction, TextClient};
 use nimbot::platform::wire::EXIT_USAGE;
-use nimbot::Player;
 
-use crate::connect::{fail, report};
+use crate::connect::{fail, report, seat};
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -34,11 +33,7 @@ pub struct ExpNimArgs {
 
 pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
     const CMD: &str = "exp-nim";
-    let seat = if args.first {
-        Player::First
-    } else {
-        Player::Second
-    };
+    let seat = seat(args.first);
     let mut client = match TextClient::new(seat, args.stones, args.resets, args.init_max) {
         Ok(c) => c.with_policy(policy),
         Err(e) => {

@@ -24,7 +24,7 @@ use clap::{Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::fibonacci as fib;
 use nimbot::protocol::{serve, Session};
-use nimbot::{Engine, Policy, Position};
+use nimbot::{Engine, Params, Policy, Position};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -194,6 +194,14 @@ fn quit_quietly_on_broken_pipe() {
         }
         default(info);
     }));
+}
+
+/// A game's parameters, or (after one line on stderr) the usage error's exit status.
+pub fn params(cmd: &str, stones: u32, resets: u8, init_max: u32) -> Result<Params, ExitCode> {
+    Params::new(stones, resets, init_max).map_err(|e| {
+        eprintln!("nimbot {cmd}: {e}");
+        ExitCode::from(2)
+    })
 }
 
 /// The engine every host command plays with: the embedded table whenever it covers

@@ -154,12 +154,9 @@ struct Conn {
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
-    let params = match Params::new(args.stones, args.resets, args.init_max) {
+    let params = match crate::params("serve", args.stones, args.resets, args.init_max) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("nimbot serve: {e}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     if !(args.time.is_finite() && args.time > 0.0)
         || args.join_timeout.is_nan()

@@ -1,0 +1,20 @@
+//! The common face of the crate's error types. Each has a `const fn as_str(self) ->
+//! &'static str`: the text the line protocol and the command lines print, available
+//! without `core::fmt` (which the small targets avoid). [`error_from_as_str!`] gives
+//! such a type `Display` with that text and `core::error::Error`.
+
+/// `Display` (the type's `as_str` text) and `core::error::Error` for error types
+/// that have an `as_str`.
+macro_rules! error_from_as_str {
+    ($($t:ty),+ $(,)?) => {$(
+        impl core::fmt::Display for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl core::error::Error for $t {}
+    )+};
+}
+
+pub(crate) use error_from_as_str;
