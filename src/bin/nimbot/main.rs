@@ -38,7 +38,7 @@ struct Cli {
     /// move): `exploit` (the default) weighs plausible wrong models of the game,
     /// learns which fit the opponent's moves and plays for their blunders, holding
     /// out longest when none is expected (its models and the solve are made on
-    /// another thread as the game starts); `longest` holds out longest against best
+    /// another thread from its first move); `longest` holds out longest against best
     /// play (solves the game, about 0.2 s for 999 stones); `trap` leaves the
     /// opponent the fewest winning replies; `first` takes 1. `nimbot arena`
     /// compares them (docs/policies.md).
