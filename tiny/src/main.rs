@@ -60,9 +60,9 @@ Usage:
   nimbot query --game fibonacci S LIMIT
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
-  nimbot --policy first|trap|longest ...
+  nimbot --policy first|trap|longest|exploit ...
                                    how to move in lost positions (default trap;
-                                   longest plays as trap here)
+                                   longest and exploit play as trap here)
   nimbot --help | --version
 
 HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DNS).
