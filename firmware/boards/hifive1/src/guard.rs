@@ -17,7 +17,7 @@ use nimbot_firmware::guard::StubUart;
 #[riscv_rt::entry]
 fn main() -> ! {
     stack::paint();
-    nimbot_firmware::run(&mut StubUart, &stack::stack())
+    nimbot_firmware::run(&mut StubUart, &nimbot_firmware::Stack::reserved())
 }
 
 #[panic_handler]

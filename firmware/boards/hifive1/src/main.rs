@@ -38,7 +38,10 @@ fn main() -> ! {
     let tx = hifive1::pin!(pins, uart0_tx).into_iof0();
     let rx = hifive1::pin!(pins, uart0_rx).into_iof0();
     let (tx, rx) = Serial::new(p.UART0, (tx, rx), 115_200.bps(), clocks).split();
-    nimbot_firmware::run(&mut NbSerial::new(tx, rx), &stack::stack())
+    nimbot_firmware::run(
+        &mut NbSerial::new(tx, rx),
+        &nimbot_firmware::Stack::reserved(),
+    )
 }
 
 /// Says so on UART0 and resets: reachable only through the HAL's baud-rate

@@ -1,12 +1,10 @@
-//! The board: UART0 of the LM3S6965 as an `embedded-io` reader/writer, and the
-//! stack region. All of this board's `unsafe` code is here, each block with the
-//! reason it is sound.
+//! The board: UART0 of the LM3S6965 as an `embedded-io` reader/writer. All of
+//! this board's `unsafe` code is here, each block with the reason it is sound.
 
 use core::convert::Infallible;
-use core::ptr::{addr_of, read_volatile, write_volatile};
+use core::ptr::{read_volatile, write_volatile};
 
 use core::sync::atomic::{AtomicBool, Ordering};
-use nimbot_firmware::Stack;
 
 /// System clock after reset: the 12 MHz internal oscillator. A real board that
 /// switches to its crystal or the PLL changes this and the divisors follow.
@@ -124,21 +122,4 @@ impl embedded_io::Write for Uart0 {
         while read_reg(FR) & FR_BUSY != 0 {}
         Ok(())
     }
-}
-
-extern "C" {
-    /// Lowest address of the stack (just above `.bss`), from cortex-m-rt's `link.x`.
-    static _stack_end: u32;
-    /// Initial stack pointer (top of RAM), from `link.x`.
-    static _stack_start: u32;
-}
-
-/// The stack region, which cortex-m-rt's `paint-stack` paints before `main`.
-pub fn stack() -> Stack {
-    let bottom = addr_of!(_stack_end) as usize;
-    let top = addr_of!(_stack_start) as usize;
-    // Safety: [bottom, top) is the stack region that cortex-m-rt's linker script
-    // reserves in RAM, 4-byte aligned (link.x asserts it); one core, no interrupts
-    // enabled.
-    unsafe { Stack::new(bottom, top) }
 }

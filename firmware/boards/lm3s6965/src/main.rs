@@ -1,9 +1,9 @@
 //! nimbot on a Cortex-M3: the TI LM3S6965, as QEMU's `lm3s6965evb` emulates it.
 //!
 //! The board's part of the firmware: start-up (cortex-m-rt), UART0 at 115200 8N1
-//! (a hand-written driver in [`hw`]: no HAL exists for this chip) and the stack
-//! region; the application is `nimbot_firmware::run`. No HAL code, so the whole
-//! image is under the link-time panic guard.
+//! (a hand-written driver in [`hw`]: no HAL exists for this chip); the
+//! application is `nimbot_firmware::run`. No HAL code, so the whole image is
+//! under the link-time panic guard.
 #![no_std]
 #![no_main]
 
@@ -20,7 +20,7 @@ fn main() -> ! {
         #[allow(clippy::empty_loop)]
         loop {}
     };
-    nimbot_firmware::run(&mut uart, &hw::stack())
+    nimbot_firmware::run(&mut uart, &nimbot_firmware::Stack::reserved())
 }
 
 #[panic_handler]

@@ -4,15 +4,13 @@
 #![no_std]
 #![no_main]
 
-mod stack;
-
 use nimbot_firmware::guard::StubUart;
 // The device crate: its interrupt vectors complete the vector table.
 use rp2040_hal as _;
 
 #[rp2040_hal::entry]
 fn main() -> ! {
-    nimbot_firmware::run(&mut StubUart, &stack::stack())
+    nimbot_firmware::run(&mut StubUart, &nimbot_firmware::Stack::reserved())
 }
 
 #[panic_handler]

@@ -3,8 +3,8 @@
 //! The board's part of the firmware: start-up (cortex-m-rt through `rp2040-hal`,
 //! with the second-stage bootloader for the Pico's W25Q080 flash), the 12 MHz
 //! crystal and PLLs, UART0 at 115200 8N1 on GP0 (TX, pin 1) and GP1 (RX, pin 2)
-//! from `rp2040-hal`, whose UART implements embedded-io 0.7 itself, and the stack
-//! region. The application is `nimbot_firmware::run`.
+//! from `rp2040-hal`, whose UART implements embedded-io 0.7 itself. The stack region is cortex-m-rt's
+//! (`nimbot_firmware::Stack::reserved`). The application is `nimbot_firmware::run`.
 //!
 //! The HAL keeps panic paths of its own (divides in its clock and baud-rate
 //! set-up, an `unwrap` of an infallible result in its UART writer), so this
@@ -13,8 +13,6 @@
 //! (`src/guard.rs`).
 #![no_std]
 #![no_main]
-
-mod stack;
 
 use rp2040_hal::clocks::{init_clocks_and_plls, Clock};
 use rp2040_hal::fugit::RateExtU32;
@@ -67,7 +65,7 @@ fn main() -> ! {
         #[allow(clippy::empty_loop)]
         loop {}
     };
-    nimbot_firmware::run(&mut uart, &stack::stack())
+    nimbot_firmware::run(&mut uart, &nimbot_firmware::Stack::reserved())
 }
 
 /// Says so on UART0 and resets: reachable only through the HAL's own panic

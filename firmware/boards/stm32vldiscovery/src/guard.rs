@@ -4,8 +4,6 @@
 #![no_std]
 #![no_main]
 
-mod stack;
-
 use cortex_m_rt::entry;
 use nimbot_firmware::guard::StubUart;
 // The device crate: its interrupt vectors complete the vector table.
@@ -13,7 +11,7 @@ use stm32f1xx_hal as _;
 
 #[entry]
 fn main() -> ! {
-    nimbot_firmware::run(&mut StubUart, &stack::stack())
+    nimbot_firmware::run(&mut StubUart, &nimbot_firmware::Stack::reserved())
 }
 
 #[panic_handler]

@@ -2,7 +2,7 @@
 //!
 //! The board's part of the firmware: start-up (cortex-m-rt), USART1 at 115200 8N1
 //! on PA9 (TX) and PA10 (RX) from `stm32f1xx-hal`, on the reset clock (the 8 MHz
-//! internal oscillator), and the stack region. The HAL's UART is embedded-hal-nb
+//! internal oscillator); the stack region is cortex-m-rt's. The HAL's UART is embedded-hal-nb
 //! serial; `nimbot_firmware::serial::NbSerial` makes its split halves one
 //! embedded-io reader/writer. (The HAL's combined `Serial` is not used: its nb
 //! `Write` turns a busy transmitter into a panic.) The application is
@@ -15,8 +15,6 @@
 //! (`src/guard.rs`).
 #![no_std]
 #![no_main]
-
-mod stack;
 
 use cortex_m_rt::entry;
 use nimbot_firmware::serial::NbSerial;
@@ -43,7 +41,10 @@ fn main() -> ! {
             &mut rcc,
         )
         .split();
-    nimbot_firmware::run(&mut NbSerial::new(tx, rx), &stack::stack())
+    nimbot_firmware::run(
+        &mut NbSerial::new(tx, rx),
+        &nimbot_firmware::Stack::reserved(),
+    )
 }
 
 /// Says so on USART1 and resets: reachable only through the HAL's baud-rate
