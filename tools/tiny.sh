@@ -57,11 +57,7 @@ setup_target() {
   # x86_64 is the host: rustup's toolchain, else Debian's rustc with its prebuilt
   # core (no build-std), linking through cc as with rustup.
   if [ "$mode" != source ] && rustup_provides "$target"; then
-    CARGO=cargo
-    ZFLAGS=()
-    CLIPPY_PATH=$PATH
-    TOOLCHAIN_KIND=rustup
-    TOOLCHAIN="rustup $(rustc --version | cut -d' ' -f2) with the $target target"
+    use_rustup "$target"
     return 0
   fi
   [ "$mode" = rustup ] && die "rustup cannot provide $target (NIMBOT_TOOLCHAIN=rustup forbids the fallback)"

@@ -85,6 +85,15 @@ debian_tool() {
 
 version_at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" = "$2" ]; }
 
+# use_rustup TARGET: the standard path's settings (see setup_cross).
+use_rustup() {
+  CARGO=cargo
+  ZFLAGS=()
+  CLIPPY_PATH=$PATH
+  TOOLCHAIN_KIND=rustup
+  TOOLCHAIN="rustup $(rustc --version | cut -d' ' -f2) with the $1 target"
+}
+
 # setup_cross TARGET: sets CARGO (the cargo to run), ZFLAGS (an array of what every
 # cargo command needs after the subcommand), CLIPPY_PATH (PATH for cargo clippy),
 # TOOLCHAIN (one line for logs), TOOLCHAIN_KIND (rustup|source), and for the fallback
@@ -93,11 +102,7 @@ setup_cross() {
   local target=$1 mode=${NIMBOT_TOOLCHAIN:-auto}
   case "$mode" in auto | rustup | source) ;; *) die "NIMBOT_TOOLCHAIN must be auto, rustup or source, not '$mode'" ;; esac
   if [ "$mode" != source ] && rustup_provides "$target"; then
-    CARGO=cargo
-    ZFLAGS=()
-    CLIPPY_PATH=$PATH
-    TOOLCHAIN_KIND=rustup
-    TOOLCHAIN="rustup $(rustc --version | cut -d' ' -f2) with the $target target"
+    use_rustup "$target"
     return 0
   fi
   [ "$mode" = rustup ] && die "rustup cannot provide $target (NIMBOT_TOOLCHAIN=rustup forbids the fallback): run rustup target add $target"
