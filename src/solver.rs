@@ -23,8 +23,14 @@
 //! (prefix and suffix ORs of blocks of `w` piles, O(1) a pile). A pile of all
 //! `2 (R+1)^2` positions costs a few dozen word operations. Boxes with more than 7
 //! resets, whose masks would not fit a word, take the per-position path.
+//!
+//! # No panics
+//! Small programs (the tiny binary) solve on a bounded heap and link only if no
+//! panic is reachable, so a failed allocation is [`SolveError::OutOfMemory`] (every
+//! array is reserved with `try_reserve_exact` and only then filled) and the inner
+//! loops read their arrays with `get`: an index out of range would be a bug of this
+//! module, and reads as "no loss there" instead of aborting.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
@@ -41,6 +47,8 @@ pub enum SolveError {
     TooManyResets,
     /// `c_min` is below `init_max`.
     CapBelowInitMax,
+    /// The allocator refused the memory the box needs (see [`SolveBox::memory_bytes`]).
+    OutOfMemory,
 }
 
 impl SolveError {
@@ -50,6 +58,7 @@ impl SolveError {
             SolveError::BadParams => "stones or init max out of range",
             SolveError::TooManyResets => "resets exceed 32",
             SolveError::CapBelowInitMax => "cap is below init max",
+            SolveError::OutOfMemory => "not enough memory to solve the box",
         }
     }
 }
@@ -58,6 +67,21 @@ impl core::fmt::Display for SolveError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+impl core::error::Error for SolveError {}
+
+/// A vector of `len` copies of `value`, or [`SolveError::OutOfMemory`]: the memory
+/// is reserved fallibly first, and filled only while there is capacity, so no path
+/// can grow the vector (which would abort when out of memory).
+fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| SolveError::OutOfMemory)?;
+    while v.len() < len && v.len() < v.capacity() {
+        v.push(value.clone());
+    }
+    Ok(v)
 }
 
 /// The limits of one solve.
@@ -108,8 +132,8 @@ impl SolveBox {
     }
 
     /// Layers `(c, highest stored pile)` of the box, lowest cap first.
-    fn layer_bounds(&self) -> Vec<(u32, u32)> {
-        Layers::new(self.n_max, self.c_min).collect()
+    fn layer_bounds(&self) -> Layers {
+        Layers::new(self.n_max, self.c_min)
     }
 
     /// Bytes a solve of this box takes at its peak: the solution's bit array (kept)
@@ -122,8 +146,7 @@ impl SolveBox {
         let (_, words) = storage(self.resets);
         let solution: u64 = self
             .layer_bounds()
-            .iter()
-            .map(|&(c, hi)| u64::from(hi - c) * words as u64 * 8)
+            .map(|(c, hi)| u64::from(hi - c) * words as u64 * 8)
             .sum();
         solution + MaskSolver::work_bytes(u64::from(self.n_max))
     }
@@ -136,8 +159,7 @@ impl SolveBox {
         }
         let per_pile = 2 * (u64::from(self.resets) + 1).pow(2);
         self.layer_bounds()
-            .iter()
-            .map(|&(c, hi)| u64::from(hi - c) * per_pile)
+            .map(|(c, hi)| u64::from(hi - c) * per_pile)
             .sum()
     }
 }
@@ -195,43 +217,61 @@ impl Solution {
         let r = usize::from(bx.resets) + 1;
         let per_pile = 2 * r * r;
         let (stride, words_per_pile) = storage(bx.resets);
-        let bounds = bx.layer_bounds();
-        let mut layers = Vec::with_capacity(bounds.len());
+        let mut layers = filled(bx.layer_bounds().count(), (0u32, 0usize))?;
         let mut total = 0usize;
-        for &(c, hi) in &bounds {
-            layers.push((hi, total));
-            total += (hi - c) as usize * words_per_pile;
+        for ((c, hi), layer) in bx.layer_bounds().zip(layers.iter_mut()) {
+            *layer = (hi, total);
+            total = ((hi - c) as usize)
+                .checked_mul(words_per_pile)
+                .and_then(|words| total.checked_add(words))
+                .ok_or(SolveError::OutOfMemory)?;
         }
+        let c_top = bx.c_min + (layers.len() as u32).saturating_sub(1);
         let mut sol = Solution {
             bx,
             stride,
             words_per_pile,
             layers,
-            bits: vec![0; total],
+            bits: filled(total, 0)?,
         };
-        let c_top = bounds.last().map_or(bx.c_min, |&(c, _)| c);
-        let capless = CaplessTable::new(bx.init_max, bx.resets);
+        let capless = CaplessTable::new(bx.init_max, bx.resets, c_top + 2)?;
         let mut done = 0u64;
         let mut step = |c: u32, hi: u32| {
             done += u64::from(hi - c) * per_pile as u64;
             progress(done, total_positions);
         };
+        let max_hi = sol.layers.first().map_or(0, |l| l.0);
         if masks && r * r <= 64 {
-            let mut masks =
-                MaskSolver::new(&bx, &capless, c_top, bounds.first().map_or(0, |b| b.1));
-            for (i, &(c, hi)) in bounds.iter().enumerate().rev() {
+            let mut masks = MaskSolver::new(&bx, &capless, c_top, max_hi)?;
+            for i in (0..sol.layers.len()).rev() {
+                let (c, hi) = sol.layer(i);
                 masks.solve_layer(&mut sol, i, c, hi);
                 step(c, hi);
             }
         } else {
             // `last[layer]`: the largest losing pile below the current one, 0 if none.
-            let mut last = vec![0u32; per_pile];
-            for (i, &(c, hi)) in bounds.iter().enumerate().rev() {
-                sol.solve_layer_scalar(i, c, hi, &capless, &mut last);
+            let mut last = filled(per_pile, 0u32)?;
+            let mut word = filled(words_per_pile, 0u64)?;
+            for i in (0..sol.layers.len()).rev() {
+                let (c, hi) = sol.layer(i);
+                sol.solve_layer_scalar(i, c, hi, &capless, &mut last, &mut word);
                 step(c, hi);
             }
         }
         Ok(sol)
+    }
+
+    /// Cap and highest stored pile of layer `i` (`(c_min + i, 0)` past the end).
+    fn layer(&self, i: usize) -> (u32, u32) {
+        let c = self.bx.c_min + i as u32;
+        (c, self.layers.get(i).map_or(0, |l| l.0))
+    }
+
+    /// Bit `b` of the pile that starts at word `at`, 1 = the mover wins.
+    fn bit_at(&self, at: usize, b: usize) -> bool {
+        self.bits
+            .get(at + b / 64)
+            .is_some_and(|w| w >> (b % 64) & 1 == 1)
     }
 
     /// Bit of position `(x, y, f)` within a pile.
@@ -240,7 +280,8 @@ impl Solution {
         f * self.stride + x * r + y
     }
 
-    /// The per-position path, for boxes whose masks do not fit a word.
+    /// The per-position path, for boxes whose masks do not fit a word. `last` and
+    /// `word` are work arrays of `2 (R+1)^2` piles and one pile's words.
     fn solve_layer_scalar(
         &mut self,
         i: usize,
@@ -248,25 +289,30 @@ impl Solution {
         hi: u32,
         capless: &CaplessTable,
         last: &mut [u32],
+        word: &mut [u64],
     ) {
         let m = self.bx.init_max;
         let r = usize::from(self.bx.resets) + 1;
         let wpp = self.words_per_pile;
         let idx = |x: usize, y: usize, f: usize| (x * r + y) * 2 + f;
+        let last_at = |last: &[u32], i: usize| last.get(i).copied().unwrap_or(0);
         // Piles s' <= c are decided by the rules: without a pending reset the mover
         // takes everything (never losing); with one it is the capless game.
         for x in 0..r {
             for y in 0..r {
-                last[idx(x, y, 0)] = 0;
-                last[idx(x, y, 1)] = (1..=c)
+                let lost = (1..=c)
                     .rev()
                     .find(|&s| !capless.wins(s, x as u8, y as u8))
                     .unwrap_or(0);
+                for (f, value) in [(0, 0), (1, lost)] {
+                    if let Some(l) = last.get_mut(idx(x, y, f)) {
+                        *l = value;
+                    }
+                }
             }
         }
-        let base = self.layers[i].1;
+        let base = self.layers.get(i).map_or(0, |l| l.1);
         let above = self.layers.get(i + 1).map(|&(_, off)| off);
-        let mut word = vec![0u64; wpp];
         for s in (c + 1)..=hi {
             word.iter_mut().for_each(|w| *w = 0);
             for x in 0..r {
@@ -274,8 +320,8 @@ impl Solution {
                     for f in 0..2 {
                         let limit = if f == 1 { m } else { c };
                         let lo = s - limit.min(c - 1);
-                        let mut win =
-                            last[idx(y, x, 0)] >= lo || (x > 0 && last[idx(y, x - 1, 1)] >= lo);
+                        let mut win = last_at(last, idx(y, x, 0)) >= lo
+                            || (x > 0 && last_at(last, idx(y, x - 1, 1)) >= lo);
                         if !win && limit >= c {
                             // Take exactly c: the cap becomes c + 1.
                             let s2 = s - c;
@@ -283,26 +329,28 @@ impl Solution {
                                 win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
                             } else if let Some(off) = above {
                                 let at = off + (s2 - c - 2) as usize * wpp;
-                                let probe = |b: usize| self.bits[at + b / 64] >> (b % 64) & 1;
-                                win = probe(self.bit(y, x, 0)) == 0
-                                    || (x > 0 && probe(self.bit(y, x - 1, 1)) == 0);
+                                win = !self.bit_at(at, self.bit(y, x, 0))
+                                    || (x > 0 && !self.bit_at(at, self.bit(y, x - 1, 1)));
                             }
                         }
-                        if win {
-                            let b = self.bit(x, y, f);
-                            word[b / 64] |= 1 << (b % 64);
+                        let b = self.bit(x, y, f);
+                        if let Some(w) = word.get_mut(b / 64).filter(|_| win) {
+                            *w |= 1 << (b % 64);
                         }
                     }
                 }
             }
             let at = base + (s - c - 1) as usize * wpp;
-            self.bits[at..at + wpp].copy_from_slice(&word);
+            if let Some(out) = self.bits.get_mut(at..) {
+                out.iter_mut().zip(word.iter()).for_each(|(o, &w)| *o = w);
+            }
             for x in 0..r {
                 for y in 0..r {
                     for f in 0..2 {
                         let b = self.bit(x, y, f);
-                        if word[b / 64] >> (b % 64) & 1 == 0 {
-                            last[idx(x, y, f)] = s;
+                        let won = word.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 == 1);
+                        if let Some(l) = last.get_mut(idx(x, y, f)).filter(|_| !won) {
+                            *l = s;
                         }
                     }
                 }
@@ -392,9 +440,9 @@ impl Solution {
         let piles = (hi - cap) as usize;
         let words = self.bits.get(off..off + piles * wpp)?;
         // Runs per storage bit, then put in key order.
-        let mut by_bit = vec![Vec::new(); wpp * 64];
-        let mut since = vec![0u32; wpp * 64];
-        let mut prev = vec![!0u64; wpp];
+        let mut by_bit = alloc::vec![Vec::new(); wpp * 64];
+        let mut since = alloc::vec![0u32; wpp * 64];
+        let mut prev = alloc::vec![!0u64; wpp];
         for (i, &now) in words.iter().enumerate() {
             let (t, w) = (i / wpp, i % wpp);
             let mut changed = now ^ prev[w];
@@ -431,11 +479,11 @@ impl Solution {
 
 /// The prefix and suffix ORs of the two sliding windows (the cap's, then the one
 /// after a reset) at one pile, for the four lost masks: window `w`'s OR of mask `j`
-/// at `[4 w + j]`. Only the last few blocks are kept, in a ring.
+/// at `[w][j]`. Only the last few blocks are kept, in a ring.
 #[derive(Clone, Copy, Debug, Default)]
 struct WindowOrs {
-    pre: [u64; 8],
-    suf: [u64; 8],
+    pre: [[u64; 4]; 2],
+    suf: [[u64; 4]; 2],
 }
 
 /// The mask solver: state reused from layer to layer.
@@ -472,7 +520,12 @@ impl MaskSolver {
         (n_max + 2) * 2 * 32 + (2 * n_max + 4) * core::mem::size_of::<WindowOrs>() as u64
     }
 
-    fn new(bx: &SolveBox, capless: &CaplessTable, c_top: u32, max_hi: u32) -> Self {
+    fn new(
+        bx: &SolveBox,
+        capless: &CaplessTable,
+        c_top: u32,
+        max_hi: u32,
+    ) -> Result<Self, SolveError> {
         let r = usize::from(bx.resets) + 1;
         let rr = r * r;
         let full = if rr == 64 { !0 } else { (1u64 << rr) - 1 };
@@ -483,7 +536,7 @@ impl MaskSolver {
             }
         }
         let top = c_top as usize + 2;
-        let mut lost = vec![[0u64; 2]; top + 1];
+        let mut lost = filled(top + 1, [0u64; 2])?;
         for (p, masks) in lost.iter_mut().enumerate().skip(1) {
             for x in 0..r {
                 for y in 0..r {
@@ -497,26 +550,46 @@ impl MaskSolver {
         let len = max_hi.max(c_top + 1) as usize + 1;
         // Windows are at most c_top - 1 wide; the ring holds two blocks and more.
         let ring = (2 * c_top as usize + 2).next_power_of_two();
-        MaskSolver {
+        Ok(MaskSolver {
             r,
             init_max: bx.init_max,
             full,
             own_nonzero_tr,
             capless: lost,
-            cur: vec![[0; 4]; len],
-            above: vec![[0; 4]; len],
-            ring: vec![WindowOrs::default(); ring],
+            cur: filled(len, [0; 4])?,
+            above: filled(len, [0; 4])?,
+            ring: filled(ring, WindowOrs::default())?,
             ring_mask: ring - 1,
             width: [0; 2],
             fill: [0; 2],
-        }
+        })
     }
 
     /// The rules' lost masks for pile `p <= cap`: nothing lost without a pending
     /// reset, the capless game with one.
     fn rules(&self, p: usize) -> [u64; 4] {
-        let [nat, tr] = self.capless[p];
+        let [nat, tr] = self.capless.get(p).copied().unwrap_or_default();
         [0, nat, 0, tr]
+    }
+
+    /// The lost masks of pile `p` in the layer being solved.
+    fn lost(&self, p: usize) -> [u64; 4] {
+        self.cur.get(p).copied().unwrap_or_default()
+    }
+
+    /// Set the lost masks of pile `p` in the layer being solved.
+    fn set_lost(&mut self, p: usize, lost: [u64; 4]) {
+        if let Some(slot) = self.cur.get_mut(p) {
+            *slot = lost;
+        }
+    }
+
+    /// The ring slot of pile `p`.
+    fn slot(&self, p: usize) -> WindowOrs {
+        self.ring
+            .get(p & self.ring_mask)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Solve cap `c` (layer `i` of `sol`, piles `c + 1 ..= hi`); the layer above
@@ -529,33 +602,31 @@ impl MaskSolver {
         self.width = [c_us - 1, self.init_max.min(c - 1) as usize];
         self.fill = [0; 2];
         for p in 1..=c_us {
-            self.cur[p] = self.rules(p);
+            self.set_lost(p, self.rules(p));
             self.push(p);
         }
         // Above the top layer there is only the rules' part of cap c + 1.
         if i + 1 == sol.layers.len() {
             for p in 1..=(c_us + 1) {
-                self.above[p] = self.rules(p);
+                let rules = self.rules(p);
+                if let Some(slot) = self.above.get_mut(p) {
+                    *slot = rules;
+                }
             }
         }
         let cap_after_reset = self.init_max >= c;
         let (stride, wpp) = (sol.stride, sol.words_per_pile);
-        let base = sol.layers[i].1;
-        let mask = self.ring_mask;
-        for s in (c_us + 1)..=(hi as usize) {
-            let win = |w: usize| -> [u64; 4] {
-                let width = self.width[w];
-                if width == 0 {
-                    return [0; 4];
-                }
-                let (a, b) = (&self.ring[(s - width) & mask], &self.ring[(s - 1) & mask]);
-                core::array::from_fn(|j| a.suf[4 * w + j] | b.pre[4 * w + j])
-            };
+        let base = sol.layers.get(i).map_or(0, |l| l.1);
+        let piles = (hi as usize).saturating_sub(c_us);
+        let Some(out) = sol.bits.get_mut(base..base + piles * wpp) else {
+            return;
+        };
+        for (s, out) in ((c_us + 1)..=(hi as usize)).zip(out.chunks_exact_mut(wpp)) {
             // Losses within reach: a-major / b-major, f = 0 / 1 of the reply layer.
-            let [a_n0, a_n1, a_t0, a_t1] = win(0);
-            let [b_n0, b_n1, b_t0, b_t1] = win(1);
+            let [a_n0, a_n1, a_t0, a_t1] = self.window::<0>(s);
+            let [b_n0, b_n1, b_t0, b_t1] = self.window::<1>(s);
             // Taking exactly c: the opponent's position in the layer above.
-            let up = self.above[s - c_us];
+            let up = self.above.get(s - c_us).copied().unwrap_or_default();
             let cap_nat = up[2] | ((up[3] << r) & full);
             let cap_tr = up[0] | ((up[1] << 1) & nz_tr);
             let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
@@ -566,55 +637,69 @@ impl MaskSolver {
                 win_nat1 |= cap_nat;
                 win_tr1 |= cap_tr;
             }
-            self.cur[s] = [
-                !win_nat0 & full,
-                !win_nat1 & full,
-                !win_tr0 & full,
-                !win_tr1 & full,
-            ];
+            self.set_lost(
+                s,
+                [
+                    !win_nat0 & full,
+                    !win_nat1 & full,
+                    !win_tr0 & full,
+                    !win_tr1 & full,
+                ],
+            );
             self.push(s);
-            let at = base + (s - c_us - 1) * wpp;
-            if wpp == 1 {
-                sol.bits[at] = win_nat0 | (win_nat1 << stride);
-            } else {
-                sol.bits[at] = win_nat0;
-                sol.bits[at + 1] = win_nat1;
+            match out {
+                [one] => *one = win_nat0 | (win_nat1 << stride),
+                [nat0, nat1, ..] => (*nat0, *nat1) = (win_nat0, win_nat1),
+                [] => {}
             }
         }
         core::mem::swap(&mut self.cur, &mut self.above);
     }
 
+    /// The lost masks of window `W` (0: the cap's, 1: after a reset) over the
+    /// piles just below `s`.
+    fn window<const W: usize>(&self, s: usize) -> [u64; 4] {
+        let width = self.width[W];
+        if width == 0 {
+            return [0; 4];
+        }
+        let (a, b) = (self.slot(s - width).suf[W], self.slot(s - 1).pre[W]);
+        core::array::from_fn(|j| a[j] | b[j])
+    }
+
     /// Pile `p`'s lost masks were just set: extend both windows' ORs.
     fn push(&mut self, p: usize) {
+        let lost = self.lost(p);
+        self.push_window::<0>(p, lost);
+        self.push_window::<1>(p, lost);
+    }
+
+    /// Extend window `W`'s ORs by pile `p`, whose lost masks are `lost`.
+    fn push_window<const W: usize>(&mut self, p: usize, lost: [u64; 4]) {
         let mask = self.ring_mask;
-        let lost = self.cur[p];
-        for w in 0..2 {
-            let width = self.width[w];
-            if width == 0 {
-                continue;
-            }
-            self.fill[w] += 1;
-            let prev = if self.fill[w] == 1 {
-                [0; 4]
-            } else {
-                let pre = &self.ring[(p - 1) & mask].pre;
-                [pre[4 * w], pre[4 * w + 1], pre[4 * w + 2], pre[4 * w + 3]]
-            };
-            let slot = &mut self.ring[p & mask];
-            for j in 0..4 {
-                slot.pre[4 * w + j] = prev[j] | lost[j];
-            }
-            if self.fill[w] == width {
-                let mut acc = [0u64; 4];
-                for q in (p + 1 - width..=p).rev() {
-                    let slot = &mut self.ring[q & mask];
-                    for (j, (a, &l)) in acc.iter_mut().zip(&self.cur[q]).enumerate() {
-                        *a |= l;
-                        slot.suf[4 * w + j] = *a;
-                    }
+        let width = self.width[W];
+        if width == 0 {
+            return;
+        }
+        self.fill[W] += 1;
+        let prev = if self.fill[W] == 1 {
+            [0; 4]
+        } else {
+            self.slot(p - 1).pre[W]
+        };
+        if let Some(slot) = self.ring.get_mut(p & mask) {
+            slot.pre[W] = core::array::from_fn(|j| prev[j] | lost[j]);
+        }
+        if self.fill[W] == width {
+            let mut acc = [0u64; 4];
+            for q in (p + 1 - width..=p).rev() {
+                let lost = self.lost(q);
+                if let Some(slot) = self.ring.get_mut(q & mask) {
+                    acc = core::array::from_fn(|j| acc[j] | lost[j]);
+                    slot.suf[W] = acc;
                 }
-                self.fill[w] = 0;
             }
+            self.fill[W] = 0;
         }
     }
 }
@@ -625,51 +710,63 @@ impl MaskSolver {
 struct CaplessTable {
     init_max: u32,
     r: usize,
-    /// `wins[s * r * r + x * r + y]` for piles `1 ..= max_pile` (index 0 unused).
+    /// `wins[s * r * r + x * r + y]` for piles `1 ..= stored` (index 0 unused).
     wins: Vec<bool>,
-    max_pile: u32,
+    stored: u32,
+    /// `M (2R + 1)`: every pile above is decided by the resets alone.
+    settled: u32,
 }
 
 impl CaplessTable {
-    fn new(init_max: u32, resets: u8) -> Self {
+    /// The table for piles up to `up_to` (larger ones are answered by
+    /// [`Position::capless_wins`]).
+    fn new(init_max: u32, resets: u8, up_to: u32) -> Result<Self, SolveError> {
         let r = usize::from(resets) + 1;
-        let max_pile = init_max.saturating_mul(2 * u32::from(resets) + 1);
-        let mut wins = vec![false; (max_pile as usize + 1) * r * r];
+        let settled = init_max.saturating_mul(2 * u32::from(resets) + 1);
+        let stored = settled.min(up_to);
+        let mut wins = filled((stored as usize + 1) * r * r, false)?;
         // Largest losing pile so far per (x, y).
-        let mut last = vec![0u32; r * r];
-        for s in 1..=max_pile {
+        let mut last = filled(r * r, 0u32)?;
+        for (s, piles) in (1..=stored).zip(wins.chunks_exact_mut(r * r).skip(1)) {
             for x in 0..r {
                 for y in 0..r {
                     let w = s <= init_max
                         || (x > 0 && {
                             let lo = s.saturating_sub(init_max).max(1);
-                            last[y * r + x - 1] >= lo
+                            last.get(y * r + x - 1).is_some_and(|&l| l >= lo)
                         });
-                    wins[s as usize * r * r + x * r + y] = w;
+                    if let Some(p) = piles.get_mut(x * r + y) {
+                        *p = w;
+                    }
                 }
             }
-            for (xy, l) in last.iter_mut().enumerate() {
-                if !wins[s as usize * r * r + xy] {
+            for (l, &won) in last.iter_mut().zip(piles.iter()) {
+                if !won {
                     *l = s;
                 }
             }
         }
-        CaplessTable {
+        Ok(CaplessTable {
             init_max,
             r,
             wins,
-            max_pile,
-        }
+            stored,
+            settled,
+        })
     }
 
     fn wins(&self, s: u32, x: u8, y: u8) -> bool {
         if s <= self.init_max {
             return true;
         }
-        if s > self.max_pile {
+        if s > self.settled {
             return x > y;
         }
-        self.wins[s as usize * self.r * self.r + usize::from(x) * self.r + usize::from(y)]
+        if s > self.stored {
+            return Position::capless_wins(s, x, y, self.init_max);
+        }
+        let at = s as usize * self.r * self.r + usize::from(x) * self.r + usize::from(y);
+        self.wins.get(at).copied().unwrap_or(false)
     }
 }
 
@@ -681,7 +778,8 @@ mod tests {
     fn capless_table_matches_interval_evaluation() {
         for m in 1..=6 {
             for r in 0..=5u8 {
-                let t = CaplessTable::new(m, r);
+                let t = CaplessTable::new(m, r, m * (2 * u32::from(r) + 1)).unwrap();
+                let short = CaplessTable::new(m, r, m + 2).unwrap();
                 for s in 1..=(m * (2 * u32::from(r) + 3)) {
                     for x in 0..=r {
                         for y in 0..=r {
@@ -690,6 +788,7 @@ mod tests {
                                 Position::capless_wins(s, x, y, m),
                                 "s={s} x={x} y={y} m={m}"
                             );
+                            assert_eq!(t.wins(s, x, y), short.wins(s, x, y));
                         }
                     }
                 }
@@ -723,7 +822,7 @@ mod tests {
     #[test]
     fn box_sizes_for_the_tournament() {
         let bx = SolveBox::games(999, 4, 3);
-        let layers = bx.layer_bounds();
+        let layers: Vec<_> = bx.layer_bounds().collect();
         // Caps 3..=44 are reachable with 999 stones (3 + 4 + ... + 43 = 943 <= 998).
         assert_eq!(layers.first(), Some(&(3, 999)));
         assert_eq!(layers.last().map(|l| l.0), Some(44));

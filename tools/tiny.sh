@@ -203,7 +203,7 @@ for line in sys.stdin:
     if m:
         fn = m.group(1)
         continue
-    m = re.search(r"\s(?:call|jmp|j[a-z]+|bl?|b\.[a-z]+|cbn?z|tbn?z)\s+(?:[^<]*,\s*)?[0-9a-f]+ <([^>+]+)", line)
+    m = re.search(r"\s(?:call|jmp|j[a-z]+|bl?|b\.[a-z]+|cbn?z|tbn?z)\s+(?:[^<]*,\s*)?[0-9a-f]+ <(.*?)(?:\+0x[0-9a-f]+)?>$", line.rstrip())
     if fn and m and m.group(1) != fn:
         calls[fn].add(m.group(1))
 reach = {f for f in calls if "rust_begin_unwind" in calls[f]} | {"__rustc::rust_begin_unwind"}
