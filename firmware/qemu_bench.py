@@ -261,7 +261,8 @@ def main():
             label = {"n": n, "r": r, "seat": "first" if bot == 0 else "second", "opponent": kind}
 
             def record(pos, line, decide, label=label):
-                decisions.append((decide * ratio, line * ratio, pos, label))
+                won = oracle.query(pos)[0] if oracle else None
+                decisions.append((decide * ratio, line * ratio, pos, label, won))
 
             play(fw, n, r, bot, opponent, record)
             if not args.json and (i + 1) % 25 == 0:
@@ -277,6 +278,11 @@ def main():
 
     decide = summary([d[0] for d in decisions])
     line = summary([d[1] for d in decisions])
+    by_value = {}
+    for name, won in (("won", True), ("lost", False)):
+        costs = [d[0] for d in decisions if d[4] is won]
+        if costs:
+            by_value[name] = dict(summary(costs), decisions=len(costs))
     worst = max(decisions, key=lambda d: d[0])
     s, c, a, b, f = worst[2]
     result = {
@@ -288,6 +294,8 @@ def main():
         "games": len(games),
         "decisions": len(decisions),
         "decide_instructions": {k: round(v) for k, v in decide.items()},
+        "decide_instructions_by_value": {
+            name: {k: round(v) for k, v in figures.items()} for name, figures in by_value.items()},
         "command_instructions": {k: round(v) for k, v in line.items()},
         "worst_position": {"stones": s, "cap": c, "own_resets": a, "opp_resets": b, "pending": f},
         "worst_game": worst[3],
@@ -305,6 +313,9 @@ def main():
         print(f"  median {decide['median']:,.0f}   p99 {decide['p99']:,.0f}   worst {decide['worst']:,.0f}")
         print(f"  worst at position stones {s} cap {c} resets {a} {b} pending {f} "
               f"(game N = {g['n']}, R = {g['r']}, bot {g['seat']}, opponent {g['opponent']})")
+        for name, v in by_value.items():
+            print(f"  {name} positions ({v['decisions']}): median {v['median']:,.0f}   "
+                  f"p99 {v['p99']:,.0f}   worst {v['worst']:,.0f}")
         print("instructions per command (go/opp: parse, the opponent's move, the decision, the reply):")
         print(f"  median {line['median']:,.0f}   p99 {line['p99']:,.0f}   worst {line['worst']:,.0f}")
         for mhz in clocks:

@@ -9,12 +9,14 @@
 #                                               build must fail to link), build, then boot
 #                                               the image in QEMU and play games against it
 #                                               (firmware/qemu_test.py); a footprint table last
-#   tools/firmware.sh bench [--board NAME] [--short] [--json]
+#   tools/firmware.sh bench [--board NAME] [--short] [--json] [--trace-check]
 #                                               what a decision costs: boot the board's
 #                                               cost image in QEMU with -icount, play
 #                                               complete games, print instructions per
 #                                               decision (median, worst, where) and the
-#                                               same in microseconds (firmware/qemu_bench.py)
+#                                               same in microseconds (firmware/qemu_bench.py;
+#                                               --trace-check: one decision counted again
+#                                               from QEMU's instruction trace)
 #   tools/firmware.sh install [--board NAME|all]  only install the missing pieces
 #
 # Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (built, not
@@ -275,14 +277,14 @@ run() {
 
 usage() {
   echo "usage: tools/firmware.sh build|test|install [--board NAME|all]   (boards: ${BOARDS[*]})" >&2
-  echo "       tools/firmware.sh bench [--board NAME] [--short] [--json]" >&2
+  echo "       tools/firmware.sh bench [--board NAME] [--short] [--json] [--trace-check]" >&2
   exit 2
 }
 
 action=${1:-}
 case "$action" in
   build | test | install | bench) ;;
-  -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) usage ;;
 esac
 shift
@@ -290,7 +292,7 @@ selected=(lm3s6965)
 BENCH_ARGS=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --short | --json)
+    --short | --json | --trace-check)
       [ "$action" = bench ] || usage
       BENCH_ARGS+=("$1")
       shift ;;
