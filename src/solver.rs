@@ -251,10 +251,9 @@ impl Solution {
         } else {
             // `last[layer]`: the largest losing pile below the current one, 0 if none.
             let mut last = filled(per_pile, 0u32)?;
-            let mut word = filled(words_per_pile, 0u64)?;
             for i in (0..sol.layers.len()).rev() {
                 let (c, hi) = sol.layer(i);
-                sol.solve_layer_scalar(i, c, hi, &capless, &mut last, &mut word);
+                sol.solve_layer_scalar(i, c, hi, &capless, &mut last);
                 step(c, hi);
             }
         }
@@ -280,8 +279,9 @@ impl Solution {
         f * self.stride + x * r + y
     }
 
-    /// The per-position path, for boxes whose masks do not fit a word. `last` and
-    /// `word` are work arrays of `2 (R+1)^2` piles and one pile's words.
+    /// The per-position path, for boxes whose masks do not fit a word. `last` is a
+    /// work array of `2 (R+1)^2` piles: per layer `(x, y, f)`, the largest losing
+    /// pile below the current one (0 if none).
     fn solve_layer_scalar(
         &mut self,
         i: usize,
@@ -289,68 +289,75 @@ impl Solution {
         hi: u32,
         capless: &CaplessTable,
         last: &mut [u32],
-        word: &mut [u64],
     ) {
         let m = self.bx.init_max;
         let r = usize::from(self.bx.resets) + 1;
         let wpp = self.words_per_pile;
-        let idx = |x: usize, y: usize, f: usize| (x * r + y) * 2 + f;
-        let last_at = |last: &[u32], i: usize| last.get(i).copied().unwrap_or(0);
-        // Piles s' <= c are decided by the rules: without a pending reset the mover
-        // takes everything (never losing); with one it is the capless game.
-        for x in 0..r {
-            for y in 0..r {
-                let lost = (1..=c)
-                    .rev()
-                    .find(|&s| !capless.wins(s, x as u8, y as u8))
-                    .unwrap_or(0);
-                for (f, value) in [(0, 0), (1, lost)] {
-                    if let Some(l) = last.get_mut(idx(x, y, f)) {
-                        *l = value;
-                    }
-                }
-            }
-        }
+        // The layer (x, y, f): its bit in a pile and its slot in `last`.
+        let stride = self.stride;
+        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
+        let last_at = |last: &[u32], x: usize, y: usize, f: usize| {
+            last.get(layer(x, y, f).1).copied().unwrap_or(0)
+        };
         let base = self.layers.get(i).map_or(0, |l| l.1);
         let above = self.layers.get(i + 1).map(|&(_, off)| off);
-        for s in (c + 1)..=hi {
-            word.iter_mut().for_each(|w| *w = 0);
+        for s in c..=hi {
+            let at = base + (s.saturating_sub(c + 1)) as usize * wpp;
             for x in 0..r {
                 for y in 0..r {
                     for f in 0..2 {
-                        let limit = if f == 1 { m } else { c };
-                        let lo = s - limit.min(c - 1);
-                        let mut win = last_at(last, idx(y, x, 0)) >= lo
-                            || (x > 0 && last_at(last, idx(y, x - 1, 1)) >= lo);
-                        if !win && limit >= c {
-                            // Take exactly c: the cap becomes c + 1.
-                            let s2 = s - c;
-                            if s2 <= c + 1 {
-                                win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
-                            } else if let Some(off) = above {
-                                let at = off + (s2 - c - 2) as usize * wpp;
-                                win = !self.bit_at(at, self.bit(y, x, 0))
-                                    || (x > 0 && !self.bit_at(at, self.bit(y, x - 1, 1)));
+                        let (b, slot) = layer(x, y, f);
+                        let won = if s == c {
+                            // Piles up to c are decided by the rules: without a
+                            // pending reset the mover takes everything; with one it
+                            // is the capless game (its last loss is found here).
+                            if let Some(l) = last.get_mut(slot) {
+                                *l = if f == 0 {
+                                    0
+                                } else {
+                                    (1..=c)
+                                        .rev()
+                                        .find(|&p| !capless.wins(p, x as u8, y as u8))
+                                        .unwrap_or(0)
+                                };
                             }
-                        }
-                        let b = self.bit(x, y, f);
-                        if let Some(w) = word.get_mut(b / 64).filter(|_| win) {
-                            *w |= 1 << (b % 64);
+                            continue;
+                        } else {
+                            let limit = if f == 1 { m } else { c };
+                            let lo = s - limit.min(c - 1);
+                            let mut win = last_at(last, y, x, 0) >= lo
+                                || (x > 0 && last_at(last, y, x - 1, 1) >= lo);
+                            if !win && limit >= c {
+                                // Take exactly c: the cap becomes c + 1.
+                                let s2 = s - c;
+                                if s2 <= c + 1 {
+                                    win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
+                                } else if let Some(off) = above {
+                                    let up = off + (s2 - c - 2) as usize * wpp;
+                                    win = !self.bit_at(up, layer(y, x, 0).0)
+                                        || (x > 0 && !self.bit_at(up, layer(y, x - 1, 1).0));
+                                }
+                            }
+                            win
+                        };
+                        if let Some(w) = self.bits.get_mut(at + b / 64) {
+                            *w |= u64::from(won) << (b % 64);
                         }
                     }
                 }
             }
-            let at = base + (s - c - 1) as usize * wpp;
-            if let Some(out) = self.bits.get_mut(at..) {
-                out.iter_mut().zip(word.iter()).for_each(|(o, &w)| *o = w);
-            }
-            for x in 0..r {
-                for y in 0..r {
-                    for f in 0..2 {
-                        let b = self.bit(x, y, f);
-                        let won = word.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 == 1);
-                        if let Some(l) = last.get_mut(idx(x, y, f)).filter(|_| !won) {
-                            *l = s;
+            // The pile's losses, now that every layer of it is known (its moves
+            // read only lower piles).
+            if s > c {
+                for x in 0..r {
+                    for y in 0..r {
+                        for f in 0..2 {
+                            let (b, slot) = layer(x, y, f);
+                            if !self.bit_at(at, b) {
+                                if let Some(l) = last.get_mut(slot) {
+                                    *l = s;
+                                }
+                            }
                         }
                     }
                 }
@@ -623,8 +630,8 @@ impl MaskSolver {
         };
         for (s, out) in ((c_us + 1)..=(hi as usize)).zip(out.chunks_exact_mut(wpp)) {
             // Losses within reach: a-major / b-major, f = 0 / 1 of the reply layer.
-            let [a_n0, a_n1, a_t0, a_t1] = self.window::<0>(s);
-            let [b_n0, b_n1, b_t0, b_t1] = self.window::<1>(s);
+            let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
+            let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
             // Taking exactly c: the opponent's position in the layer above.
             let up = self.above.get(s - c_us).copied().unwrap_or_default();
             let cap_nat = up[2] | ((up[3] << r) & full);
@@ -656,50 +663,57 @@ impl MaskSolver {
         core::mem::swap(&mut self.cur, &mut self.above);
     }
 
-    /// The lost masks of window `W` (0: the cap's, 1: after a reset) over the
+    /// The lost masks of window `w` (0: the cap's, 1: after a reset) over the
     /// piles just below `s`.
-    fn window<const W: usize>(&self, s: usize) -> [u64; 4] {
-        let width = self.width[W];
+    fn window(&self, w: usize, s: usize) -> [u64; 4] {
+        let width = self.width.get(w).copied().unwrap_or(0);
         if width == 0 {
             return [0; 4];
         }
-        let (a, b) = (self.slot(s - width).suf[W], self.slot(s - 1).pre[W]);
-        core::array::from_fn(|j| a[j] | b[j])
+        let (a, b) = (self.slot(s - width).suf, self.slot(s - 1).pre);
+        match (a.get(w), b.get(w)) {
+            (Some(a), Some(b)) => core::array::from_fn(|j| a[j] | b[j]),
+            _ => [0; 4],
+        }
     }
 
     /// Pile `p`'s lost masks were just set: extend both windows' ORs.
     fn push(&mut self, p: usize) {
         let lost = self.lost(p);
-        self.push_window::<0>(p, lost);
-        self.push_window::<1>(p, lost);
+        for w in 0..2 {
+            self.push_window(w, p, lost);
+        }
     }
 
-    /// Extend window `W`'s ORs by pile `p`, whose lost masks are `lost`.
-    fn push_window<const W: usize>(&mut self, p: usize, lost: [u64; 4]) {
+    /// Extend window `w`'s ORs by pile `p`, whose lost masks are `lost`.
+    fn push_window(&mut self, w: usize, p: usize, lost: [u64; 4]) {
         let mask = self.ring_mask;
-        let width = self.width[W];
+        let (Some(&width), Some(fill)) = (self.width.get(w), self.fill.get(w)) else {
+            return;
+        };
         if width == 0 {
             return;
         }
-        self.fill[W] += 1;
-        let prev = if self.fill[W] == 1 {
-            [0; 4]
-        } else {
-            self.slot(p - 1).pre[W]
+        let fill = *fill + 1;
+        let prev = match self.slot(p - 1).pre.get(w) {
+            Some(pre) if fill > 1 => *pre,
+            _ => [0; 4],
         };
-        if let Some(slot) = self.ring.get_mut(p & mask) {
-            slot.pre[W] = core::array::from_fn(|j| prev[j] | lost[j]);
+        if let Some(pre) = self.ring.get_mut(p & mask).and_then(|s| s.pre.get_mut(w)) {
+            *pre = core::array::from_fn(|j| prev[j] | lost[j]);
         }
-        if self.fill[W] == width {
+        if fill == width {
             let mut acc = [0u64; 4];
             for q in (p + 1 - width..=p).rev() {
                 let lost = self.lost(q);
-                if let Some(slot) = self.ring.get_mut(q & mask) {
-                    acc = core::array::from_fn(|j| acc[j] | lost[j]);
-                    slot.suf[W] = acc;
+                acc = core::array::from_fn(|j| acc[j] | lost[j]);
+                if let Some(suf) = self.ring.get_mut(q & mask).and_then(|s| s.suf.get_mut(w)) {
+                    *suf = acc;
                 }
             }
-            self.fill[W] = 0;
+        }
+        if let Some(f) = self.fill.get_mut(w) {
+            *f = if fill == width { 0 } else { fill };
         }
     }
 }
