@@ -12,6 +12,7 @@ use crate::rules::{Move, Position};
 use crate::solver::{Solution, SolveBox};
 use crate::strategy::{best_move, position_value, reply_counts, DecideError, Decision};
 use crate::table::geometry;
+use crate::value::Value;
 
 /// Plies to the end for every position of a solved box, and for the small open-cap
 /// positions after a reset.
@@ -133,7 +134,7 @@ impl Distances {
         if pos.stones() <= pos.limit() {
             return 1;
         }
-        let won = position_value(solution, pos).unwrap_or(false);
+        let won = position_value(solution, pos) == Ok(Value::Won);
         let mut best: Option<u16> = None;
         for reset in [false, true] {
             if reset && pos.own_resets() == 0 {
@@ -144,7 +145,7 @@ impl Distances {
                     Ok(None) => 1,
                     Ok(Some(next)) => {
                         // A winner only counts its winning moves.
-                        if won && position_value(solution, &next) != Ok(false) {
+                        if won && position_value(solution, &next) != Ok(Value::Lost) {
                             continue;
                         }
                         self.get(&next).unwrap_or(u16::MAX - 1).saturating_add(1)
@@ -172,7 +173,7 @@ pub fn longest_move(
     pos: &Position,
 ) -> Result<Decision, DecideError> {
     let d = best_move(solution, pos)?;
-    if d.wins {
+    if d.value == Value::Won {
         return Ok(d);
     }
     let mut best: Option<(Move, u16, u32)> = None;
@@ -194,6 +195,6 @@ pub fn longest_move(
     }
     Ok(Decision {
         mv: best.map_or(d.mv, |(mv, _, _)| mv),
-        wins: false,
+        value: Value::Lost,
     })
 }

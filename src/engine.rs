@@ -6,6 +6,7 @@
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::{Table, TableError};
+use crate::value::Value;
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,8 +167,8 @@ mod solving {
     use crate::strategy::Oracle;
 
     impl Oracle for Solution {
-        fn is_win(&self, pos: &Position) -> Result<bool, DecideError> {
-            Solution::is_win(self, pos).ok_or(DecideError::OutOfRange)
+        fn value(&self, pos: &Position) -> Result<Value, DecideError> {
+            Solution::value(self, pos).ok_or(DecideError::OutOfRange)
         }
     }
 
@@ -213,7 +214,7 @@ mod solving {
             pos: Option<&Position>,
         ) -> Result<&Solution, DecideError> {
             let covered = match (&self.solution, pos) {
-                (Some(sol), Some(p)) => sol.is_win(p).is_some(),
+                (Some(sol), Some(p)) => sol.value(p).is_some(),
                 (Some(sol), None) => sol.solve_box() == bx,
                 (None, _) => false,
             };
@@ -258,7 +259,7 @@ mod solving {
             }
             // Won positions need no distances: only compute them for a lost one.
             let base = decide(sol, pos, Policy::First)?;
-            if base.wins {
+            if base.value == Value::Won {
                 return Ok(base);
             }
             let dist = match &mut self.distances {
@@ -334,7 +335,7 @@ mod solving {
                 // solver's. Only a lost one is worth solving the whole game for.
                 if let Some(table) = self.table.as_mut() {
                     if let Ok(d) = table.decide(pos, Policy::First) {
-                        if d.wins {
+                        if d.value == Value::Won {
                             return Ok(d);
                         }
                     }
@@ -378,7 +379,7 @@ impl Engine for TakeOne {
     fn decide(&mut self, pos: &Position, _: Policy) -> Result<Decision, DecideError> {
         Ok(Decision {
             mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
-            wins: false,
+            value: Value::Lost,
         })
     }
 }

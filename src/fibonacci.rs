@@ -10,6 +10,7 @@
 //! allocation; `tests/fibonacci.rs` checks it against an exhaustive search.
 
 use crate::rules::Player;
+use crate::value::Value;
 
 /// Why a Fibonacci Nim position or move was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,13 +94,14 @@ pub fn is_fibonacci(n: u64) -> bool {
     n > 0 && zeckendorf_smallest(n) == n
 }
 
-/// A Fibonacci Nim decision: the take and whether it keeps a won position won.
+/// A Fibonacci Nim decision: the take, and the value of the position it was chosen
+/// in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
     /// Stones to take; always in `1..=min(limit, stones)`.
     pub take: u64,
-    /// True if the position is won and `take` keeps it won.
-    pub wins: bool,
+    /// [`Value::Won`] if the position is won, and then `take` keeps it won.
+    pub value: Value,
 }
 
 /// The move for `stones` left with at most `limit` allowed this move.
@@ -120,12 +122,12 @@ pub fn decide(stones: u64, limit: u64) -> Result<Decision, Error> {
     Ok(if z <= limit {
         Decision {
             take: z,
-            wins: true,
+            value: Value::Won,
         }
     } else {
         Decision {
             take: 1,
-            wins: false,
+            value: Value::Lost,
         }
     })
 }

@@ -25,7 +25,7 @@
 //! let decision = best_move(&solution, &params.start()).unwrap();
 //! // In plain take-1-to-3 Nim, 8 stones lose for the first player; here taking 1
 //! // wins (7 stones with the limit still 3 is lost for the opponent).
-//! assert!(decision.value().is_won());
+//! assert!(decision.value.is_won());
 //! assert_eq!(decision.mv.take, 1);
 //! ```
 //!

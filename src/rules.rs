@@ -8,6 +8,8 @@
 
 use core::fmt;
 
+use crate::value::Value;
+
 /// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
 pub const MAX_STONES: u32 = 1_000_000_000;
 /// Largest number of resets per player this crate accepts.
@@ -528,24 +530,24 @@ impl Position {
     }
 
     /// The value of a position whose cap no longer binds, computed from the rules
-    /// alone: `Some(true)` if the mover wins, `None` if the cap can still bind.
+    /// alone, for its mover; `None` if the cap can still bind.
     ///
     /// With no pending reset the mover takes the whole pile. With a pending reset the
     /// mover is held to M, and every move that does not empty the pile must reset
     /// (otherwise the opponent takes the rest): see [`Position::capless_wins`].
-    pub fn trivial_value(&self) -> Option<bool> {
+    pub fn trivial_value(&self) -> Option<Value> {
         if !self.cap_is_open() {
             return None;
         }
         if !self.reset_pending {
-            return Some(true);
+            return Some(Value::Won);
         }
-        Some(Self::capless_wins(
+        Some(Value::from_mover_wins(Self::capless_wins(
             self.stones,
             self.own_resets,
             self.opp_resets,
             self.init_max,
-        ))
+        )))
     }
 
     /// Whether the mover wins the "capless" game: every move is held to `m`, and a move

@@ -381,9 +381,9 @@ impl Solution {
         self.bx.stored_positions()
     }
 
-    /// Whether the mover wins `pos`, or `None` if `pos` lies outside the box.
+    /// The value of `pos` for its mover, or `None` if `pos` lies outside the box.
     /// Positions whose cap no longer binds are answered by the rules.
-    pub fn is_win(&self, pos: &Position) -> Option<bool> {
+    pub fn value(&self, pos: &Position) -> Option<Value> {
         if pos.init_max() != self.bx.init_max {
             return None;
         }
@@ -406,13 +406,9 @@ impl Solution {
             usize::from(pos.reset_pending()),
         );
         let at = off + (s - c - 1) as usize * self.words_per_pile + b / 64;
-        Some(self.bits.get(at)? >> (b % 64) & 1 == 1)
-    }
-
-    /// The value of `pos` for its mover, or `None` if `pos` lies outside the box
-    /// ([`Solution::is_win`] as a [`Value`]).
-    pub fn value(&self, pos: &Position) -> Option<Value> {
-        self.is_win(pos).map(Value::from_mover_wins)
+        Some(Value::from_mover_wins(
+            self.bits.get(at)? >> (b % 64) & 1 == 1,
+        ))
     }
 
     /// The values of one layer: whether the mover wins with `own` and `opp` resets

@@ -34,14 +34,14 @@ crate::error::error_from_as_str!(DecideError);
 /// Knows, for some set of positions whose cap still binds (`c < s`), whether the
 /// player to move wins.
 pub trait Oracle {
-    /// `Ok(true)` if the mover wins `pos`; [`DecideError::OutOfRange`] outside the
+    /// The value of `pos` for its mover; [`DecideError::OutOfRange`] outside the
     /// oracle's limits. Only asked about positions with `c < s`.
-    fn is_win(&self, pos: &Position) -> Result<bool, DecideError>;
+    fn value(&self, pos: &Position) -> Result<Value, DecideError>;
 
     /// The largest pile `p` in `lo..=hi` such that `layer` with `p` stones (its own
     /// pile is ignored) is lost for its mover; `lo` is at least the cap + 1.
     ///
-    /// The default asks [`Oracle::is_win`] pile by pile; a table answers with one pass
+    /// The default asks [`Oracle::value`] pile by pile; a table answers with one pass
     /// over the layer.
     fn largest_loss_in(
         &self,
@@ -54,7 +54,7 @@ pub trait Oracle {
             let Some(pos) = layer.with_stones(p) else {
                 continue;
             };
-            if !self.is_win(&pos)? {
+            if self.value(&pos)? == Value::Lost {
                 return Ok(Some(p));
             }
         }
@@ -67,7 +67,7 @@ pub trait Oracle {
         let mut n = 0u32;
         for p in lo.max(layer.cap().saturating_add(1))..=hi {
             if let Some(pos) = layer.with_stones(p) {
-                if !self.is_win(&pos)? {
+                if self.value(&pos)? == Value::Lost {
                     n += 1;
                 }
             }
@@ -154,7 +154,8 @@ pub fn reply_counts<O: Oracle + ?Sized>(
                     s - 1,
                 )?);
                 for p in lo..=c.min(s - 1) {
-                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(false) {
+                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
+                    {
                         winning += 1;
                     }
                 }
@@ -163,7 +164,7 @@ pub fn reply_counts<O: Oracle + ?Sized>(
         // Taking exactly the cap (when it is below the pile) raises it.
         if limit >= c && c < s {
             if let Ok(Some(next)) = q.after(Move::new(c, reset)) {
-                if !position_value(oracle, &next)? {
+                if position_value(oracle, &next)? == Value::Lost {
                     winning += 1;
                 }
             }
@@ -182,10 +183,13 @@ pub fn decide<O: Oracle + ?Sized>(
     policy: Policy,
 ) -> Result<Decision, DecideError> {
     let d = best_move(oracle, pos)?;
-    if d.wins || policy == Policy::First {
+    if d.value == Value::Won || policy == Policy::First {
         return Ok(d);
     }
-    trap_move(oracle, pos).map(|mv| Decision { mv, wins: false })
+    trap_move(oracle, pos).map(|mv| Decision {
+        mv,
+        value: Value::Lost,
+    })
 }
 
 /// [`Policy::Trap`]'s move in a lost position.
@@ -213,28 +217,24 @@ fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, Dec
     Ok(best.map_or(Move::new(1, false), |(mv, _)| mv))
 }
 
-/// A chosen move, and whether it keeps a won game won.
+/// A chosen move, and the value of the position it was chosen in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
     /// The move to play; always legal in the position it was chosen for.
     pub mv: Move,
-    /// True if the position is won and `mv` keeps it won.
-    pub wins: bool,
+    /// [`Value::Won`] if the position is won, and then `mv` keeps it won.
+    pub value: Value,
 }
 
-impl Decision {
-    /// The value of the position the move was chosen in.
-    pub const fn value(&self) -> Value {
-        Value::from_mover_wins(self.wins)
-    }
-}
-
-/// Whether the mover wins `pos`: positions whose cap no longer binds are decided by
-/// the rules, the rest by `oracle`.
-pub fn position_value<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<bool, DecideError> {
+/// The value of `pos` for its mover: positions whose cap no longer binds are
+/// decided by the rules, the rest by `oracle`.
+pub fn position_value<O: Oracle + ?Sized>(
+    oracle: &O,
+    pos: &Position,
+) -> Result<Value, DecideError> {
     match pos.trivial_value() {
         Some(v) => Ok(v),
-        None => oracle.is_win(pos),
+        None => oracle.value(pos),
     }
 }
 
@@ -251,7 +251,7 @@ pub fn best_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Decis
     if limit >= s {
         return Ok(Decision {
             mv: Move::new(s, false),
-            wins: true,
+            value: Value::Won,
         });
     }
     let resets: &[bool] = if pos.own_resets() > 0 {
@@ -271,15 +271,15 @@ pub fn best_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Decis
             if let Some(p) = oracle.largest_loss_in(&template, lo.max(c + 1), s - 1)? {
                 return Ok(Decision {
                     mv: Move::new(s - p, reset),
-                    wins: true,
+                    value: Value::Won,
                 });
             }
             // Piles at or below the cap are decided by the rules.
             for p in (lo..=c.min(s - 1)).rev() {
-                if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(false) {
+                if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost) {
                     return Ok(Decision {
                         mv: Move::new(s - p, reset),
-                        wins: true,
+                        value: Value::Won,
                     });
                 }
             }
@@ -287,14 +287,17 @@ pub fn best_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Decis
         if limit >= c {
             let mv = Move::new(c, reset);
             if let Ok(Some(next)) = pos.after(mv) {
-                if !position_value(oracle, &next)? {
-                    return Ok(Decision { mv, wins: true });
+                if position_value(oracle, &next)? == Value::Lost {
+                    return Ok(Decision {
+                        mv,
+                        value: Value::Won,
+                    });
                 }
             }
         }
     }
     Ok(Decision {
         mv: Move::new(1, false),
-        wins: false,
+        value: Value::Lost,
     })
 }

@@ -72,11 +72,14 @@ fn a_win_thrown_away_is_found_and_a_lost_side_never_blunders() {
     // first take that throws the win away, then both play perfectly.
     let params = Params::new(8, 0, 3).unwrap();
     let sol = Solution::solve(SolveBox::games(8, 0, 3)).unwrap();
-    assert_eq!(position_value(&sol, &params.start()), Ok(true));
+    assert_eq!(
+        position_value(&sol, &params.start()),
+        Ok(nimbot::Value::Won)
+    );
     let bad = (1..=3)
         .find(|&t| {
             let next = params.start().after(Move::new(t, false)).unwrap().unwrap();
-            position_value(&sol, &next) == Ok(true)
+            position_value(&sol, &next) == Ok(nimbot::Value::Won)
         })
         .expect("some take throws the win away");
     let mut game = Game::new(params);

@@ -165,7 +165,8 @@ fn check_best_move(
         "{label}: best_move resets on the winning move at {st:?} ({ctx})"
     );
     assert_eq!(
-        d.wins, value,
+        d.value.is_won(),
+        value,
         "{label}: best_move.wins at {st:?} ({ctx}), move {:?}",
         d.mv
     );
@@ -204,12 +205,12 @@ fn solver_and_best_move_agree_with_raw_minimax() {
                     let value = mm.wins(st);
                     let pos = normalized(st, m);
                     assert_eq!(
-                        big.is_win(&pos),
+                        big.value(&pos).map(nimbot::Value::is_won),
                         Some(value),
                         "(40,2,M) solution at {st:?} = {pos:?} ({ctx})"
                     );
                     assert_eq!(
-                        exact.is_win(&pos),
+                        exact.value(&pos).map(nimbot::Value::is_won),
                         Some(value),
                         "(N,R,M) solution at {st:?} = {pos:?} ({ctx})"
                     );
@@ -253,7 +254,7 @@ fn tournament_resets_and_m3_on_a_larger_box() {
         let value = mm.wins(st);
         let pos = normalized(st, m);
         assert_eq!(
-            big.is_win(&pos),
+            big.value(&pos).map(nimbot::Value::is_won),
             Some(value),
             "(60,4,3) solution at {st:?} = {pos:?}"
         );
@@ -311,7 +312,7 @@ fn start_positions_match_minimax() {
             for n in 1..=40u32 {
                 let pos = Position::new(n, m, r, r, false, m).unwrap();
                 assert_eq!(
-                    sol.is_win(&pos),
+                    sol.value(&pos).map(nimbot::Value::is_won),
                     Some(mm.wins(Raw::start(n, r))),
                     "start N={n} R={r} M={m}"
                 );

@@ -265,22 +265,22 @@ proptest! {
     #[test]
     fn best_move_from_a_won_position_leaves_a_lost_one(pos in position()) {
         let sol = solution();
-        let won = sol.is_win(&pos).expect("in the box");
+        let won = sol.value(&pos).expect("in the box").is_won();
         let d = best_move(sol, &pos).unwrap();
-        prop_assert_eq!(d.wins, won);
+        prop_assert_eq!(d.value.is_won(), won);
         prop_assert!(pos.check(d.mv).is_ok(), "illegal {:?}", d.mv);
         let next = pos.after(d.mv).unwrap();
         if won {
             // Either the pile is empty (a win) or the opponent is lost.
             if let Some(next) = next {
-                prop_assert_eq!(sol.is_win(&next), Some(false));
+                prop_assert_eq!(sol.value(&next), Some(nimbot::Value::Lost));
             }
             prop_assert!(!(next.is_none() && d.mv.reset), "a reset on the winning move");
         }
         // The embedded table agrees with the solver, move and value.
         let table = Table::embedded().unwrap();
         prop_assert_eq!(table.probe(&pos).unwrap().is_won(), won);
-        prop_assert_eq!(table.best_move(&pos).unwrap().wins, won);
+        prop_assert_eq!(table.best_move(&pos).unwrap().value.is_won(), won);
     }
 
     #[test]
@@ -293,7 +293,10 @@ proptest! {
         let s = 1 + s % (80 - (M..c).sum::<u32>());
         let pos = Position::new(s, c, a, b, f, M).unwrap();
         let mut memo = HashMap::new();
-        prop_assert_eq!(sol.is_win(&pos), Some(minimax(&mut memo, (s, c, a, b, f))));
+        prop_assert_eq!(
+            sol.value(&pos).map(nimbot::Value::is_won),
+            Some(minimax(&mut memo, (s, c, a, b, f)))
+        );
     }
 }
 
@@ -409,7 +412,7 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine<'static>>) -> (Vec<
             let d = decide(&table, &pos, session.policy()).unwrap();
             let text = format!(
                 "{} {} {}",
-                if d.wins { "win" } else { "lose" },
+                d.value.as_word(),
                 d.mv.take,
                 u8::from(d.mv.reset)
             );

@@ -109,7 +109,7 @@ fn the_bot_wins_every_won_start_against_a_perfect_opponent() {
             let sol = Solution::solve(SolveBox::games(120, r, m)).unwrap();
             for n in 1..=120 {
                 let params = Params::new(n, r, m).unwrap();
-                let first_wins = sol.is_win(&params.start()).unwrap();
+                let first_wins = sol.value(&params.start()).unwrap().is_won();
                 for bot in [Player::First, Player::Second] {
                     let bot_should_win = first_wins == (bot == Player::First);
                     let winner = play_game(n, r, m, bot, |p| best_move(&sol, p).unwrap().mv);
@@ -136,7 +136,10 @@ fn the_bot_wins_won_starts_against_a_random_opponent() {
     };
     let sol = Solution::solve(SolveBox::games(400, 4, 3)).unwrap();
     for n in (1..=400).step_by(7) {
-        let first_wins = sol.is_win(&Params::new(n, 4, 3).unwrap().start()).unwrap();
+        let first_wins = sol
+            .value(&Params::new(n, 4, 3).unwrap().start())
+            .unwrap()
+            .is_won();
         for bot in [Player::First, Player::Second] {
             let winner = play_game(n, 4, 3, bot, |p| {
                 let take = 1 + (rand() % u64::from(p.limit())) as u32;
@@ -276,16 +279,16 @@ fn query_agrees_with_the_solver() {
         for cap in 3..=12 {
             for (a, b, f) in [(0, 0, 0), (2, 1, 1), (1, 2, 0), (2, 2, 1)] {
                 let pos = Position::new(stones, cap, a, b, f == 1, 3).unwrap();
-                let Some(win) = sol.is_win(&pos) else {
+                let Some(value) = sol.value(&pos) else {
                     continue;
                 };
                 let reply = send(&mut s, &format!("query {stones} {cap} {a} {b} {f}"));
                 let words: Vec<&str> = reply.split(' ').collect();
-                assert_eq!(words[0], if win { "win" } else { "lose" }, "{pos:?}");
+                assert_eq!(words[0], value.as_word(), "{pos:?}");
                 let mv = parse_move(&words[1..3]);
                 let next = pos.after(mv).expect("legal");
-                if win {
-                    assert!(next.is_none_or(|n| !position_value(&sol, &n).unwrap()));
+                if value.is_won() {
+                    assert!(next.is_none_or(|n| !position_value(&sol, &n).unwrap().is_won()));
                 }
             }
         }

@@ -25,16 +25,20 @@ fn agree(n: u32, r: u8, m: u32) -> usize {
                 for b in 0..=r {
                     for f in [false, true] {
                         let pos = Position::new(s, c, a, b, f, m).unwrap();
-                        let want = sol.is_win(&pos).unwrap();
-                        assert_eq!(table.is_win(&pos), Ok(want), "{pos:?}");
+                        let want = sol.value(&pos).unwrap().is_won();
+                        assert_eq!(
+                            table.value(&pos).map(nimbot::Value::is_won),
+                            Ok(want),
+                            "{pos:?}"
+                        );
                         let d = best_move(&table, &pos).unwrap();
-                        assert_eq!(d.wins, want, "{pos:?}");
+                        assert_eq!(d.value.is_won(), want, "{pos:?}");
                         let next = pos.after(d.mv).expect("legal move");
                         if want {
                             assert!(!d.mv.reset || next.is_some(), "reset on the winning move");
                             if let Some(next) = next {
                                 assert!(
-                                    !position_value(&sol, &next).unwrap(),
+                                    !position_value(&sol, &next).unwrap().is_won(),
                                     "{pos:?} -> {next:?}"
                                 );
                             }
@@ -74,7 +78,7 @@ fn positions_outside_the_table_are_refused() {
         Position::new(50, 4, 0, 0, false, 4).unwrap(),
         Position::new(99, 20, 0, 0, false, 3).unwrap(),
     ] {
-        assert_eq!(t.is_win(&pos), Err(DecideError::OutOfRange), "{pos:?}");
+        assert_eq!(t.value(&pos), Err(DecideError::OutOfRange), "{pos:?}");
     }
 }
 
@@ -119,7 +123,7 @@ fn random_bytes_are_rejected_without_panic() {
         with_crc.extend_from_slice(&crc32(&bytes).to_le_bytes());
         if let Ok(t) = Table::from_bytes(&with_crc) {
             let pos = Position::new(10, 3, 0, 0, false, 3).unwrap();
-            let _ = t.is_win(&pos);
+            let _ = t.value(&pos);
         }
     }
     assert_eq!(Table::from_bytes(&[]).unwrap_err(), TableError::Truncated);
@@ -207,7 +211,7 @@ fn the_embedded_table_covers_the_tournament_and_no_more() {
     let d = t
         .best_move(&Position::new(8, 3, 0, 0, false, 3).unwrap())
         .unwrap();
-    assert!(d.wins);
+    assert!(d.value.is_won());
     assert_eq!((d.mv.take, d.mv.reset), (1, false));
 }
 
@@ -234,8 +238,8 @@ fn the_table_engine_refuses_what_the_table_does_not_cover() {
     let by_solver = SolvingEngine::default()
         .decide(&edge, Policy::Trap)
         .unwrap();
-    assert_eq!(by_table.wins, by_solver.wins);
-    assert!(by_table.wins);
+    assert_eq!(by_table.value, by_solver.value);
+    assert!(by_table.value.is_won());
     // Over the line protocol, as the firmware runs it: an error line, nothing else.
     let mut session = Session::new(e);
     let reply = |s: &mut Session<TableEngine>, line: &str| {
@@ -294,13 +298,13 @@ fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
         (40, 0, 4, false),
     ] {
         let pos = Position::new(s, 45, a, b, f, 3).unwrap();
-        let want = sol.is_win(&pos).unwrap();
+        let want = sol.value(&pos).unwrap().is_won();
         assert_eq!(t.probe(&pos), Ok(Value::from_mover_wins(want)), "{pos:?}");
         assert_eq!(sol.value(&pos), Some(Value::from_mover_wins(want)));
         let d = t.best_move(&pos).unwrap();
-        assert_eq!(d.wins, want, "{pos:?}");
+        assert_eq!(d.value.is_won(), want, "{pos:?}");
         assert_eq!(
-            decide(&t, &pos, Policy::Trap).unwrap().wins,
+            decide(&t, &pos, Policy::Trap).unwrap().value.is_won(),
             want,
             "{pos:?}"
         );

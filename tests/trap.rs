@@ -20,7 +20,7 @@ fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
             t += 1;
             match q.after(Move::new(take, reset)).expect("legal") {
                 None => w += 1,
-                Some(next) => w += u32::from(!position_value(sol, &next).unwrap()),
+                Some(next) => w += u32::from(!position_value(sol, &next).unwrap().is_won()),
             }
         }
     }
@@ -89,12 +89,12 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
     for pos in stored(&sol, r, m) {
         let d = decide(&sol, &pos, Policy::Trap).unwrap();
         let base = best_move(&sol, &pos).unwrap();
-        if sol.is_win(&pos).unwrap() {
+        if sol.value(&pos).unwrap().is_won() {
             assert_eq!(d, base, "a won position keeps its winning move: {pos:?}");
             continue;
         }
         lost += 1;
-        assert!(!d.wins);
+        assert!(!d.value.is_won());
         assert_eq!(decide(&sol, &pos, Policy::First).unwrap(), base);
         assert_eq!(base.mv, Move::new(1, false));
         // The choice against every alternative: fewest winning replies, then the
@@ -132,7 +132,7 @@ fn the_policy_is_chosen_over_the_protocol() {
     let table = Table::embedded().unwrap();
     let pos = stored(&sol, 4, 3)
         .find(|p| {
-            !sol.is_win(p).unwrap()
+            !sol.value(p).unwrap().is_won()
                 && decide(&table, p, Policy::Trap).unwrap().mv != Move::new(1, false)
         })
         .expect("some lost position where the trap differs");
@@ -162,7 +162,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
     let mut checked = 0;
     for pos in stored(&sol, r, m) {
         let d = dist.get(&pos).unwrap();
-        let won = sol.is_win(&pos).unwrap();
+        let won = sol.value(&pos).unwrap().is_won();
         let mut lengths = Vec::new();
         for take in 1..=pos.limit() {
             for reset in [false, true] {
@@ -172,7 +172,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
                 match pos.after(Move::new(take, reset)).unwrap() {
                     None => lengths.push((true, 1)),
                     Some(next) => {
-                        let next_lost = !position_value(&sol, &next).unwrap();
+                        let next_lost = !position_value(&sol, &next).unwrap().is_won();
                         lengths.push((next_lost, 1 + dist.get(&next).unwrap()));
                     }
                 }
@@ -200,7 +200,7 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
         let mut plies = 0;
         loop {
             plies += 1;
-            let mv = if sol.is_win(&pos).unwrap_or(true) {
+            let mv = if sol.value(&pos).is_none_or(nimbot::Value::is_won) {
                 // The fastest winner: a winning move of least remaining distance.
                 let mut best = None;
                 for take in 1..=pos.limit() {
@@ -211,7 +211,7 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
                         let mv = Move::new(take, reset);
                         let left = match pos.after(mv).unwrap() {
                             None => 0,
-                            Some(next) if !position_value(&sol, &next).unwrap() => {
+                            Some(next) if !position_value(&sol, &next).unwrap().is_won() => {
                                 dist.get(&next).unwrap()
                             }
                             Some(_) => continue,
@@ -245,7 +245,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
     let pos = stored(&sol, 4, 3)
         .step_by(101)
         .find(|p| {
-            !sol.is_win(p).unwrap()
+            !sol.value(p).unwrap().is_won()
                 && longest_move(&sol, &dist, p).unwrap().mv
                     != decide(&sol, p, Policy::Trap).unwrap().mv
         })

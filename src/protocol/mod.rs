@@ -292,7 +292,7 @@ impl<E: Engine> Session<E> {
             .engine
             .decide(&pos, self.policy)
             .map_err(|e| Error::Msg(e.as_str()))?;
-        out.str(decision.value().as_word());
+        out.str(decision.value.as_word());
         out.str(" ");
         out.mv(decision.mv);
         Ok(())

@@ -119,15 +119,15 @@ impl<'a> Table<'a> {
             && params.init_max() == self.params.init_max()
     }
 
-    /// Whether the mover wins `pos`. Positions whose cap no longer binds are decided
-    /// by the rules; [`ProbeError::OutOfRange`] for a position outside the table
-    /// (more stones for its cap, more resets or another M than it was built for).
+    /// The value of `pos` for its mover. Positions whose cap no longer binds are
+    /// decided by the rules; [`ProbeError::OutOfRange`] for a position outside the
+    /// table (more stones for its cap, more resets or another M than it was built
+    /// for).
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        let won = match pos.trivial_value() {
-            Some(v) => v,
-            None => self.value(pos)?,
-        };
-        Ok(Value::from_mover_wins(won))
+        match pos.trivial_value() {
+            Some(v) => Ok(v),
+            None => self.stored_value(pos),
+        }
     }
 
     /// The move for `pos`: a winning one whenever `pos` is won (see [`best_move`]);
@@ -319,20 +319,22 @@ impl<'a> Table<'a> {
     }
 
     /// The stored value of `pos` (cap below the pile).
-    fn value(&self, pos: &Position) -> Result<bool, ProbeError> {
+    fn stored_value(&self, pos: &Position) -> Result<Value, ProbeError> {
         let s = pos.stones();
         if s <= pos.cap() {
             return Err(ProbeError::OutOfRange);
         }
         let mut value = None;
-        self.walk(pos, s, s, &mut |_, _, won| value = Some(won))?;
+        self.walk(pos, s, s, &mut |_, _, won| {
+            value = Some(Value::from_mover_wins(won))
+        })?;
         value.ok_or(ProbeError::Corrupt)
     }
 }
 
 impl Oracle for Table<'_> {
-    fn is_win(&self, pos: &Position) -> Result<bool, DecideError> {
-        Ok(self.value(pos)?)
+    fn value(&self, pos: &Position) -> Result<Value, DecideError> {
+        Ok(self.stored_value(pos)?)
     }
 
     fn largest_loss_in(

@@ -134,7 +134,7 @@ pub fn exit_codes(first_wins: bool) -> (Option<i32>, Option<i32>) {
 pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
     let params = Params::new(n, r, m).unwrap();
     let mut e = SolvingEngine::default();
-    e.decide(&params.start(), Policy::Trap).unwrap().wins
+    e.decide(&params.start(), Policy::Trap).unwrap().value == nimbot::Value::Won
 }
 
 /// `nimbot connect` to `addr` in a seat.

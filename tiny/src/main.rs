@@ -245,10 +245,10 @@ impl TinyEngine {
     /// The oracle for `pos`: the table if it answers `pos`, else a solution of `bx`
     /// (kept from the last question when it answers `pos`).
     fn cover(&mut self, bx: SolveBox, pos: &Position) -> Result<&dyn Oracle, DecideError> {
-        if let Some(t) = self.table.as_ref().filter(|t| t.is_win(pos).is_ok()) {
+        if let Some(t) = self.table.as_ref().filter(|t| t.value(pos).is_ok()) {
             return Ok(t);
         }
-        if self.solution.as_ref().and_then(|s| s.is_win(pos)).is_none() {
+        if self.solution.as_ref().and_then(|s| s.value(pos)).is_none() {
             if bx.memory_bytes() > sys::heap::limit() as u64 {
                 return Err(DecideError::TooLarge);
             }
@@ -419,7 +419,7 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
     };
     match engine.decide(&pos, policy) {
         Ok(d) => {
-            line.push(d.value().as_word().as_bytes())
+            line.push(d.value.as_word().as_bytes())
                 .push(b" ")
                 .num(d.mv.take.into())
                 .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });

@@ -47,7 +47,7 @@ fn one_ply(d: &Decoded, pos: &Position) -> Result<bool, String> {
                 Err(e) => return Err(format!("move {take} {reset} refused at {pos:?}: {e}")),
             };
             let won = match next.trivial_value() {
-                Some(v) => v,
+                Some(v) => v.is_won(),
                 None => d
                     .get(&next)
                     .ok_or_else(|| format!("successor {next:?} of {pos:?} is not stored"))?,

@@ -91,7 +91,7 @@ fn verify_names_a_single_wrong_value() {
     let params = Params::new(n, r, m).unwrap();
     let wrong = Position::new(150, 7, 1, 2, false, m).unwrap();
     let blob = encode_table_values(&params, "test", |p| {
-        let v = sol.is_win(p).unwrap();
+        let v = sol.value(p).unwrap().is_won();
         if *p == wrong {
             !v
         } else {
@@ -102,7 +102,7 @@ fn verify_names_a_single_wrong_value() {
     std::fs::write(&path, &blob).unwrap();
     let o = run(&["verify", "-q", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    let v = sol.is_win(&wrong).unwrap();
+    let v = sol.value(&wrong).unwrap().is_won();
     let (says, should) = if v { ("lost", "won") } else { ("won", "lost") };
     assert_eq!(
         stdout(&o).trim(),
@@ -112,7 +112,7 @@ fn verify_names_a_single_wrong_value() {
     );
 
     // The same values, unflipped, pass.
-    let blob = encode_table_values(&params, "test", |p| sol.is_win(p).unwrap());
+    let blob = encode_table_values(&params, "test", |p| sol.value(p).unwrap().is_won());
     std::fs::write(&path, &blob).unwrap();
     let o = run(&["verify", "-q", path.to_str().unwrap()]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));

@@ -17,6 +17,7 @@ use nimbot::engine::SolvingEngine;
 use nimbot::rules::IllegalMove;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::position_value;
+use nimbot::Value;
 use nimbot::{Game, Move, Outcome, Params, Player, Position};
 
 use crate::game_log::{self, Record};
@@ -65,7 +66,7 @@ fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
             let mv = Move::new(take, reset);
             let wins = match pos.after(mv) {
                 Ok(None) => !reset,
-                Ok(Some(next)) => position_value(sol, &next) == Ok(false),
+                Ok(Some(next)) => position_value(sol, &next) == Ok(Value::Lost),
                 Err(_) => false,
             };
             if wins {
@@ -131,11 +132,11 @@ fn analyze(args: &AnalyzeArgs) -> Result<String, String> {
             note = Some(format!("record {} comes after the game ended", i + 1));
             break;
         };
-        let won = position_value(&sol, &before).unwrap_or(false);
+        let won = position_value(&sol, &before) == Ok(Value::Won);
         let mv = Move::new(rec.take, rec.reset);
         let refused = game.check(seat, mv).err();
         let leaves_won = match before.after(mv) {
-            Ok(Some(next)) => position_value(&sol, &next).unwrap_or(false),
+            Ok(Some(next)) => position_value(&sol, &next) == Ok(Value::Won),
             _ => false,
         };
         let blunder = refused.is_some() || (won && leaves_won);

@@ -7,6 +7,7 @@ use nimbot::engine::SolvingEngine;
 use nimbot::rng::SplitMix64;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::best_move;
+use nimbot::Value;
 use nimbot::{Game, Move, Outcome, Player};
 
 #[derive(Args, Debug)]
@@ -63,7 +64,7 @@ pub fn run(args: &DemoArgs) -> ExitCode {
         Player::First
     };
     let mut game = Game::new(params);
-    let start_won = solution.is_win(&params.start()) == Some(true);
+    let start_won = solution.value(&params.start()) == Some(Value::Won);
     let first_name = if bot == Player::First {
         "nimbot"
     } else {

@@ -283,7 +283,7 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
     };
     match fib::decide(stones, limit) {
         Ok(d) => {
-            let word = if d.wins { "win" } else { "lose" };
+            let word = d.value.as_word();
             let _ = writeln!(io::stdout(), "{word} {}", d.take);
             ExitCode::SUCCESS
         }
@@ -297,7 +297,7 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
 fn query_expanding(pos: &Position, policy: Policy) -> ExitCode {
     match engine().decide(pos, policy) {
         Ok(d) => {
-            let word = d.value().as_word();
+            let word = d.value.as_word();
             let _ = writeln!(
                 io::stdout(),
                 "{word} {} {}",

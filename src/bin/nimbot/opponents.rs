@@ -3,6 +3,7 @@
 
 use nimbot::solver::Solution;
 use nimbot::strategy::{best_move, position_value};
+use nimbot::Value;
 use nimbot::{Game, Move, Position};
 
 /// The arenas' generator: the core's, so one seed means the same games everywhere.
@@ -111,7 +112,7 @@ impl Opponent {
                     return pick(rng, &moves);
                 }
                 match best_move(solution, &pos) {
-                    Ok(d) if d.wins => d.mv,
+                    Ok(d) if d.value == Value::Won => d.mv,
                     _ => pick(rng, &moves),
                 }
             }
@@ -181,5 +182,5 @@ fn shallow(pos: &Position, moves: &[Move], depth: u8) -> Vec<Move> {
 
 /// Values of positions by the solver (the arena's referee of who should win).
 pub fn start_is_won(solution: &Solution, pos: &Position) -> bool {
-    position_value(solution, pos).unwrap_or(false)
+    position_value(solution, pos) == Ok(Value::Won)
 }

@@ -53,7 +53,7 @@ pub fn naive_solve(bx: SolveBox) -> u64 {
                                     Err(_) => continue,
                                 };
                                 let next_won = match next.trivial_value() {
-                                    Some(v) => v,
+                                    Some(v) => v.is_won(),
                                     None => index(&next).is_some_and(|i| won[i]),
                                 };
                                 if !next_won {

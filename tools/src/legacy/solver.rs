@@ -146,7 +146,7 @@ impl OldSolution {
             return None;
         }
         if let Some(v) = pos.trivial_value() {
-            return Some(v);
+            return Some(v.is_won());
         }
         if pos.own_resets() > self.bx.resets || pos.opp_resets() > self.bx.resets {
             return None;
