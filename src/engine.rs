@@ -6,7 +6,6 @@
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::{Table, TableError};
-use crate::value::Value;
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,6 +164,7 @@ mod solving {
     use crate::distance::{longest_move, Distances};
     use crate::solver::{Solution, SolveBox};
     use crate::strategy::Oracle;
+    use crate::value::Value;
 
     impl Oracle for Solution {
         fn value(&self, pos: &Position) -> Result<Value, DecideError> {
@@ -379,7 +379,7 @@ impl Engine for TakeOne {
     fn decide(&mut self, pos: &Position, _: Policy) -> Result<Decision, DecideError> {
         Ok(Decision {
             mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
-            value: Value::Lost,
+            value: crate::value::Value::Lost,
         })
     }
 }
