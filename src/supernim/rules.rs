@@ -158,6 +158,19 @@ impl Heaps {
         self.0.iter().filter(|&&h| h == n).count()
     }
 
+    /// Why a Collatz step on a heap of `n` is refused, judged in this order: no heap
+    /// of that size, or the wrong parity (`odd`: a grow takes an odd heap, a split an
+    /// even one).
+    fn check_step(&self, n: u16, odd: bool) -> Result<(), Error> {
+        if self.count(n) == 0 {
+            return Err(Error::NoSuchHeap);
+        }
+        if (n % 2 == 1) != odd {
+            return Err(Error::WrongParity);
+        }
+        Ok(())
+    }
+
     /// The heaps after `mv`, and the points it scores for the mover (2 for
     /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
     pub fn apply(&self, mv: Move) -> Result<(Heaps, u32), Error> {
@@ -176,12 +189,7 @@ impl Heaps {
                 Ok((next, 0))
             }
             Move::Grow(n) => {
-                if self.count(n) == 0 {
-                    return Err(Error::NoSuchHeap);
-                }
-                if n % 2 == 0 {
-                    return Err(Error::WrongParity);
-                }
+                self.check_step(n, true)?;
                 let grown = n
                     .checked_mul(3)
                     .and_then(|m| m.checked_add(1))
@@ -192,12 +200,7 @@ impl Heaps {
                 Ok((next, 0))
             }
             Move::Split(n) => {
-                if self.count(n) == 0 {
-                    return Err(Error::NoSuchHeap);
-                }
-                if n % 2 == 1 {
-                    return Err(Error::WrongParity);
-                }
+                self.check_step(n, false)?;
                 next.remove(n)?;
                 if n == 2 {
                     return Ok((next, SPLIT_TWO_POINTS));
