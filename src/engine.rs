@@ -221,7 +221,9 @@ mod solving {
                 if bx.memory_bytes() > self.budget {
                     return Err(DecideError::TooLarge);
                 }
-                let sol = Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?;
+                // The old solution goes first, so that its memory can be reused.
+                self.solution = None;
+                let sol = Solution::solve(bx).map_err(DecideError::from)?;
                 self.solution = Some(sol);
                 self.distances = None;
             }

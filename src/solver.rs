@@ -34,6 +34,7 @@
 use alloc::vec::Vec;
 
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
+use crate::strategy::DecideError;
 use crate::table::geometry::Layers;
 use crate::value::Value;
 
@@ -63,13 +64,18 @@ impl SolveError {
     }
 }
 
-impl core::fmt::Display for SolveError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.as_str())
+crate::error::error_from_as_str!(SolveError);
+
+/// An engine that solves on demand reports a box it has no memory for as too large
+/// to solve here, and any other refusal as outside its limits.
+impl From<SolveError> for DecideError {
+    fn from(e: SolveError) -> Self {
+        match e {
+            SolveError::OutOfMemory => DecideError::TooLarge,
+            _ => DecideError::OutOfRange,
+        }
     }
 }
-
-impl core::error::Error for SolveError {}
 
 /// A vector of `len` copies of `value`, or [`SolveError::OutOfMemory`]: the memory
 /// is reserved fallibly first, and filled only while there is capacity, so no path
@@ -429,7 +435,7 @@ impl Solution {
         let piles = (hi - cap) as usize;
         Some(
             words
-                .chunks(self.words_per_pile)
+                .chunks(self.words_per_pile.max(1))
                 .take(piles)
                 .map(move |w| w.get(b / 64).is_some_and(|x| x >> (b % 64) & 1 == 1)),
         )
@@ -628,7 +634,7 @@ impl MaskSolver {
         let Some(out) = sol.bits.get_mut(base..base + piles * wpp) else {
             return;
         };
-        for (s, out) in ((c_us + 1)..=(hi as usize)).zip(out.chunks_exact_mut(wpp)) {
+        for (s, out) in ((c_us + 1)..=(hi as usize)).zip(out.chunks_exact_mut(wpp.max(1))) {
             // Losses within reach: a-major / b-major, f = 0 / 1 of the reply layer.
             let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
             let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
@@ -741,7 +747,7 @@ impl CaplessTable {
         let mut wins = filled((stored as usize + 1) * r * r, false)?;
         // Largest losing pile so far per (x, y).
         let mut last = filled(r * r, 0u32)?;
-        for (s, piles) in (1..=stored).zip(wins.chunks_exact_mut(r * r).skip(1)) {
+        for (s, piles) in (1..=stored).zip(wins.chunks_exact_mut((r * r).max(1)).skip(1)) {
             for x in 0..r {
                 for y in 0..r {
                     let w = s <= init_max

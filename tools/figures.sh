@@ -3,8 +3,9 @@
 # (the only file that holds them; never edit it by hand).
 #
 #   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table) and
-#                             both benchmarks (solver: nimbot bench; table:
-#                             nimbot-table bench), a few minutes on a loaded machine
+#                             the benchmarks (solver: nimbot bench; table:
+#                             nimbot-table bench; the firmware's decisions in QEMU:
+#                             tools/firmware.sh bench), a few minutes on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware and the tiny binary)
 #
 # Each figure is printed as its command printed it, under the command itself, so a
@@ -53,6 +54,9 @@ if [ "$MODE" = all ]; then
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
+  record "Firmware decisions in QEMU (LM3S6965, instructions)" \
+    '^(calibration|trace check|[0-9]+ decisions|instructions per|  (median|worst|won|lost)|at [0-9.]+ MHz)' \
+    tools/firmware.sh bench --trace-check
 fi
 
 {

@@ -9,10 +9,19 @@
 #                                               build must fail to link), build, then boot
 #                                               the image in QEMU and play games against it
 #                                               (firmware/qemu_test.py); a footprint table last
+#   tools/firmware.sh bench [--board NAME] [--short] [--json] [--trace-check]
+#                                               what a decision costs: boot the board's
+#                                               cost image in QEMU with -icount, play
+#                                               complete games, print instructions per
+#                                               decision (median, worst, where) and the
+#                                               same in microseconds (firmware/qemu_bench.py;
+#                                               --trace-check: one decision counted again
+#                                               from QEMU's instruction trace)
 #   tools/firmware.sh install [--board NAME|all]  only install the missing pieces
 #
 # Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (built, not
-# emulated), hifive1; `all` is every one of them.
+# emulated), hifive1; `all` is every one of them. `test` on a board with a cost
+# image (the LM3S6965) also runs a short bench as a check (a few seconds).
 #
 # Toolchain (tools/toolchain.sh): rustup with `rustup target add TARGET` and a plain
 # `cargo build --release` inside the board's folder first; when rustup cannot provide
@@ -36,18 +45,21 @@ BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
 # RAM_BUDGET (the memory its linker script gives it); GUARD_BIN, the binary built
 # under the link-time panic guard (the image itself, or the board's guard build where
 # its HAL keeps a panic path); TEST_ARGS, the QEMU test's sample sizes (the
-# LM3S6965 plays the full set, the others a smaller one with the same fixed starts).
+# LM3S6965 plays the full set, the others a smaller one with the same fixed starts);
+# COST_BIN, the board's cost image for the bench (feature `cost`), empty if none.
 board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
   GUARD_BIN=nimbot-$BOARD
   TEST_ARGS=(--samples 4 --other-samples 1)
+  COST_BIN=""
   QEMU_PACKAGE=qemu-system-arm
   local serial="-display none -monitor none -serial stdio"
   case $BOARD in
     lm3s6965)
       TARGET=thumbv7m-none-eabi FLASH_BUDGET=65536 RAM_BUDGET=8192
       QEMU="qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb $serial"
+      COST_BIN=nimbot-$BOARD-cost
       TEST_ARGS=() ;;
     microbit)
       TARGET=thumbv6m-none-eabi FLASH_BUDGET=$((128 * 1024)) RAM_BUDGET=$((16 * 1024))
@@ -164,6 +176,29 @@ check_panic_guard() {
   echo "ok: the panic-canary build does not link (undefined $PANIC_SYMBOL)"
 }
 
+# The board's cost image (the application with the `cost` diagnostics, timed by
+# the board's clock; a second binary of the board crate, under the same panic
+# guard). Sets COST_ELF.
+build_cost_image() {
+  step "cost image, $BOARD ($COST_BIN, feature cost)"
+  (cd "$DIR" && "$CARGO" build "${ZFLAGS[@]}" --release --bin "$COST_BIN" --features cost)
+  COST_ELF=$(dirname "$ELF")/$COST_BIN
+  [ -f "$COST_ELF" ] || die "no ELF at $COST_ELF"
+}
+
+# bench_board ARGS...: firmware/qemu_bench.py on the board's cost image, the host
+# binary as the perfect opponent.
+bench_board() {
+  [ -n "$COST_BIN" ] || die "board $BOARD has no cost image (boards with one: lm3s6965)"
+  ensure_qemu
+  ensure_python
+  build_cost_image >&2
+  host_nimbot >&2
+  step "QEMU -icount, $BOARD: instructions per decision" >&2
+  timeout --kill-after=10 1800 python3 firmware/qemu_bench.py \
+    --elf "$COST_ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" "$@"
+}
+
 HOST_BUILT=""
 host_nimbot() {
   [ -n "$HOST_BUILT" ] && return 0
@@ -182,6 +217,9 @@ test_board() {
   ensure_qemu
   step "firmware lints, $BOARD (clippy, warnings denied)"
   (cd "$DIR" && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release -- -D warnings)
+  if [ -n "$COST_BIN" ]; then
+    (cd "$DIR" && PATH=$CLIPPY_PATH "$CARGO" clippy "${ZFLAGS[@]}" --release --features cost -- -D warnings)
+  fi
   check_panic_guard
   build_board
   if [ -z "$QEMU" ]; then
@@ -200,7 +238,12 @@ test_board() {
   stack=$(awk '/^stack high-water mark:/ { print $4 }' "$log")
   rm -f "$log"
   SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | ${stack:-?} | $((STATIC_RAM + ${stack:-0})) of $RAM_BUDGET |")
-  return "$status"
+  [ "$status" -eq 0 ] || return "$status"
+  [ -n "$COST_BIN" ] || return 0
+  # The bench's mechanism, briefly: the calibration, one decision counted again from
+  # QEMU's instruction trace, a few games; the bound is generous (the full bench's
+  # worst decision is about 1.3 million instructions).
+  bench_board --short --trace-check --max-instructions 10000000
 }
 
 # run ACTION BOARD...: the action for each board; with more than one board, a board
@@ -219,6 +262,7 @@ run() {
     case $action in
       build) build_board ;;
       test) test_board ;;
+      bench) bench_board "${BENCH_ARGS[@]}" ;;
       install) ensure_qemu; ensure_python; echo "$BOARD: $TOOLCHAIN" ;;
     esac
   done
@@ -233,15 +277,25 @@ run() {
 
 usage() {
   echo "usage: tools/firmware.sh build|test|install [--board NAME|all]   (boards: ${BOARDS[*]})" >&2
+  echo "       tools/firmware.sh bench [--board NAME] [--short] [--json] [--trace-check]" >&2
   exit 2
 }
 
 action=${1:-}
-case "$action" in build | test | install) ;; -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; *) usage ;; esac
+case "$action" in
+  build | test | install | bench) ;;
+  -h | --help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) usage ;;
+esac
 shift
 selected=(lm3s6965)
+BENCH_ARGS=()
 while [ $# -gt 0 ]; do
   case $1 in
+    --short | --json | --trace-check)
+      [ "$action" = bench ] || usage
+      BENCH_ARGS+=("$1")
+      shift ;;
     --board)
       [ $# -ge 2 ] || usage
       if [ "$2" = all ]; then selected=("${BOARDS[@]}"); else board "$2"; selected=("$2"); fi
@@ -253,4 +307,5 @@ while [ $# -gt 0 ]; do
     *) usage ;;
   esac
 done
+[ "$action" != bench ] || [ ${#selected[@]} -eq 1 ] || die "bench takes one board"
 run "$action" "${selected[@]}"

@@ -29,8 +29,8 @@ ROOT=$PWD
 SIZE_LIMIT=65536
 TABLE=$ROOT/table/default.nimt
 PANIC_SYMBOL=nimbot_tiny_has_a_reachable_panic
-# Cargo features of the shipped binaries. `solver` (games beyond the table) needs
-# the core solver free of panic paths, or the panic guard refuses the link.
+# Extra cargo features (TINY_FEATURES=...), e.g. for `size` experiments; the
+# shipped binaries use none.
 FEATURES=${TINY_FEATURES:-}
 TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu)
 
@@ -149,13 +149,9 @@ lint() {
   step "tiny: format and clippy (warnings denied)"
   ensure_rust_components
   (cd tiny && cargo fmt -- --check)
-  # Both feature sets on x86_64; aarch64 with everything (its own files are small).
-  local t f
+  local t
   for t in "${TARGETS[@]}"; do
-    for f in solver ""; do
-      tiny_cargo "$t" clippy ${f:+--features=$f} -- -D warnings
-      [ "${t%%-*}" = x86_64 ] || break
-    done
+    tiny_cargo "$t" clippy -- -D warnings
   done
 }
 
@@ -237,20 +233,13 @@ case "${1:-build}" in
     build
     cargo build --release --quiet --bin nimbot
     FULL=$ROOT/target/release/nimbot
-    SOLVER=()
-    [[ ",$FEATURES," == *,solver,* ]] && SOLVER=(--solver)
-    step "tiny: complete games, x86_64 (line protocol, query, connect, exp-nim)"
-    timeout 600 python3 tools/tiny_test.py "${SOLVER[@]}" "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
+    step "tiny: complete games, x86_64 (line protocol, query, connect, exp-nim, games beyond the table)"
+    timeout 900 python3 tools/tiny_test.py "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
     step "tiny: complete games, aarch64 under qemu-aarch64"
-    timeout 900 python3 tools/tiny_test.py "${SOLVER[@]}" "$(qemu_runner)" "$FULL"
+    timeout 1200 python3 tools/tiny_test.py "$(qemu_runner)" "$FULL"
     step "tiny: the syscall allowlist (seccomp, empty root, env -i, ulimit -v), x86_64"
     /usr/bin/python3 -c 'import seccomp' 2>/dev/null || apt_install python3-seccomp
-    timeout 300 python3 tools/tiny_test.py --jail "${SOLVER[@]}" "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
-    if [ ${#SOLVER[@]} -eq 0 ]; then
-      step "tiny: games beyond the table, x86_64 build with the solver (panic guard OFF: the core solver still reaches panics, see tools/tiny.sh panics)"
-      (cd tiny && cargo build --release --quiet --features solver,find-panics --target-dir ../target/tiny-unguarded)
-      timeout 600 python3 tools/tiny_test.py --beyond-only "$ROOT/target/tiny-unguarded/x86_64-unknown-linux-gnu/release/nimbot-tiny" "$FULL"
-    fi
+    timeout 300 python3 tools/tiny_test.py --jail "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
     ;;
   *) die "usage: tools/tiny.sh [build|test|size [FEATURES]|panics [TARGET]]" ;;
 esac

@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """Complete games through the tiny static binary, checked against the full one.
 
-usage: tiny_test.py [--solver | --beyond-only] TINY FULL    (tools/tiny.sh test runs it)
-       tiny_test.py --jail TINY FULL                      (as root: the syscall allowlist)
+usage: tiny_test.py [--beyond-only] TINY FULL    (tools/tiny.sh test runs it)
+       tiny_test.py --jail TINY FULL             (as root: the syscall allowlist)
 
-TINY may be a wrapper that runs the binary under qemu-aarch64. --solver: TINY has the
-in-memory solver (games beyond the table); --beyond-only: run only the tests of games
-beyond the table (for a solver build tested on its own).
+TINY may be a wrapper that runs the binary under qemu-aarch64. --beyond-only: run
+only the tests of games beyond the embedded table.
 
 1. The line protocol: random sessions (games of many N, R and both seats against a
    random opponent, with queries, state, policy switches and bad input mixed in)
@@ -19,7 +18,7 @@ beyond the table (for a solver build tested on its own).
    usage errors.
 4. exp-nim: TINY in pipe mode behind tests/peers/exp_nim_like.py (a named pipe)
    against FULL's connect, both seats.
-5. Beyond the table (--solver): query over a random sample of N <= 5000, R <= 6,
+5. Beyond the table: query over a random sample of N <= 5000, R <= 6,
    M <= 5 equal to FULL's; games beyond the table through the referee and the pipe;
    --max-memory too small: one line and exit status 4.
 
@@ -53,7 +52,6 @@ if sys.argv[1:2] == ["--launch"]:
     os.execve(argv[0], argv, {})
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 TINY, FULL = [a for a in sys.argv[1:] if not a.startswith("--")]
-SOLVER = "--solver" in FLAGS or "--beyond-only" in FLAGS
 # The jail's launcher needs the seccomp module: Debian's python3-seccomp.
 JAIL_PYTHON = "/usr/bin/python3"
 # The tiny binary's default lost-position policy is trap; the full binary's is
@@ -162,6 +160,24 @@ NOISE = ["", "bogus", "opp x 0", "opp 1 2", "go now", "new 5 4 3 third", "x" * 1
          "  state  ", "query 5 3 1 1 1", "end x"]
 
 
+# The two replies where the tiny binary (Expanding Nim only, protocol version 1)
+# differs from the full one (version 2, with Fibonacci Nim and Super-Nim).
+TINY_HELP = ("help new N R M first|second; go; opp M; query S C A B F; state; end; policy; "
+             "version; limits")
+
+
+def as_tiny(full_output):
+    """FULL's line-protocol output as the tiny binary must answer it."""
+    lines = []
+    for line in full_output.split("\n"):
+        if line.startswith("version nimbot ") and line.endswith(" protocol 2"):
+            line = line[:-1] + "1"
+        elif line.startswith("help new N R M|fibonacci"):
+            line = TINY_HELP
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def session(full, games):
     for _ in range(games):
         n = rng.choice([1, 2, 3, 4, 5, 7, 8, 12, 20, 33, 57, 100, 257, 500, 998, 999,
@@ -214,6 +230,7 @@ def test_line_protocol():
             if a != b:
                 fail(f"the full binary differs from itself at reply {i}: {a!r} {b!r}")
         fail(f"the full binary differs from itself: exit {code_f}, {len(out_f)} {len(expected)} bytes")
+    out_f = as_tiny(out_f)
     if out_t != out_f:
         for i, (a, b) in enumerate(zip(out_t.splitlines(), out_f.splitlines())):
             if a != b:
@@ -242,8 +259,7 @@ def test_query():
     t0 = time.time()
     cases = [["8", "3", "0", "0", "0"], ["4", "3", "0", "0", "0"], ["999", "3", "4", "4", "0"],
              ["20", "3", "4", "4", "0"], ["1", "3", "0", "0", "1"],
-             ["--game", "fibonacci", "20", "19"], ["--game", "fibonacci", "21", "20"],
-             ["--game=fibonacci", "100", "99"]]
+             ["--game", "expanding", "20", "3", "4", "4", "0"]]
     for _ in range(150):
         cases.append(random_position())
     for c in cases:
@@ -256,13 +272,20 @@ def test_query():
               ["x"], ["5", "3", "300", "0", "0"], ["5", "3", "0", "0", "0", "1"]):
         code = run([TINY, "query"] + c)[0]
         check(code == 2 and run([FULL, "query"] + c)[0] == 2, f"query error {c}: {code}")
-    if not SOLVER:
-        # Beyond the table: the full binary solves, the tiny one refuses (exit 2).
-        check(run([TINY, "query", "5000", "3", "0", "0", "0"])[0] == 2, "query beyond the table")
+    # Expanding Nim only: the related games are refused with one line (exit 2), on
+    # the command line and on the line protocol (which says protocol 1).
+    code, _, err = run([TINY, "query", "--game", "fibonacci", "20", "19"])
+    check(code == 2 and len(err.splitlines()) == 2 and "Expanding Nim only" in err,
+          f"query --game fibonacci: {code} {err!r}")
+    code, out, _ = run([TINY], b"new fibonacci 20 first\nversion\nnew supernim 3,4 second\n")
+    replies = out.splitlines()
+    check(code == 0 and len(replies) == 3 and replies[0] == replies[2]
+          == "error this build plays Expanding Nim only" and replies[1].endswith(" protocol 1"),
+          f"related games on the line protocol: {out!r}")
     check(run([TINY, "--version"])[1] == run([FULL, "--version"])[1], "--version")
     code, out, _ = run([TINY, "--help"])
     check(code == 0 and all(w in out for w in ("query", "connect", "exp-nim", "--policy", "--version"))
-          and out.endswith("fit in --max-memory.\n" if SOLVER else "state-mismatch error.\n"), f"--help is whole: {out[-80:]!r}")
+          and out.endswith("fit in --max-memory.\n"), f"--help is whole: {out[-80:]!r}")
     check(run([TINY, "bogus"])[0] == 2, "usage")
     print(f"query: {3 * len(cases)} position-policy pairs equal to the full binary's ({time.time() - t0:.1f} s)")
 
@@ -389,9 +412,6 @@ def test_exp_nim():
                 games += 1
     code, _, err = run([TINY, "exp-nim", "--first"])
     check(code == 2, f"exp-nim --first without --stones: {code} {err}")
-    if not SOLVER:
-        code, _, err = run([TINY, "exp-nim", "--first", "--stones", "5000"])
-        check(code == 3, f"exp-nim beyond the table: {code} {err}")
     code, _, err = run([TINY, "exp-nim", "--second"], b"Game mode\n")
     check(code == 3 and len(err.splitlines()) == 1, f"exp-nim early end of input: {code} {err}")
     print(f"exp-nim: {games} games through a named pipe, exit codes and summaries right "
@@ -441,11 +461,17 @@ def test_beyond():
     # Too little memory: one line, exit status 4, for every command.
     for args, stdin in ((["--max-memory", "1", "query", "20000", "3", "4", "4", "0"], b""),
                         (["--max-memory", "1", "query", "3000", "3", "0", "0", "0"], b""),
-                        (["--max-memory", "1", "exp-nim", "--first", "--stones", "20000"], b""),
-                        (["--max-memory=1", "serial"], b"new 3000 0 3 first\ngo\n")):
+                        (["--max-memory", "1", "exp-nim", "--first", "--stones", "20000"], b"")):
         code, out, err = run([TINY] + args, stdin)
         check(code == 4 and len(err.splitlines()) == 1 and "memory" in err,
               f"{args}: exit {code}, {err!r}")
+    # The line protocol answers such a game with an error line, as the full binary
+    # does, and goes on.
+    script = b"new 3000 0 3 first\ngo\nnew 30 0 3 first\ngo\n"
+    code, out, err = run([TINY, "--max-memory=1", "serial"], script)
+    check(code == 0 and out.splitlines() == ["error position too large to solve here",
+                                             "error no game (send new)", "ok", "move 2 0"],
+          f"--max-memory=1 serial: exit {code}, {out!r} {err!r}")
     code, _, err = run([TINY, "--max-memory", "lots", "query", "1", "3", "0", "0", "0"])
     check(code == 2, f"--max-memory lots: {code} {err}")
     print(f"beyond the table: {2 * len(cases)} queries equal to the full binary's, {games} games, "
@@ -507,23 +533,21 @@ def test_jail():
         full.p.stdin.close()
         full.p.wait(timeout=10)
         script = "".join(l + "\n" for l in full.lines).encode()
-        if SOLVER:
-            script += b"new 1500 5 3 first\ngo\nstate\nopp 1 0\nstate\n"
-        expected = run([FULL] + TRAP, script)
+        script += b"new 1500 5 3 first\ngo\nstate\nopp 1 0\nstate\n"
+        code_f, out_f, err_f = run([FULL] + TRAP, script)
+        expected = (code_f, as_tiny(out_f), err_f)
         got = jail(root, calls["serial"], [], script)
         check(got == expected, f"jailed serial: {got[0]} {got[2]!r} {got[1][-300:]!r}")
         # query, in and beyond the table.
         positions = [random_position() for _ in range(5)]
-        if SOLVER:
-            positions += [beyond_position() for _ in range(3)]
+        positions += [beyond_position() for _ in range(3)]
         for c in positions:
             got, want = jail(root, calls["query"], ["query"] + c), run([FULL, "query"] + c + TRAP)
             check(got[:2] == want[:2], f"jailed query {c}: {got} {want}")
         # connect: whole games through the referee, the server named in the hosts file.
         games = 0
         for n, r, tiny_first, host in [(100, 4, True, "referee.lan"), (257, 2, False, "referee"),
-                                       (57, 0, True, "127.0.0.1")] + (
-                                          [(1500, 5, False, "referee.lan")] if SOLVER else []):
+                                       (57, 0, True, "127.0.0.1"), (1500, 5, False, "referee.lan")]:
             ref, addr = referee(n, r)
             port = addr.rsplit(":", 1)[1]
             tseat, oseat = ("--first", "--second") if tiny_first else ("--second", "--first")
@@ -540,11 +564,10 @@ def test_jail():
         code, _, err = jail(root, calls["connect"], ["connect", "nowhere.lan:9", "--first"])
         check(code == 3 and len(err.splitlines()) == 1 and "nowhere.lan" in err,
               f"jailed unknown host: {code} {err!r}")
-        if SOLVER:
-            # More than the address space allows: mmap fails, one line, exit status 4.
-            code, _, err = jail(root, calls["query"], ["query", "30000", "3", "4", "4", "0"])
-            check(code == 4 and len(err.splitlines()) == 1 and "memory" in err,
-                  f"jailed query beyond ulimit -v: {code} {err!r}")
+        # More than the address space allows: mmap fails, one line, exit status 4.
+        code, _, err = jail(root, calls["query"], ["query", "30000", "3", "4", "4", "0"])
+        check(code == 4 and len(err.splitlines()) == 1 and "memory" in err,
+              f"jailed query beyond ulimit -v: {code} {err!r}")
         # The filter is on: one call fewer and the binary dies of SIGSYS.
         for cmd, args, drop in (("query", ["query", "8", "3", "0", "0", "0"], "write"),
                                 ("serial", [], "read"),
@@ -567,7 +590,7 @@ def main():
             test_line_protocol()
             test_connect()
             test_exp_nim()
-        if SOLVER and "--jail" not in FLAGS:
+        if "--jail" not in FLAGS:
             test_beyond()
     finally:
         for k in KIDS:

@@ -7,21 +7,25 @@
 //! The grammar is written once, in `docs/protocol.md` (its summary, [`GRAMMAR`], is
 //! what `nimbot serial --help` prints). In short: one command per line of at most
 //! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `state`, `end`, `policy`,
-//! `version`, `limits`, `help`; Fibonacci Nim and Super-Nim games ([`ActiveGame`])
-//! start with their own `new`. Any bad input gets one `error <reason>` line and
-//! changes nothing.
+//! `version`, `limits`, `help`; with the `related-games` feature, Fibonacci Nim and
+//! Super-Nim games ([`ActiveGame`]) start with their own `new`. Any bad input gets
+//! one `error <reason>` line and changes nothing.
 
 use embedded_io::{Read, Write};
 use heapless::Vec;
 
 use crate::engine::{bot_move, Engine, MoveError};
+#[cfg(feature = "related-games")]
 use crate::fibonacci as fib;
 use crate::num::{parse_u32, Decimal};
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::Policy;
+#[cfg(feature = "related-games")]
 use crate::supernim as sn;
 
+#[cfg(feature = "related-games")]
 mod games;
+#[cfg(feature = "related-games")]
 pub use games::{SUPERNIM_MOVE_LIMIT, SUPERNIM_NODE_BUDGET};
 
 /// Longest accepted command line, in bytes, without its line ending.
@@ -31,13 +35,19 @@ pub const MAX_REPLY: usize = 120;
 /// The protocol's version, reported by `version`.
 ///
 /// 1: Expanding Nim only. 2: also Fibonacci Nim and Super-Nim (`new fibonacci`,
-/// `new supernim`).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// `new supernim`), which builds without the `related-games` feature leave out (the
+/// tiny binary, to stay small): they speak version 1.
+pub const PROTOCOL_VERSION: u32 = if cfg!(feature = "related-games") {
+    2
+} else {
+    1
+};
 /// M assumed by `query` when no game sets it and the engine accepts any M.
 pub const DEFAULT_INIT_MAX: u32 = 3;
 
 /// The line grammar in brief, one command a line with its reply: what `nimbot
 /// serial --help` prints (docs/protocol.md explains it).
+#[cfg(feature = "related-games")]
 pub const GRAMMAR: &str = "\
 new N R M first|second        -> ok (the bot takes that seat)
 go                            -> move K F [won]      (F = 1: with a reset)
@@ -50,8 +60,14 @@ new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
 Bad input gets one \"error ...\" line and changes nothing.";
 
 /// The reply to `help`: the commands in one line.
+#[cfg(feature = "related-games")]
 pub const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second; go; \
     opp M; query S C A B F; state; end; policy; version; limits";
+
+/// The reply to `help`: the commands in one line.
+#[cfg(not(feature = "related-games"))]
+pub const HELP: &str = "help new N R M first|second; go; opp M; query S C A B F; state; \
+    end; policy; version; limits";
 
 /// One reply line, without its line ending.
 pub type Reply = Vec<u8, MAX_REPLY>;
@@ -62,8 +78,10 @@ pub enum ActiveGame {
     /// Expanding Nim with resets (`new N R M ...`).
     Expanding(Game, Player),
     /// Fibonacci Nim (`new fibonacci ...`).
+    #[cfg(feature = "related-games")]
     Fibonacci(fib::Game, Player),
     /// Super-Nim (`new supernim ...`).
+    #[cfg(feature = "related-games")]
     SuperNim(sn::Game, Player),
 }
 
@@ -124,9 +142,11 @@ impl<E: Engine> Session<E> {
         let mut out = Out::default();
         let result = match (cmd, &mut self.game) {
             (b"new", _) => self.cmd_new(&mut words, &mut out),
+            #[cfg(feature = "related-games")]
             (b"go" | b"opp" | b"state", Some(ActiveGame::Fibonacci(g, bot))) => {
                 games::fibonacci(cmd, g, *bot, &mut words, &mut out)
             }
+            #[cfg(feature = "related-games")]
             (b"go" | b"opp" | b"state", Some(ActiveGame::SuperNim(g, bot))) => {
                 games::supernim(cmd, g, *bot, &mut words, &mut out)
             }
@@ -166,8 +186,14 @@ impl<E: Engine> Session<E> {
     fn cmd_new(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         let mut ahead = words.clone();
         let game = match ahead.next() {
+            #[cfg(feature = "related-games")]
             Some(b"fibonacci") => games::new_fibonacci(&mut ahead)?,
+            #[cfg(feature = "related-games")]
             Some(b"supernim") => games::new_supernim(&mut ahead)?,
+            #[cfg(not(feature = "related-games"))]
+            Some(b"fibonacci" | b"supernim") => {
+                return Err(Error::Msg("this build plays Expanding Nim only"))
+            }
             _ => self.new_expanding(words)?,
         };
         self.game = Some(game);

@@ -81,13 +81,7 @@ impl ProbeError {
     }
 }
 
-impl fmt::Display for ProbeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl core::error::Error for ProbeError {}
+crate::error::error_from_as_str!(ProbeError);
 
 impl From<ProbeError> for DecideError {
     fn from(e: ProbeError) -> Self {

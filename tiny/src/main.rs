@@ -7,16 +7,16 @@
 //! games need is the no_std core (`nimbot::protocol`, `nimbot::platform`);
 //! this crate parses arguments, resolves host names ([`hosts`]) and moves bytes
 //! through [`sys`], the only `unsafe` module. Games in the embedded table (N <= 999,
-//! R <= 4, M = 3) are played from it; with the `solver` feature, larger ones are
-//! solved in memory by the core's solver, on a heap of `mmap`s within
-//! `--max-memory` ([`sys::heap`]). docs/tiny.md lists the system calls per command.
+//! R <= 4, M = 3) are played from it; larger ones are solved in memory by the
+//! core's solver, on a heap of `mmap`s within `--max-memory` ([`sys::heap`]). It
+//! plays Expanding Nim only: Fibonacci Nim and Super-Nim are left to the full
+//! binary and the firmware. docs/tiny.md lists the system calls per command.
 #![no_std]
 #![no_main]
 
 mod hosts;
 mod sys;
 
-use nimbot::fibonacci as fib;
 use nimbot::num::{parse_u32, parse_u64, Decimal};
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, ClientError, Step};
@@ -24,21 +24,13 @@ use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
 use nimbot::strategy::DecideError;
-#[cfg(not(feature = "solver"))]
-use nimbot::TableEngine;
-#[cfg(feature = "solver")]
-use nimbot::{
-    engine::{Limits, SolvingEngine},
-    strategy::Oracle,
-    Decision, Params, Solution, SolveBox, Table,
-};
+use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Solution, SolveBox, Table};
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};
 
 /// All heap memory comes from `mmap`, within `--max-memory`.
-#[cfg(feature = "solver")]
 #[global_allocator]
 static HEAP: sys::heap::Mmap = sys::heap::Mmap;
 
@@ -57,7 +49,6 @@ nimbot (tiny static build): perfect play for Expanding Nim with resets
 Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
   nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
-  nimbot query --game fibonacci S LIMIT
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest|exploit ...
@@ -69,20 +60,11 @@ HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DN
 ";
 
 /// The end of the help: what the build does beyond the table, and exit statuses.
-#[cfg(feature = "solver")]
 const HELP_END: &str = "\
 Games beyond the embedded table (N <= 999, R <= 4, M = 3) are solved in memory:
   nimbot --max-memory MIB ...      at most MIB mebibytes for that (default 64)
 Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
 state-mismatch error, 4 the game does not fit in --max-memory.
-";
-
-#[cfg(not(feature = "solver"))]
-const HELP_END: &str = "\
-Games are played from the embedded table (N <= 999, R <= 4, M = 3); larger games
-need the full nimbot binary.
-Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
-state-mismatch error.
 ";
 
 /// Run the command line; the result is the exit status.
@@ -102,7 +84,6 @@ fn main(args: &Args) -> u8 {
         if arg == b"-h" || arg == b"--help" {
             return print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0);
         }
-        #[cfg(feature = "solver")]
         if let Some(value) = option(arg, &mut it, b"--max-memory", None) {
             match number(value, "--max-memory") {
                 Ok(mib) => sys::heap::set_limit((mib as usize).saturating_mul(1 << 20)),
@@ -255,13 +236,11 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// `--max-memory` (a box needs at least one bit per stored position). Both answer
 /// through one `dyn Oracle`, so the move code is compiled once, and there are no
 /// distances (`longest` plays as `trap`): a smaller binary.
-#[cfg(feature = "solver")]
 struct TinyEngine {
     table: Option<Table<'static>>,
     solution: Option<Solution>,
 }
 
-#[cfg(feature = "solver")]
 impl TinyEngine {
     /// The oracle for `pos`: the table if it answers `pos`, else a solution of `bx`
     /// (kept from the last question when it answers `pos`).
@@ -270,12 +249,12 @@ impl TinyEngine {
             return Ok(t);
         }
         if self.solution.as_ref().and_then(|s| s.is_win(pos)).is_none() {
-            let budget = (sys::heap::limit() as u64).saturating_mul(8);
-            if bx.stored_positions() > budget.min(SolvingEngine::DEFAULT_BUDGET) {
+            if bx.memory_bytes() > sys::heap::limit() as u64 {
                 return Err(DecideError::TooLarge);
             }
+            // The old solution goes first, so that its memory can be reused.
             self.solution = None;
-            self.solution = Some(Solution::solve(bx).map_err(|_| DecideError::OutOfRange)?);
+            self.solution = Some(Solution::solve(bx).map_err(DecideError::from)?);
         }
         match &self.solution {
             Some(s) => Ok(s),
@@ -284,7 +263,6 @@ impl TinyEngine {
     }
 }
 
-#[cfg(feature = "solver")]
 impl Engine for TinyEngine {
     fn limits(&self) -> Limits {
         Limits::RULES
@@ -299,31 +277,11 @@ impl Engine for TinyEngine {
     }
 }
 
-#[cfg(feature = "solver")]
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
         table: Table::embedded().ok(),
         solution: None,
     })
-}
-
-/// The engine, or the exit status after reporting a damaged table.
-#[cfg(not(feature = "solver"))]
-fn engine(cmd: &str) -> Result<TableEngine<'static>, u8> {
-    match TableEngine::embedded() {
-        Ok(table) => Ok(table),
-        Err(e) => Err(print(
-            STDERR,
-            &[
-                b"nimbot ",
-                cmd.as_bytes(),
-                b": error: embedded table: ",
-                e.as_str().as_bytes(),
-                b"\n",
-            ],
-            FAILED,
-        )),
-    }
 }
 
 /// The line for a game that does not fit in memory, and [`OUT_OF_MEMORY`].
@@ -405,7 +363,6 @@ fn run_serial(policy: Policy) -> u8 {
 
 fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
     let mut init_max = 3;
-    let mut fibonacci = false;
     let mut numbers = [0u64; 8];
     let mut count = 0;
     let mut it = args.iter().copied();
@@ -416,11 +373,9 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
                 Err(status) => return status,
             };
         } else if let Some(v) = option(arg, &mut it, b"--game", None) {
-            fibonacci = match v {
-                Some(b"fibonacci") => true,
-                Some(b"expanding" | b"expanding-nim") => false,
-                _ => return usage("the tiny binary's query knows --game expanding|fibonacci"),
-            };
+            if !matches!(v, Some(b"expanding" | b"expanding-nim")) {
+                return usage("the tiny binary plays Expanding Nim only (--game expanding)");
+            }
         } else {
             let Some(n) = parse_u64(arg) else {
                 return usage_arg("expected a number, got", arg);
@@ -436,24 +391,6 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
     }
     let numbers = numbers.get(..count).unwrap_or(&[]);
     let mut line = Text::new();
-    if fibonacci {
-        let &[stones, limit] = numbers else {
-            return query_error(
-                line.push(b"fibonacci needs 2 numbers S LIMIT, got ")
-                    .num(count as u64)
-                    .bytes(),
-            );
-        };
-        return match fib::decide(stones, limit) {
-            Ok(d) => {
-                line.push(if d.wins { b"win " } else { b"lose " })
-                    .num(d.take)
-                    .push(b"\n");
-                print(STDOUT, &[line.bytes()], 0)
-            }
-            Err(e) => query_error(e.as_str().as_bytes()),
-        };
-    }
     let &[stones, cap, own, opp, pending] = numbers else {
         return query_error(
             line.push(b"expanding nim needs 5 numbers S C A B F, got ")
@@ -489,9 +426,6 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
             print(STDOUT, &[line.bytes()], 0)
         }
         Err(DecideError::TooLarge) => too_large("query"),
-        Err(DecideError::OutOfRange) if cfg!(not(feature = "solver")) => query_error(
-            b"beyond the embedded table (N <= 999, R <= 4, M = 3; the full nimbot binary solves it)",
-        ),
         Err(e) => query_error(e.as_str().as_bytes()),
     }
 }
@@ -527,9 +461,19 @@ fn fail(cmd: &str, parts: &[&[u8]]) -> u8 {
     print(STDERR, &[t.bytes()], FAILED)
 }
 
-/// `--first` / `--second`, exactly one of them.
-fn seat_of(first: bool, second: bool) -> Result<Player, u8> {
-    match (first, second) {
+/// Whether `arg` is `--first` or `--second`; if so, it is noted in `seat`.
+fn seat_flag(arg: &[u8], seat: &mut (bool, bool)) -> bool {
+    match arg {
+        b"--first" => seat.0 = true,
+        b"--second" => seat.1 = true,
+        _ => return false,
+    }
+    true
+}
+
+/// The seat from `--first` / `--second` (see [`seat_flag`]): exactly one of them.
+fn seat_of(seat: (bool, bool)) -> Result<Player, u8> {
+    match seat {
         (true, false) => Ok(Player::First),
         (false, true) => Ok(Player::Second),
         _ => Err(usage("exactly one of --first and --second is required")),
@@ -546,15 +490,11 @@ fn text_fail(e: TextError) -> u8 {
 
 fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
     const CMD: &str = "exp-nim";
-    let (mut first, mut second) = (false, false);
+    let mut seat = (false, false);
     let (mut stones, mut resets, mut init_max) = (None, 4u32, 3u32);
     let mut it = args.iter().copied();
     while let Some(arg) = it.next() {
-        let parsed = if arg == b"--first" {
-            first = true;
-            Ok(())
-        } else if arg == b"--second" {
-            second = true;
+        let parsed = if seat_flag(arg, &mut seat) {
             Ok(())
         } else if let Some(v) = option(arg, &mut it, b"--stones", Some(b"-n")) {
             number(v, "--stones").map(|n| stones = Some(n))
@@ -569,7 +509,7 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
             return status;
         }
     }
-    let seat = match seat_of(first, second) {
+    let seat = match seat_of(seat) {
         Ok(s) => s,
         Err(status) => return status,
     };
@@ -616,18 +556,14 @@ fn run_exp_nim(args: &[&[u8]], policy: Policy) -> u8 {
 
 fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
     const CMD: &str = "connect";
-    let (mut first, mut second) = (false, false);
+    let mut seat = (false, false);
     let mut addr: Option<&[u8]> = None;
     let mut name: &[u8] = b"nimbot";
     let mut init_max = 3u32;
     let mut timeout = Some(600_000_000u64);
     let mut it = args.iter().copied();
     while let Some(arg) = it.next() {
-        let parsed = if arg == b"--first" {
-            first = true;
-            Ok(())
-        } else if arg == b"--second" {
-            second = true;
+        let parsed = if seat_flag(arg, &mut seat) {
             Ok(())
         } else if let Some(v) = option(arg, &mut it, b"--name", Some(b"-n")) {
             v.map(|v| name = v)
@@ -650,7 +586,7 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
     let Some(addr) = addr else {
         return usage("connect needs HOST:PORT");
     };
-    let seat = match seat_of(first, second) {
+    let seat = match seat_of(seat) {
         Ok(s) => s,
         Err(status) => return status,
     };

@@ -48,7 +48,6 @@ impl embedded_io::Error for Errno {
 #[cfg_attr(target_arch = "x86_64", path = "sys/x86_64.rs")]
 #[cfg_attr(target_arch = "aarch64", path = "sys/aarch64.rs")]
 mod arch;
-#[cfg_attr(not(feature = "solver"), allow(dead_code))]
 pub mod heap;
 
 use arch as nr;
@@ -72,42 +71,30 @@ fn result(ret: isize) -> Result<usize, Errno> {
 
 /// Read into `buf`; `Ok(0)` is the end of input. Interrupted calls are retried.
 pub fn read(fd: i32, buf: &mut [u8]) -> Result<usize, Errno> {
-    loop {
-        // Safety: the kernel writes at most `buf.len()` bytes into `buf`.
-        let r = unsafe {
-            syscall5(
-                nr::READ,
-                fd as usize,
-                buf.as_mut_ptr() as usize,
-                buf.len(),
-                0,
-                0,
-            )
-        };
-        match result(r) {
-            Err(EINTR) => continue,
-            other => return other.map(|n| n.min(buf.len())),
-        }
-    }
+    // Safety: the kernel writes at most `buf.len()` bytes into `buf`, which is ours
+    // to write for the call.
+    unsafe { transfer(nr::READ, fd, buf.as_mut_ptr(), buf.len()) }
 }
 
 /// Write some of `buf`. Interrupted calls are retried.
 pub fn write(fd: i32, buf: &[u8]) -> Result<usize, Errno> {
+    // Safety: the kernel only reads the `buf.len()` bytes of `buf` for `WRITE`.
+    unsafe { transfer(nr::WRITE, fd, buf.as_ptr().cast_mut(), buf.len()) }
+}
+
+/// `read` or `write` (`call`) of `len` bytes at `ptr`, retried when interrupted;
+/// the count is clamped to `len`.
+///
+/// # Safety
+/// `ptr..ptr + len` must be valid for what `call` does to it: writable for `READ`,
+/// readable for `WRITE`.
+unsafe fn transfer(call: usize, fd: i32, ptr: *mut u8, len: usize) -> Result<usize, Errno> {
     loop {
-        // Safety: the kernel reads at most `buf.len()` bytes from `buf`.
-        let r = unsafe {
-            syscall5(
-                nr::WRITE,
-                fd as usize,
-                buf.as_ptr() as usize,
-                buf.len(),
-                0,
-                0,
-            )
-        };
+        // Safety: the caller vouches for the buffer.
+        let r = unsafe { syscall5(call, fd as usize, ptr as usize, len, 0, 0) };
         match result(r) {
             Err(EINTR) => continue,
-            other => return other.map(|n| n.min(buf.len())),
+            other => return other.map(|n| n.min(len)),
         }
     }
 }

@@ -104,11 +104,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode, String> {
             .map(|b| format!(", peak memory {} MB", b / (1 << 20)))
             .unwrap_or_default();
         eprintln!(
-            "wrote {}: {} bytes for {} positions ({:.3} bits each); solve {:.3} s, encode {:.3} s{rss}",
+            "wrote {}: {} bytes for {} positions ({:.2} bits per thousand); solve {:.3} s, encode {:.3} s{rss}",
             args.output.display(),
             grouped(g.blob.len() as u64),
             grouped(g.positions),
-            g.blob.len() as f64 * 8.0 / g.positions.max(1) as f64,
+            g.blob.len() as f64 * 8000.0 / g.positions.max(1) as f64,
             g.solve_s,
             g.encode_s,
         );

@@ -10,9 +10,13 @@
 //! Besides the protocol's commands the firmware answers one diagnostic of its own,
 //! `stack`, with `stack used U of S`: the deepest stack use since reset and the
 //! stack's size, in bytes ([`stack`]). It is handled here, before the line reaches
-//! the session, so the shared protocol stays exactly as on the host.
+//! the session, so the shared protocol stays exactly as on the host. The `cost`
+//! build (feature `cost`, for the QEMU benchmark) adds the `cost` diagnostics
+//! (module `cost`).
 #![no_std]
 
+#[cfg(feature = "cost")]
+pub mod cost;
 pub mod guard;
 #[cfg(feature = "nb")]
 pub mod serial;
@@ -21,7 +25,7 @@ pub mod stack;
 use embedded_io::{Read, Write};
 use nimbot::num::Decimal;
 use nimbot::protocol::{Line, LineReader, Session};
-use nimbot::TableEngine;
+use nimbot::{Engine, TableEngine};
 
 pub use stack::Stack;
 
@@ -35,10 +39,55 @@ pub const BANNER: &[u8] = b"nimbot ready";
 /// they garbled, and a reply that cannot be written is dropped too: both sides of
 /// a serial line resynchronize on the next line end.
 pub fn run<U: Read + Write>(uart: &mut U, stack: &Stack) -> ! {
+    serve(uart, stack, |engine| engine, &mut Unmetered)
+}
+
+/// [`run`] in the `cost` build: the embedded table's engine timed by `ticker`, and
+/// the `cost` diagnostics answered (see [`cost`]).
+#[cfg(feature = "cost")]
+pub fn run_metered<U: Read + Write, T: cost::Ticker>(uart: &mut U, stack: &Stack, ticker: &T) -> ! {
+    let costs = cost::Costs::default();
+    let timed = |engine| cost::Timed::new(engine, ticker, &costs);
+    serve(uart, stack, timed, &mut cost::Meter::new(ticker, &costs))
+}
+
+/// What the read loop measures around each command besides the protocol: nothing
+/// ([`Unmetered`]), but in the `cost` build.
+trait Meter {
+    /// Answer `line` if it is one of this build's own diagnostics (true), else
+    /// leave it to the session (false).
+    fn diagnostic<W: Write>(&mut self, line: &Line<'_>, uart: &mut W) -> bool;
+    /// A command line goes to the session now.
+    fn begin(&mut self);
+    /// The session has handled it (the reply is not sent yet).
+    fn end(&mut self);
+}
+
+/// The shipped build's meter: measures nothing, so it compiles to nothing.
+struct Unmetered;
+
+impl Meter for Unmetered {
+    fn diagnostic<W: Write>(&mut self, _: &Line<'_>, _: &mut W) -> bool {
+        false
+    }
+    fn begin(&mut self) {}
+    fn end(&mut self) {}
+}
+
+/// The read loop of [`run`], on the embedded table's engine as `engine` wraps it,
+/// measured by `meter`. Inlined into its one caller: the shipped image comes out
+/// exactly as it would without the hooks.
+#[inline(always)]
+fn serve<U: Read + Write, E: Engine, M: Meter>(
+    uart: &mut U,
+    stack: &Stack,
+    engine: impl FnOnce(TableEngine<'static>) -> E,
+    meter: &mut M,
+) -> ! {
     send(uart, &[BANNER]);
     // The table is checked (checksum, every field) once at boot; a damaged one
     // leaves the firmware answering every line with the reason.
-    let mut session = TableEngine::embedded().map(Session::new);
+    let mut session = TableEngine::embedded().map(|e| Session::new(engine(e)));
     let mut reader = LineReader::default();
     loop {
         let line = match reader.next_line(uart) {
@@ -66,9 +115,15 @@ pub fn run<U: Read + Write>(uart: &mut U, stack: &Stack) -> ! {
                 continue;
             }
         }
+        if meter.diagnostic(&line, uart) {
+            continue;
+        }
         match &mut session {
             Ok(session) => {
-                if let Some(reply) = session.handle(line) {
+                meter.begin();
+                let reply = session.handle(line);
+                meter.end();
+                if let Some(reply) = reply {
                     send(uart, &[&reply]);
                 }
             }

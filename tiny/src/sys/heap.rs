@@ -5,8 +5,10 @@
 //! The solver allocates a handful of vectors per solve, so a system call per
 //! allocation costs nothing worth measuring, and there is no free list to get
 //! wrong. Running out (the limit, or the kernel refusing, as under `ulimit -v`) is
-//! not a crash: one line on stderr and exit status [`OUT_OF_MEMORY`], from here,
-//! because the core's vectors cannot report a failed allocation.
+//! not a crash: the allocation returns null, the core's solver (which reserves
+//! every array fallibly) reports it, and the command prints one line and exits with
+//! [`OUT_OF_MEMORY`]. The link-time panic guard proves that no infallible
+//! allocation, which would abort instead, is left.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -57,16 +59,6 @@ fn charge(add: usize, sub: usize) -> Option<()> {
     Some(())
 }
 
-/// One line and exit: the game needs more memory than allowed or available.
-fn out_of_memory() -> ! {
-    let _ = super::write_all(
-        2,
-        b"nimbot: error: out of memory: the game needs more than the memory allowed \
-(--max-memory, or the system's limit)\n",
-    );
-    super::exit(OUT_OF_MEMORY)
-}
-
 /// The global allocator over `mmap`.
 pub struct Mmap;
 
@@ -76,10 +68,10 @@ pub struct Mmap;
 unsafe impl GlobalAlloc for Mmap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let Some(len) = pages(layout.size()).filter(|_| layout.align() <= PAGE) else {
-            out_of_memory()
+            return core::ptr::null_mut();
         };
         if charge(len, 0).is_none() {
-            out_of_memory();
+            return core::ptr::null_mut();
         }
         // Safety: a new anonymous mapping touches no existing memory.
         let r = unsafe {
@@ -97,7 +89,10 @@ unsafe impl GlobalAlloc for Mmap {
         };
         match result(r) {
             Ok(addr) if addr != 0 => addr as *mut u8,
-            _ => out_of_memory(),
+            _ => {
+                let _ = charge(0, len);
+                core::ptr::null_mut()
+            }
         }
     }
 
@@ -117,17 +112,21 @@ unsafe impl GlobalAlloc for Mmap {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let old = pages(layout.size()).unwrap_or(0);
         let Some(new) = pages(new_size) else {
-            out_of_memory()
+            return core::ptr::null_mut();
         };
         if charge(new, old).is_none() {
-            out_of_memory();
+            return core::ptr::null_mut();
         }
         // Safety: `ptr`/`old` is our mapping; the kernel moves or grows it and
         // keeps its contents (up to the smaller size).
         let r = unsafe { syscall5(nr::MREMAP, ptr as usize, old, new, MREMAP_MAYMOVE, 0) };
         match result(r) {
             Ok(addr) if addr != 0 => addr as *mut u8,
-            _ => out_of_memory(),
+            _ => {
+                // The old mapping is still there, unchanged: count it again.
+                let _ = charge(old, new);
+                core::ptr::null_mut()
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The board: UART0 of the LM3S6965 as an `embedded-io` reader/writer. All of
-//! this board's `unsafe` code is here, each block with the reason it is sound.
+//! The board: UART0 of the LM3S6965 as an `embedded-io` reader/writer. All of the
+//! shipped image's `unsafe` code is here (the cost image adds `systick.rs`), each
+//! block with the reason it is sound.
 
 use core::convert::Infallible;
 use core::ptr::{read_volatile, write_volatile};

@@ -1,0 +1,29 @@
+//! The LM3S6965's cost image, for the QEMU benchmark (`tools/firmware.sh bench`):
+//! the firmware application with the `cost` diagnostics, timed by SysTick
+//! ([`systick`]). Built with `--features cost`; never flashed.
+#![no_std]
+#![no_main]
+
+mod hw;
+mod systick;
+
+use cortex_m_rt::entry;
+
+use hw::Uart0;
+use systick::SysTick;
+
+#[entry]
+fn main() -> ! {
+    let Some(mut uart) = Uart0::take() else {
+        // Only this function takes the UART, once; there is nothing to talk on.
+        #[allow(clippy::empty_loop)]
+        loop {}
+    };
+    let ticker = SysTick::start();
+    nimbot_firmware::run_metered(&mut uart, &nimbot_firmware::Stack::reserved(), &ticker)
+}
+
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    nimbot_firmware::panic_guard()
+}
