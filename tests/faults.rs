@@ -264,6 +264,23 @@ fn serve_referees_a_client_that_dribbles_every_byte() {
     assert!(matches!(bc, Some(0) | Some(1)), "{berr}");
 }
 
+/// Wait for `referee`, whose client `loser` has gone: it must end the game (exit 0)
+/// with `loser` out of time at once, within 3 s of `start`, not after its 5 s clock.
+/// Its log; `context` (e.g. the other client's stderr) goes into failure messages.
+fn ended_by_time_loss(referee: Referee, start: Instant, loser: &str, context: &str) -> String {
+    let (code, log) = referee.end(10.0);
+    let ctx = format!("{context}{log}");
+    assert_eq!(code, Some(0), "{ctx}");
+    let verdict = format!("Player {loser} exceeded time limit");
+    assert!(log.contains(&verdict), "{ctx}");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    log
+}
+
 #[test]
 fn serve_seats_a_client_that_vanished_before_the_game_and_it_loses_on_time() {
     let referee = Referee::start(&["20", "1", "-t", "5"]);
@@ -273,18 +290,10 @@ fn serve_seats_a_client_that_vanished_before_the_game_and_it_loses_on_time() {
     let start = Instant::now();
     let bot = connect(&referee.addr, false, "two", 3);
     let (bc, _, berr) = bot.finish(15.0);
-    let (code, log) = referee.end(10.0);
+    let log = ended_by_time_loss(referee, start, "ghost", &berr);
     let ctx = format!("{berr}{log}");
-    assert_eq!(code, Some(0), "{ctx}");
-    assert!(log.contains("Player ghost exceeded time limit"), "{ctx}");
     assert_eq!(bc, Some(0), "{ctx}");
     assert!(berr.contains("nimbot connect: won as second"), "{ctx}");
-    // At once, not after the 5 s clock.
-    assert!(
-        start.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        start.elapsed()
-    );
 }
 
 #[test]
@@ -300,12 +309,5 @@ fn serve_ends_when_both_players_vanish_mid_game() {
     let start = Instant::now();
     drop(a);
     drop(b);
-    let (code, log) = referee.end(10.0);
-    assert_eq!(code, Some(0), "{log}");
-    assert!(log.contains("Player beta exceeded time limit"), "{log}");
-    assert!(
-        start.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        start.elapsed()
-    );
+    ended_by_time_loss(referee, start, "beta", "");
 }

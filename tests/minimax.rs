@@ -137,8 +137,10 @@ fn normalized(st: Raw, m: u32) -> Position {
         .unwrap_or_else(|e| panic!("Position::new refused {st:?} (M={m}): {e}"))
 }
 
-/// Check `best_move(solution, pos)` against the raw rules and the minimax.
-fn check_best_move(
+/// Check `solution` (named `label` in messages) at the raw state `st` against the
+/// minimax's `value` there, and `best_move(solution, pos)` against the raw rules and
+/// the minimax.
+fn check_solution(
     label: &str,
     solution: &Solution,
     mm: &mut Minimax,
@@ -148,6 +150,11 @@ fn check_best_move(
 ) {
     let m = mm.m;
     let pos = normalized(st, m);
+    assert_eq!(
+        solution.value(&pos).map(nimbot::Value::is_won),
+        Some(value),
+        "{label} solution at {st:?} = {pos:?} ({ctx})"
+    );
     let d = best_move(solution, &pos)
         .unwrap_or_else(|e| panic!("{label}: best_move failed at {st:?} ({ctx}): {e}"));
     let limit = st.limit(m);
@@ -203,19 +210,8 @@ fn solver_and_best_move_agree_with_raw_minimax() {
                 for st in states {
                     let ctx = format!("N={n} R={r} M={m}");
                     let value = mm.wins(st);
-                    let pos = normalized(st, m);
-                    assert_eq!(
-                        big.value(&pos).map(nimbot::Value::is_won),
-                        Some(value),
-                        "(40,2,M) solution at {st:?} = {pos:?} ({ctx})"
-                    );
-                    assert_eq!(
-                        exact.value(&pos).map(nimbot::Value::is_won),
-                        Some(value),
-                        "(N,R,M) solution at {st:?} = {pos:?} ({ctx})"
-                    );
-                    check_best_move("(40,2,M)", &big, &mut mm, st, value, &ctx);
-                    check_best_move("(N,R,M)", &exact, &mut mm, st, value, &ctx);
+                    check_solution("(40,2,M)", &big, &mut mm, st, value, &ctx);
+                    check_solution("(N,R,M)", &exact, &mut mm, st, value, &ctx);
                     compared += 1;
                     distinct.insert((m, st));
                     won += u64::from(value);
@@ -252,13 +248,7 @@ fn tournament_resets_and_m3_on_a_larger_box() {
     states.sort_by_key(|r| (r.s, r.h, r.own, r.opp, r.reset));
     for &st in &states {
         let value = mm.wins(st);
-        let pos = normalized(st, m);
-        assert_eq!(
-            big.value(&pos).map(nimbot::Value::is_won),
-            Some(value),
-            "(60,4,3) solution at {st:?} = {pos:?}"
-        );
-        check_best_move("(60,4,3)", &big, &mut mm, st, value, "R in 3..=4, N <= 60");
+        check_solution("(60,4,3)", &big, &mut mm, st, value, "R in 3..=4, N <= 60");
     }
     println!(
         "R = 3..=4, M = 3, N <= 60: {} distinct raw states compared in {:?}",

@@ -5,7 +5,7 @@ mod common;
 
 use std::convert::Infallible;
 
-use common::{opening, send, session};
+use common::{dialogue, opening, refused, send, session};
 
 use nimbot::protocol::{serve, Line, MAX_LINE};
 use nimbot::solver::{Solution, SolveBox};
@@ -155,9 +155,14 @@ fn the_bot_wins_won_starts_against_a_random_opponent() {
 #[test]
 fn every_bad_input_gets_one_error_and_changes_nothing() {
     let mut s = session();
-    assert_eq!(send(&mut s, "go"), "error no game (send new)");
-    assert_eq!(send(&mut s, "opp 1 0"), "error no game (send new)");
-    assert_eq!(send(&mut s, "state"), "state none");
+    refused(
+        &mut s,
+        "state none",
+        &[
+            ("go", "error no game (send new)"),
+            ("opp 1 0", "error no game (send new)"),
+        ],
+    );
     assert_eq!(send(&mut s, "new 20 4 3 first"), "ok");
     let state = send(&mut s, "state");
     assert_eq!(
@@ -190,32 +195,30 @@ fn every_bad_input_gets_one_error_and_changes_nothing() {
         ("query 10 3 4 4 2", "error flag must be 0 or 1"),
         ("query 10 3 40 4 0", "error resets exceed 32"),
     ];
-    for (line, expected) in bad {
-        assert_eq!(send(&mut s, line), expected, "{line}");
-        assert_eq!(send(&mut s, "state"), state, "after {line}");
-    }
+    refused(&mut s, &state, &bad);
     // The game is still playable; now it is the opponent's turn.
     assert!(send(&mut s, "go").starts_with("move "));
     let state = send(&mut s, "state");
     assert!(state.ends_with("turn opponent"), "{state}");
     let limit = state.split(' ').nth(4).unwrap();
-    for (line, expected) in [
-        (
-            "go",
-            "error out of turn: the opponent is to move (send opp)".to_owned(),
-        ),
-        (
-            "opp 0 0",
-            format!("error illegal move: take 0 is outside 1..={limit}"),
-        ),
-        (
-            "opp 99 0",
-            format!("error illegal move: take 99 is outside 1..={limit}"),
-        ),
-    ] {
-        assert_eq!(send(&mut s, line), expected, "{line}");
-        assert_eq!(send(&mut s, "state"), state, "after {line}");
-    }
+    refused(
+        &mut s,
+        &state,
+        &[
+            (
+                "go",
+                "error out of turn: the opponent is to move (send opp)".to_owned(),
+            ),
+            (
+                "opp 0 0",
+                format!("error illegal move: take 0 is outside 1..={limit}"),
+            ),
+            (
+                "opp 99 0",
+                format!("error illegal move: take 99 is outside 1..={limit}"),
+            ),
+        ],
+    );
 }
 
 #[test]
@@ -248,26 +251,41 @@ fn session_commands_report_version_limits_and_end() {
     assert!(help.starts_with("help new "), "{help}");
     // The whole list fits in one reply: nothing cut at MAX_REPLY.
     assert!(help.ends_with("; policy; version; limits"), "{help}");
-    assert_eq!(send(&mut s, "new 5 0 3 first"), "ok");
-    assert_eq!(send(&mut s, "end"), "ok");
-    assert_eq!(send(&mut s, "state"), "state none");
+    dialogue(
+        &mut s,
+        &[
+            ("new 5 0 3 first", "ok"),
+            ("end", "ok"),
+            ("state", "state none"),
+        ],
+    );
     assert_eq!(s.handle_line(b"   \t "), None);
 }
 
 #[test]
 fn a_finished_game_refuses_more_moves() {
     let mut s = session();
-    assert_eq!(send(&mut s, "new 3 0 3 first"), "ok");
-    assert_eq!(send(&mut s, "go"), "move 3 0 won");
-    assert_eq!(send(&mut s, "go"), "error the game is over");
-    assert_eq!(send(&mut s, "opp 1 0"), "error the game is over");
+    dialogue(
+        &mut s,
+        &[
+            ("new 3 0 3 first", "ok"),
+            ("go", "move 3 0 won"),
+            ("go", "error the game is over"),
+            ("opp 1 0", "error the game is over"),
+        ],
+    );
     assert!(send(&mut s, "state").ends_with("turn won"));
-    assert_eq!(send(&mut s, "new 4 0 3 second"), "ok");
-    assert_eq!(send(&mut s, "opp 3 0"), "move 1 0 won");
-    assert_eq!(send(&mut s, "new 4 0 3 second"), "ok");
-    assert_eq!(send(&mut s, "opp 1 0"), "move 3 0 won");
-    assert_eq!(send(&mut s, "new 2 0 3 second"), "ok");
-    assert_eq!(send(&mut s, "opp 2 0"), "lost");
+    dialogue(
+        &mut s,
+        &[
+            ("new 4 0 3 second", "ok"),
+            ("opp 3 0", "move 1 0 won"),
+            ("new 4 0 3 second", "ok"),
+            ("opp 1 0", "move 3 0 won"),
+            ("new 2 0 3 second", "ok"),
+            ("opp 2 0", "lost"),
+        ],
+    );
     assert!(send(&mut s, "state").ends_with("turn lost"));
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{opening, send, session};
+use common::{dialogue, opening, refused, send, session};
 use nimbot::fibonacci::{self as fib, is_fibonacci};
 use nimbot::protocol::SUPERNIM_MOVE_LIMIT;
 use nimbot::rng::SplitMix64;
@@ -13,44 +13,166 @@ use nimbot::Player;
 #[test]
 fn a_fibonacci_game_step_by_step() {
     let mut s = session();
-    assert_eq!(send(&mut s, "new fibonacci 20 first"), "ok");
-    assert_eq!(
-        send(&mut s, "state"),
-        "state fibonacci stones 20 limit 19 turn bot"
+    dialogue(
+        &mut s,
+        &[
+            ("new fibonacci 20 first", "ok"),
+            ("state", "state fibonacci stones 20 limit 19 turn bot"),
+            ("opp 1", "error out of turn: the bot is to move (send go)"),
+            // 20 = 13 + 5 + 2: the bot takes 2.
+            ("go", "move 2"),
+        ],
     );
-    assert_eq!(
-        send(&mut s, "opp 1"),
-        "error out of turn: the bot is to move (send go)"
-    );
-    // 20 = 13 + 5 + 2: the bot takes 2.
-    assert_eq!(send(&mut s, "go"), "move 2");
     let state = send(&mut s, "state");
     assert_eq!(state, "state fibonacci stones 18 limit 4 turn opponent");
-    for (line, expected) in [
-        ("opp 5", "error illegal move: take 5 is outside 1..=4"),
-        ("opp 0", "error illegal move: take 0 is outside 1..=4"),
-        ("opp", "error usage: opp TAKE"),
-        ("opp 1 0", "error too many arguments"),
-        ("opp x", "error bad number"),
-        (
-            "go",
-            "error out of turn: the opponent is to move (send opp)",
-        ),
-    ] {
-        assert_eq!(send(&mut s, line), expected, "{line}");
-        assert_eq!(send(&mut s, "state"), state, "after {line}");
-    }
-    // 18 - 4 = 14 = 13 + 1: the bot takes 1, and so on down to the last stone.
-    assert_eq!(send(&mut s, "opp 4"), "move 1");
-    assert_eq!(send(&mut s, "opp 2"), "move 3");
-    assert_eq!(send(&mut s, "opp 6"), "move 2 won");
+    refused(
+        &mut s,
+        &state,
+        &[
+            ("opp 5", "error illegal move: take 5 is outside 1..=4"),
+            ("opp 0", "error illegal move: take 0 is outside 1..=4"),
+            ("opp", "error usage: opp TAKE"),
+            ("opp 1 0", "error too many arguments"),
+            ("opp x", "error bad number"),
+            (
+                "go",
+                "error out of turn: the opponent is to move (send opp)",
+            ),
+        ],
+    );
+    dialogue(
+        &mut s,
+        &[
+            // 18 - 4 = 14 = 13 + 1: the bot takes 1, and so on down to the last stone.
+            ("opp 4", "move 1"),
+            ("opp 2", "move 3"),
+            ("opp 6", "move 2 won"),
+            ("state", "state fibonacci stones 0 limit 12 turn won"),
+            ("go", "error the game is over"),
+            ("end", "ok"),
+            ("state", "state none"),
+        ],
+    );
+}
+
+#[test]
+fn a_super_nim_game_step_by_step() {
+    let mut s = session();
+    dialogue(
+        &mut s,
+        &[
+            ("new supernim 5,2 first", "ok"),
+            ("state", "state supernim heaps 2,5 score 0 0 turn bot"),
+            ("go", "move split 2"),
+        ],
+    );
+    let state = send(&mut s, "state");
+    assert_eq!(state, "state supernim heaps 5 score 2 0 turn opponent");
+    let usage = "error usage: opp merge A B | opp grow A | opp split A";
+    refused(
+        &mut s,
+        &state,
+        &[
+            (
+                "opp split 5",
+                "error grow needs an odd heap, split an even one",
+            ),
+            ("opp grow 4", "error no heap of that size"),
+            ("opp merge 5 5", "error merged heaps must differ in size"),
+            ("opp merge 5", usage),
+            ("opp jump 5", usage),
+            ("opp grow 99999999", "error no heap of that size"),
+            ("opp grow 5 5", "error too many arguments"),
+            (
+                "go",
+                "error out of turn: the opponent is to move (send opp)",
+            ),
+        ],
+    );
+    dialogue(
+        &mut s,
+        &[
+            // 5 -> 16; the bot's only move is to split it.
+            ("opp grow 5", "move split 16"),
+            ("state", "state supernim heaps 8,8 score 2 0 turn opponent"),
+            ("end", "ok"),
+            ("state", "state none"),
+            // Games that end at once, by either side's move.
+            ("new supernim 2 first", "ok"),
+            ("go", "move split 2 over won"),
+            ("state", "state supernim heaps - score 2 0 turn won"),
+            ("go", "error the game is over"),
+            ("new supernim 2 second", "ok"),
+            ("opp split 2", "over lost"),
+            ("opp split 2", "error the game is over"),
+        ],
+    );
+}
+
+#[test]
+fn bad_starts_are_refused_and_change_nothing() {
+    let mut s = session();
+    assert_eq!(send(&mut s, "new fibonacci 10 second"), "ok");
+    let state = send(&mut s, "state");
+    let supernim_usage = "error usage: new supernim H1,H2,... first|second";
+    refused(
+        &mut s,
+        &state,
+        &[
+            (
+                "new fibonacci 1 first",
+                "error a fibonacci game needs at least 2 stones",
+            ),
+            (
+                "new fibonacci 20",
+                "error usage: new fibonacci STONES first|second",
+            ),
+            ("new fibonacci x first", "error bad number"),
+            ("new supernim first", supernim_usage),
+            (
+                "new supernim 3,0 first",
+                "error heaps must have at least 1 stick",
+            ),
+            ("new supernim 3,,4 first", "error bad number"),
+            ("new supernim 10000 first", "error a heap above 9999 sticks"),
+            (
+                "new supernim 1,2,3,4,5,6,7,8,9,10,1,2,3 first",
+                "error more than 12 heaps",
+            ),
+            ("new supernim 3 middle", supernim_usage),
+            (
+                "new 20 4 3",
+                "error usage: new STONES RESETS INIT_MAX first|second",
+            ),
+        ],
+    );
+    // The longest start fits in a line, and its state in a reply. Twelve equal odd
+    // heaps this large have no move within the bounds: the game is over at once,
+    // a draw on points.
+    let big = ["9999"; 12].join(",");
+    assert_eq!(send(&mut s, &format!("new supernim {big} second")), "ok");
     assert_eq!(
         send(&mut s, "state"),
-        "state fibonacci stones 0 limit 12 turn won"
+        format!("state supernim heaps {big} score 0 0 turn draw")
     );
-    assert_eq!(send(&mut s, "go"), "error the game is over");
-    assert_eq!(send(&mut s, "end"), "ok");
-    assert_eq!(send(&mut s, "state"), "state none");
+    assert_eq!(send(&mut s, "opp split 2"), "error the game is over");
+    let big = format!("9998,{}", ["9999"; 11].join(","));
+    assert_eq!(send(&mut s, &format!("new supernim {big} second")), "ok");
+    assert_eq!(
+        send(&mut s, "state"),
+        format!("state supernim heaps {big} score 0 0 turn opponent")
+    );
+    // A new game of another kind replaces it.
+    assert_eq!(send(&mut s, "new 20 4 3 first"), "ok");
+    assert!(send(&mut s, "state").starts_with("state stones 20 limit 3 cap 3"));
+    dialogue(
+        &mut s,
+        &[
+            ("new fibonacci 8 first", "ok"),
+            ("state", "state fibonacci stones 8 limit 7 turn bot"),
+        ],
+    );
+    assert!(send(&mut s, "help").contains("supernim"));
 }
 
 #[test]
@@ -92,132 +214,6 @@ fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
             }
         }
     }
-}
-
-#[test]
-fn a_super_nim_game_step_by_step() {
-    let mut s = session();
-    assert_eq!(send(&mut s, "new supernim 5,2 first"), "ok");
-    assert_eq!(
-        send(&mut s, "state"),
-        "state supernim heaps 2,5 score 0 0 turn bot"
-    );
-    assert_eq!(send(&mut s, "go"), "move split 2");
-    let state = send(&mut s, "state");
-    assert_eq!(state, "state supernim heaps 5 score 2 0 turn opponent");
-    for (line, expected) in [
-        (
-            "opp split 5",
-            "error grow needs an odd heap, split an even one",
-        ),
-        ("opp grow 4", "error no heap of that size"),
-        ("opp merge 5 5", "error merged heaps must differ in size"),
-        (
-            "opp merge 5",
-            "error usage: opp merge A B | opp grow A | opp split A",
-        ),
-        (
-            "opp jump 5",
-            "error usage: opp merge A B | opp grow A | opp split A",
-        ),
-        ("opp grow 99999999", "error no heap of that size"),
-        ("opp grow 5 5", "error too many arguments"),
-        (
-            "go",
-            "error out of turn: the opponent is to move (send opp)",
-        ),
-    ] {
-        assert_eq!(send(&mut s, line), expected, "{line}");
-        assert_eq!(send(&mut s, "state"), state, "after {line}");
-    }
-    // 5 -> 16; the bot's only move is to split it.
-    assert_eq!(send(&mut s, "opp grow 5"), "move split 16");
-    assert_eq!(
-        send(&mut s, "state"),
-        "state supernim heaps 8,8 score 2 0 turn opponent"
-    );
-    assert_eq!(send(&mut s, "end"), "ok");
-    assert_eq!(send(&mut s, "state"), "state none");
-
-    // Games that end at once, by either side's move.
-    assert_eq!(send(&mut s, "new supernim 2 first"), "ok");
-    assert_eq!(send(&mut s, "go"), "move split 2 over won");
-    assert_eq!(
-        send(&mut s, "state"),
-        "state supernim heaps - score 2 0 turn won"
-    );
-    assert_eq!(send(&mut s, "go"), "error the game is over");
-    assert_eq!(send(&mut s, "new supernim 2 second"), "ok");
-    assert_eq!(send(&mut s, "opp split 2"), "over lost");
-    assert_eq!(send(&mut s, "opp split 2"), "error the game is over");
-}
-
-#[test]
-fn bad_starts_are_refused_and_change_nothing() {
-    let mut s = session();
-    assert_eq!(send(&mut s, "new fibonacci 10 second"), "ok");
-    let state = send(&mut s, "state");
-    for (line, expected) in [
-        (
-            "new fibonacci 1 first",
-            "error a fibonacci game needs at least 2 stones",
-        ),
-        (
-            "new fibonacci 20",
-            "error usage: new fibonacci STONES first|second",
-        ),
-        ("new fibonacci x first", "error bad number"),
-        (
-            "new supernim first",
-            "error usage: new supernim H1,H2,... first|second",
-        ),
-        (
-            "new supernim 3,0 first",
-            "error heaps must have at least 1 stick",
-        ),
-        ("new supernim 3,,4 first", "error bad number"),
-        ("new supernim 10000 first", "error a heap above 9999 sticks"),
-        (
-            "new supernim 1,2,3,4,5,6,7,8,9,10,1,2,3 first",
-            "error more than 12 heaps",
-        ),
-        (
-            "new supernim 3 middle",
-            "error usage: new supernim H1,H2,... first|second",
-        ),
-        (
-            "new 20 4 3",
-            "error usage: new STONES RESETS INIT_MAX first|second",
-        ),
-    ] {
-        assert_eq!(send(&mut s, line), expected, "{line}");
-        assert_eq!(send(&mut s, "state"), state, "after {line}");
-    }
-    // The longest start fits in a line, and its state in a reply. Twelve equal odd
-    // heaps this large have no move within the bounds: the game is over at once,
-    // a draw on points.
-    let big = ["9999"; 12].join(",");
-    assert_eq!(send(&mut s, &format!("new supernim {big} second")), "ok");
-    assert_eq!(
-        send(&mut s, "state"),
-        format!("state supernim heaps {big} score 0 0 turn draw")
-    );
-    assert_eq!(send(&mut s, "opp split 2"), "error the game is over");
-    let big = format!("9998,{}", ["9999"; 11].join(","));
-    assert_eq!(send(&mut s, &format!("new supernim {big} second")), "ok");
-    assert_eq!(
-        send(&mut s, "state"),
-        format!("state supernim heaps {big} score 0 0 turn opponent")
-    );
-    // A new game of another kind replaces it.
-    assert_eq!(send(&mut s, "new 20 4 3 first"), "ok");
-    assert!(send(&mut s, "state").starts_with("state stones 20 limit 3 cap 3"));
-    assert_eq!(send(&mut s, "new fibonacci 8 first"), "ok");
-    assert_eq!(
-        send(&mut s, "state"),
-        "state fibonacci stones 8 limit 7 turn bot"
-    );
-    assert!(send(&mut s, "help").contains("supernim"));
 }
 
 fn parse_sn_move(words: &[&str]) -> sn::Move {

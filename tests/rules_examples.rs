@@ -51,6 +51,17 @@ fn refused(g: &mut Game, player: Player, mv: Move, err: IllegalMove) {
     assert_eq!(g.check(player, mv), Err(err));
 }
 
+/// Play a take outside `1..=limit` and check it is refused as a bad take with that
+/// limit (and changes nothing).
+fn bad_take(g: &mut Game, player: Player, take: u32, reset: bool, limit: u32) {
+    refused(
+        g,
+        player,
+        Move::new(take, reset),
+        IllegalMove::BadTake { take, limit },
+    );
+}
+
 #[test]
 fn n8_no_resets_take_one_then_take_four() {
     // N = 8, no resets used. P1 takes 1; P2 may take up to max(3, 2) = 3 and takes 3;
@@ -81,12 +92,7 @@ fn take_three_then_four_then_limit_five() {
     assert_eq!(g.largest_take(), 4);
     assert_eq!(g.stones(), 13);
     // Taking 6 is refused; 5 is accepted.
-    refused(
-        &mut g,
-        P1,
-        Move::new(6, false),
-        IllegalMove::BadTake { take: 6, limit: 5 },
-    );
+    bad_take(&mut g, P1, 6, false, 5);
     step(&mut g, P1, 5, false, 5, 6);
 }
 
@@ -125,12 +131,7 @@ fn n32_r1_m3_limit_returns_after_reset() {
     step(&mut g, P2, 5, true, 5, 3);
     assert_eq!(g.resets_left(P2), 0);
     // After the reset the limit is M, and a take above M is refused.
-    refused(
-        &mut g,
-        P1,
-        Move::new(4, false),
-        IllegalMove::BadTake { take: 4, limit: 3 },
-    );
+    bad_take(&mut g, P1, 4, false, 3);
     // h is 5, so after P1's move the limit is back to 6.
     step(&mut g, P1, 3, false, 3, 6);
     assert_eq!(g.largest_take(), 5);
@@ -207,56 +208,18 @@ fn second_player_cannot_open() {
 #[test]
 fn take_zero_and_take_above_limit_are_bad_takes() {
     let mut g = game(20, 1, 3);
-    refused(
-        &mut g,
-        P1,
-        Move::new(0, false),
-        IllegalMove::BadTake { take: 0, limit: 3 },
-    );
-    refused(
-        &mut g,
-        P1,
-        Move::new(4, false),
-        IllegalMove::BadTake { take: 4, limit: 3 },
-    );
-    refused(
-        &mut g,
-        P1,
-        Move::new(u32::MAX, false),
-        IllegalMove::BadTake {
-            take: u32::MAX,
-            limit: 3,
-        },
-    );
+    bad_take(&mut g, P1, 0, false, 3);
+    bad_take(&mut g, P1, 4, false, 3);
+    bad_take(&mut g, P1, u32::MAX, false, 3);
     // The take is judged before the reset.
     let mut g0 = game(20, 0, 3);
-    refused(
-        &mut g0,
-        P1,
-        Move::new(0, true),
-        IllegalMove::BadTake { take: 0, limit: 3 },
-    );
-    refused(
-        &mut g0,
-        P1,
-        Move::new(5, true),
-        IllegalMove::BadTake { take: 5, limit: 3 },
-    );
+    bad_take(&mut g0, P1, 0, true, 3);
+    bad_take(&mut g0, P1, 5, true, 3);
     // After a take of 4 the limit is 5: 0 and 6 are refused with that limit.
     step(&mut g, P1, 3, false, 3, 4);
     step(&mut g, P2, 4, false, 4, 5);
-    refused(
-        &mut g,
-        P1,
-        Move::new(0, false),
-        IllegalMove::BadTake { take: 0, limit: 5 },
-    );
-    refused(
-        &mut g,
-        P1,
-        Move::new(6, true),
-        IllegalMove::BadTake { take: 6, limit: 5 },
-    );
+    bad_take(&mut g, P1, 0, false, 5);
+    bad_take(&mut g, P1, 6, true, 5);
 }
 
 #[test]
@@ -278,12 +241,7 @@ fn take_above_the_pile_within_the_limit_empties_it() {
     assert_eq!(g.winner(), Some(P2));
     // But never more than the limit, even with a large pile gone.
     let mut g = game(2, 0, 3);
-    refused(
-        &mut g,
-        P1,
-        Move::new(4, false),
-        IllegalMove::BadTake { take: 4, limit: 3 },
-    );
+    bad_take(&mut g, P1, 4, false, 3);
 }
 
 #[test]
@@ -335,29 +293,20 @@ fn params_new_errors() {
 
 #[test]
 fn position_new_errors() {
-    assert_eq!(
-        Position::new(10, 2, 0, 0, false, 3),
-        Err(PositionError::CapBelowInitMax)
-    );
-    assert_eq!(
-        Position::new(10, 0, 1, 1, true, 1),
-        Err(PositionError::CapBelowInitMax)
-    );
+    use PositionError::{CapBelowInitMax, Param};
+    for ((stones, cap, a, b, f, m), err) in [
+        ((10, 2, 0, 0, false, 3), CapBelowInitMax),
+        ((10, 0, 1, 1, true, 1), CapBelowInitMax),
+        ((0, 3, 0, 0, false, 3), Param(ParamError::NoStones)),
+        ((10, 3, 33, 0, false, 3), Param(ParamError::TooManyResets)),
+        ((10, 3, 0, 33, false, 3), Param(ParamError::TooManyResets)),
+        ((10, 3, 0, 0, false, 0), Param(ParamError::ZeroInitMax)),
+    ] {
+        assert_eq!(
+            Position::new(stones, cap, a, b, f, m),
+            Err(err),
+            "Position::new({stones}, {cap}, {a}, {b}, {f}, {m})"
+        );
+    }
     assert!(Position::new(10, 3, 0, 0, false, 3).is_ok());
-    assert_eq!(
-        Position::new(0, 3, 0, 0, false, 3),
-        Err(PositionError::Param(ParamError::NoStones))
-    );
-    assert_eq!(
-        Position::new(10, 3, 33, 0, false, 3),
-        Err(PositionError::Param(ParamError::TooManyResets))
-    );
-    assert_eq!(
-        Position::new(10, 3, 0, 33, false, 3),
-        Err(PositionError::Param(ParamError::TooManyResets))
-    );
-    assert_eq!(
-        Position::new(10, 3, 0, 0, false, 0),
-        Err(PositionError::Param(ParamError::ZeroInitMax))
-    );
 }

@@ -195,22 +195,22 @@ fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
 #[test]
 fn the_game_record_scores_and_judges() {
     let mut g = sn::Game::new(heaps(&[2, 2, 5]), 3).unwrap();
-    assert_eq!(
-        g.play(Player::Second, sn::Move::Split(2)),
-        Err(sn::Error::OutOfTurn)
-    );
-    assert_eq!(
-        g.play(Player::First, sn::Move::Split(2)),
-        Ok(sn::Outcome::Continue)
-    );
-    assert_eq!(
-        g.play(Player::Second, sn::Move::Split(5)),
-        Err(sn::Error::WrongParity)
-    );
-    assert_eq!(
-        g.play(Player::Second, sn::Move::Grow(5)),
-        Ok(sn::Outcome::Continue)
-    );
+    for (player, mv, expected) in [
+        (
+            Player::Second,
+            sn::Move::Split(2),
+            Err(sn::Error::OutOfTurn),
+        ),
+        (Player::First, sn::Move::Split(2), Ok(sn::Outcome::Continue)),
+        (
+            Player::Second,
+            sn::Move::Split(5),
+            Err(sn::Error::WrongParity),
+        ),
+        (Player::Second, sn::Move::Grow(5), Ok(sn::Outcome::Continue)),
+    ] {
+        assert_eq!(g.play(player, mv), expected, "{player:?} plays {mv:?}");
+    }
     assert_eq!((g.score(Player::First), g.score(Player::Second)), (2, 0));
     assert_eq!(g.heaps().sizes(), [2, 16]);
     assert_eq!(g.lead(), 2);

@@ -192,22 +192,15 @@ fn the_embedded_table_covers_the_tournament_and_no_more() {
     assert!(covers(999, 4, 3) && covers(1, 0, 3) && covers(500, 2, 3));
     assert!(!covers(1000, 4, 3) && !covers(999, 5, 3) && !covers(999, 4, 4));
     // Probe API: the rules answer open caps, the table the rest.
-    assert_eq!(
-        t.probe(&Position::new(3, 3, 0, 0, false, 3).unwrap()),
-        Ok(Value::Won)
-    );
-    assert_eq!(
-        t.probe(&Position::new(8, 3, 0, 0, false, 3).unwrap()),
-        Ok(Value::Won)
-    );
-    assert_eq!(
-        t.probe(&Position::new(7, 3, 0, 0, false, 3).unwrap()),
-        Ok(Value::Lost)
-    );
-    assert_eq!(
-        t.probe(&Position::new(1000, 3, 0, 0, false, 3).unwrap()),
-        Err(ProbeError::OutOfRange)
-    );
+    for (stones, expected) in [
+        (3, Ok(Value::Won)),
+        (8, Ok(Value::Won)),
+        (7, Ok(Value::Lost)),
+        (1000, Err(ProbeError::OutOfRange)),
+    ] {
+        let pos = Position::new(stones, 3, 0, 0, false, 3).unwrap();
+        assert_eq!(t.probe(&pos), expected, "{pos:?}");
+    }
     let d = t
         .best_move(&Position::new(8, 3, 0, 0, false, 3).unwrap())
         .unwrap();

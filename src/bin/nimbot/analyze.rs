@@ -23,6 +23,9 @@ use nimbot::{Game, Move, Outcome, Params, Player, Position};
 use crate::game_log::{self, Record};
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  nimbot analyze game-log.txt\n  nimbot analyze game-log.txt --resets 4 --init-max 3 --json"
+)]
 pub struct AnalyzeArgs {
     /// The server's game log (`game-log.txt`); `-` reads stdin.
     log: PathBuf,

@@ -18,6 +18,9 @@ use nimbot::Player;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
+#[command(
+    after_help = "Examples:\n  nimbot connect 127.0.0.1:9000 --first --name alice\n  nimbot connect game.example.org:9000 --second --init-max 3"
+)]
 pub struct ConnectArgs {
     /// The server, HOST:PORT.
     addr: String,

@@ -13,6 +13,9 @@ use crate::connect::{fail, report, seat};
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
+#[command(
+    after_help = "Examples:\n  mkfifo cmd-pipe\n  nimbot exp-nim --first --stones 100 < cmd-pipe | ./exp-nim -f -n nimbot 127.0.0.1:9000 > cmd-pipe\n  nimbot exp-nim --second < cmd-pipe | ./exp-nim -n nimbot 127.0.0.1:9000 > cmd-pipe"
+)]
 pub struct ExpNimArgs {
     /// Play first (exp-nim was started with -f); needs --stones.
     #[arg(long, group = "seat")]

@@ -14,10 +14,21 @@ pub fn median(sorted: &[f64]) -> f64 {
 /// microseconds. The worst is re-timed: the 64 slowest positions, each the best of 5
 /// batches of 20 calls, so one interrupt does not pass for a position's cost.
 pub fn latency(positions: &[Position], call: impl Fn(&Position)) -> (f64, f64, f64, f64) {
-    let mut samples: Vec<(f64, usize)> = Vec::with_capacity(positions.len());
-    for (i, p) in positions.iter().enumerate() {
+    latency_of(positions, 64, 20, call)
+}
+
+/// Per-item latency of `call` over `items`, as [`latency`], with the worst re-timed
+/// over the `slowest` slowest items, each the best of 5 batches of `batch` calls.
+pub fn latency_of<T>(
+    items: &[T],
+    slowest: usize,
+    batch: u32,
+    call: impl Fn(&T),
+) -> (f64, f64, f64, f64) {
+    let mut samples: Vec<(f64, usize)> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
         let t = Instant::now();
-        call(p);
+        call(item);
         samples.push((t.elapsed().as_nanos() as f64 / 1e3, i));
     }
     let mut sorted: Vec<f64> = samples.iter().map(|s| s.0).collect();
@@ -26,15 +37,15 @@ pub fn latency(positions: &[Position], call: impl Fn(&Position)) -> (f64, f64, f
     let p99 = sorted.get(sorted.len() * 99 / 100).copied().unwrap_or(0.0);
     samples.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut worst: f64 = 0.0;
-    for &(_, i) in samples.iter().take(64) {
-        let p = &positions[i];
+    for &(_, i) in samples.iter().take(slowest) {
+        let item = &items[i];
         let best = (0..5)
             .map(|_| {
                 let t = Instant::now();
-                for _ in 0..20 {
-                    call(p);
+                for _ in 0..batch {
+                    call(item);
                 }
-                t.elapsed().as_nanos() as f64 / 20.0 / 1e3
+                t.elapsed().as_nanos() as f64 / f64::from(batch) / 1e3
             })
             .fold(f64::INFINITY, f64::min);
         worst = worst.max(best);

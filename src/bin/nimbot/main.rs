@@ -116,30 +116,18 @@ enum Command {
     ///
     /// Exit status: 0 won, 1 lost, 2 usage error, 3 protocol, connection or
     /// state-mismatch error (one summary line on stderr either way).
-    #[command(
-        after_help = "Examples:\n  nimbot connect 127.0.0.1:9000 --first --name alice\n  nimbot connect game.example.org:9000 --second --init-max 3"
-    )]
     Connect(connect::ConnectArgs),
     /// Play one game through the stock `exp-nim` text client, on stdin/stdout.
     ///
     /// Wire it with a named pipe; exit status as for `connect`.
-    #[command(
-        after_help = "Examples:\n  mkfifo cmd-pipe\n  nimbot exp-nim --first --stones 100 < cmd-pipe | ./exp-nim -f -n nimbot 127.0.0.1:9000 > cmd-pipe\n  nimbot exp-nim --second < cmd-pipe | ./exp-nim -n nimbot 127.0.0.1:9000 > cmd-pipe"
-    )]
     ExpNim(exp_nim::ExpNimArgs),
     /// Referee one game on the platform's wire protocol, then exit.
     ///
     /// Existing Python bots and exp-nim connect to it unchanged. It prints
     /// "listening on ADDR:PORT" on stdout and logs the game to stderr (or --log).
     /// Exit status: 0 a game was played, 2 usage error, 3 no game (join timeout, bind error).
-    #[command(
-        after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max largest --welcome-extras --log game.log"
-    )]
     Serve(serve::ServeArgs),
     /// Play local games through the referee and print a results table.
-    #[command(
-        after_help = "Examples:\n  nimbot match --stones 100                      nimbot against itself, both seats\n  nimbot match --stones 20,57,100 --bot 'nimbot' --bot 'python3 mybot.py {addr} {order}'"
-    )]
     Match(matches::MatchArgs),
     /// Replay a platform game log and show where the game was thrown away.
     ///
@@ -149,9 +137,6 @@ enum Command {
     /// (from a won position it leaves the opponent a won one, or the server refused
     /// it) and, in a lost position, how many plies could still have been held out;
     /// then the first blunder and the blunders per seat.
-    #[command(
-        after_help = "Examples:\n  nimbot analyze game-log.txt\n  nimbot analyze game-log.txt --resets 4 --init-max 3 --json"
-    )]
     Analyze(analyze::AnalyzeArgs),
 }
 

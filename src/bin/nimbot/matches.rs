@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  nimbot match --stones 100                      nimbot against itself, both seats\n  nimbot match --stones 20,57,100 --bot 'nimbot' --bot 'python3 mybot.py {addr} {order}'"
+)]
 pub struct MatchArgs {
     /// N values, comma-separated.
     #[arg(long, short = 'n', value_delimiter = ',', default_value = "100")]

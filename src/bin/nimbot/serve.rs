@@ -35,6 +35,9 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_EARLY: usize = 4;
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max largest --welcome-extras --log game.log"
+)]
 pub struct ServeArgs {
     /// N: stones at the start.
     stones: u32,
