@@ -14,13 +14,12 @@ use systick::SysTick;
 
 #[entry]
 fn main() -> ! {
-    let Some(mut uart) = Uart0::take() else {
-        // Only this function takes the UART, once; there is nothing to talk on.
-        #[allow(clippy::empty_loop)]
-        loop {}
-    };
     let ticker = SysTick::start();
-    nimbot_firmware::run_metered(&mut uart, &nimbot_firmware::Stack::reserved(), &ticker)
+    nimbot_firmware::run_metered(
+        &mut Uart0::for_main(),
+        &nimbot_firmware::Stack::reserved(),
+        &ticker,
+    )
 }
 
 #[panic_handler]

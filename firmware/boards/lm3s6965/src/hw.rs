@@ -63,6 +63,16 @@ pub struct Uart0 {
 static UART0_TAKEN: AtomicBool = AtomicBool::new(false);
 
 impl Uart0 {
+    /// The UART for an image's `main`, which takes it once: without it there is
+    /// nothing to talk on, so this waits forever.
+    pub fn for_main() -> Self {
+        match Self::take() {
+            Some(uart) => uart,
+            #[allow(clippy::empty_loop)]
+            None => loop {},
+        }
+    }
+
     /// Set up UART0 and return the only handle to it (`None` if taken before).
     pub fn take() -> Option<Self> {
         if UART0_TAKEN.swap(true, Ordering::AcqRel) {

@@ -15,12 +15,7 @@ use hw::Uart0;
 
 #[entry]
 fn main() -> ! {
-    let Some(mut uart) = Uart0::take() else {
-        // Only this function takes the UART, once; there is nothing to talk on.
-        #[allow(clippy::empty_loop)]
-        loop {}
-    };
-    nimbot_firmware::run(&mut uart, &nimbot_firmware::Stack::reserved())
+    nimbot_firmware::run(&mut Uart0::for_main(), &nimbot_firmware::Stack::reserved())
 }
 
 #[panic_handler]
