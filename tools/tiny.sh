@@ -10,7 +10,8 @@
 #                          line protocol and query against the full binary, connect through
 #                          the referee, exp-nim through a named pipe), the aarch64 one under
 #                          qemu-aarch64; then the syscall allowlist test (x86_64, seccomp,
-#                          empty root, env -i, low ulimit -v)
+#                          empty root, env -i, low ulimit -v); last, both built with the
+#                          fallback toolchain (guard on) and games beyond the table on it
 #   tools/tiny.sh size     where the bytes go: an unstripped build per target, its sections
 #                          and its largest symbols grouped by module
 #   tools/tiny.sh panics   which functions still call the panic machinery (a build that
@@ -33,6 +34,9 @@ PANIC_SYMBOL=nimbot_tiny_has_a_reachable_panic
 # shipped binaries use none.
 FEATURES=${TINY_FEATURES:-}
 TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu)
+# What the fallback toolchain builds from source for a cross target: the solver
+# needs alloc as well as core.
+BUILD_STD=core,alloc
 
 # shellcheck source=tools/toolchain.sh
 . "$ROOT/tools/toolchain.sh"
@@ -240,6 +244,13 @@ case "${1:-build}" in
     step "tiny: the syscall allowlist (seccomp, empty root, env -i, ulimit -v), x86_64"
     /usr/bin/python3 -c 'import seccomp' 2>/dev/null || apt_install python3-seccomp
     timeout 300 python3 tools/tiny_test.py --jail "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
+    # The fallback toolchain compiles other code (an older compiler; core and alloc
+    # built from source for aarch64), and the panic guard must hold there too.
+    step "tiny: both binaries with the fallback toolchain (Debian's rustc), panic guard on"
+    NIMBOT_TOOLCHAIN=source build
+    timeout 600 python3 tools/tiny_test.py --beyond-only "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
+    step "tiny: the shipped binaries again, with the standard toolchain"
+    build
     ;;
   *) die "usage: tools/tiny.sh [build|test|size [FEATURES]|panics [TARGET]]" ;;
 esac

@@ -139,8 +139,10 @@ setup_cross() {
   var=CARGO_TARGET_$(echo "$target" | tr 'a-z.-' 'A-Z__')_LINKER
   export RUSTC=$rustc RUSTDOC=${rustc%rustc}rustdoc RUSTC_BOOTSTRAP=1 "$var=$lld"
   CARGO=$cargo
-  ZFLAGS=(-Zbuild-std=core)
+  # The caller's BUILD_STD names the library crates to build (the tiny binary's
+  # solver also needs alloc).
+  ZFLAGS=(-Zbuild-std="${BUILD_STD:-core}")
   CLIPPY_PATH=$(dirname "$cargo"):$PATH
   TOOLCHAIN_KIND=source
-  TOOLCHAIN="Debian rustc $version building core from source, linker $lld"
+  TOOLCHAIN="Debian rustc $version building ${BUILD_STD:-core} from source, linker $lld"
 }

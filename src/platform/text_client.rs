@@ -238,7 +238,7 @@ impl TextClient {
         if line.starts_with(b"Invalid move") {
             return Err(TextError::Rejected);
         }
-        if let Some(rest) = line.strip_prefix(b"You took ") {
+        if let Some(rest) = after_prefix(line, b"You took ") {
             let mv = took(rest).ok_or(TextError::Mismatch("unreadable move line"))?;
             if self.sent != Some(mv) {
                 return Err(TextError::Mismatch(
@@ -249,7 +249,7 @@ impl TextClient {
             self.play(self.seat, mv)?;
             return Ok(TextAction::None);
         }
-        if let Some(rest) = line.strip_prefix(b"Opponent took ") {
+        if let Some(rest) = after_prefix(line, b"Opponent took ") {
             let mv = took(rest).ok_or(TextError::Mismatch("unreadable move line"))?;
             if self.game.is_none() {
                 if self.first_opp.is_some() {
@@ -261,7 +261,7 @@ impl TextClient {
             self.play(self.seat.other(), mv)?;
             return Ok(TextAction::None);
         }
-        if let Some(rest) = line.strip_prefix(b"Stones left: ") {
+        if let Some(rest) = after_prefix(line, b"Stones left: ") {
             let left = parse_u32(trim(rest)).ok_or(TextError::Mismatch("unreadable stones"))?;
             if let (None, Some(mv)) = (self.game, self.first_opp.take()) {
                 let n = left
@@ -329,12 +329,26 @@ impl TextClient {
     }
 }
 
+/// What follows `prefix` in `line`, if `line` starts with it. (`strip_prefix`, but
+/// with no slice split the optimizer must prove in bounds: some compilers leave
+/// that panic path in, and small builds link only without one.)
+fn after_prefix<'a>(line: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
+    if line.get(..prefix.len())? == prefix {
+        line.get(prefix.len()..)
+    } else {
+        None
+    }
+}
+
 /// `K stones.` or `K stones and used reset.` (also `1 stone.`).
 fn took(rest: &[u8]) -> Option<Move> {
     let len = rest.iter().position(|b| *b == b' ')?;
-    let (k, tail) = rest.split_at(len);
+    let (k, tail) = rest.split_at_checked(len)?;
     let take = parse_u32(k)?;
-    let tail = tail.strip_suffix(b".").unwrap_or(tail);
+    let tail = match tail.split_last() {
+        Some((b'.', head)) => head,
+        _ => tail,
+    };
     let reset = match tail {
         b" stones" | b" stone" => false,
         b" stones and used reset" | b" stone and used reset" => true,

@@ -409,7 +409,7 @@ impl<'a> Words<'a> {
         let start = self.rest.iter().position(|b| !is_space(b))?;
         let rest = self.rest.get(start..)?;
         let len = rest.iter().position(is_space).unwrap_or(rest.len());
-        let (word, tail) = rest.split_at(len);
+        let (word, tail) = rest.split_at_checked(len)?;
         self.rest = tail;
         Some(word)
     }

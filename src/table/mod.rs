@@ -64,7 +64,7 @@ impl<'a> Table<'a> {
     /// copied.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, TableError> {
         let split = bytes.len().checked_sub(4).ok_or(TableError::Truncated)?;
-        let (body, tail) = bytes.split_at(split);
+        let (body, tail) = bytes.split_at_checked(split).ok_or(TableError::Truncated)?;
         let stored = u32::from_le_bytes(tail.try_into().map_err(|_| TableError::Truncated)?);
         if crc32(body) != stored {
             return Err(TableError::Checksum);

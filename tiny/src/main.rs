@@ -133,8 +133,14 @@ fn option<'a>(
     if arg == long || Some(arg) == short {
         return Some(it.next());
     }
-    let value = arg.strip_prefix(long)?.strip_prefix(b"=")?;
-    Some(Some(value))
+    // Not `strip_prefix`: some compilers leave its slice split's panic path in.
+    if arg.get(..long.len())? != long {
+        return None;
+    }
+    match arg.get(long.len()..)?.split_first() {
+        Some((b'=', value)) => Some(Some(value)),
+        _ => None,
+    }
 }
 
 /// A number option's value: `Err` (a usage error already reported) if it is not one.
