@@ -47,7 +47,7 @@ record() {
 }
 
 record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
-record "Tiny binary size" '^target/tiny/nimbot:' tools/tiny.sh build
+record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
 record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
 if [ "$MODE" = all ]; then
   cargo build --release --quiet --bin nimbot -p nimbot
