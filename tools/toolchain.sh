@@ -31,7 +31,7 @@ apt_install() {
   local sudo=() log=/tmp/nimbot-apt.log
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   command -v apt-get >/dev/null 2>&1 || die "$* missing and there is no apt-get to install it: install $* by hand"
-  echo "installing Debian packages: $*"
+  echo "installing Debian packages: $*" >&2
   if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1; then
     "${sudo[@]}" apt-get update -q >>"$log" 2>&1 || true
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >>"$log" 2>&1 ||
