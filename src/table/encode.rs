@@ -98,7 +98,7 @@ pub fn encode_values(
 
 /// Alternating won/lost run lengths of one layer's values, starting with a won
 /// run (possibly empty); the last run is implied and not stored.
-pub(crate) fn runs_of(values: impl Iterator<Item = bool>) -> Vec<u32> {
+pub fn runs_of(values: impl Iterator<Item = bool>) -> Vec<u32> {
     let mut runs = Vec::new();
     let mut lost = false;
     let mut len = 0u32;

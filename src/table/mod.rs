@@ -35,7 +35,7 @@ use crate::value::Value;
 
 pub use self::checksum::crc32;
 #[cfg(feature = "alloc")]
-pub use self::encode::{encode, encode_values, encode_with, Encoding};
+pub use self::encode::{encode, encode_values, encode_with, runs_of, Encoding};
 pub use self::error::{ProbeError, TableError};
 pub use self::format::{FORMAT_VERSION, MAGIC};
 

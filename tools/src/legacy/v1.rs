@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use nimbot::table::crc32;
+use nimbot::table::{crc32, runs_of};
 use nimbot::Params;
 use serde::Serialize;
 
@@ -132,23 +132,6 @@ fn canonical(lengths: &[u8]) -> Vec<(u32, u8)> {
         code <<= 1;
     }
     out
-}
-
-/// Alternating won/lost run lengths of one layer's values, starting with a won
-/// run (possibly empty); the last run is implied and not stored.
-fn runs_of(values: impl Iterator<Item = bool>) -> Vec<u32> {
-    let mut runs = Vec::new();
-    let mut lost = false;
-    let mut len = 0u32;
-    for win in values {
-        if win == lost {
-            runs.push(len);
-            lost = !lost;
-            len = 0;
-        }
-        len += 1;
-    }
-    runs
 }
 
 /// Deduplicate, Huffman-code and serialize the runs of every layer (in

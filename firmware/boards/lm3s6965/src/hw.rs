@@ -41,16 +41,22 @@ const LCRH_8N1_FIFO: u32 = (0b11 << 5) | (1 << 4);
 /// Control: UART, transmitter and receiver enabled.
 const CTL_ENABLE: u32 = 1 | (1 << 8) | (1 << 9);
 
-fn read_reg(addr: usize) -> u32 {
-    // Safety: every address passed here is one of the memory-mapped registers
-    // above, which exist on the LM3S6965, are 4-byte aligned and are only ever
-    // accessed with volatile 32-bit reads and writes.
+/// A 32-bit register of this board, for the UART below and the cost image's
+/// SysTick (`systick.rs`): the only addresses ever passed here.
+pub(crate) fn read_reg(addr: usize) -> u32 {
+    // Safety: every address passed here is one of the memory-mapped registers of
+    // this file or of `systick.rs`, which exist on the LM3S6965 (SysTick on every
+    // Cortex-M3), are 4-byte aligned and are only ever accessed with volatile
+    // 32-bit reads and writes.
     unsafe { read_volatile(addr as *const u32) }
 }
 
-fn write_reg(addr: usize, value: u32) {
+/// Write a register (see [`read_reg`]).
+pub(crate) fn write_reg(addr: usize, value: u32) {
     // Safety: as for `read_reg`; writing these registers affects only the UART0
-    // and GPIO port A hardware, which `Uart0` owns (there is at most one).
+    // and GPIO port A hardware, which `Uart0` owns (there is at most one), and
+    // SysTick and RCC's divider, which only the cost image's `SysTick::start`
+    // writes, before anything reads a clock.
     unsafe { write_volatile(addr as *mut u32, value) }
 }
 

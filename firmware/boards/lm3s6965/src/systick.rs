@@ -1,14 +1,16 @@
 //! The cost image's clock: the Cortex-M SysTick timer on the core clock, extended
 //! to 32 bits by counting its wraps, and a loop of a known number of instructions
-//! to calibrate it with. Together with `hw.rs`, all of this board's `unsafe` code,
-//! each block with the reason it is sound.
+//! to calibrate it with. Its registers are read and written through `hw.rs`;
+//! with it, all of this board's `unsafe` code, each block with the reason it is
+//! sound.
 
-use core::ptr::{read_volatile, write_volatile};
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use cortex_m_rt::exception;
 
 use nimbot_firmware::cost::Ticker;
+
+use crate::hw::{read_reg, write_reg};
 
 /// SysTick control and status, reload value and current value (ARMv7-M system
 /// control space).
@@ -34,19 +36,6 @@ fn SysTick() {
 /// SYSDIV field (bits 26:23: divide the PLL's 200 MHz by SYSDIV + 1).
 const SYSCTL_RCC: usize = 0x400F_E060;
 const RCC_SYSDIV: u32 = 0xF << 23;
-
-fn read_reg(addr: usize) -> u32 {
-    // Safety: every address passed here is one of the registers above, which every
-    // Cortex-M3 (SysTick) and the LM3S6965 (RCC) have, 4-byte aligned, accessed
-    // only with volatile 32-bit reads and writes.
-    unsafe { read_volatile(addr as *const u32) }
-}
-
-fn write_reg(addr: usize, value: u32) {
-    // Safety: as for `read_reg`; SysTick is used by nothing else in this image,
-    // and the RCC write is the one below, made before anything reads a clock.
-    unsafe { write_volatile(addr as *mut u32, value) }
-}
 
 /// SysTick, free-running on the core clock; with its wraps, a 32-bit count.
 pub struct SysTick {
