@@ -10,6 +10,7 @@ mod demo;
 mod exp_nim;
 mod exploit;
 mod game_log;
+mod json;
 mod latency;
 mod matches;
 mod models;
