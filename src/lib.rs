@@ -1,9 +1,9 @@
 //! Perfect play for *Expanding Nim with resets*, with no heap and no panics.
 //!
-//! The crate is `#![no_std]`. Its rooms, from the bottom up:
+//! The crate is `#![no_std]` (but for the feature `exploit`). Its rooms, from the bottom up:
 //! - [`rules`]: the game ([`Game`], [`Position`], [`Move`]);
 //! - [`value`], [`strategy`]: won/lost knowledge ([`strategy::Oracle`]) turned into
-//!   moves, with a [`Policy`] for lost positions;
+//!   moves; [`policy`]: how to move in lost positions ([`Policy`]);
 //! - [`table`] (the precomputed solution in flash), [`solver`] and [`distance`]
 //!   (in memory, with `alloc`): the oracles;
 //! - [`engine`]: what adapters ask for a move ([`Engine::decide`]) and the one
@@ -12,7 +12,10 @@
 //! - [`protocol`]: the line protocol every adapter speaks (stdin, UART, tiny binary),
 //!   with [`num`] for its digits;
 //! - [`platform`] (feature `platform`): the tournament platform's JSON wire, its TCP
-//!   and text clients and a referee.
+//!   and text clients and a referee;
+//! - `exploit`, `models`, `arena` (feature `exploit`, with the standard library):
+//!   the host engine that plays every policy, the wrong models the `exploit` policy
+//!   weighs, and the arena that measures the policies against fallible opponents.
 //!
 //! # Example
 //! ```
@@ -41,22 +44,31 @@
 //!   enables it, the firmware does not).
 //! - `std` (default): `alloc`, `platform` and `related-games`. The host binary
 //!   `nimbot` is a package of its own (`cli/`), so no feature pulls its dependencies.
-#![cfg_attr(not(test), no_std)]
+//! - `exploit`: `std`, and the `exploit`, `models` and `arena` modules (the crate
+//!   then links the standard library: threads).
+#![cfg_attr(not(any(test, feature = "exploit")), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "exploit")]
+pub mod arena;
 #[cfg(feature = "alloc")]
 pub mod distance;
 pub mod engine;
 mod error;
+#[cfg(feature = "exploit")]
+pub mod exploit;
 pub mod fibonacci;
 mod geometry;
+#[cfg(feature = "exploit")]
+pub mod models;
 pub mod num;
 #[cfg(feature = "platform")]
 pub mod platform;
+pub mod policy;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
@@ -68,8 +80,9 @@ pub mod table;
 pub mod value;
 
 pub use engine::{Engine, TableEngine};
+pub use policy::Policy;
 pub use rules::{Game, Move, Outcome, Params, Player, Position};
-pub use strategy::{Decision, Policy};
+pub use strategy::Decision;
 pub use table::Table;
 pub use value::Value;
 

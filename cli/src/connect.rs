@@ -16,6 +16,8 @@ use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::Player;
 
+use crate::PolicyArgs;
+
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
 #[command(
@@ -46,6 +48,8 @@ pub struct ConnectArgs {
     /// pace x 500 moves at most, e.g. 10 s of the 120 s at 20 ms for 999 stones).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pace: u64,
+    #[command(flatten)]
+    play: PolicyArgs,
 }
 
 /// One summary line on stderr and the exit status for a finished game.
@@ -69,9 +73,13 @@ pub fn fail(cmd: &str, msg: &str) -> ExitCode {
     ExitCode::from(EXIT_FAILED)
 }
 
-pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
+pub fn run(args: &ConnectArgs) -> ExitCode {
     const CMD: &str = "connect";
     let seat = seat(args.first);
+    let (mut engine, policy) = match args.play.engine(CMD) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
     if args.init_max == 0 || !(args.timeout >= 0.0 && args.timeout.is_finite()) {
         eprintln!(
             "nimbot connect: --init-max must be at least 1 and --timeout a number of seconds"
@@ -85,7 +93,6 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let mut engine = crate::engine();
     let addrs = match args.addr.to_socket_addrs() {
         Ok(a) => a.collect::<Vec<_>>(),
         Err(e) => return fail(CMD, &format!("cannot resolve {}: {e}", args.addr)),

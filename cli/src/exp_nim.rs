@@ -10,6 +10,7 @@ use nimbot::platform::text_client::{TextAction, TextClient};
 use nimbot::platform::wire::EXIT_USAGE;
 
 use crate::connect::{fail, report, seat};
+use crate::PolicyArgs;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -32,11 +33,17 @@ pub struct ExpNimArgs {
     /// M: the initial maximum.
     #[arg(long, short = 'm', default_value_t = 3)]
     init_max: u32,
+    #[command(flatten)]
+    play: PolicyArgs,
 }
 
-pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
+pub fn run(args: &ExpNimArgs) -> ExitCode {
     const CMD: &str = "exp-nim";
     let seat = seat(args.first);
+    let (mut engine, policy) = match args.play.engine(CMD) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
     let mut client = match TextClient::new(seat, args.stones, args.resets, args.init_max) {
         Ok(c) => c.with_policy(policy),
         Err(e) => {
@@ -44,7 +51,6 @@ pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let mut engine = crate::engine();
     if let Err(e) = client.prepare(&mut engine) {
         return fail(CMD, e.as_str());
     }
