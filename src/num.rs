@@ -1,6 +1,8 @@
 //! Decimal numbers in and out, without `core::fmt`: the one place every adapter
 //! (line protocol, JSON messages, the text client, firmware, tiny binary) reads and
-//! writes digits.
+//! writes digits. Public with the feature `num` only, for nimbot's own adapters
+//! outside the crate (firmware, tiny binary); not needed to embed nimbot.
+#![cfg_attr(not(feature = "num"), allow(dead_code))]
 
 /// Parse a decimal `u32`: ASCII digits only (no sign, no spaces), checked for
 /// overflow.

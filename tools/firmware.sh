@@ -125,21 +125,12 @@ ensure_binutils() { ensure_cmd size binutils; ensure_cmd readelf binutils; }
 # test are Python.
 ensure_python() { ensure_cmd python3 python3; }
 
-# Flash: the bytes of the ELF's loadable segments (vector table, code, constants, the
-# initial values of .data, a bootloader where the board has one). Static RAM: .data,
-# .bss and .uninit. Sets FLASH and STATIC_RAM.
+# Flash and static RAM of the board's image (elf_footprint in toolchain.sh), against
+# its budget. Sets FLASH and STATIC_RAM.
 footprint() {
-  local data bss uninit type _offset _vaddr _paddr filesz _rest
-  FLASH=0
-  while read -r type _offset _vaddr _paddr filesz _rest; do
-    [ "$type" = LOAD ] && FLASH=$((FLASH + filesz))
-  done < <(readelf -lW "$ELF")
-  read -r data bss uninit < <(size -A "$ELF" | awk '
-    $1 == ".data" { d = $2 } $1 == ".bss" { b = $2 } $1 == ".uninit" { u = $2 }
-    END { print d + 0, b + 0, u + 0 }')
-  STATIC_RAM=$((data + bss + uninit))
+  elf_footprint "$ELF"
   echo "flash: $FLASH bytes of $FLASH_BUDGET"
-  echo "static RAM: $STATIC_RAM bytes (.data $data + .bss $bss + .uninit $uninit) of $RAM_BUDGET; the stack comes on top (tools/firmware.sh test measures it)"
+  echo "static RAM: $STATIC_RAM bytes (.data $ELF_DATA + .bss $ELF_BSS + .uninit $ELF_UNINIT) of $RAM_BUDGET; the stack comes on top (tools/firmware.sh test measures it)"
   [ "$FLASH" -le "$FLASH_BUDGET" ] || die "$BOARD: flash use $FLASH is over the budget of $FLASH_BUDGET bytes"
 }
 

@@ -83,6 +83,22 @@ debian_tool() {
   return 1
 }
 
+# elf_footprint ELF: what an image takes of a chip. Sets FLASH (the bytes of its
+# loadable segments: vector table, code, constants, the initial values of .data, a
+# bootloader where the board has one), ELF_DATA, ELF_BSS, ELF_UNINIT and STATIC_RAM
+# (their sum). Needs readelf and size (binutils).
+elf_footprint() {
+  local type _offset _vaddr _paddr filesz _rest
+  FLASH=0
+  while read -r type _offset _vaddr _paddr filesz _rest; do
+    [ "$type" = LOAD ] && FLASH=$((FLASH + filesz))
+  done < <(readelf -lW "$1")
+  read -r ELF_DATA ELF_BSS ELF_UNINIT < <(size -A "$1" | awk '
+    $1 == ".data" { d = $2 } $1 == ".bss" { b = $2 } $1 == ".uninit" { u = $2 }
+    END { print d + 0, b + 0, u + 0 }')
+  STATIC_RAM=$((ELF_DATA + ELF_BSS + ELF_UNINIT))
+}
+
 version_at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" = "$2" ]; }
 
 # use_rustup TARGET: the standard path's settings (see setup_cross).

@@ -13,7 +13,7 @@ use crate::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
 /// Move limit of a Super-Nim game on the protocol; it then ends on points.
 pub const SUPERNIM_MOVE_LIMIT: u32 = 200;
 /// The Super-Nim player's node budget per move on the protocol.
-pub const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
+const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
 
 /// `go`, `opp` or `state` (`cmd`) in a Fibonacci Nim game. A refused command
 /// leaves the game as it was.

@@ -6,7 +6,7 @@
 //! - `format`: the serialized fields; `checksum`: the CRC-32 after them;
 //! - `bits`: the bit reader; `index`: restart points into the stream;
 //! - `layer`: how one layer's values are coded (periods, copies of a related layer);
-//! - `encode` (with `alloc`): the writer;
+//! - `encode` (feature `encode`): the writer, for `nimbot-table` and tests;
 //! - `error`: blobs refused when opened ([`TableError`]), probes that fail
 //!   ([`ProbeError`]).
 //!
@@ -16,7 +16,7 @@
 
 mod bits;
 mod checksum;
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 mod encode;
 mod error;
 mod format;
@@ -32,11 +32,16 @@ use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
 use crate::value::Value;
 
-pub use self::checksum::crc32;
-#[cfg(feature = "alloc")]
-pub use self::encode::{encode, encode_values, encode_with, runs_of, Encoding};
 pub use self::error::{ProbeError, TableError};
-pub use self::format::{FORMAT_VERSION, MAGIC};
+pub use self::format::FORMAT_VERSION;
+// The writer's side (feature `encode`): what `nimbot-table` and the tests make
+// tables with.
+#[cfg(feature = "encode")]
+pub use self::{
+    checksum::crc32,
+    encode::{encode, encode_values, encode_with, runs_of, Encoding},
+    format::MAGIC,
+};
 
 /// The table embedded at build time (feature `default-table`): `table/default.nimt`
 /// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see
@@ -69,7 +74,7 @@ impl<'a> Table<'a> {
         let split = bytes.len().checked_sub(4).ok_or(TableError::Truncated)?;
         let (body, tail) = bytes.split_at_checked(split).ok_or(TableError::Truncated)?;
         let stored = u32::from_le_bytes(tail.try_into().map_err(|_| TableError::Truncated)?);
-        if crc32(body) != stored {
+        if checksum::crc32(body) != stored {
             return Err(TableError::Checksum);
         }
         let (file, rest): (TableFile<'a>, &[u8]) =
@@ -77,7 +82,7 @@ impl<'a> Table<'a> {
         if !rest.is_empty() {
             return Err(TableError::Malformed("trailing bytes"));
         }
-        if file.magic != MAGIC {
+        if file.magic != format::MAGIC {
             return Err(TableError::BadMagic);
         }
         if file.format_version != FORMAT_VERSION {

@@ -23,8 +23,9 @@ use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
+use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::DecideError;
-use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Solution, SolveBox, Table};
+use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
