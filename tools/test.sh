@@ -29,7 +29,6 @@ for board in firmware/boards/*/; do
   cargo fmt --manifest-path "$board/Cargo.toml" --all -- --check
 done
 cargo fmt --manifest-path tiny/Cargo.toml -- --check
-cargo fmt --manifest-path examples/Cargo.toml -- --check
 
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
