@@ -49,8 +49,8 @@
 //! - `default-table` (default): the solution table `table/default.nimt` (N <= 999,
 //!   R <= 4, M = 3) embedded in the crate, `Table::embedded()`; leave it out to bring
 //!   your own with [`Table::from_bytes`].
-//! - `std` (default): `alloc`, `platform`, `related-games` and the host binary
-//!   `nimbot`.
+//! - `std` (default): `alloc`, for hosts. The host binary `nimbot` is a package of
+//!   its own (`cli/`), so no feature pulls its dependencies.
 //! - `alloc`: the exact solver, distances and `engine::SolvingEngine` (needs a
 //!   global allocator only).
 //! - `async`: `protocol::serve_async` over `embedded-io-async`.

@@ -34,10 +34,10 @@ step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "the core builds without std and without alloc, and with each optional feature"
-cargo rustc --lib --no-default-features -- -D warnings
-cargo rustc --lib --no-default-features --features alloc -- -D warnings
+cargo rustc -p nimbot --lib --no-default-features -- -D warnings
+cargo rustc -p nimbot --lib --no-default-features --features alloc -- -D warnings
 for feature in default-table async related-games platform encode num; do
-  cargo rustc --lib --no-default-features --features "$feature" -- -D warnings
+  cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
 done
 
 step "docs build without warnings"
