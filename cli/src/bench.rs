@@ -12,7 +12,7 @@ use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::best_move;
 use nimbot::Position;
 
-use crate::latency::{latency, median};
+use nimbot_latency::{latency, median};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {

@@ -10,7 +10,6 @@ mod demo;
 mod exp_nim;
 mod exploit;
 mod game_log;
-mod latency;
 mod matches;
 mod models;
 mod nim_arena;

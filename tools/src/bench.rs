@@ -15,11 +15,11 @@ use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding}
 use nimbot::{Params, Position, Table};
 
 use crate::generate::{generate, LimitArgs};
-use crate::latency::{latency, median};
 use crate::legacy::naive::naive_solve;
 use crate::legacy::solver::OldSolution;
 use crate::legacy::v1::encode_v1;
 use crate::{open, read, GENERATOR};
+use nimbot_latency::{latency, median};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
