@@ -163,7 +163,7 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 mod solving {
     use super::*;
     use crate::distance::{longest_move, Distances};
-    use crate::solver::{Solution, SolveBox};
+    use crate::solver::{Solution, SolutionCache, SolveBox};
     use crate::strategy::Oracle;
     use crate::value::Value;
 
@@ -182,9 +182,9 @@ mod solving {
     /// [`DecideError::OutOfRange`] if the solver refuses the box.
     #[derive(Debug)]
     pub struct SolvingEngine {
-        budget: u64,
-        solution: Option<Solution>,
-        /// Distances to the end for `solution`, made on the first `longest` move.
+        solutions: SolutionCache,
+        /// Distances to the end for the kept solution, made on the first `longest`
+        /// move.
         distances: Option<Distances>,
     }
 
@@ -202,34 +202,24 @@ mod solving {
         /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
-                budget,
-                solution: None,
+                solutions: SolutionCache::new(budget),
                 distances: None,
             }
         }
 
-        /// Solve `bx` unless the current solution already covers it.
+        /// Solve `bx` unless the kept solution already covers it; distances made
+        /// for another solution go.
         fn ensure(
             &mut self,
             bx: SolveBox,
             pos: Option<&Position>,
         ) -> Result<&Solution, DecideError> {
-            let covered = match (&self.solution, pos) {
-                (Some(sol), Some(p)) => sol.value(p).is_some(),
-                (Some(sol), None) => sol.solve_box() == bx,
-                (None, _) => false,
-            };
-            if !covered {
-                if bx.memory_bytes() > self.budget {
-                    return Err(DecideError::TooLarge);
-                }
-                // The old solution goes first, so that its memory can be reused.
-                self.solution = None;
-                let sol = Solution::solve(bx).map_err(DecideError::from)?;
-                self.solution = Some(sol);
+            let before = self.solutions.get().map(Solution::solve_box);
+            let sol = self.solutions.ensure(bx, pos)?;
+            if before != Some(sol.solve_box()) {
                 self.distances = None;
             }
-            self.solution.as_ref().ok_or(DecideError::OutOfRange)
+            Ok(sol)
         }
     }
 
@@ -251,7 +241,7 @@ mod solving {
 
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
-            let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
+            let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
             // Distances cost a pass over every move of every position: past a few
             // million positions `longest` falls back to `trap`.
             // (`decide` itself plays `longest` as `trap`.)
