@@ -10,6 +10,7 @@ mod demo;
 mod exp_nim;
 mod exploit;
 mod game_log;
+mod json;
 mod matches;
 mod models;
 mod nim_arena;
