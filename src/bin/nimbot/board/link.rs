@@ -313,6 +313,8 @@ pub struct Link {
     /// Lines skipped in the current [`Phase::Align`].
     stale: u32,
     stats: Stats,
+    /// The last fault seen (on any question).
+    last_fault: Option<Fault>,
     /// The software the board named in its `version` answer at the meeting.
     software: String,
 }
@@ -333,6 +335,7 @@ impl Link {
             down: false,
             stale: 0,
             stats: Stats::default(),
+            last_fault: None,
             software: String::new(),
         }
     }
@@ -414,8 +417,13 @@ impl Link {
         self.next_command()
     }
 
-    /// Give up the current question now (the adapter's time budget ran out).
-    pub fn abandon(&mut self, why: Fault) -> Out {
+    /// Give up the current question now (the adapter's time budget ran out), for
+    /// the last fault seen.
+    pub fn give_up(&mut self) -> Out {
+        self.abandon(self.last_fault.unwrap_or(Fault::Silence))
+    }
+
+    fn abandon(&mut self, why: Fault) -> Out {
         self.phase = Phase::Idle;
         self.aligned = false;
         self.synced = None;
@@ -705,6 +713,7 @@ impl Link {
     /// Count `fault`; ask again, or give up after too many.
     fn fault(&mut self, fault: Fault) -> Out {
         self.stats.faults[fault.slot()] += 1;
+        self.last_fault = Some(fault);
         self.aligned = false;
         self.synced = None;
         self.tries += 1;
