@@ -5,8 +5,6 @@ mod analyze;
 mod arena;
 mod bench;
 mod bench_exploit;
-// Not wired into a command yet (connect --board, exp-nim --board come next).
-#[allow(dead_code)]
 mod board;
 mod connect;
 mod demo;

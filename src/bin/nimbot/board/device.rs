@@ -206,6 +206,10 @@ impl Port {
         let n = match self.conn.as_mut() {
             None => return Err(io::ErrorKind::NotConnected.into()),
             Some(Conn::Tcp(s)) => {
+                // The board's side writes a reply in small pieces (QEMU a byte at a
+                // time); with Nagle's algorithm there, every piece would wait for our
+                // delayed ACK. Acknowledge at once (as `connect` does with the server).
+                let _ = socket2::SockRef::from(&*s).set_tcp_quickack(true);
                 // A zero timeout means "block forever" to std: wait at least 1 ms.
                 s.set_read_timeout(Some(wait.max(Duration::from_millis(1))))?;
                 match s.read(buf) {

@@ -95,6 +95,10 @@ impl BoardEngine {
                 PROTOCOLS.end()
             )));
         }
+        eprintln!(
+            "nimbot {cmd}: the board at {device} is {}, protocol {}, and plays {}",
+            info.software, info.protocol, info.limits
+        );
         Ok(BoardEngine {
             cmd,
             port,
@@ -141,11 +145,6 @@ impl BoardEngine {
             self.port.device()
         );
         Err(ExitCode::from(EXIT_BOARD))
-    }
-
-    /// What the board said about itself.
-    pub fn info(&self) -> &BoardInfo {
-        &self.info
     }
 
     /// The bridge's part of the game's summary line.
@@ -219,7 +218,12 @@ impl BoardEngine {
     }
 
     /// The board failed this move: the host plays it, or the game is given up.
-    fn fall_back(&mut self, pos: &Position, policy: Policy, why: Fault) -> Result<Move, DecideError> {
+    fn fall_back(
+        &mut self,
+        pos: &Position,
+        policy: Policy,
+        why: Fault,
+    ) -> Result<Move, DecideError> {
         if self.fallback == Fallback::Forfeit {
             self.forfeit = Some(why);
             return Err(DecideError::OutOfRange);

@@ -185,16 +185,6 @@ impl Record {
         &self.game
     }
 
-    /// The bridge's seat.
-    pub fn seat(&self) -> Player {
-        self.seat
-    }
-
-    /// Every ply so far, the first player's first.
-    pub fn plies(&self) -> &[(Move, By)] {
-        &self.plies
-    }
-
     fn play(&mut self, mv: Move, by: By) -> Result<Outcome, nimbot::rules::IllegalMove> {
         let player = match by {
             By::Opponent => self.seat.other(),

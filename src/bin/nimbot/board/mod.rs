@@ -5,11 +5,11 @@
 //! - [`link`]: the conversation with the board, a state machine with no I/O;
 //! - `device`: the serial port or socket it runs over.
 
+pub mod device;
+mod engine;
 #[cfg(test)]
 mod fake;
-pub mod device;
 pub mod link;
-mod engine;
 
 use clap::{Args, ValueEnum};
 
