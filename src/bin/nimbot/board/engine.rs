@@ -60,12 +60,13 @@ impl BoardEngine {
         let Some(board) = args.board.as_deref() else {
             return Err(fail("no --board given".into()));
         };
-        let positive = |x: f64| x > 0.0 && x.is_finite();
-        if !positive(args.board_timeout)
-            || !(args.board_budget >= 0.0 && args.board_budget.is_finite())
-            || args.board_tries == 0
-            || args.baud == 0
-        {
+        let seconds = |x: f64| x >= 0.0 && x.is_finite();
+        let sane = args.board_timeout > 0.0
+            && seconds(args.board_timeout)
+            && seconds(args.board_budget)
+            && args.board_tries > 0
+            && args.baud > 0;
+        if !sane {
             return Err(fail(
                 "--board-timeout must be positive seconds, --board-budget seconds, --board-tries and --baud at least 1".into(),
             ));
