@@ -18,7 +18,6 @@ use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::{Engine, Player};
 
-use crate::board::link::Fault;
 use crate::board::{BoardArgs, BoardEngine};
 
 #[derive(Args, Debug)]
@@ -84,9 +83,9 @@ pub fn seat(first: bool) -> Player {
 pub fn fail(cmd: &str, msg: &str, board: Option<&BoardEngine>) -> ExitCode {
     match board {
         Some(b) if b.forfeited().is_some() => {
-            let why = b.forfeited().map_or("", Fault::as_str);
+            let why = b.forfeited().unwrap_or_default();
             eprintln!(
-                "nimbot {cmd}: gave the game up: the board failed ({why}) and --board-fallback is forfeit; {}",
+                "nimbot {cmd}: gave the game up ({why}; --board-fallback forfeit); {}",
                 b.describe()
             );
         }

@@ -39,8 +39,8 @@ pub struct BoardEngine {
     spent: Duration,
     /// The board's table covers the current game.
     covered: bool,
-    /// The bridge gave up the game (`--board-fallback forfeit`).
-    forfeit: Option<Fault>,
+    /// Why the bridge gave up the game (`--board-fallback forfeit`).
+    forfeit: Option<String>,
 }
 
 impl BoardEngine {
@@ -96,10 +96,6 @@ impl BoardEngine {
                 PROTOCOLS.end()
             )));
         }
-        eprintln!(
-            "nimbot {cmd}: the board at {device} is {}, protocol {}, and plays {}",
-            info.software, info.protocol, info.limits
-        );
         Ok(BoardEngine {
             cmd,
             port,
@@ -154,12 +150,18 @@ impl BoardEngine {
         if !self.covered {
             s.push_str(" (the board's table does not cover this game)");
         }
+        if self.remaining() == Some(Duration::ZERO) {
+            s.push_str(&format!(
+                " (the board's {} s budget for faults ran out)",
+                self.budget.as_secs_f64()
+            ));
+        }
         s
     }
 
-    /// The fault that made the bridge give up the game (`--board-fallback forfeit`).
-    pub fn forfeited(&self) -> Option<Fault> {
-        self.forfeit
+    /// Why the bridge gave up the game (`--board-fallback forfeit`).
+    pub fn forfeited(&self) -> Option<&str> {
+        self.forfeit.as_deref()
     }
 
     /// Bring the record up to `pos`: the opponent's move since the bridge's last
@@ -195,15 +197,7 @@ impl BoardEngine {
         let started = Instant::now();
         out = drive(&mut self.port, &mut self.link, self.timeout, remaining, out);
         if self.link.tries() > 0 || matches!(out, Out::GiveUp(_)) {
-            let before = self.remaining();
             self.spent += started.elapsed();
-            if before != Some(Duration::ZERO) && self.remaining() == Some(Duration::ZERO) {
-                eprintln!(
-                    "nimbot {}: the board has cost {:.1} s of faults; the fallback plays the rest of the game",
-                    self.cmd,
-                    self.spent.as_secs_f64()
-                );
-            }
         }
         match out {
             Out::Moved(mv) => Ok(mv),
@@ -226,7 +220,7 @@ impl BoardEngine {
         why: Fault,
     ) -> Result<Move, DecideError> {
         if self.fallback == Fallback::Forfeit {
-            self.forfeit = Some(why);
+            self.forfeit = Some(format!("the board failed: {why}"));
             return Err(DecideError::OutOfRange);
         }
         let mut mv = self.host.decide(pos, policy)?.mv;
@@ -271,23 +265,15 @@ impl Engine for BoardEngine {
         self.link.begin(*params, self.seat);
         self.spent = Duration::ZERO;
         self.covered = self.info.limits.covers(params);
-        if !self.covered {
-            let action = match self.fallback {
-                Fallback::Host => "the host plays it",
-                Fallback::Forfeit => "giving it up (--board-fallback forfeit)",
-            };
-            eprintln!(
-                "nimbot {}: the board's table ({}) does not cover this game (N = {}, R = {}, M = {}): {action}",
-                self.cmd,
+        if !self.covered && self.fallback == Fallback::Forfeit {
+            self.forfeit = Some(format!(
+                "the board's table covers {}, not N = {}, R = {}, M = {}",
                 self.info.limits,
                 params.stones(),
                 params.resets(),
                 params.init_max()
-            );
-            if self.fallback == Fallback::Forfeit {
-                self.forfeit = Some(Fault::Refused);
-                return Err(DecideError::OutOfRange);
-            }
+            ));
+            return Err(DecideError::OutOfRange);
         }
         Ok(())
     }

@@ -251,8 +251,10 @@ impl Stats {
                 .collect();
             s.push_str(&format!("; faults: {}", kinds.join(", ")));
         }
-        if self.resyncs > 0 {
-            s.push_str(&format!("; {} resynchronizations", self.resyncs));
+        match self.resyncs {
+            0 => {}
+            1 => s.push_str("; 1 resynchronization"),
+            n => s.push_str(&format!("; {n} resynchronizations")),
         }
         s
     }
