@@ -50,7 +50,7 @@ import tty
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu_test import Failure, Game, LineProcess, Oracle  # noqa: E402
 
-PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "peers", "exp_nim_like.py")
+PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "tests", "peers", "exp_nim_like.py")
 # An emulated board answers in milliseconds; a reply this late is a fault (a loaded
 # machine may cause some, which the bridge then survives like any other).
 BOARD_TIMEOUT = "0.5"
