@@ -239,7 +239,9 @@ test_board() {
   rm -f "$log"
   SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | ${stack:-?} | $((STATIC_RAM + ${stack:-0})) of $RAM_BUDGET |")
   [ "$status" -eq 0 ] || return "$status"
-  test_bridge
+  # The bridge is host code: the fallback toolchain's second pass over a board's
+  # firmware does not play its games again.
+  [ "$TOOLCHAIN_KIND" = source ] || test_bridge
   [ -n "$COST_BIN" ] || return 0
   # The bench's mechanism, briefly: the calibration, one decision counted again from
   # QEMU's instruction trace, a few games; the bound is generous (the full bench's
