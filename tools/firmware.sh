@@ -230,11 +230,30 @@ test_board() {
   rm -f "$log"
   SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | ${stack:-?} | $((STATIC_RAM + ${stack:-0})) of $RAM_BUDGET |")
   [ "$status" -eq 0 ] || return "$status"
+  # The bridge is host code: the fallback toolchain's second pass over a board's
+  # firmware does not play its games again.
+  [ "$TOOLCHAIN_KIND" = source ] || test_bridge
   [ -n "$COST_BIN" ] || return 0
   # The bench's mechanism, briefly: the calibration, one decision counted again from
   # QEMU's instruction trace, a few games; the bound is generous (the full bench's
   # worst decision is about 1.3 million instructions).
   bench_board --short --trace-check --max-instructions 10000000
+}
+
+# Tournament games through the host bridge (`nimbot connect --board`, `exp-nim
+# --board`) against `nimbot serve`, the board in the same emulator on a pty and on a
+# TCP socket, then the faults (firmware/bridge_test.py). One line per board for the
+# closing table.
+BRIDGE_SUMMARY=()
+test_bridge() {
+  step "bridge, $BOARD: tournament games through nimbot connect --board, and faults"
+  local log status=0 started=$SECONDS
+  log=$(mktemp)
+  timeout --kill-after=10 900 python3 firmware/bridge_test.py \
+    --elf "$ELF" --emulator "$QEMU" --nimbot "$ROOT/target/release/nimbot" | tee "$log" || status=$?
+  BRIDGE_SUMMARY+=("| $BOARD | $(awk '/^bridge:/ { print $2 }' "$log") | $(grep -c '^ok   fault' "$log") of $(grep -c '^[a-zA-Z]* *fault' "$log") | $((SECONDS - started)) s |")
+  rm -f "$log"
+  return "$status"
 }
 
 # run ACTION BOARD...: the action for each board; with more than one board, a board
@@ -262,6 +281,12 @@ run() {
     echo "| board | flash | static RAM | stack high-water mark | RAM in all |"
     echo "|---|---|---|---|---|"
     printf '%s\n' "${SUMMARY[@]}"
+  fi
+  if [ "$action" = test ] && [ ${#BRIDGE_SUMMARY[@]} -gt 0 ]; then
+    step "bridged games (firmware/bridge_test.py)"
+    echo "| board | games through the bridge | fault games passed | time |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${BRIDGE_SUMMARY[@]}"
   fi
   [ ${#skipped[@]} -eq 0 ] || echo "skipped (the fallback compiler is too old for them): ${skipped[*]}"
 }

@@ -5,6 +5,7 @@ mod analyze;
 mod arena;
 mod bench;
 mod bench_exploit;
+mod board;
 mod connect;
 mod demo;
 mod exp_nim;

@@ -51,6 +51,7 @@ Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
   nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
+                 [--retry SECS]    keep trying a server that is not up yet
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest|exploit ...
                                    how to move in lost positions (default trap;
@@ -557,6 +558,7 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
     let mut name: &[u8] = b"nimbot";
     let mut init_max = 3u32;
     let mut timeout = Some(600_000_000u64);
+    let mut retry: Option<(u64, &[u8])> = Some((0, b"0"));
     let mut it = args.iter().copied();
     while let Some(arg) = it.next() {
         let parsed = if seat_flag(arg, &mut seat) {
@@ -568,6 +570,9 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
             number(v, "--init-max").map(|n| init_max = n)
         } else if let Some(v) = option(arg, &mut it, b"--timeout", None) {
             timeout = v.and_then(parse_seconds);
+            Ok(())
+        } else if let Some(v) = option(arg, &mut it, b"--retry", None) {
+            retry = v.and_then(|v| Some((parse_seconds(v)?, v)));
             Ok(())
         } else if arg.first() != Some(&b'-') && addr.is_none() {
             addr = Some(arg);
@@ -586,10 +591,11 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(s) => s,
         Err(status) => return status,
     };
-    let Some(timeout) = timeout.filter(|_| init_max != 0) else {
+    let (Some(timeout), Some((retry, retry_text))) = (timeout.filter(|_| init_max != 0), retry)
+    else {
         return cmd_usage(
             CMD,
-            b"--init-max must be at least 1 and --timeout a number of seconds",
+            b"--init-max must be at least 1, --timeout and --retry numbers of seconds",
         );
     };
     let mut client = match Client::new(seat, name, init_max) {
@@ -619,15 +625,45 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
             &[b"cannot connect to ", addr, b": ", e.text().as_bytes()],
         )
     };
-    let socket = match Socket::tcp() {
-        Ok(s) => s,
-        Err(e) => return cannot(e),
+    // With --retry, a server that is not up yet is tried again, after pauses from
+    // 0.1 s doubling to 2 s, until the time is up (one line on stderr). The clock is
+    // read only then (docs/tiny.md's allowlist).
+    let mut deadline = None;
+    let mut pause = 100_000u64;
+    let socket = loop {
+        let attempt = Socket::tcp().and_then(|s| {
+            // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
+            let _ = s.set_write_timeout(10_000_000);
+            s.connect(ip, port).map(|()| s)
+        });
+        let e = match attempt {
+            Ok(s) => break s,
+            Err(e) if retry == 0 => return cannot(e),
+            Err(e) => e,
+        };
+        let end = *deadline.get_or_insert_with(|| {
+            print(
+                STDERR,
+                &[
+                    b"nimbot connect: cannot connect to ",
+                    addr,
+                    b": ",
+                    e.text().as_bytes(),
+                    b"; retrying for up to ",
+                    retry_text,
+                    b" s\n",
+                ],
+                0,
+            );
+            sys::now_micros().saturating_add(retry)
+        });
+        let left = end.saturating_sub(sys::now_micros());
+        if left == 0 {
+            return cannot(e);
+        }
+        sys::sleep(pause.min(left));
+        pause = (pause * 2).min(2_000_000);
     };
-    // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
-    let _ = socket.set_write_timeout(10_000_000);
-    if let Err(e) = socket.connect(ip, port) {
-        return cannot(e);
-    }
     let _ = socket.set_nodelay();
     if timeout > 0 {
         let _ = socket.set_read_timeout(timeout);
