@@ -10,7 +10,8 @@
 //!   function that plays it in a game ([`engine::bot_move`]);
 //! - [`fibonacci`], [`supernim`]: the two related games;
 //! - [`protocol`]: the line protocol every adapter speaks (stdin, UART, tiny binary),
-//!   with [`num`] for its digits;
+//!   with [`num`] for its digits and [`text`] for its fixed text (kept in program
+//!   memory on the AVR);
 //! - [`platform`] (feature `platform`): the tournament platform's JSON wire, its TCP
 //!   and text clients and a referee.
 //!
@@ -45,6 +46,7 @@ extern crate alloc;
 #[cfg(feature = "alloc")]
 pub mod distance;
 pub mod engine;
+#[cfg(any(feature = "alloc", feature = "platform"))]
 mod error;
 pub mod fibonacci;
 pub mod num;
@@ -58,6 +60,7 @@ pub mod solver;
 pub mod strategy;
 pub mod supernim;
 pub mod table;
+pub mod text;
 pub mod value;
 
 pub use engine::{Engine, TableEngine};

@@ -31,6 +31,7 @@ use self::index::Index;
 use self::layer::{read_layer, visit_tokens, Header};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::text::text;
 use crate::value::Value;
 
 pub use self::checksum::crc32;
@@ -72,7 +73,7 @@ impl<'a> Table<'a> {
         let (file, rest): (TableFile<'a>, &[u8]) =
             postcard::take_from_bytes(body).map_err(TableError::Decode)?;
         if !rest.is_empty() {
-            return Err(TableError::Malformed("trailing bytes"));
+            return Err(TableError::Malformed(text!("trailing bytes")));
         }
         if file.magic != MAGIC {
             return Err(TableError::BadMagic);
@@ -90,7 +91,7 @@ impl<'a> Table<'a> {
         let c_top = u32::try_from(u64::from(params.init_max()) + caps - 1)
             .map_err(|_| TableError::BadParams)?;
         if u64::from(file.stream_bits).div_ceil(8) != file.stream.len() as u64 {
-            return Err(TableError::Malformed("stream size"));
+            return Err(TableError::Malformed(text!("stream size")));
         }
         let table = Table {
             file,
