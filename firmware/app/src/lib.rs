@@ -103,14 +103,15 @@ fn serve<U: Read + Write, E: Engine, M: Meter>(
             #[cfg(feature = "panic-canary")]
             core::hint::black_box(core::hint::black_box(text)[70]);
             if is_stack_command(text) {
-                let used = stack.used();
+                // Sizes are far below 4 GB: u32 digits, no 64-bit division.
+                let bytes = |n: usize| Decimal::new(u32::try_from(n).unwrap_or(u32::MAX));
                 send(
                     uart,
                     &[
                         Part::Text(text!("stack used ")),
-                        Part::Bytes(&Decimal::new(used as u64)),
+                        Part::Bytes(&bytes(stack.used())),
                         Part::Text(text!(" of ")),
-                        Part::Bytes(&Decimal::new(stack.size() as u64)),
+                        Part::Bytes(&bytes(stack.size())),
                     ],
                 );
                 continue;
