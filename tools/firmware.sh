@@ -252,7 +252,7 @@ test_board() {
   # The driver times out every read and kills QEMU itself; the outer timeout is the
   # last resort if the driver itself hangs.
   timeout --kill-after=10 900 python3 firmware/qemu_test.py \
-    --elf "$ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" --image-flag "$QEMU_IMAGE" "${TEST_ARGS[@]}" \
+    --elf "$ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" --image-flag="$QEMU_IMAGE" "${TEST_ARGS[@]}" \
     --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" | tee "$log" || status=$?
   stack=$(awk '/^stack high-water mark:/ { print $4 }' "$log")
   rm -f "$log"

@@ -121,11 +121,10 @@ extern "C" {
     /// The end of static RAM (`.data`, `.bss`, `.noinit`) in avr-libc's linker
     /// script: the stack may grow down to here.
     static __heap_start: u8;
+    /// The last byte of RAM (0x8FF on the ATmega328P), where avr-libc's start-up
+    /// code points the stack pointer; defined by the device's library.
+    static __stack: u8;
 }
-
-/// The top of RAM plus one: the ATmega328P's 2 KB of SRAM end at 0x8FF, where
-/// avr-libc's start-up sets the stack pointer.
-const RAM_END: usize = 0x900;
 
 /// Paint the unused stack, from the end of static RAM up to below this
 /// function's frame, with [`PAINT`], and return the stack region for the `stack`
@@ -133,6 +132,7 @@ const RAM_END: usize = 0x900;
 #[inline(never)]
 pub fn paint_stack() -> Stack {
     let bottom = (addr_of!(__heap_start) as usize + 3) & !3;
+    let top = addr_of!(__stack) as usize + 1;
     let sp = usize::from(read_reg(SPL)) | usize::from(read_reg(SPH)) << 8;
     let mut addr = bottom;
     while addr + 4 <= sp {
@@ -142,7 +142,7 @@ pub fn paint_stack() -> Stack {
         unsafe { write_volatile(addr as *mut u32, PAINT) };
         addr += 4;
     }
-    // Safety: [bottom, RAM_END) is the stack: from the end of static RAM to the
-    // top of SRAM, 4-byte aligned at the bottom; one core, no interrupts.
-    unsafe { Stack::new(bottom, RAM_END) }
+    // Safety: [bottom, top) is the stack: from the end of static RAM to the top
+    // of SRAM, 4-byte aligned at the bottom; one core, no interrupts.
+    unsafe { Stack::new(bottom, top) }
 }
