@@ -40,8 +40,8 @@
 //!   version 2; without it the protocol speaks Expanding Nim only).
 //! - `platform`: the tournament platform's adapters (no allocation; the tiny binary
 //!   enables it, the firmware does not).
-//! - `std` (default): `alloc`, `platform`, `related-games` and the host binary
-//!   `nimbot`.
+//! - `std` (default): `alloc`, `platform` and `related-games`. The host binary
+//!   `nimbot` is a package of its own (`cli/`), so no feature pulls its dependencies.
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

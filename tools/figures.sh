@@ -50,7 +50,7 @@ record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
 record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
 record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
 if [ "$MODE" = all ]; then
-  cargo build --release --quiet --bin nimbot -p nimbot
+  cargo build --release --quiet -p nimbot-cli --bin nimbot
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9

@@ -225,7 +225,7 @@ host_nimbot() {
   host_cargo=$(command -v cargo || debian_tool cargo) || die "no cargo for the host binary"
   step "host nimbot (the test's oracle)"
   # The Debian toolchain variables are for the cross build only.
-  (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet --bin nimbot)
+  (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet -p nimbot-cli --bin nimbot)
   HOST_BUILT=1
 }
 

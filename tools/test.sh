@@ -33,8 +33,8 @@ step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "the core builds without std and without alloc"
-cargo rustc --lib --no-default-features -- -D warnings
-cargo rustc --lib --no-default-features --features alloc -- -D warnings
+cargo rustc -p nimbot --lib --no-default-features -- -D warnings
+cargo rustc -p nimbot --lib --no-default-features --features alloc -- -D warnings
 
 step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet

@@ -235,7 +235,7 @@ case "${1:-build}" in
     lint
     for t in "${TARGETS[@]}"; do panic_guard "$t"; done
     build
-    cargo build --release --quiet --bin nimbot
+    cargo build --release --quiet -p nimbot-cli --bin nimbot
     FULL=$ROOT/target/release/nimbot
     step "tiny: complete games, x86_64 (line protocol, query, connect, exp-nim, games beyond the table)"
     timeout 900 python3 tools/tiny_test.py "$(out_of x86_64-unknown-linux-gnu)" "$FULL"

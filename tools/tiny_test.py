@@ -16,7 +16,7 @@ only the tests of games beyond the embedded table.
    seats for many N; the side with the won start wins, exit codes 0/1, one summary
    line. Plus TINY against itself, a silent server (--timeout), a closed port and
    usage errors.
-4. exp-nim: TINY in pipe mode behind tests/peers/exp_nim_like.py (a named pipe)
+4. exp-nim: TINY in pipe mode behind cli/tests/peers/exp_nim_like.py (a named pipe)
    against FULL's connect, both seats.
 5. Beyond the table: query over a random sample of N <= 5000, R <= 6,
    M <= 5 equal to FULL's; games beyond the table through the referee and the pipe;
@@ -59,7 +59,7 @@ JAIL_PYTHON = "/usr/bin/python3"
 # otherwise. The tiny binary plays `longest` as trap (it computes no distances).
 TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PEER = os.path.join(ROOT, "tests", "peers", "exp_nim_like.py")
+PEER = os.path.join(ROOT, "cli", "tests", "peers", "exp_nim_like.py")
 KIDS = []
 rng = random.Random(20240611)
 checks = 0

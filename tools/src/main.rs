@@ -5,7 +5,7 @@ mod bench;
 mod decoded;
 mod generate;
 mod info;
-#[path = "../../src/bin/nimbot/latency.rs"]
+#[path = "../../cli/src/latency.rs"]
 mod latency;
 mod legacy;
 mod plot;
