@@ -5,7 +5,7 @@
 
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
-use crate::table::{Table, TableError};
+use crate::table::Table;
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,9 +113,10 @@ pub struct TableEngine<'a> {
     table: Table<'a>,
 }
 
+#[cfg(feature = "default-table")]
 impl TableEngine<'static> {
-    /// An engine on the table embedded at build time.
-    pub fn embedded() -> Result<Self, TableError> {
+    /// An engine on the table embedded at build time (feature `default-table`).
+    pub fn embedded() -> Result<Self, crate::table::TableError> {
         Table::embedded().map(TableEngine::new)
     }
 }
@@ -286,8 +287,9 @@ mod solving {
         deferred: Option<Params>,
     }
 
+    #[cfg(feature = "default-table")]
     impl TableOrSolverEngine<'static> {
-        /// The embedded table (if it opens) backed by a default [`SolvingEngine`].
+        /// The embedded table (feature `default-table`) (if it opens) backed by a default [`SolvingEngine`].
         pub fn embedded() -> Self {
             TableOrSolverEngine::new(TableEngine::embedded().ok(), SolvingEngine::default())
         }

@@ -30,11 +30,17 @@
 //! ```
 //!
 //! # Cargo features
+//! - `default-table` (default): the solution table `table/default.nimt` embedded in
+//!   the crate ([`Table::embedded`]); without it, bring your own blob with
+//!   [`Table::from_bytes`].
 //! - `alloc`: the exact solver, distances and [`engine::SolvingEngine`] (needs a
 //!   global allocator only).
+//! - `related-games`: Fibonacci Nim and Super-Nim on the line protocol (protocol
+//!   version 2; without it the protocol speaks Expanding Nim only).
 //! - `platform`: the tournament platform's adapters (no allocation; the tiny binary
 //!   enables it, the firmware does not).
-//! - `std` (default): `alloc`, `platform` and the host binary `nimbot`.
+//! - `std` (default): `alloc`, `platform`, `related-games` and the host binary
+//!   `nimbot`.
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -47,6 +53,7 @@ pub mod distance;
 pub mod engine;
 mod error;
 pub mod fibonacci;
+mod geometry;
 pub mod num;
 #[cfg(feature = "platform")]
 pub mod platform;
@@ -70,12 +77,14 @@ pub use value::Value;
 // and `solver`.
 #[cfg(feature = "alloc")]
 pub use solver::{Solution, SolveBox};
+#[cfg(feature = "default-table")]
+pub use table::EMBEDDED_TABLE;
+pub use table::FORMAT_VERSION;
 #[cfg(feature = "alloc")]
 pub use table::{
     encode as encode_table, encode_values as encode_table_values, encode_with as encode_table_with,
     Encoding as TableEncoding,
 };
-pub use table::{EMBEDDED_TABLE, FORMAT_VERSION};
 
 /// The crate version, as the line protocol reports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -33,9 +33,9 @@
 
 use alloc::vec::Vec;
 
+use crate::geometry::Layers;
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::DecideError;
-use crate::table::geometry::Layers;
 use crate::value::Value;
 
 /// Why a box could not be solved.

@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use super::bits::{width_for, BitWriter};
 use super::checksum::crc32;
 use super::format::{TableFile, FORMAT_VERSION, MAGIC};
-use super::geometry::{keys_per_cap, Layers};
 use super::TableError;
+use crate::geometry::{keys_per_cap, Layers};
 use crate::rules::{Params, Position};
 use crate::solver::Solution;
 

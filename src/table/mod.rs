@@ -1,8 +1,8 @@
 //! The solution table: won/lost for every position of a box of games, in a postcard
 //! blob that is probed in place (format v2, specified in `table/FORMAT.md`).
 //!
-//! - `geometry`: which caps and piles a box stores (shared with the solver and the
-//!   distances);
+//! - which caps and piles a box stores is the crate's `geometry` module, shared with
+//!   the solver and the distances;
 //! - `format`: the serialized fields; `checksum`: the CRC-32 after them;
 //! - `bits`: the bit reader; `index`: restart points into the stream;
 //! - `layer`: how one layer's values are coded (periods, copies of a related layer);
@@ -20,15 +20,14 @@ mod checksum;
 mod encode;
 mod error;
 mod format;
-pub(crate) mod geometry;
 mod index;
 mod layer;
 
 use self::bits::BitReader;
 use self::format::TableFile;
-use self::geometry::{key, keys_per_cap, Layers};
 use self::index::Index;
 use self::layer::{read_layer, visit_tokens, Header};
+use crate::geometry::{self, key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
 use crate::value::Value;
@@ -39,9 +38,12 @@ pub use self::encode::{encode, encode_values, encode_with, runs_of, Encoding};
 pub use self::error::{ProbeError, TableError};
 pub use self::format::{FORMAT_VERSION, MAGIC};
 
-/// The table embedded at build time: `table/default.nimt` (N <= 999, R <= 4, M = 3)
-/// unless the build set `NIMBOT_TABLE` to another blob (see `build.rs`). Open it with
-/// [`Table::embedded`].
+/// The table embedded at build time (feature `default-table`): `table/default.nimt`
+/// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see
+/// `build.rs`). Open it with [`Table::embedded`]. Without the feature no blob is
+/// embedded: open your own with [`Table::from_bytes`], e.g.
+/// `Table::from_bytes(include_bytes!("my.nimt"))`.
+#[cfg(feature = "default-table")]
 pub static EMBEDDED_TABLE: &[u8] = include_bytes!(env!("NIMBOT_TABLE_FILE"));
 
 /// A validated table, borrowing its bytes (typically a `&'static` blob in flash).
@@ -61,7 +63,8 @@ pub struct Table<'a> {
 
 impl<'a> Table<'a> {
     /// Check and open a table blob. Every header field is validated; nothing is
-    /// copied.
+    /// copied. The blob may be any table made by `nimbot-table generate`, embedded in
+    /// the caller's own crate: `Table::from_bytes(include_bytes!("my.nimt"))`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, TableError> {
         let split = bytes.len().checked_sub(4).ok_or(TableError::Truncated)?;
         let (body, tail) = bytes.split_at_checked(split).ok_or(TableError::Truncated)?;
@@ -106,7 +109,9 @@ impl<'a> Table<'a> {
         Ok(table)
     }
 
-    /// Check and open the table embedded at build time ([`EMBEDDED_TABLE`]).
+    /// Check and open the table embedded at build time ([`EMBEDDED_TABLE`], feature
+    /// `default-table`).
+    #[cfg(feature = "default-table")]
     pub fn embedded() -> Result<Table<'static>, TableError> {
         Table::from_bytes(EMBEDDED_TABLE)
     }
