@@ -6,6 +6,7 @@
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::Table;
+use crate::text::{text, Text};
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,16 +64,23 @@ pub enum MoveError {
 
 impl MoveError {
     /// A short, static description.
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            MoveError::GameOver => "the game is over",
-            MoveError::Engine(e) => e.as_str(),
-            MoveError::Illegal(_) => "engine proposed an illegal move",
+            MoveError::GameOver => text!("the game is over"),
+            MoveError::Engine(e) => e.text(),
+            MoveError::Illegal(_) => text!("engine proposed an illegal move"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(MoveError);
+crate::text::error_from_text!(MoveError);
 
 /// The bot's move in `game`, seated as `bot`: `policy`'s move from `engine` for the
 /// current position, checked against the game (not yet played: the protocol plays

@@ -35,7 +35,8 @@
 //!   memory, feature `alloc`): the oracles;
 //! - [`engine`]: what adapters ask for a move ([`Engine::decide`]) and the one
 //!   function that plays it in a game ([`engine::bot_move`]);
-//! - [`protocol`]: the line protocol every adapter speaks (stdin, UART, tiny binary);
+//! - [`protocol`]: the line protocol every adapter speaks (stdin, UART, tiny binary),
+//!   with [`text`] for its fixed text (kept in program memory on the AVR);
 //! - `fibonacci`, `supernim` (feature `related-games`): the two related games;
 //! - `platform` (feature `platform`): the tournament platform's JSON wire, its TCP
 //!   and text clients and a referee.
@@ -70,6 +71,7 @@ extern crate alloc;
 #[cfg(feature = "alloc")]
 pub mod distance;
 pub mod engine;
+#[cfg(any(feature = "alloc", feature = "platform"))]
 mod error;
 #[cfg(feature = "related-games")]
 pub mod fibonacci;
@@ -90,6 +92,7 @@ pub mod strategy;
 #[cfg(feature = "related-games")]
 pub mod supernim;
 pub mod table;
+pub mod text;
 pub mod value;
 
 // What an embedder needs: a table, an engine on it, a session speaking the line

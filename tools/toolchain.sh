@@ -14,6 +14,9 @@
 #
 # NIMBOT_TOOLCHAIN=source forces the fallback (CI does, so that it cannot rot);
 # NIMBOT_TOOLCHAIN=rustup forbids it.
+#
+# The AVR (the Arduino Uno) has no fallback: setup_avr installs the nightly its
+# board pins, with rust-src, and Debian's gcc-avr and avr-libc.
 
 # The oldest compiler the no_std crates build with (their rust-version).
 NIMBOT_MIN_RUSTC=1.85
@@ -161,4 +164,43 @@ setup_cross() {
   CLIPPY_PATH=$(dirname "$cargo"):$PATH
   TOOLCHAIN_KIND=source
   TOOLCHAIN="Debian rustc $version building ${BUILD_STD:-core} from source, linker $lld"
+}
+
+# setup_avr BOARD_DIR: the toolchain of an AVR board (the Arduino Uno), which has no
+# fallback: core must be built from source for the AVR (-Zbuild-std=core, set in the
+# board's .cargo/config.toml) and the board reads flash with inline assembly, both
+# nightly-only, so rustup installs the nightly that the board's rust-toolchain.toml
+# pins (minimal profile, with rust-src and clippy); Debian's gcc-avr and avr-libc
+# link the image (avr-gcc, avr-libc's start-up code and linker script). Cargo run
+# in the board's folder then picks the pinned nightly by itself. Sets what
+# setup_cross sets. Under NIMBOT_TOOLCHAIN=source (Debian's rustc only) it returns
+# 1 after one line; when the nightly cannot be installed it stops with one line.
+setup_avr() {
+  local dir=$1 channel sysroot
+  channel=$(sed -n 's/^channel *= *"\(.*\)"/\1/p' "$dir/rust-toolchain.toml")
+  [ -n "$channel" ] || die "no channel in $dir/rust-toolchain.toml"
+  if [ "${NIMBOT_TOOLCHAIN:-auto}" = source ]; then
+    echo "${dir##*/}: needs rustup's $channel with rust-src (Debian's rustc cannot build for the AVR); NIMBOT_TOOLCHAIN=source skips it"
+    return 1
+  fi
+  command -v rustup >/dev/null 2>&1 ||
+    die "${dir##*/} needs rustup to install $channel with rust-src (the AVR's core is built from source): install rustup from rustup.rs"
+  sysroot=$(cd "$dir" && timeout 900 rustc --print sysroot 2>/dev/null) || sysroot=""
+  if [ -z "$sysroot" ] || [ ! -d "$sysroot/lib/rustlib/src/rust/library/core" ] ||
+    ! (cd "$dir" && cargo clippy --version >/dev/null 2>&1); then
+    echo "rustup toolchain install $channel (with rust-src and clippy)"
+    timeout 900 rustup toolchain install "$channel" --profile minimal --component rust-src --component clippy \
+      >/tmp/nimbot-rustup.log 2>&1 ||
+      die "rustup could not install $channel with rust-src for ${dir##*/}: $(grep -m1 -i 'error' /tmp/nimbot-rustup.log || tail -1 /tmp/nimbot-rustup.log)"
+  fi
+  ensure_cmd avr-gcc gcc-avr
+  # avr-libc: the start-up code and device library the linker needs.
+  [ -f "$(avr-gcc -mmcu=atmega328p -print-file-name=crtatmega328p.o)" ] || apt_install avr-libc
+  [ -f "$(avr-gcc -mmcu=atmega328p -print-file-name=crtatmega328p.o)" ] ||
+    die "no crtatmega328p.o after installing avr-libc"
+  CARGO=cargo
+  ZFLAGS=()
+  CLIPPY_PATH=$PATH
+  TOOLCHAIN_KIND=rustup
+  TOOLCHAIN="rustup $(cd "$dir" && rustc --version | cut -d' ' -f2-3) building core from source, avr-gcc $(avr-gcc -dumpversion)"
 }

@@ -24,6 +24,7 @@ use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::Policy;
 #[cfg(feature = "related-games")]
 use crate::supernim as sn;
+use crate::text::{text, Text};
 
 #[cfg(feature = "related-games")]
 mod games;
@@ -153,7 +154,7 @@ impl<E: Engine> Session<E> {
     /// command of its own first) call this to reply exactly as [`serve`] does.
     pub fn handle(&mut self, line: Line<'_>) -> Option<Reply> {
         match line {
-            Line::TooLong => Some(Error::Msg("line too long").reply()),
+            Line::TooLong => Some(Error::Msg(text!("line too long")).reply()),
             Line::Text(text) => self.handle_line(text),
         }
     }
@@ -180,18 +181,18 @@ impl<E: Engine> Session<E> {
             (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
             (b"end", _) => words.end().map(|()| {
                 self.game = None;
-                out.str("ok");
+                out.text(text!("ok"));
             }),
             (b"version", _) => words.end().map(|()| {
-                out.str("version nimbot ");
-                out.str(crate::VERSION);
-                out.str(" protocol ");
+                out.text(text!("version nimbot "));
+                out.text(text!(crate::VERSION));
+                out.text(text!(" protocol "));
                 out.num(PROTOCOL_VERSION);
             }),
             (b"limits", _) => words.end().map(|()| self.cmd_limits(&mut out)),
             (b"policy", _) => self.cmd_policy(&mut words, &mut out),
-            (b"help", _) => words.end().map(|()| out.str(HELP)),
-            _ => Err(Error::Msg("unknown command (try help)")),
+            (b"help", _) => words.end().map(|()| out.text(text!(HELP))),
+            _ => Err(Error::Msg(text!("unknown command (try help)"))),
         };
         Some(match result {
             Ok(()) => out.0,
@@ -216,17 +217,17 @@ impl<E: Engine> Session<E> {
             Some(b"supernim") => games::new_supernim(&mut ahead)?,
             #[cfg(not(feature = "related-games"))]
             Some(b"fibonacci" | b"supernim") => {
-                return Err(Error::Msg("this build plays Expanding Nim only"))
+                return Err(Error::Msg(text!("this build plays Expanding Nim only")))
             }
             _ => self.new_expanding(words)?,
         };
         self.game = Some(game);
-        out.str("ok");
+        out.text(text!("ok"));
         Ok(())
     }
 
     fn new_expanding(&mut self, words: &mut Words<'_>) -> Result<ActiveGame, Error> {
-        const USAGE: Error = Error::Msg("usage: new STONES RESETS INIT_MAX first|second");
+        const USAGE: Error = Error::Msg(text!("usage: new STONES RESETS INIT_MAX first|second"));
         let stones = words.number().map_err(|e| e.or(USAGE))?;
         let resets = words.number().map_err(|e| e.or(USAGE))?;
         let init_max = words.number().map_err(|e| e.or(USAGE))?;
@@ -237,37 +238,39 @@ impl<E: Engine> Session<E> {
         };
         words.end()?;
         let resets = u8::try_from(resets).unwrap_or(u8::MAX);
-        let params = Params::new(stones, resets, init_max).map_err(|e| Error::Msg(e.as_str()))?;
+        let params = Params::new(stones, resets, init_max).map_err(|e| Error::Msg(e.text()))?;
         self.engine
             .prepare(&params)
-            .map_err(|e| Error::Msg(e.as_str()))?;
+            .map_err(|e| Error::Msg(e.text()))?;
         Ok(ActiveGame::Expanding(Game::new(params), seat))
     }
 
     /// Decide and play the bot's move on `game` (a copy: the caller commits it).
     fn bot_move(&mut self, game: &mut Game, bot: Player, out: &mut Out) -> Result<(), Error> {
-        let mv = bot_move(&mut self.engine, self.policy, game, bot)
-            .map_err(|e| Error::Msg(e.as_str()))?;
+        let mv =
+            bot_move(&mut self.engine, self.policy, game, bot).map_err(|e| Error::Msg(e.text()))?;
         let outcome = game
             .play(bot, mv)
-            .map_err(|e| Error::Msg(MoveError::Illegal(e).as_str()))?;
-        out.str("move ");
+            .map_err(|e| Error::Msg(MoveError::Illegal(e).text()))?;
+        out.text(text!("move "));
         out.mv(mv);
         if outcome == Outcome::Won(bot) {
-            out.str(" won");
+            out.text(text!(" won"));
         }
         Ok(())
     }
 
     fn cmd_go(&mut self, out: &mut Out) -> Result<(), Error> {
-        let (mut game, bot) = self.expanding().ok_or(Error::Msg("no game (send new)"))?;
+        let (mut game, bot) = self
+            .expanding()
+            .ok_or(Error::Msg(text!("no game (send new)")))?;
         if game.winner().is_some() {
-            return Err(Error::Msg("the game is over"));
+            return Err(Error::Msg(text!("the game is over")));
         }
         if game.to_move() != bot {
-            return Err(Error::Msg(
-                "out of turn: the opponent is to move (send opp)",
-            ));
+            return Err(Error::Msg(text!(
+                "out of turn: the opponent is to move (send opp)"
+            )));
         }
         self.bot_move(&mut game, bot, out)?;
         self.game = Some(ActiveGame::Expanding(game, bot));
@@ -275,20 +278,24 @@ impl<E: Engine> Session<E> {
     }
 
     fn cmd_opp(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
-        const USAGE: Error = Error::Msg("usage: opp TAKE RESET(0|1)");
+        const USAGE: Error = Error::Msg(text!("usage: opp TAKE RESET(0|1)"));
         let take = words.number().map_err(|e| e.or(USAGE))?;
         let reset = words.flag().map_err(|e| e.or(USAGE))?;
         words.end()?;
-        let (mut game, bot) = self.expanding().ok_or(Error::Msg("no game (send new)"))?;
+        let (mut game, bot) = self
+            .expanding()
+            .ok_or(Error::Msg(text!("no game (send new)")))?;
         if game.winner().is_some() {
-            return Err(Error::Msg("the game is over"));
+            return Err(Error::Msg(text!("the game is over")));
         }
         if game.to_move() == bot {
-            return Err(Error::Msg("out of turn: the bot is to move (send go)"));
+            return Err(Error::Msg(text!(
+                "out of turn: the bot is to move (send go)"
+            )));
         }
         match game.play(bot.other(), Move::new(take, reset)) {
             Err(e) => return Err(Error::Illegal(e)),
-            Ok(Outcome::Won(_)) => out.str("lost"),
+            Ok(Outcome::Won(_)) => out.text(text!("lost")),
             Ok(Outcome::Continue) => self.bot_move(&mut game, bot, out)?,
         }
         self.game = Some(ActiveGame::Expanding(game, bot));
@@ -296,8 +303,9 @@ impl<E: Engine> Session<E> {
     }
 
     fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
-        const USAGE: Error =
-            Error::Msg("usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)");
+        const USAGE: Error = Error::Msg(text!(
+            "usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)"
+        ));
         let stones = words.number().map_err(|e| e.or(USAGE))?;
         let cap = words.number().map_err(|e| e.or(USAGE))?;
         let own = words.number().map_err(|e| e.or(USAGE))?;
@@ -311,66 +319,67 @@ impl<E: Engine> Session<E> {
         };
         let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
         let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
-            .map_err(|e| Error::Msg(e.as_str()))?;
+            .map_err(|e| Error::Msg(e.text()))?;
         let decision = self
             .engine
             .decide(&pos, self.policy)
-            .map_err(|e| Error::Msg(e.as_str()))?;
-        out.str(decision.value.as_word());
-        out.str(" ");
+            .map_err(|e| Error::Msg(e.text()))?;
+        out.text(decision.value.word());
+        out.text(text!(" "));
         out.mv(decision.mv);
         Ok(())
     }
 
     fn cmd_state(&self, out: &mut Out) {
         let Some((game, bot)) = &self.expanding() else {
-            out.str("state none");
+            out.text(text!("state none"));
             return;
         };
-        out.str("state stones ");
+        out.text(text!("state stones "));
         out.num(game.stones());
-        out.str(" limit ");
+        out.text(text!(" limit "));
         out.num(game.limit());
-        out.str(" cap ");
+        out.text(text!(" cap "));
         out.num(game.cap());
-        out.str(" resets ");
+        out.text(text!(" resets "));
         out.num(u32::from(game.resets_left(*bot)));
-        out.str(" ");
+        out.text(text!(" "));
         out.num(u32::from(game.resets_left(bot.other())));
-        out.str(" pending ");
+        out.text(text!(" pending "));
         out.num(u32::from(game.reset_pending()));
-        out.str(" turn ");
-        out.str(match game.winner() {
-            Some(p) if p == *bot => "won",
-            Some(_) => "lost",
-            None if game.to_move() == *bot => "bot",
-            None => "opponent",
+        out.text(text!(" turn "));
+        out.text(match game.winner() {
+            Some(p) if p == *bot => text!("won"),
+            Some(_) => text!("lost"),
+            None if game.to_move() == *bot => text!("bot"),
+            None => text!("opponent"),
         });
     }
 
     fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         if let Some(name) = words.next() {
             words.end()?;
-            self.policy = Policy::from_name(name)
-                .ok_or(Error::Msg("usage: policy [first|trap|longest|exploit]"))?;
+            self.policy = Policy::from_name(name).ok_or(Error::Msg(text!(
+                "usage: policy [first|trap|longest|exploit]"
+            )))?;
         }
-        out.str("policy ");
-        out.str(self.policy.as_str());
+        out.text(text!("policy "));
+        out.text(self.policy.text());
         Ok(())
     }
 
     fn cmd_limits(&self, out: &mut Out) {
         let limits = self.engine.limits();
-        out.str("limits stones ");
+        out.text(text!("limits stones "));
         out.num(limits.max_stones);
-        out.str(" resets ");
+        out.text(text!(" resets "));
         out.num(u32::from(limits.max_resets));
-        out.str(" init_max ");
+        out.text(text!(" init_max "));
         match limits.init_max {
             Some(m) => out.num(m),
-            None => out.str("any"),
+            None => out.text(text!("any")),
         }
-        out.str(" line ");
+        out.text(text!(" line "));
         out.num(MAX_LINE as u32);
     }
 }
@@ -378,7 +387,7 @@ impl<E: Engine> Session<E> {
 /// Why a command was refused; becomes one `error ...` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Error {
-    Msg(&'static str),
+    Msg(Text),
     Illegal(IllegalMove),
     /// A token that should be a number is not one (or overflows).
     BadNumber,
@@ -397,20 +406,20 @@ impl Error {
 
     fn reply(self) -> Reply {
         let mut out = Out::default();
-        out.str("error ");
+        out.text(text!("error "));
         match self {
-            Error::Msg(m) => out.str(m),
-            Error::BadNumber => out.str("bad number"),
-            Error::Missing => out.str("missing argument"),
+            Error::Msg(m) => out.text(m),
+            Error::BadNumber => out.text(text!("bad number")),
+            Error::Missing => out.text(text!("missing argument")),
             Error::Illegal(IllegalMove::BadTake { take, limit }) => {
-                out.str("illegal move: take ");
+                out.text(text!("illegal move: take "));
                 out.num(take);
-                out.str(" is outside 1..=");
+                out.text(text!(" is outside 1..="));
                 out.num(limit);
             }
             Error::Illegal(e) => {
-                out.str("illegal move: ");
-                out.str(e.as_str());
+                out.text(text!("illegal move: "));
+                out.text(e.text());
             }
         }
         out.0
@@ -449,14 +458,14 @@ impl<'a> Words<'a> {
         match self.next().ok_or(Error::Missing)? {
             b"0" => Ok(false),
             b"1" => Ok(true),
-            _ => Err(Error::Msg("flag must be 0 or 1")),
+            _ => Err(Error::Msg(text!("flag must be 0 or 1"))),
         }
     }
 
     fn end(&mut self) -> Result<(), Error> {
         match self.next() {
             None => Ok(()),
-            Some(_) => Err(Error::Msg("too many arguments")),
+            Some(_) => Err(Error::Msg(text!("too many arguments"))),
         }
     }
 }
@@ -467,8 +476,10 @@ impl<'a> Words<'a> {
 struct Out(Reply);
 
 impl Out {
-    fn str(&mut self, s: &str) {
-        for &b in s.as_bytes() {
+    // One copy of the loop for the many call sites (smaller on every target).
+    #[inline(never)]
+    fn text(&mut self, text: Text) {
+        for b in text.bytes() {
             if self.0 .0.push(b).is_err() {
                 return;
             }
@@ -485,7 +496,7 @@ impl Out {
 
     fn mv(&mut self, mv: Move) {
         self.num(mv.take);
-        self.str(if mv.reset { " 1" } else { " 0" });
+        self.text(if mv.reset { text!(" 1") } else { text!(" 0") });
     }
 }
 

@@ -30,6 +30,7 @@ use self::layer::{read_layer, visit_tokens, Header};
 use crate::geometry::{self, key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::text::text;
 use crate::value::Value;
 
 pub use self::error::{ProbeError, TableError};
@@ -80,7 +81,7 @@ impl<'a> Table<'a> {
         let (file, rest): (TableFile<'a>, &[u8]) =
             postcard::take_from_bytes(body).map_err(TableError::Decode)?;
         if !rest.is_empty() {
-            return Err(TableError::Malformed("trailing bytes"));
+            return Err(TableError::Malformed(text!("trailing bytes")));
         }
         if file.magic != format::MAGIC {
             return Err(TableError::BadMagic);
@@ -98,7 +99,7 @@ impl<'a> Table<'a> {
         let c_top = u32::try_from(u64::from(params.init_max()) + caps - 1)
             .map_err(|_| TableError::BadParams)?;
         if u64::from(file.stream_bits).div_ceil(8) != file.stream.len() as u64 {
-            return Err(TableError::Malformed("stream size"));
+            return Err(TableError::Malformed(text!("stream size")));
         }
         let table = Table {
             file,
