@@ -31,15 +31,17 @@ esac
 
 # apt-get install, through sudo when not root; refreshes stale package lists once.
 apt_install() {
-  local sudo=() log=/tmp/nimbot-apt.log
+  local sudo=() log
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   command -v apt-get >/dev/null 2>&1 || die "$* missing and there is no apt-get to install it: install $* by hand"
+  log=$(mktemp)
   echo "installing Debian packages: $*" >&2
   if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1; then
     "${sudo[@]}" apt-get update -q >>"$log" 2>&1 || true
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >>"$log" 2>&1 ||
       { tail -5 "$log" >&2; die "apt-get install $* failed (log: $log)"; }
   fi
+  rm -f "$log"
 }
 
 # ensure_cmd COMMAND PACKAGE: install PACKAGE when COMMAND is not on the PATH.
@@ -70,10 +72,14 @@ rustup_provides() {
   rustc_has_target "$1" && return 0
   command -v rustup >/dev/null 2>&1 || return 1
   echo "rustup target add $1"
-  timeout 300 rustup target add "$1" >/tmp/nimbot-rustup.log 2>&1 || {
-    echo "rustup could not add $1: $(grep -m1 -i 'error' /tmp/nimbot-rustup.log || tail -1 /tmp/nimbot-rustup.log)"
+  local log
+  log=$(mktemp)
+  timeout 300 rustup target add "$1" >"$log" 2>&1 || {
+    echo "rustup could not add $1: $(grep -m1 -i 'error' "$log" || tail -1 "$log")"
+    rm -f "$log"
     return 1
   }
+  rm -f "$log"
   rustc_has_target "$1"
 }
 
