@@ -13,7 +13,9 @@ same stdio) plays complete games against an opponent driven from here:
     lost for the opponent; with a perfect opponent it must win exactly the won starts.
 Then the related games: Fibonacci Nim and Super-Nim games are played out between the
 firmware and the host binary, each relaying the other's moves (the Fibonacci winner
-must be the one theory names; both sides must agree on every Super-Nim verdict).
+must be the one theory names; both sides must agree on every Super-Nim verdict); a
+board built for Expanding Nim only (--expanding-only: the Arduino Uno) must instead
+refuse them and say protocol 1.
 Then malformed and overlong input must get `error ...` lines while the game in
 progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
 the stack high-water mark for the RAM budget.
@@ -284,6 +286,20 @@ def check_first_decisions(fw, host, starts):
     return len(starts)
 
 
+def check_expanding_only(fw):
+    """A build without the related games refuses them, and says so in `version`."""
+    checks = 0
+    for line in ("new fibonacci 5 first", "new supernim 2,4 second"):
+        reply = fw.ask(line)
+        if reply != "error this build plays Expanding Nim only":
+            raise Failure(f"{line}: expected the Expanding-Nim-only refusal, got {reply!r}")
+        checks += 1
+    reply = fw.ask("version")
+    if not (reply.startswith("version nimbot ") and reply.endswith(" protocol 1")):
+        raise Failure(f"version: expected protocol 1, got {reply!r}")
+    return checks + 1
+
+
 def check_bad_input(fw):
     """Malformed and overlong lines get one error each; the game survives them."""
     checks = 0
@@ -349,7 +365,12 @@ def main():
     ap.add_argument("--oracle", required=True, help="the host nimbot binary")
     ap.add_argument("--qemu", required=True, metavar="COMMAND",
                     help="QEMU's (or firmware/pico_emulator.py's) command line, one string, "
-                    "without `-kernel ELF` (which this adds last)")
+                         "without the image option and the ELF (which this adds last)")
+    ap.add_argument("--image-flag", default="-kernel",
+                    help="QEMU's option that loads the ELF (-bios on the AVR machines, where -kernel "
+                         "loads the image but starts nothing)")
+    ap.add_argument("--expanding-only", action="store_true",
+                    help="the firmware plays Expanding Nim only: check that it refuses the related games")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--samples", type=int, default=16, help="random N per (R, seat) beyond the fixed ones")
     ap.add_argument("--fixed", default=None, metavar="N,N,...",
@@ -370,7 +391,7 @@ def main():
 
     # The board's UART should be straight on stdio, with no monitor and no mux,
     # so that no byte of the input (not even Ctrl-A) is taken as a QEMU command.
-    qemu = shlex.split(args.qemu) + ["-kernel", args.elf]
+    qemu = shlex.split(args.qemu) + [args.image_flag, args.elf]
     print("qemu: " + " ".join(qemu), flush=True)
     rng = random.Random(args.seed)
     passed = failed = 0
@@ -428,11 +449,15 @@ def main():
 
         try:
             t0 = time.monotonic()
-            supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
-            n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
-            passed += n
-            print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
-                  f"in {time.monotonic() - t0:.1f} s", flush=True)
+            if args.expanding_only:
+                passed += check_expanding_only(fw)
+                print("other games: refused (Expanding Nim only, protocol 1)", flush=True)
+            else:
+                supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
+                n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
+                passed += n
+                print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
+                      f"in {time.monotonic() - t0:.1f} s", flush=True)
         except Failure as e:
             failed += 1
             print(f"FAIL other games: {e}", flush=True)

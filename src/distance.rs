@@ -8,10 +8,10 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::geometry;
 use crate::rules::{Move, Position};
 use crate::solver::{Solution, SolveBox};
 use crate::strategy::{best_move, position_value, reply_counts, DecideError, Decision};
-use crate::table::geometry;
 use crate::value::Value;
 
 /// Plies to the end for every position of a solved box, and for the small open-cap
