@@ -16,6 +16,7 @@
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, position_value, DecideError, Decision, Oracle};
+use crate::text::{text, Text};
 use crate::value::Value;
 
 /// How to move in a lost position. Won positions always get a winning move.
@@ -57,29 +58,32 @@ pub enum Knowledge {
 }
 
 impl Policy {
-    /// Every policy, in the order the docs and the arena list them.
-    pub const ALL: [Policy; 4] = [
-        Policy::First,
-        Policy::Trap,
-        Policy::Longest,
-        Policy::Exploit,
-    ];
-
     /// The policy's name in the line protocol and on the command line.
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            Policy::First => "first",
-            Policy::Trap => "trap",
-            Policy::Longest => "longest",
-            Policy::Exploit => "exploit",
+            Policy::First => text!("first"),
+            Policy::Trap => text!("trap"),
+            Policy::Longest => text!("longest"),
+            Policy::Exploit => text!("exploit"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 
     /// The policy called `name`, if any.
     pub fn from_name(name: &[u8]) -> Option<Self> {
-        Policy::ALL
-            .into_iter()
-            .find(|p| p.as_str().as_bytes() == name)
+        match name {
+            b"first" => Some(Policy::First),
+            b"trap" => Some(Policy::Trap),
+            b"longest" => Some(Policy::Longest),
+            b"exploit" => Some(Policy::Exploit),
+            _ => None,
+        }
     }
 
     /// What the policy needs to know: an engine without it refuses the policy.

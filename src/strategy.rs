@@ -4,6 +4,7 @@
 //! position is a [`Policy`](crate::Policy): see [`policy`](crate::policy).
 
 use crate::rules::{Move, Position};
+use crate::text::{text, Text};
 use crate::value::Value;
 
 /// The position lies outside what an oracle or engine knows.
@@ -24,17 +25,24 @@ pub enum DecideError {
 
 impl DecideError {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            DecideError::OutOfRange => "position outside the engine's limits",
-            DecideError::TooLarge => "position too large to solve here",
-            DecideError::BadTable => "table data damaged",
-            DecideError::Unsupported => "policy not played by this engine",
+            DecideError::OutOfRange => text!("position outside the engine's limits"),
+            DecideError::TooLarge => text!("position too large to solve here"),
+            DecideError::BadTable => text!("table data damaged"),
+            DecideError::Unsupported => text!("policy not played by this engine"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(DecideError);
+crate::text::error_from_text!(DecideError);
 
 /// Knows, for some set of positions whose cap still binds (`c < s`), whether the
 /// player to move wins.

@@ -14,7 +14,7 @@ use nimbot::Position;
 use serde::Serialize;
 
 use crate::json;
-use crate::latency::{latency, median};
+use nimbot_latency::{latency, median};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -139,7 +139,7 @@ impl Runs {
     }
 }
 
-/// Per-call latency in microseconds (see [`crate::latency::latency`]).
+/// Per-call latency in microseconds (see `nimbot_latency::latency`).
 #[derive(Serialize)]
 pub struct Latency {
     median_us: f64,

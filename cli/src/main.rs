@@ -5,12 +5,12 @@ mod analyze;
 mod arena;
 mod bench;
 mod bench_exploit;
+mod board;
 mod connect;
 mod demo;
 mod exp_nim;
 mod game_log;
 mod json;
-mod latency;
 mod matches;
 mod nim_arena;
 mod serve;
@@ -23,6 +23,7 @@ use embedded_io_adapters::std::FromStd;
 use nimbot::exploit::HostEngine;
 use nimbot::fibonacci as fib;
 use nimbot::protocol::{serve, Session};
+use nimbot::policy::Knowledge;
 use nimbot::{Engine, Params, Policy, Position};
 
 /// Perfect play for Expanding Nim with resets.
@@ -56,41 +57,39 @@ pub struct PolicyArgs {
 }
 
 impl PolicyArgs {
-    /// The engine every playing command plays with (the embedded table whenever it
-    /// covers the game, the in-memory solver beyond it, the models for `exploit`)
-    /// and the policy, or (after one line on stderr) the usage error's exit status
-    /// if the engine does not play it.
-    fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
-        let engine = HostEngine::new();
-        let policy = self.policy.map_or(Policy::Exploit, Policy::from);
-        if engine.plays(policy) {
-            Ok((engine, policy))
+    /// The policy asked for, by default `exploit` (or `trap` with a board, whose
+    /// firmware knows values only), or (after one line on stderr) the usage error's
+    /// exit status if the engine does not play it: the host engine plays every
+    /// policy, a board the ones the value of positions suffices for
+    /// (`Engine::plays`' default, which `BoardEngine` keeps).
+    fn policy(self, cmd: &str, board: bool) -> Result<Policy, ExitCode> {
+        let policy = match self.policy {
+            Some(p) => Policy::from(p),
+            None if board => Policy::Trap,
+            None => Policy::Exploit,
+        };
+        let plays = if board {
+            policy.needs() == Knowledge::Values
         } else {
+            HostEngine::new().plays(policy)
+        };
+        if plays {
+            Ok(policy)
+        } else {
+            let with = if board { " with --board" } else { "" };
             eprintln!(
-                "nimbot {cmd}: this engine does not play --policy {}",
+                "nimbot {cmd}: --policy {} is not played{with} (try first or trap)",
                 policy.as_str()
             );
             Err(ExitCode::from(2))
         }
     }
-}
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum PolicyArg {
-    Trap,
-    Longest,
-    First,
-    Exploit,
-}
-
-impl From<PolicyArg> for Policy {
-    fn from(p: PolicyArg) -> Policy {
-        match p {
-            PolicyArg::Trap => Policy::Trap,
-            PolicyArg::Longest => Policy::Longest,
-            PolicyArg::First => Policy::First,
-            PolicyArg::Exploit => Policy::Exploit,
-        }
+    /// The engine of the commands that play on the host (the embedded table
+    /// whenever it covers the game, the in-memory solver beyond it, the models for
+    /// `exploit`) and the policy, or the usage error's exit status.
+    fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
+        self.policy(cmd, false).map(|p| (HostEngine::new(), p))
     }
 }
 
