@@ -30,7 +30,7 @@ use nimbot::{Engine, Params, Policy, Position};
 ///
 /// With no command, nimbot speaks its line protocol on stdin/stdout (see `serial`).
 #[derive(Parser, Debug)]
-#[command(version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "nimbot", version, about, long_about = None, after_help = AFTER_HELP)]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
