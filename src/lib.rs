@@ -110,11 +110,11 @@ pub mod value;
 // What an embedder needs: a table, an engine on it, a session speaking the line
 // protocol over its serial port, and the game's own types.
 pub use engine::{Engine, TableEngine};
+pub use policy::Policy;
 #[cfg(feature = "async")]
 pub use protocol::serve_async;
 pub use protocol::{serve, Session};
 pub use rules::{Game, Move, Outcome, Params, Player, Position};
-pub use policy::Policy;
 pub use strategy::{DecideError, Decision};
 pub use table::{Table, TableError};
 pub use value::Value;

@@ -13,10 +13,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use nimbot::exploit::HostEngine;
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
-use nimbot::exploit::HostEngine;
 use nimbot::{Engine, Player};
 
 use crate::board::{BoardArgs, BoardEngine};

@@ -6,9 +6,9 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::Args;
+use nimbot::exploit::HostEngine;
 use nimbot::platform::text_client::{TextAction, TextClient};
 use nimbot::platform::wire::{GameResult, EXIT_USAGE};
-use nimbot::exploit::HostEngine;
 use nimbot::Engine;
 
 use crate::board::BoardArgs;

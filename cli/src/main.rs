@@ -22,8 +22,8 @@ use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::exploit::HostEngine;
 use nimbot::fibonacci as fib;
-use nimbot::protocol::{serve, Session};
 use nimbot::policy::Knowledge;
+use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
 
 /// Perfect play for Expanding Nim with resets.
@@ -90,6 +90,25 @@ impl PolicyArgs {
     /// `exploit`) and the policy, or the usage error's exit status.
     fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
         self.policy(cmd, false).map(|p| (HostEngine::new(), p))
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PolicyArg {
+    Trap,
+    Longest,
+    First,
+    Exploit,
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(p: PolicyArg) -> Policy {
+        match p {
+            PolicyArg::Trap => Policy::Trap,
+            PolicyArg::Longest => Policy::Longest,
+            PolicyArg::First => Policy::First,
+            PolicyArg::Exploit => Policy::Exploit,
+        }
     }
 }
 
