@@ -96,8 +96,8 @@ fn main(args: &Args) -> u8 {
         if let Some(value) = option(arg, &mut it, b"--policy", None) {
             // The engine knows values only (`TinyEngine` plays what `Engine::plays`
             // allows by default): `longest` and `exploit` need distances and models.
-            let policy = value.and_then(Policy::from_name);
-            let Some(p) = policy.filter(|p| p.needs() == Knowledge::Values) else {
+            let named = value.and_then(Policy::from_name);
+            let Some(p) = named.filter(|p| p.needs() == Knowledge::Values) else {
                 return usage("--policy takes first or trap (longest and exploit need the full binary)");
             };
             policy = p;
