@@ -51,40 +51,54 @@ pub trait Oracle {
     /// oracle's limits. Only asked about positions with `c < s`.
     fn value(&self, pos: &Position) -> Result<Value, DecideError>;
 
-    /// The largest pile `p` in `lo..=hi` such that `layer` with `p` stones (its own
-    /// pile is ignored) is lost for its mover; `lo` is at least the cap + 1.
+    /// Visit the values of `layer` (its own pile ignored) over piles `lo..=hi`, as
+    /// runs `visit(first, last, value)`, lowest first, that cover every pile of the
+    /// range (neighbouring runs may share a value); `lo` is at least the cap + 1.
     ///
-    /// The default asks [`Oracle::value`] pile by pile; a table answers with one pass
-    /// over the layer.
+    /// The default asks [`Oracle::value`] pile by pile; a table answers from one
+    /// pass over the coded layer, which is what makes a decision cheap.
+    fn runs(
+        &self,
+        layer: &Position,
+        lo: u32,
+        hi: u32,
+        visit: &mut dyn FnMut(u32, u32, Value),
+    ) -> Result<(), DecideError> {
+        for p in lo.max(layer.cap().saturating_add(1))..=hi {
+            if let Some(pos) = layer.with_stones(p) {
+                visit(p, p, self.value(&pos)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The largest pile `p` in `lo..=hi` such that `layer` with `p` stones (its own
+    /// pile ignored) is lost for its mover; `lo` is at least the cap + 1. One
+    /// [`Oracle::runs`] pass.
     fn largest_loss_in(
         &self,
         layer: &Position,
         lo: u32,
         hi: u32,
     ) -> Result<Option<u32>, DecideError> {
-        let lo = lo.max(layer.cap().saturating_add(1));
-        for p in (lo..=hi).rev() {
-            let Some(pos) = layer.with_stones(p) else {
-                continue;
-            };
-            if self.value(&pos)? == Value::Lost {
-                return Ok(Some(p));
+        let mut found = None;
+        self.runs(layer, lo, hi, &mut |_, last, v| {
+            if v == Value::Lost {
+                found = Some(last);
             }
-        }
-        Ok(None)
+        })?;
+        Ok(found)
     }
 
     /// How many piles `p` in `lo..=hi` leave `layer` (its own pile ignored) lost for
-    /// its mover; `lo` is at least the cap + 1. The default asks pile by pile.
+    /// its mover; `lo` is at least the cap + 1. One [`Oracle::runs`] pass.
     fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {
         let mut n = 0u32;
-        for p in lo.max(layer.cap().saturating_add(1))..=hi {
-            if let Some(pos) = layer.with_stones(p) {
-                if self.value(&pos)? == Value::Lost {
-                    n += 1;
-                }
+        self.runs(layer, lo, hi, &mut |first, last, v| {
+            if v == Value::Lost {
+                n = n.saturating_add(last - first + 1);
             }
-        }
+        })?;
         Ok(n)
     }
 }
