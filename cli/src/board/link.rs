@@ -594,14 +594,7 @@ impl Link {
             return self.abandon(Fault::Diverged);
         };
         self.phase = Phase::Query { first };
-        Out::Send(format!(
-            "query {} {} {} {} {}",
-            pos.stones(),
-            pos.cap(),
-            pos.own_resets(),
-            pos.opp_resets(),
-            u8::from(pos.reset_pending())
-        ))
+        Out::Send(format!("query {pos}"))
     }
 
     /// The board's move at `ply`, in `line`.
