@@ -827,7 +827,7 @@ mod tests {
     use nimbot::{Engine, Policy, TableEngine};
 
     use super::*;
-    use crate::board::fake::{FakeBoard, Trick};
+    use crate::fake::{FakeBoard, Trick};
 
     /// A link and a fake board, wired by a queue of lines in flight.
     struct Bench {
