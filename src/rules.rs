@@ -391,11 +391,17 @@ impl Game {
 /// Who sits first does not matter: the position is always seen from the mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// s: stones left, at least 1 (an empty pile ends the game before a position).
     stones: u32,
+    /// c: the cap `max(M, h + 1)`, the largest take allowed unless a reset is pending.
     cap: u32,
+    /// a: the mover's resets left.
     own_resets: u8,
+    /// b: the opponent's resets left.
     opp_resets: u8,
+    /// f: the opponent has just reset, so this move may take at most M.
     reset_pending: bool,
+    /// M, the game's initial maximum: the cap's floor.
     init_max: u32,
 }
 
