@@ -15,7 +15,7 @@
 //! in the `exploit` module (it needs threads: feature `exploit`).
 
 use crate::rules::{Move, Position};
-use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
 use crate::text::{match_text, Text};
 use crate::value::Value;
 
@@ -263,28 +263,6 @@ fn count_pass<O: Oracle + ?Sized>(
             before = before.wrapping_add(last - first + 1);
         }
     })
-}
-
-/// The values of `layer` (its own pile ignored) over piles `lo..=hi`, `lo` at least
-/// 1, as runs `visit(first, last, value)`, lowest first: the piles up to the cap by
-/// the rules ([`Position::trivial_value`]), the others by the oracle, in one pass.
-fn layer_runs<O: Oracle + ?Sized>(
-    oracle: &O,
-    layer: &Position,
-    lo: u32,
-    hi: u32,
-    visit: &mut dyn FnMut(u32, u32, Value),
-) -> Result<(), DecideError> {
-    let c = layer.cap();
-    for p in lo..=hi.min(c) {
-        if let Some(v) = layer.with_stones(p).and_then(|q| q.trivial_value()) {
-            visit(p, p, v);
-        }
-    }
-    if hi > c {
-        oracle.runs(layer, lo.max(c.saturating_add(1)), hi, visit)?;
-    }
-    Ok(())
 }
 
 /// The move for `pos` under `policy`, for the policies won/lost knowledge suffices

@@ -126,8 +126,62 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
 /// move's replies counted on their own, pile window by pile window.
 mod per_move {
     use nimbot::rules::{Move, Position};
-    use nimbot::strategy::{best_move, position_value, DecideError, Oracle};
+    use nimbot::strategy::{position_value, DecideError, Decision, Oracle};
     use nimbot::Value;
+
+    /// The winning move as first written: the oracle's largest lost pile below the
+    /// cap, then the piles the rules decide, then the cap.
+    pub fn best_move<O: Oracle>(oracle: &O, pos: &Position) -> Result<Decision, DecideError> {
+        let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
+        if limit >= s {
+            return Ok(Decision {
+                mv: Move::new(s, false),
+                value: Value::Won,
+            });
+        }
+        for &reset in pos.reset_choices() {
+            // Replies to takes 1..=w (w < c) all sit in the layer of this template.
+            let Ok(Some(template)) = pos.after(Move::new(1, reset)) else {
+                continue;
+            };
+            let w = limit.min(c.saturating_sub(1));
+            if w >= 1 {
+                let lo = s - w;
+                // Piles above the cap: ask the oracle for the largest lost one.
+                if let Some(p) = oracle.largest_loss_in(&template, lo.max(c + 1), s - 1)? {
+                    return Ok(Decision {
+                        mv: Move::new(s - p, reset),
+                        value: Value::Won,
+                    });
+                }
+                // Piles at or below the cap are decided by the rules.
+                for p in (lo..=c.min(s - 1)).rev() {
+                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
+                    {
+                        return Ok(Decision {
+                            mv: Move::new(s - p, reset),
+                            value: Value::Won,
+                        });
+                    }
+                }
+            }
+            if limit >= c {
+                let mv = Move::new(c, reset);
+                if let Ok(Some(next)) = pos.after(mv) {
+                    if position_value(oracle, &next)? == Value::Lost {
+                        return Ok(Decision {
+                            mv,
+                            value: Value::Won,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Decision {
+            mv: Move::new(1, false),
+            value: Value::Lost,
+        })
+    }
 
     fn reply_counts<O: Oracle>(oracle: &O, q: &Position) -> Result<(u32, u32), DecideError> {
         let (s, c, limit) = (q.stones(), q.cap(), q.limit());
@@ -162,7 +216,7 @@ mod per_move {
         Ok((winning, total))
     }
 
-    /// The trap's move (a winning one when `pos` is won), or the first error met.
+    /// The trap's move (the winning one when `pos` is won), or the first error met.
     pub fn trap<O: Oracle>(oracle: &O, pos: &Position) -> Result<Move, DecideError> {
         let d = best_move(oracle, pos)?;
         if d.value.is_won() {
