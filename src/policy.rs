@@ -133,7 +133,9 @@ impl Group<'_> {
     }
 
     /// Pile `x`'s count grows by `n` (wrapping: a window's count is added as the
-    /// difference of two running counts, only the sum is exact).
+    /// difference of two running counts, only the sum is exact). Out of line: it is
+    /// called from several loops, and each inlined copy costs flash.
+    #[inline(never)]
     fn add(&mut self, x: u32, n: u32) {
         if let Some(k) = x
             .checked_sub(self.lo)
