@@ -348,28 +348,15 @@ impl Oracle for Table<'_> {
         Ok(self.stored_value(pos)?)
     }
 
-    fn largest_loss_in(
+    fn runs(
         &self,
         layer: &Position,
         lo: u32,
         hi: u32,
-    ) -> Result<Option<u32>, DecideError> {
-        let mut found = None;
-        self.walk(layer, lo, hi, &mut |_, last, won| {
-            if !won {
-                found = Some(last);
-            }
-        })?;
-        Ok(found)
-    }
-
-    fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {
-        let mut n = 0u32;
-        self.walk(layer, lo, hi, &mut |first, last, won| {
-            if !won {
-                n = n.saturating_add(last - first + 1);
-            }
-        })?;
-        Ok(n)
+        visit: &mut dyn FnMut(u32, u32, Value),
+    ) -> Result<(), DecideError> {
+        Ok(self.walk(layer, lo, hi, &mut |first, last, won| {
+            visit(first, last, Value::from_mover_wins(won))
+        })?)
     }
 }
