@@ -140,12 +140,14 @@ build() {
 # The panic handler calls a symbol defined nowhere (tiny/src/sys.rs), so a build
 # with a reachable panic must fail to link; prove it with a deliberate one.
 panic_guard() {
-  local target=$1 log=/tmp/nimbot-tiny-canary.log
+  local target=$1 log
+  log=$(mktemp)
   step "tiny: the link-time panic guard rejects a build with a reachable panic ($target)"
   if tiny_cargo "$target" build $(with_features panic-canary) >"$log" 2>&1; then
     die "the panic-canary build linked: the panic guard does not work"
   fi
   grep -q $PANIC_SYMBOL "$log" || { tail -20 "$log" >&2; die "the panic-canary build failed for another reason (log: $log)"; }
+  rm -f "$log"
   echo "ok: the canary build fails to link on $PANIC_SYMBOL"
 }
 

@@ -6,9 +6,13 @@
 //! opponent a won one, or the server refuses it), and for a player in a lost position
 //! how many plies it could still have held out against best play. Then a summary:
 //! the first blunder and the blunders of each seat.
+//!
+//! Three steps: [`Analysis::replay`] computes (the log against the rules and the
+//! solver), [`Analysis::summary`] reports (blunders per seat, the winner) and
+//! [`render_text`] or [`render_json`] renders.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -19,8 +23,10 @@ use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::position_value;
 use nimbot::Value;
 use nimbot::{Game, Move, Outcome, Params, Player, Position};
+use serde::Serialize;
 
-use crate::game_log::{self, Record};
+use crate::game_log::{self, Log, Record};
+use crate::json;
 
 #[derive(Args, Debug)]
 #[command(
@@ -55,6 +61,29 @@ struct Ply {
     hold_out: Option<u16>,
 }
 
+/// A game log replayed with the rules and the solver.
+struct Analysis {
+    /// N, from the log's first record.
+    stones: u32,
+    resets: u8,
+    init_max: u32,
+    /// The seats' names, from their first records.
+    names: [String; 2],
+    plies: Vec<Ply>,
+    /// The seat that won by the rules (or by the server's refusal of the last move).
+    winner: Option<usize>,
+    /// The log's reason line.
+    reason: Option<String>,
+    /// Why the replay stopped early, if it did.
+    note: Option<String>,
+}
+
+/// Blunders per seat and the ply of each seat's first one.
+struct Summary {
+    blunders: [u32; 2],
+    first: [Option<usize>; 2],
+}
+
 fn fmt_move(m: Move) -> String {
     format!("{}{}", m.take, if m.reset { "r" } else { "" })
 }
@@ -81,8 +110,15 @@ fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
 }
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
-    match analyze(args) {
-        Ok(text) => {
+    let analysis =
+        read_log(&args.log).and_then(|log| Analysis::replay(&log, args.resets, args.init_max));
+    match analysis {
+        Ok(a) => {
+            let text = if args.json {
+                render_json(&a)
+            } else {
+                render_text(&a)
+            };
             print!("{text}");
             ExitCode::SUCCESS
         }
@@ -93,71 +129,74 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     }
 }
 
-fn analyze(args: &AnalyzeArgs) -> Result<String, String> {
-    let text = if args.log.as_os_str() == "-" {
+/// The log at `path` (`-`: stdin), parsed.
+fn read_log(path: &Path) -> Result<Log, String> {
+    let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).map_err(|e| format!("stdin: {e}"))?
     } else {
-        std::fs::read_to_string(&args.log)
-            .map_err(|e| format!("cannot read {}: {e}", args.log.display()))?
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
     };
-    let log = game_log::parse(&text)?;
-    let first = log.records.first().ok_or("the log holds no move")?;
-    // N from the first record; a refused first take left the pile as it was.
-    let refused_first = log.records.len() == 1
-        && log.reason.as_deref().is_some_and(|r| {
-            r.ends_with("made an illegal move") || r.ends_with("exceeded time limit")
-        });
-    let stones = if refused_first {
-        first.stones_left
-    } else {
-        first
-            .stones_left
-            .saturating_add(first.take.min(u32::MAX - first.stones_left))
-    };
-    let params = Params::new(stones, args.resets, args.init_max)
-        .map_err(|e| format!("N = {stones} from the log: {e}"))?;
-    let bx = SolveBox::games(stones, args.resets, args.init_max);
-    if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
-        return Err(format!("N = {stones} is too large to solve here"));
-    }
-    let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-    let dist = Distances::new(&sol);
-    let mut game = Game::new(params);
-    let mut plies: Vec<Ply> = Vec::new();
-    let mut note = None;
-    for (i, rec) in log.records.iter().enumerate() {
-        let seat = if i % 2 == 0 {
-            Player::First
+    game_log::parse(&text)
+}
+
+impl Analysis {
+    /// Replay `log` for a game with `resets` and `init_max` (N comes from the log).
+    fn replay(log: &Log, resets: u8, init_max: u32) -> Result<Analysis, String> {
+        let first = log.records.first().ok_or("the log holds no move")?;
+        // N from the first record; a refused first take left the pile as it was.
+        let refused_first = log.records.len() == 1
+            && log.reason.as_deref().is_some_and(|r| {
+                r.ends_with("made an illegal move") || r.ends_with("exceeded time limit")
+            });
+        let stones = if refused_first {
+            first.stones_left
         } else {
-            Player::Second
+            first
+                .stones_left
+                .saturating_add(first.take.min(u32::MAX - first.stones_left))
         };
-        let Some(before) = game.position() else {
-            note = Some(format!("record {} comes after the game ended", i + 1));
-            break;
-        };
-        let won = position_value(&sol, &before) == Ok(Value::Won);
-        let mv = Move::new(rec.take, rec.reset);
-        let refused = game.check(seat, mv).err();
-        let leaves_won = match before.after(mv) {
-            Ok(Some(next)) => position_value(&sol, &next) == Ok(Value::Won),
-            _ => false,
-        };
-        let blunder = refused.is_some() || (won && leaves_won);
-        plies.push(Ply {
-            record: rec.clone(),
-            seat,
-            before,
-            won,
-            winning: winning_moves(&sol, &before),
-            refused,
-            blunder,
-            hold_out: if won { None } else { dist.get(&before) },
-        });
-        if refused.is_some() {
-            break;
+        let params = Params::new(stones, resets, init_max)
+            .map_err(|e| format!("N = {stones} from the log: {e}"))?;
+        let bx = SolveBox::games(stones, resets, init_max);
+        if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
+            return Err(format!("N = {stones} is too large to solve here"));
         }
-        match game.play(seat, mv) {
-            Ok(Outcome::Continue) => {
+        let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
+        let dist = Distances::new(&sol);
+        let mut game = Game::new(params);
+        let mut plies: Vec<Ply> = Vec::new();
+        let mut note = None;
+        for (i, rec) in log.records.iter().enumerate() {
+            let seat = if i % 2 == 0 {
+                Player::First
+            } else {
+                Player::Second
+            };
+            let Some(before) = game.position() else {
+                note = Some(format!("record {} comes after the game ended", i + 1));
+                break;
+            };
+            let won = position_value(&sol, &before) == Ok(Value::Won);
+            let mv = Move::new(rec.take, rec.reset);
+            let refused = game.check(seat, mv).err();
+            let leaves_won = match before.after(mv) {
+                Ok(Some(next)) => position_value(&sol, &next) == Ok(Value::Won),
+                _ => false,
+            };
+            plies.push(Ply {
+                record: rec.clone(),
+                seat,
+                before,
+                won,
+                winning: winning_moves(&sol, &before),
+                refused,
+                blunder: refused.is_some() || (won && leaves_won),
+                hold_out: if won { None } else { dist.get(&before) },
+            });
+            if refused.is_some() {
+                break;
+            }
+            if let Ok(Outcome::Continue) = game.play(seat, mv) {
                 if game.stones() != rec.stones_left {
                     note = Some(format!(
                         "record {} says {} stones left, the rules say {}",
@@ -168,86 +207,133 @@ fn analyze(args: &AnalyzeArgs) -> Result<String, String> {
                     break;
                 }
             }
-            Ok(Outcome::Won(_)) | Err(_) => {}
         }
+        let names = [0, 1].map(|s| {
+            log.records
+                .get(s)
+                .map_or_else(|| "?".to_string(), |r| r.name.clone())
+        });
+        let winner = match game.winner() {
+            Some(w) => Some(w.index()),
+            None => plies
+                .last()
+                .filter(|p| p.refused.is_some())
+                .map(|p| p.seat.other().index()),
+        };
+        Ok(Analysis {
+            stones,
+            resets,
+            init_max,
+            names,
+            plies,
+            winner,
+            reason: log.reason.clone(),
+            note,
+        })
     }
-    let names = [0, 1].map(|s| {
-        log.records
-            .get(s)
-            .map_or_else(|| "?".to_string(), |r| r.name.clone())
-    });
-    let mut blunders = [0u32; 2];
-    let mut first_blunder: [Option<usize>; 2] = [None, None];
-    for (i, p) in plies.iter().enumerate() {
-        if p.blunder {
-            let s = p.seat.index();
-            blunders[s] += 1;
-            first_blunder[s].get_or_insert(i + 1);
+
+    /// The blunders of each seat and where each seat's first one is.
+    fn summary(&self) -> Summary {
+        let mut s = Summary {
+            blunders: [0; 2],
+            first: [None; 2],
+        };
+        for (i, p) in self.plies.iter().enumerate().filter(|(_, p)| p.blunder) {
+            let seat = p.seat.index();
+            s.blunders[seat] += 1;
+            s.first[seat].get_or_insert(i + 1);
         }
+        s
     }
-    let winner = match game.winner() {
-        Some(w) => Some(w.index()),
-        None => plies
-            .last()
-            .filter(|p| p.refused.is_some())
-            .map(|p| p.seat.other().index()),
-    };
+}
+
+/// One move as a JSON line.
+#[derive(Serialize)]
+struct PlyLine<'a> {
+    ply: usize,
+    seat: usize,
+    name: &'a str,
+    take: u32,
+    reset: bool,
+    stones_before: u32,
+    limit: u32,
+    value: &'static str,
+    /// `[take, reset]` pairs, reset as 0 or 1.
+    winning_moves: Vec<[u32; 2]>,
+    blunder: bool,
+    refused: Option<String>,
+    hold_out: Option<u16>,
+}
+
+/// The game's summary as a JSON line.
+#[derive(Serialize)]
+struct SummaryLine<'a> {
+    stones: u32,
+    resets: u8,
+    init_max: u32,
+    plies: usize,
+    names: [&'a str; 2],
+    winner: Option<usize>,
+    reason: Option<&'a str>,
+    blunders: [u32; 2],
+    first_blunder_ply: [Option<usize>; 2],
+    note: Option<&'a str>,
+}
+
+/// One JSON object per move, then the summary object.
+fn render_json(a: &Analysis) -> String {
     let mut out = String::new();
-    if args.json {
-        for (i, p) in plies.iter().enumerate() {
-            let winning: Vec<String> = p
+    for (i, p) in a.plies.iter().enumerate() {
+        out += &json::line(&PlyLine {
+            ply: i + 1,
+            seat: p.seat.index(),
+            name: &p.record.name,
+            take: p.record.take,
+            reset: p.record.reset,
+            stones_before: p.before.stones(),
+            limit: p.before.limit(),
+            value: if p.won { "won" } else { "lost" },
+            winning_moves: p
                 .winning
                 .iter()
-                .map(|m| format!("[{},{}]", m.take, u8::from(m.reset)))
-                .collect();
-            let _ = writeln!(
-                out,
-                "{{\"ply\":{},\"seat\":{},\"name\":{},\"take\":{},\"reset\":{},\"stones_before\":{},\"limit\":{},\"value\":\"{}\",\"winning_moves\":[{}],\"blunder\":{},\"refused\":{},\"hold_out\":{}}}",
-                i + 1,
-                p.seat.index(),
-                json_str(&p.record.name),
-                p.record.take,
-                p.record.reset,
-                p.before.stones(),
-                p.before.limit(),
-                if p.won { "won" } else { "lost" },
-                winning.join(","),
-                p.blunder,
-                p.refused.map_or("null".into(), |r| json_str(&r.to_string())),
-                p.hold_out.map_or("null".into(), |d| d.to_string()),
-            );
-        }
-        let opt = |x: Option<usize>| x.map_or("null".into(), |v| v.to_string());
-        let _ = writeln!(
-            out,
-            "{{\"stones\":{},\"resets\":{},\"init_max\":{},\"plies\":{},\"names\":[{},{}],\"winner\":{},\"reason\":{},\"blunders\":[{},{}],\"first_blunder_ply\":[{},{}],\"note\":{}}}",
-            stones,
-            args.resets,
-            args.init_max,
-            plies.len(),
-            json_str(&names[0]),
-            json_str(&names[1]),
-            winner.map_or("null".into(), |w| w.to_string()),
-            log.reason.as_deref().map_or("null".into(), json_str),
-            blunders[0],
-            blunders[1],
-            opt(first_blunder[0]),
-            opt(first_blunder[1]),
-            note.as_deref().map_or("null".into(), json_str),
-        );
-        return Ok(out);
+                .map(|m| [m.take, u32::from(m.reset)])
+                .collect(),
+            blunder: p.blunder,
+            refused: p.refused.map(|r| r.to_string()),
+            hold_out: p.hold_out,
+        });
     }
+    let s = a.summary();
+    out += &json::line(&SummaryLine {
+        stones: a.stones,
+        resets: a.resets,
+        init_max: a.init_max,
+        plies: a.plies.len(),
+        names: [&a.names[0], &a.names[1]],
+        winner: a.winner,
+        reason: a.reason.as_deref(),
+        blunders: s.blunders,
+        first_blunder_ply: s.first,
+        note: a.note.as_deref(),
+    });
+    out
+}
+
+/// A table of the moves, then the summary line.
+fn render_text(a: &Analysis) -> String {
+    let mut out = String::new();
+    let names = &a.names;
     let _ = writeln!(
         out,
-        "N = {stones} (from the log), R = {}, M = {}; seat 0: {}, seat 1: {}",
-        args.resets, args.init_max, names[0], names[1]
+        "N = {} (from the log), R = {}, M = {}; seat 0: {}, seat 1: {}",
+        a.stones, a.resets, a.init_max, names[0], names[1]
     );
     let _ = writeln!(
         out,
         "{:>4} {:>4} {:>6} {:>6} {:>5}  {:<26} winning moves",
         "ply", "seat", "move", "stones", "limit", "verdict"
     );
-    for (i, p) in plies.iter().enumerate() {
+    for (i, p) in a.plies.iter().enumerate() {
         let verdict = match (p.refused, p.won, p.blunder) {
             (Some(r), _, _) => format!("BLUNDER: refused ({r})"),
             (None, true, true) => "BLUNDER: threw the win away".into(),
@@ -278,46 +364,30 @@ fn analyze(args: &AnalyzeArgs) -> Result<String, String> {
             winning
         );
     }
-    let fb = |s: usize| first_blunder[s].map_or("none".into(), |p| format!("ply {p}"));
-    let first_overall = match (first_blunder[0], first_blunder[1]) {
+    let s = a.summary();
+    let fb = |seat: usize| s.first[seat].map_or("none".into(), |p| format!("ply {p}"));
+    let first_overall = match (s.first[0], s.first[1]) {
         (Some(a), Some(b)) if a < b => format!("seat 0 ({}) at ply {a}", names[0]),
         (Some(_), Some(b)) | (None, Some(b)) => format!("seat 1 ({}) at ply {b}", names[1]),
         (Some(a), None) => format!("seat 0 ({}) at ply {a}", names[0]),
         (None, None) => "none".into(),
     };
+    let outcome = match (a.winner, &a.reason) {
+        (Some(w), Some(r)) => format!("winner seat {w} ({}): {r}", names[w]),
+        (Some(w), None) => format!("winner seat {w} ({}), no Game over line", names[w]),
+        (None, Some(r)) => format!("no winner: {r}"),
+        (None, None) => "unfinished (no Game over line)".into(),
+    };
     let _ = writeln!(
         out,
-        "summary: first blunder {first_overall}; blunders: seat 0 {} (first {}), seat 1 {} (first {}); {}",
-        blunders[0],
+        "summary: first blunder {first_overall}; blunders: seat 0 {} (first {}), seat 1 {} (first {}); {outcome}",
+        s.blunders[0],
         fb(0),
-        blunders[1],
+        s.blunders[1],
         fb(1),
-        match (winner, &log.reason) {
-            (Some(w), Some(r)) => format!("winner seat {w} ({}): {r}", names[w]),
-            (Some(w), None) => format!("winner seat {w} ({}), no Game over line", names[w]),
-            (None, Some(r)) => format!("no winner: {r}"),
-            (None, None) => "unfinished (no Game over line)".into(),
-        }
     );
-    if let Some(n) = note {
+    if let Some(n) = &a.note {
         let _ = writeln!(out, "note: {n}");
     }
-    Ok(out)
-}
-
-/// `s` as a JSON string.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }

@@ -11,8 +11,10 @@ use clap::Args;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::best_move;
 use nimbot::Position;
+use serde::Serialize;
 
-use crate::latency::{latency, median};
+use crate::json;
+use nimbot_latency::{latency, median};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -61,15 +63,22 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let Some(solution) = solution else {
         return ExitCode::from(1);
     };
-    let runs = runs_ms(&mut times);
-    println!(
-        "{{\"bench\":\"solve\",\"stones\":{},\"resets\":{},\"init_max\":{},\"states\":{},{runs},\"ns_per_state\":{:.2}}}",
-        args.stones,
-        args.resets,
-        args.init_max,
-        solution.stored_positions(),
-        median(&times) * 1e6 / solution.stored_positions().max(1) as f64,
-    );
+    let size = Size {
+        stones: args.stones,
+        resets: args.resets,
+        init_max: args.init_max,
+    };
+    let runs = Runs::of(&mut times);
+    json::print(&SolveLine {
+        bench: "solve",
+        size,
+        states: solution.stored_positions(),
+        ns_per_state: json::round(
+            median(&times) * 1e6 / solution.stored_positions().max(1) as f64,
+            2,
+        ),
+        runs,
+    });
 
     // Decision latency over every stored position of the box.
     let mut positions = Vec::new();
@@ -86,29 +95,102 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             }
         }
     }
-    let (median_us, p99, worst, raw_max) = latency(&positions, |p| {
+    let timing = Latency::of(latency(&positions, |p| {
         black_box(best_move(&solution, black_box(p))).ok();
+    }));
+    json::print(&DecideLine {
+        bench: "decide",
+        size,
+        positions: positions.len(),
+        timing,
     });
-    println!(
-        "{{\"bench\":\"decide\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"median_us\":{median_us:.3},\"p99_us\":{p99:.3},\"worst_us\":{worst:.3},\"raw_max_us\":{raw_max:.3}}}",
-        args.stones,
-        args.resets,
-        args.init_max,
-        positions.len(),
-    );
 
     ExitCode::SUCCESS
 }
 
-/// The JSON fields `"runs","ms","ms_min","ms_max"` of repeated timings in
-/// milliseconds (at least one): their count, median, fastest and slowest. Sorts them.
-pub fn runs_ms(times: &mut [f64]) -> String {
-    times.sort_by(f64::total_cmp);
-    format!(
-        "\"runs\":{},\"ms\":{:.3},\"ms_min\":{:.3},\"ms_max\":{:.3}",
-        times.len(),
-        median(times),
-        times.first().copied().unwrap_or(f64::NAN),
-        times.last().copied().unwrap_or(f64::NAN)
-    )
+/// The game box a benchmark line is about.
+#[derive(Clone, Copy, Serialize)]
+pub struct Size {
+    pub stones: u32,
+    pub resets: u8,
+    pub init_max: u32,
+}
+
+/// Repeated timings in milliseconds: their count, median, fastest and slowest.
+#[derive(Serialize)]
+pub struct Runs {
+    runs: usize,
+    ms: f64,
+    ms_min: f64,
+    ms_max: f64,
+}
+
+impl Runs {
+    /// The summary of `times` (at least one), which it sorts.
+    pub fn of(times: &mut [f64]) -> Runs {
+        times.sort_by(f64::total_cmp);
+        let ms = |x: Option<&f64>| json::round(x.copied().unwrap_or(f64::NAN), 3);
+        Runs {
+            runs: times.len(),
+            ms: ms(Some(&median(times))),
+            ms_min: ms(times.first()),
+            ms_max: ms(times.last()),
+        }
+    }
+}
+
+/// Per-call latency in microseconds (see `nimbot_latency::latency`).
+#[derive(Serialize)]
+pub struct Latency {
+    median_us: f64,
+    p99_us: f64,
+    worst_us: f64,
+    raw_max_us: f64,
+}
+
+impl Latency {
+    /// From `(median, p99, worst, raw max)`.
+    pub fn of((median, p99, worst, raw_max): (f64, f64, f64, f64)) -> Latency {
+        let us = |x: f64| json::round(x, 3);
+        Latency {
+            median_us: us(median),
+            p99_us: us(p99),
+            worst_us: us(worst),
+            raw_max_us: us(raw_max),
+        }
+    }
+}
+
+/// A line of repeated timings.
+#[derive(Serialize)]
+pub struct RunsLine {
+    pub bench: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<&'static str>,
+    #[serde(flatten)]
+    pub size: Size,
+    #[serde(flatten)]
+    pub runs: Runs,
+}
+
+#[derive(Serialize)]
+struct SolveLine {
+    bench: &'static str,
+    #[serde(flatten)]
+    size: Size,
+    states: u64,
+    #[serde(flatten)]
+    runs: Runs,
+    ns_per_state: f64,
+}
+
+/// A decision-latency line over `positions` positions.
+#[derive(Serialize)]
+pub struct DecideLine {
+    pub bench: &'static str,
+    #[serde(flatten)]
+    pub size: Size,
+    pub positions: usize,
+    #[serde(flatten)]
+    pub timing: Latency,
 }

@@ -11,7 +11,7 @@ mod demo;
 mod exp_nim;
 mod exploit;
 mod game_log;
-mod latency;
+mod json;
 mod matches;
 mod models;
 mod nim_arena;

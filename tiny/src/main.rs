@@ -23,8 +23,9 @@ use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
+use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
-use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Solution, SolveBox, Table};
+use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
@@ -238,14 +239,14 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 // ---------------------------------------------------------------- engine
 
 /// The engine of every command: the embedded table where it covers the position,
-/// else a solution from the core's solver, as in the full binary (whose
-/// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
-/// `--max-memory` (a box needs at least one bit per stored position). Both answer
-/// through one `dyn Oracle`, so the move code is compiled once, and there are no
-/// distances (`longest` plays as `trap`): a smaller binary.
+/// else a solution from the core's solver (its `SolutionCache`, as the full binary's
+/// `SolvingEngine` keeps one), refusing boxes that cannot fit in `--max-memory` (a
+/// box needs at least one bit per stored position). Both answer through one `dyn
+/// Oracle`, so the move code is compiled once, and there are no distances (`longest`
+/// plays as `trap`): a smaller binary.
 struct TinyEngine {
     table: Option<Table<'static>>,
-    solution: Option<Solution>,
+    solutions: SolutionCache,
 }
 
 impl TinyEngine {
@@ -255,18 +256,7 @@ impl TinyEngine {
         if let Some(t) = self.table.as_ref().filter(|t| t.value(pos).is_ok()) {
             return Ok(t);
         }
-        if self.solution.as_ref().and_then(|s| s.value(pos)).is_none() {
-            if bx.memory_bytes() > sys::heap::limit() as u64 {
-                return Err(DecideError::TooLarge);
-            }
-            // The old solution goes first, so that its memory can be reused.
-            self.solution = None;
-            self.solution = Some(Solution::solve(bx).map_err(DecideError::from)?);
-        }
-        match &self.solution {
-            Some(s) => Ok(s),
-            None => Err(DecideError::OutOfRange),
-        }
+        Ok(self.solutions.ensure(bx, Some(pos))?)
     }
 }
 
@@ -287,7 +277,7 @@ impl Engine for TinyEngine {
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
         table: Table::embedded().ok(),
-        solution: None,
+        solutions: SolutionCache::new(sys::heap::limit() as u64),
     })
 }
 
