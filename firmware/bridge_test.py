@@ -51,9 +51,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu_test import Failure, Game, LineProcess, Oracle  # noqa: E402
 
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "tests", "peers", "exp_nim_like.py")
-# An emulated board answers in milliseconds; a reply this late is a fault (a loaded
-# machine may cause some, which the bridge then survives like any other).
-BOARD_TIMEOUT = "0.5"
+# An emulated board answers QEMU's in milliseconds; a reply later than --board-timeout
+# (0.5 s by default) is a fault (a loaded machine may cause some, which the bridge
+# then survives like any other).
 
 
 class Relay:
@@ -343,14 +343,14 @@ class Bench:
         self.seed = args.seed
 
     def board_argv(self):
-        return shlex.split(self.args.emulator) + ["-kernel", self.args.elf]
+        return shlex.split(self.args.emulator) + [self.args.image_flag, self.args.elf]
 
     def game(self, relay, n, r, board_seat, opponent, label, bridge_args=(), expect=None, via="connect"):
         """One refereed game; returns the bridge's summary line."""
         self.games += 1
         seat_flag = "--first" if board_seat == 0 else "--second"
         ref = Referee(self.args.nimbot, n, r, self.tmp)
-        board_cmd = ["--board", relay.device, "--board-timeout", BOARD_TIMEOUT, *bridge_args]
+        board_cmd = ["--board", relay.device, "--board-timeout", str(self.args.board_timeout), *bridge_args]
         err_path = os.path.join(self.tmp, "bridge.err")
         with open(err_path, "w") as err:
             if via == "connect":
@@ -386,6 +386,9 @@ class Bench:
             except subprocess.TimeoutExpired:
                 bridge.kill()
                 code = None
+            if code == 2:
+                # The bridge refused before joining: no game will come.
+                ref.proc.kill()
             if opponent == "random":
                 opp.join(timeout=30)
             else:
@@ -459,8 +462,8 @@ class Bench:
     def run(self):
         rng = random.Random(self.seed)
         opponents = ["trap", "random", "first"]
-        fixed = [999, 998, 1, 2, 13, 100, 500, 257, 31, 64]
-        starts = fixed + [rng.randint(3, 999) for _ in range(self.args.games - len(fixed))]
+        fixed = [n for n in [999, 998, 1, 2, 13, 100, 500, 257, 31, 64] if n <= self.args.max_stones]
+        starts = fixed + [rng.randint(3, self.args.max_stones) for _ in range(self.args.games - len(fixed))]
         resets = [4, 0, 1, 4, 2]
         relays = {kind: Relay(self.board_argv(), kind, rng) for kind in ("pty", "tcp")}
         try:
@@ -469,8 +472,9 @@ class Bench:
                 seat, opp, r = (i // 2) % 2, opponents[i % 3], resets[i % 5]
                 label = f"game {i + 1}: N={n} R={r} board {'first' if seat == 0 else 'second'} vs {opp} ({kind})"
                 self.check(label, lambda: self.game(relays[kind], n, r, seat, opp, label))
-            label = "exp-nim: N=300 R=4 board second vs trap (pty)"
-            self.check(label, lambda: self.game(relays["pty"], 300, 4, 1, "trap", label, via="exp-nim"))
+            n = min(300, self.args.max_stones)
+            label = f"exp-nim: N={n} R=4 board second vs trap (pty)"
+            self.check(label, lambda: self.game(relays["pty"], n, 4, 1, "trap", label, via="exp-nim"))
             self.faults(relays["tcp"], rng)
         finally:
             for relay in relays.values():
@@ -490,21 +494,24 @@ class Bench:
     def faults(self, relay, rng):
         # Command 1 is the meeting's `version`; a game's commands start at 3.
         mid = 20
-        # The outage outlasts the bridge's three tries of 0.5 s.
+        t = self.args.board_timeout
+        n = min(300, self.args.max_stones)
         self.fault(relay, "fault: emulator killed and restarted mid-game (a reset)", mid,
-                   relay.restart, 300, 4, 0, "trap", r"board reset")
-        self.fault(relay, "fault: emulator killed, restarted after an outage", mid,
-                   lambda: relay.restart(after=2.5), 300, 4, 1, "random",
+                   relay.restart, n, 4, 0, "trap", r"board reset")
+        # The outage outlasts the bridge's three tries.
+        self.fault(relay, f"fault: emulator killed, restarted after an outage of {5 * t:g} s", mid,
+                   lambda: relay.restart(after=5 * t), n, 4, 1, "random",
                    r"the host \d+ \(after: .*\).*by query")
         self.fault(relay, "fault: noise on the line both ways (1 byte in 300 harmed)", 3,
-                   lambda: relay.set_noise(1 / 300), 500, 4, 0, "random", r"faults: ")
-        self.fault(relay, "fault: the TCP link dropped", mid, relay.drop_link, 300, 4, 1,
+                   lambda: relay.set_noise(1 / 300), min(500, self.args.max_stones), 4, 0, "random",
+                   r"faults: ")
+        self.fault(relay, "fault: the TCP link dropped", mid, relay.drop_link, n, 4, 1,
                    "trap", r"device lost")
-        self.fault(relay, "fault: the board stops answering for good", mid, relay.stop, 300, 4, 0,
+        self.fault(relay, "fault: the board stops answering for good", mid, relay.stop, n, 4, 0,
                    "first", r"the host \d+ \(after: no reply\).*budget for faults ran out",
-                   bridge_args=["--board-budget", "2"])
+                   bridge_args=["--board-budget", f"{4 * t:g}"])
         self.fault(relay, "fault: the board stops answering, --board-fallback forfeit", mid,
-                   relay.stop, 300, 4, 1, "trap", "forfeit",
+                   relay.stop, n, 4, 1, "trap", "forfeit",
                    bridge_args=["--board-fallback", "forfeit"])
         self.check("a game beyond the board's table: exit 2 before a seat is taken", lambda: self.refused(relay))
 
@@ -512,7 +519,7 @@ class Bench:
         # Nobody listens on the address: exit 2 must come before any connection.
         proc = subprocess.run(
             [self.args.nimbot, "connect", "127.0.0.1:9", "--first", "--init-max", "4", "--board", relay.device,
-             "--board-timeout", BOARD_TIMEOUT],
+             "--board-timeout", str(self.args.board_timeout)],
             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
         )
         lines = proc.stderr.strip().splitlines()
@@ -526,7 +533,10 @@ def main():
     ap.add_argument("--elf", required=True)
     ap.add_argument("--emulator", required=True, help="the emulator's command line, UART on stdio, without -kernel ELF")
     ap.add_argument("--nimbot", required=True, help="the host binary")
+    ap.add_argument("--image-flag", default="-kernel", help="the emulator's option that loads the image")
     ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--max-stones", type=int, default=999, help="the largest N of the games")
+    ap.add_argument("--board-timeout", type=float, default=0.5, help="the bridge's --board-timeout")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--game-timeout", type=float, default=120)
     args = ap.parse_args()

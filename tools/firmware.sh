@@ -52,12 +52,14 @@ BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
 # its HAL keeps a panic path); TEST_ARGS, the QEMU test's sample sizes (the
 # LM3S6965 plays the full set, the others a smaller one with the same fixed starts);
 # COST_BIN, the board's cost image for the bench (feature `cost`), empty if none;
-# QEMU_IMAGE, QEMU's option that loads the ELF.
+# QEMU_IMAGE, QEMU's option that loads the ELF; BRIDGE_ARGS, the bridged games'
+# options (firmware/bridge_test.py: --max-stones, --board-timeout for a slow emulator).
 board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
   GUARD_BIN=nimbot-$BOARD
   TEST_ARGS=(--samples 4 --other-samples 1)
+  BRIDGE_ARGS=()
   COST_BIN=""
   QEMU_PACKAGE=qemu-system-arm
   QEMU_IMAGE=-kernel
@@ -272,7 +274,8 @@ test_bridge() {
   local log status=0 started=$SECONDS
   log=$(mktemp)
   timeout --kill-after=10 900 python3 firmware/bridge_test.py \
-    --elf "$ELF" --emulator "$QEMU" --nimbot "$ROOT/target/release/nimbot" | tee "$log" || status=$?
+    --elf "$ELF" --emulator "$QEMU" --image-flag="$QEMU_IMAGE" --nimbot "$ROOT/target/release/nimbot" \
+    "${BRIDGE_ARGS[@]}" | tee "$log" || status=$?
   BRIDGE_SUMMARY+=("| $BOARD | $(awk '/^bridge:/ { print $2 }' "$log") | $(grep -c '^ok   fault' "$log") of $(grep -c '^[a-zA-Z]* *fault' "$log") | $((SECONDS - started)) s |")
   rm -f "$log"
   return "$status"

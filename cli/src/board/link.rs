@@ -485,6 +485,9 @@ impl Link {
                 Out::Wait
             }
             _ if line == BANNER => self.fault(Fault::Reset),
+            // The answer to a `version` of an earlier realignment that took more than
+            // one try: stale, and harmless.
+            _ if parse_version(line).is_some() => Out::Wait,
             _ if line.starts_with("error") => self.fault(Fault::Refused),
             Phase::MeetLimits { protocol } => match parse_limits(line) {
                 Some(limits) => {
@@ -1066,6 +1069,27 @@ mod tests {
                 assert!(bench.give_ups.is_empty(), "{ctx}");
             }
         }
+    }
+
+    #[test]
+    fn a_late_answer_to_a_realignment_is_not_a_fault() {
+        let log = clean_log(200, Player::Second, 9);
+        let opp = (10..log.len())
+            .find(|&i| log[i].starts_with("opp "))
+            .unwrap();
+        // The `opp` is lost; the first `version` after it is answered only after
+        // the second: two `version` answers come in a row.
+        let board = FakeBoard::new()
+            .on(opp, Trick::Drop)
+            .on(opp + 1, Trick::Late);
+        let mut bench = Bench::new(board);
+        bench.meet();
+        bench.play(200, 4, Player::Second, 9);
+        let stats = bench.link.stats();
+        assert_eq!(stats.count(Fault::Silence), 2, "{stats:?}");
+        assert_eq!(stats.total_faults(), 2, "{stats:?}");
+        assert!(bench.give_ups.is_empty());
+        assert_eq!(stats.board_moves, bench.ours());
     }
 
     #[test]
