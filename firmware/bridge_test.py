@@ -62,7 +62,8 @@ class Relay:
     One thread moves bytes between the emulator and the bridge; output while no
     bridge is connected is dropped, as a UART with nobody listening drops it.
     `arm(k, action)` runs `action` right after the bridge's k-th command line (from
-    1) has reached the board; `noise` is the chance per byte of harm, both ways.
+    1, blank lines not counted) has reached the board; `noise` is the chance per
+    byte of harm, both ways.
     """
 
     def __init__(self, argv, kind, rng):
@@ -71,7 +72,10 @@ class Relay:
         self.rng = rng
         self.noise = 0.0
         self.trigger = None
+        # Command lines from the bridge (blank lines not counted), and whether one
+        # has begun.
         self.commands = 0
+        self.partial = False
         self.lock = threading.Lock()
         self.client = None
         self.stopped = False
@@ -148,6 +152,7 @@ class Relay:
     def arm(self, at, action):
         with self.lock:
             self.commands = 0
+            self.partial = False
             self.trigger = (at, action)
 
     def fresh(self):
@@ -223,7 +228,12 @@ class Relay:
             self.proc.stdin.write(self.harm(data))
         except (BrokenPipeError, ValueError):
             pass
-        self.commands += data.count(b"\n")
+        for b in data:
+            if b == 0x0A:
+                self.commands += self.partial
+                self.partial = False
+            elif b != 0x0D:
+                self.partial = True
         if self.trigger and self.commands >= self.trigger[0]:
             action = self.trigger[1]
             self.trigger = None
@@ -341,6 +351,7 @@ class Bench:
         self.failed = 0
         self.games = 0
         self.seed = args.seed
+        self.board_log = None
 
     def board_argv(self):
         return shlex.split(self.args.emulator) + [self.args.image_flag, self.args.elf]
@@ -350,7 +361,9 @@ class Bench:
         self.games += 1
         seat_flag = "--first" if board_seat == 0 else "--second"
         ref = Referee(self.args.nimbot, n, r, self.tmp)
-        board_cmd = ["--board", relay.device, "--board-timeout", str(self.args.board_timeout), *bridge_args]
+        self.board_log = os.path.join(self.tmp, "board.log")
+        board_cmd = ["--board", relay.device, "--board-timeout", str(self.args.board_timeout),
+                     "--board-log", self.board_log, *bridge_args]
         err_path = os.path.join(self.tmp, "bridge.err")
         with open(err_path, "w") as err:
             if via == "connect":
@@ -450,6 +463,7 @@ class Bench:
 
     def check(self, label, fn):
         started = time.monotonic()
+        self.board_log = None
         try:
             summary = fn()
             self.passed += 1
@@ -457,6 +471,10 @@ class Bench:
         except Failure as e:
             self.failed += 1
             print(f"FAIL {label} [{time.monotonic() - started:.1f} s]: {e}")
+            # The end of the bridge's conversation with the board, for the reader.
+            if self.board_log and os.path.exists(self.board_log):
+                with open(self.board_log) as f:
+                    print("  the board's log, last lines:\n    " + "    ".join(f.readlines()[-25:]))
         sys.stdout.flush()
 
     def run(self):
@@ -492,7 +510,8 @@ class Bench:
         self.check(label, go)
 
     def faults(self, relay, rng):
-        # Command 1 is the meeting's `version`; a game's commands start at 3.
+        # Commands 1 and 2 are the meeting's `version` and `limits`; the game's start
+        # at 3 (`policy`, `new`, then `go` or `opp`).
         mid = 20
         t = self.args.board_timeout
         n = min(300, self.args.max_stones)
