@@ -336,7 +336,7 @@ class Bench:
     def __init__(self, args):
         self.args = args
         self.tmp = tempfile.mkdtemp(prefix="nimbot-bridge-")
-        self.oracle = Oracle(LineProcess([args.nimbot], "oracle", 30))
+        self.oracle = Oracle(LineProcess([args.nimbot, "--policy", "trap"], "oracle", 30))
         self.passed = 0
         self.failed = 0
         self.games = 0

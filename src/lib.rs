@@ -36,7 +36,7 @@
 //! - [`engine`]: what adapters ask for a move ([`Engine::decide`]) and the one
 //!   function that plays it in a game ([`engine::bot_move`]);
 //! - [`protocol`]: the line protocol every adapter speaks (stdin, UART, tiny binary),
-//!   with [`text`] for its fixed text (kept in program memory on the AVR);
+//!   with [`mod@text`] for its fixed text (kept in program memory on the AVR);
 //! - `fibonacci`, `supernim` (feature `related-games`): the two related games;
 //! - `platform` (feature `platform`): the tournament platform's JSON wire, its TCP
 //!   and text clients and a referee.

@@ -5,13 +5,19 @@
 #![cfg_attr(not(feature = "num"), allow(dead_code))]
 
 /// Parse a decimal `u32`: ASCII digits only (no sign, no spaces), checked for
-/// overflow. In 32-bit arithmetic: no 64-bit multiply on small targets.
+/// overflow. The overflow test compares with constants rather than asking the
+/// multiply (`checked_mul` widens to 64 bits on 8-bit targets).
 pub fn parse_u32(word: &[u8]) -> Option<u32> {
+    const LIMIT: u32 = u32::MAX / 10;
     if word.is_empty() {
         return None;
     }
     word.iter().try_fold(0u32, |acc, &b| {
-        acc.checked_mul(10)?.checked_add(u32::from(digit(b)?))
+        let d = u32::from(digit(b)?);
+        if acc > LIMIT || (acc == LIMIT && d > u32::MAX % 10) {
+            return None;
+        }
+        Some(acc * 10 + d)
     })
 }
 

@@ -1,5 +1,5 @@
 //! The one JSON writer of the command line: every JSON line a command prints (bench,
-//! arena, analyze) is a `Serialize` struct written by [`line`], so that names are
+//! arena, analyze) is a `Serialize` struct written by [`line()`], so that names are
 //! escaped and numbers spelled by one serializer, never by hand.
 
 use serde::Serialize;

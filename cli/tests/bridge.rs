@@ -262,3 +262,26 @@ fn retry_waits_for_a_server_that_comes_up_late() {
         "{err}"
     );
 }
+
+#[test]
+fn a_game_beyond_the_board_s_table_is_the_host_s() {
+    // `connect` learns N from the welcome, after the seat is taken.
+    let board = fake_board(0, Then::Nothing);
+    let (code, err, _) = game(1200, true, &board, &[]);
+    assert_played_out(1200, true, code, &err);
+    assert!(err.contains("; the board played 0 of "), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with("(the board's table does not cover this game)"),
+        "{err}"
+    );
+
+    let board = fake_board(0, Then::Nothing);
+    let (code, err, log) = game(1200, true, &board, &["--board-fallback", "forfeit"]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.starts_with("nimbot connect: gave the game up (the board's table covers N <= 999"),
+        "{err}"
+    );
+    assert!(log.contains("Player board exceeded time limit"), "{log}");
+}

@@ -223,13 +223,18 @@ impl BoardEngine {
             self.forfeit = Some(format!("the board failed: {why}"));
             return Err(DecideError::OutOfRange);
         }
+        self.host_move(pos, policy)
+    }
+
+    /// The host's own move, in the record as the host's.
+    fn host_move(&mut self, pos: &Position, policy: Policy) -> Result<Move, DecideError> {
         let mut mv = self.host.decide(pos, policy)?.mv;
         if mv.take >= pos.stones() {
             mv.reset = false;
         }
-        if self.link.host_moved(mv).is_err() {
-            return Err(DecideError::OutOfRange);
-        }
+        // A record that no longer follows the game (the client asked about a
+        // position it does not lead to) leaves every later move to the host too.
+        let _ = self.link.host_moved(mv);
         Ok(mv)
     }
 
@@ -281,9 +286,8 @@ impl Engine for BoardEngine {
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         let value = self.host.decide(pos, Policy::First)?.value;
         let mv = if !self.covered {
-            let mv = self.host.decide(pos, policy)?.mv;
-            let _ = self.follow(pos) && self.link.host_moved(mv).is_ok();
-            mv
+            self.follow(pos);
+            self.host_move(pos, policy)?
         } else if self.follow(pos) {
             self.board_move(pos, policy)?
         } else {

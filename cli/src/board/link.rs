@@ -234,11 +234,14 @@ impl Stats {
         } else if self.host_moves == 0 {
             format!("the board played all {ours} moves")
         } else {
-            let why = self.last_give_up.map_or("", Fault::as_str);
-            format!(
-                "the board played {} of {ours} moves, the host {} (after: {why})",
+            let mut s = format!(
+                "the board played {} of {ours} moves, the host {}",
                 self.board_moves, self.host_moves
-            )
+            );
+            if let Some(why) = self.last_give_up {
+                s.push_str(&format!(" (after: {why})"));
+            }
+            s
         };
         if self.query_moves > 0 {
             s.push_str(&format!(", {} of them by query", self.query_moves));
@@ -381,18 +384,21 @@ impl Link {
             .map_err(|e| e.as_str())
     }
 
-    /// The host played `mv` for the bridge after [`Out::GiveUp`].
+    /// The host played `mv` for the bridge after [`Out::GiveUp`] (or because the
+    /// board cannot play this game). The move is counted either way.
     ///
     /// # Errors
-    /// As [`Link::opponent`].
+    /// As [`Link::opponent`]: the record no longer follows the game.
     pub fn host_moved(&mut self, mv: Move) -> Result<(), &'static str> {
-        let record = self.record.as_mut().ok_or("no game")?;
-        record.play(mv, By::Host).map_err(|e| e.as_str())?;
         self.stats.host_moves += 1;
         // The board cannot replay a move it did not choose.
         self.query_mode = true;
         self.synced = None;
-        Ok(())
+        let record = self.record.as_mut().ok_or("no game")?;
+        record
+            .play(mv, By::Host)
+            .map(|_| ())
+            .map_err(|e| e.as_str())
     }
 
     /// Ask for the board's move: the record must be at the bridge's turn.
