@@ -214,7 +214,10 @@ class Relay:
             elif self.client is not None:
                 self.send_to_bridge(self.harm(data))
             return
-        # From the bridge.
+        # From the bridge. An earlier fd of the same select may have closed the
+        # client (a failed send): its stale socket is then no longer ours to read.
+        if self.kind == "tcp" and fd is not self.client:
+            return
         try:
             data = self.client.recv(4096) if self.kind == "tcp" else os.read(self.master, 4096)
         except OSError:

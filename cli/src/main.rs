@@ -31,7 +31,7 @@ use nimbot::{Engine, Params, Policy, Position};
 ///
 /// With no command, nimbot speaks its line protocol on stdin/stdout (see `serial`).
 #[derive(Parser, Debug)]
-#[command(version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "nimbot", version, about, long_about = None, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
