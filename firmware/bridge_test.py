@@ -391,6 +391,8 @@ class Bench:
         self.board_log = os.path.join(self.tmp, "board.log")
         board_cmd = ["--board", relay.device, "--board-timeout", str(self.args.board_timeout),
                      "--board-log", self.board_log, *bridge_args]
+        if self.args.board_policy:
+            board_cmd += ["--policy", self.args.board_policy]
         err_path = os.path.join(self.tmp, "bridge.err")
         with open(err_path, "w") as err:
             if via == "connect":
@@ -544,10 +546,12 @@ class Bench:
         n = min(300, self.args.max_stones)
         self.fault(relay, "fault: emulator killed and restarted mid-game (a reset)", mid,
                    relay.restart, n, 4, 0, "trap", r"board reset")
-        # The outage outlasts the bridge's three tries.
+        # The outage outlasts the bridge's three tries; the outage and the boot after
+        # it stay well inside the budget for faults (a slow emulator boots in seconds).
         self.fault(relay, f"fault: emulator killed, restarted after an outage of {5 * t:g} s", mid,
                    lambda: relay.restart(after=5 * t), n, 4, 1, "random",
-                   r"the host \d+ \(after: .*\).*by query")
+                   r"the host \d+ \(after: .*\).*by query",
+                   bridge_args=["--board-budget", f"{max(30, 12 * t):g}"])
         self.fault(relay, "fault: noise on the line both ways (1 byte in 300 harmed)", 3,
                    lambda: relay.set_noise(1 / 300), min(500, self.args.max_stones), 4, 0, "random",
                    r"faults: ")
@@ -583,6 +587,10 @@ def main():
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--max-stones", type=int, default=999, help="the largest N of the games")
     ap.add_argument("--board-timeout", type=float, default=0.5, help="the bridge's --board-timeout")
+    ap.add_argument("--board-policy", choices=("first", "trap"),
+                    help="the board's policy in lost positions (the bridge's --policy; by default the "
+                         "bridge's own default, which the firmware plays as `trap`): `first` costs one "
+                         "table probe a move, for an emulator too slow for `trap`'s scan of every move")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--game-timeout", type=float, default=120)
     args = ap.parse_args()

@@ -8,7 +8,11 @@
 #   tools/firmware.sh test [--board NAME|all]   clippy, the link-time panic guard (a canary
 #                                               build must fail to link), build, then boot
 #                                               the image in QEMU and play games against it
-#                                               (firmware/qemu_test.py); a footprint table last
+#                                               (firmware/qemu_test.py), then tournament games
+#                                               and faults through the host bridge
+#                                               (firmware/bridge_test.py; NIMBOT_BRIDGE_BOARDS,
+#                                               default all, picks the boards); a footprint
+#                                               table and a table of bridged games last
 #   tools/firmware.sh bench [--board NAME] [--short] [--json] [--trace-check]
 #                                               what a decision costs: boot the board's
 #                                               cost image in QEMU with -icount, play
@@ -94,7 +98,13 @@ board() {
       # the deepest Super-Nim search once (one first move, about 25 million cycles).
       TEST_ARGS=(--fixed 1,2,3,4,5,6,7,8,9,10,11,12,13,16,20,31,64,100 --samples 0 --random-samples 2
         --other-samples 0 --supernim 2,2,2 --supernim 4 --first-decision 27,2,2,2,2,2,2,2,2,2,2,2
-        --timeout 60) ;;
+        --timeout 60)
+      # Through the bridge: the USB image, the one a Pico owner plugs in. rp2040py
+      # is a hundred times slower than QEMU: a reply may take seconds on a loaded
+      # machine (--board-timeout 5, and the fault timings scale with it), and the
+      # board plays lost positions with `first` (one table probe a move; `trap`
+      # probes every move, about a second each in rp2040py).
+      BRIDGE_ARGS=(--board-timeout 5 --board-policy first --game-timeout 600) ;;
     hifive1)
       # 4 MB of flash, of which the first 64 KB hold the Rev B's bootloader.
       TARGET=riscv32imac-unknown-none-elf FLASH_BUDGET=$((4032 * 1024)) RAM_BUDGET=$((16 * 1024))
@@ -293,23 +303,11 @@ test_board() {
     for image in "${PICO_IMAGES[@]}"; do
       emulated_suite "$(dirname "$ELF")/${image%% *}" "${image#* }" || return
     done
-    # Not yet through the bridge: firmware/bridge_test.py allows an emulated board
-    # half a second a reply, and a Pico decision in rp2040py takes up to seconds.
+    bridged "$(dirname "$ELF")/nimbot-pico.uf2" "$QEMU --serial usb" || return
     return 0
   fi
   emulated_suite "$ELF" "" || return
-  # The bridge is host code: the fallback toolchain's second pass over a board's
-  # firmware does not play its games again.
-  # For now CI bridges the LM3S6965 only: on the micro:bit, three of the fault games
-  # fail on a loaded machine (the board's reply to `version` after a fault arrives
-  # garbled within the 0.5 s budget), not yet understood. NIMBOT_BRIDGE_BOARDS=all
-  # runs every board.
-  if [ "$TOOLCHAIN_KIND" != source ]; then
-    case " ${NIMBOT_BRIDGE_BOARDS:-lm3s6965} " in
-      *" all "* | *" $BOARD "*) test_bridge || return ;;
-      *) echo "bridge, $BOARD: not run (NIMBOT_BRIDGE_BOARDS=${NIMBOT_BRIDGE_BOARDS:-lm3s6965})" ;;
-    esac
-  fi
+  bridged "$ELF" "$QEMU" || return
   [ -n "$COST_BIN" ] || return 0
   # The bench's mechanism, briefly: the calibration, one decision counted again from
   # QEMU's instruction trace, a few games; the bound is generous (the full bench's
@@ -339,18 +337,30 @@ emulated_suite() {
   return "$status"
 }
 
+# bridged IMAGE EMULATOR: the bridged games, on the boards NIMBOT_BRIDGE_BOARDS
+# names (default all; a space-separated list, or none). The bridge is host code: the
+# fallback toolchain's second pass over a board's firmware does not play them again.
+bridged() {
+  [ "$TOOLCHAIN_KIND" != source ] || return 0
+  case " ${NIMBOT_BRIDGE_BOARDS:-all} " in
+    *" all "* | *" $BOARD "*) test_bridge "$@" ;;
+    *) echo "bridge, $BOARD: not run (NIMBOT_BRIDGE_BOARDS=${NIMBOT_BRIDGE_BOARDS:-all})" ;;
+  esac
+}
+
 # Tournament games through the host bridge (`nimbot connect --board`, `exp-nim
 # --board`) against `nimbot serve`, the board in the same emulator on a pty and on a
 # TCP socket, then the faults (firmware/bridge_test.py). One line per board for the
 # closing table.
 BRIDGE_SUMMARY=()
 test_bridge() {
+  local image=$1 emulator=$2 log status=0 started=$SECONDS
   step "bridge, $BOARD: tournament games through nimbot connect --board, and faults"
-  local log status=0 started=$SECONDS
   log=$(mktemp)
-  timeout --kill-after=10 900 python3 firmware/bridge_test.py \
-    --elf "$ELF" --emulator "$QEMU" --image-flag="$QEMU_IMAGE" --nimbot "$ROOT/target/release/nimbot" \
+  timeout --kill-after=10 1800 python3 firmware/bridge_test.py \
+    --elf "$image" --emulator "$emulator" --image-flag="$QEMU_IMAGE" --nimbot "$ROOT/target/release/nimbot" \
     "${BRIDGE_ARGS[@]}" | tee "$log" || status=$?
+  echo "bridge, $BOARD: $((SECONDS - started)) s"
   BRIDGE_SUMMARY+=("| $BOARD | $(awk '/^bridge:/ { print $2 }' "$log") | $(grep -c '^ok   fault' "$log") of $(grep -c '^[a-zA-Z]* *fault' "$log") | $((SECONDS - started)) s |")
   rm -f "$log"
   return "$status"
@@ -400,7 +410,7 @@ usage() {
 action=${1:-}
 case "$action" in
   build | test | install | bench) ;;
-  -h | --help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
   *) usage ;;
 esac
 shift
