@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use crate::text::{text, Text};
+use crate::text::{match_text, text, Text};
 use crate::value::Value;
 
 /// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
@@ -45,20 +45,13 @@ pub enum ParamError {
 impl ParamError {
     /// A short, static description (also used by the line protocol).
     pub const fn text(self) -> Text {
-        match self {
-            ParamError::NoStones => text!("stones must be at least 1"),
-            ParamError::TooManyStones => text!("stones exceed 1000000000"),
-            ParamError::TooManyResets => text!("resets exceed 32"),
-            ParamError::ZeroInitMax => text!("init max must be at least 1"),
-            ParamError::InitMaxTooLarge => text!("init max exceeds 1000000000"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            ParamError::NoStones => "stones must be at least 1",
+            ParamError::TooManyStones => "stones exceed 1000000000",
+            ParamError::TooManyResets => "resets exceed 32",
+            ParamError::ZeroInitMax => "init max must be at least 1",
+            ParamError::InitMaxTooLarge => "init max exceeds 1000000000",
+        })
     }
 }
 
@@ -209,21 +202,16 @@ pub enum IllegalMove {
 impl IllegalMove {
     /// A short, static description (also used by the line protocol).
     pub const fn text(self) -> Text {
-        match self {
-            IllegalMove::GameOver => text!("the game is over"),
-            IllegalMove::OutOfTurn => text!("move out of turn"),
-            IllegalMove::BadTake { .. } => text!("take out of range"),
-            IllegalMove::NoResetsLeft => text!("no resets left"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            IllegalMove::GameOver => "the game is over",
+            IllegalMove::OutOfTurn => "move out of turn",
+            IllegalMove::BadTake { .. } => "take out of range",
+            IllegalMove::NoResetsLeft => "no resets left",
+        })
     }
 }
+
+crate::text::str_from_text!(IllegalMove);
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -403,11 +391,17 @@ impl Game {
 /// Who sits first does not matter: the position is always seen from the mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// s: stones left, at least 1 (an empty pile ends the game before a position).
     stones: u32,
+    /// c: the cap `max(M, h + 1)`, the largest take allowed unless a reset is pending.
     cap: u32,
+    /// a: the mover's resets left.
     own_resets: u8,
+    /// b: the opponent's resets left.
     opp_resets: u8,
+    /// f: the opponent has just reset, so this move may take at most M.
     reset_pending: bool,
+    /// M, the game's initial maximum: the cap's floor.
     init_max: u32,
 }
 
@@ -429,18 +423,28 @@ impl PositionError {
             PositionError::CapBelowInitMax => text!("cap is below init max"),
         }
     }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
-    }
 }
 
 impl From<ParamError> for PositionError {
     fn from(e: ParamError) -> Self {
         PositionError::Param(e)
+    }
+}
+
+/// `S C A B F`: the five numbers of the line protocol's `query` (stones, cap, the
+/// mover's and the opponent's resets left, 1 if a reset is pending), which read the
+/// position back with the game's M.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {}",
+            self.stones,
+            self.cap,
+            self.own_resets,
+            self.opp_resets,
+            u8::from(self.reset_pending)
+        )
     }
 }
 
@@ -503,6 +507,20 @@ impl Position {
         } else {
             self.cap
         }
+    }
+
+    /// Every legal move here, in the order of [`Moves`]: exactly the moves
+    /// [`Position::check`] accepts, so each take from 1 to the limit, even one
+    /// above the stones left (the server accepts it; it empties the pile and wins,
+    /// as taking the pile does).
+    pub const fn moves(&self) -> Moves {
+        Moves::new(self.limit(), self.own_resets > 0)
+    }
+
+    /// The reset choices of the mover, in the order of [`Moves`]: without a reset,
+    /// then with one if it has one left.
+    pub const fn reset_choices(&self) -> &'static [bool] {
+        Moves::reset_choices(self.own_resets > 0)
     }
 
     /// Whether `mv` is legal here (1 <= take <= limit, a reset only if one is left).
@@ -652,3 +670,76 @@ mod tests {
         assert!(Position::capless_wins(u32::MAX, 0, 0, u32::MAX));
     }
 }
+
+/// The legal moves of one turn, the single enumeration every player, policy and
+/// analysis uses: each take from 1 to `limit` without a reset, then (if the mover
+/// has a reset left) each take again with one. Made by [`Position::moves`]; models
+/// of wrong rules make it with their own limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moves {
+    limit: u32,
+    /// The next move, or `None` once every move has been yielded.
+    next: Option<Move>,
+    with_reset: bool,
+}
+
+impl Moves {
+    /// The reset choices of a mover, in this order: without a reset, then with one
+    /// when `reset_left`.
+    pub const fn reset_choices(reset_left: bool) -> &'static [bool] {
+        if reset_left {
+            &[false, true]
+        } else {
+            &[false]
+        }
+    }
+
+    /// The moves taking 1 to `limit` stones, then the same with a reset when
+    /// `reset_left`.
+    pub const fn new(limit: u32, reset_left: bool) -> Self {
+        Moves {
+            limit,
+            next: if limit == 0 {
+                None
+            } else {
+                Some(Move::new(1, false))
+            },
+            with_reset: reset_left,
+        }
+    }
+}
+
+impl Iterator for Moves {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.next?;
+        self.next = if mv.take < self.limit {
+            Some(Move::new(mv.take.saturating_add(1), mv.reset))
+        } else if !mv.reset && self.with_reset {
+            Some(Move::new(1, true))
+        } else {
+            None
+        };
+        Some(mv)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = match self.next {
+            None => 0,
+            Some(mv) => {
+                let this_pass = u64::from(self.limit.saturating_sub(mv.take)) + 1;
+                let reset_pass = if !mv.reset && self.with_reset {
+                    u64::from(self.limit)
+                } else {
+                    0
+                };
+                this_pass + reset_pass
+            }
+        };
+        let left = usize::try_from(left).unwrap_or(usize::MAX);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Moves {}
