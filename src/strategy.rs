@@ -38,40 +38,54 @@ pub trait Oracle {
     /// oracle's limits. Only asked about positions with `c < s`.
     fn value(&self, pos: &Position) -> Result<Value, DecideError>;
 
-    /// The largest pile `p` in `lo..=hi` such that `layer` with `p` stones (its own
-    /// pile is ignored) is lost for its mover; `lo` is at least the cap + 1.
+    /// Visit the values of `layer` (its own pile ignored) over piles `lo..=hi`, as
+    /// runs `visit(first, last, value)`, lowest first, that cover every pile of the
+    /// range (neighbouring runs may share a value); `lo` is at least the cap + 1.
     ///
-    /// The default asks [`Oracle::value`] pile by pile; a table answers with one pass
-    /// over the layer.
+    /// The default asks [`Oracle::value`] pile by pile; a table answers from one
+    /// pass over the coded layer, which is what makes a decision cheap.
+    fn runs(
+        &self,
+        layer: &Position,
+        lo: u32,
+        hi: u32,
+        visit: &mut dyn FnMut(u32, u32, Value),
+    ) -> Result<(), DecideError> {
+        for p in lo.max(layer.cap().saturating_add(1))..=hi {
+            if let Some(pos) = layer.with_stones(p) {
+                visit(p, p, self.value(&pos)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The largest pile `p` in `lo..=hi` such that `layer` with `p` stones (its own
+    /// pile ignored) is lost for its mover; `lo` is at least the cap + 1. One
+    /// [`Oracle::runs`] pass.
     fn largest_loss_in(
         &self,
         layer: &Position,
         lo: u32,
         hi: u32,
     ) -> Result<Option<u32>, DecideError> {
-        let lo = lo.max(layer.cap().saturating_add(1));
-        for p in (lo..=hi).rev() {
-            let Some(pos) = layer.with_stones(p) else {
-                continue;
-            };
-            if self.value(&pos)? == Value::Lost {
-                return Ok(Some(p));
+        let mut found = None;
+        self.runs(layer, lo, hi, &mut |_, last, v| {
+            if v == Value::Lost {
+                found = Some(last);
             }
-        }
-        Ok(None)
+        })?;
+        Ok(found)
     }
 
     /// How many piles `p` in `lo..=hi` leave `layer` (its own pile ignored) lost for
-    /// its mover; `lo` is at least the cap + 1. The default asks pile by pile.
+    /// its mover; `lo` is at least the cap + 1. One [`Oracle::runs`] pass.
     fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {
         let mut n = 0u32;
-        for p in lo.max(layer.cap().saturating_add(1))..=hi {
-            if let Some(pos) = layer.with_stones(p) {
-                if self.value(&pos)? == Value::Lost {
-                    n += 1;
-                }
+        self.runs(layer, lo, hi, &mut |first, last, v| {
+            if v == Value::Lost {
+                n = n.saturating_add(last - first + 1);
             }
-        }
+        })?;
         Ok(n)
     }
 }
@@ -153,12 +167,7 @@ pub fn reply_counts<O: Oracle + ?Sized>(
                     lo.max(c + 1),
                     s - 1,
                 )?);
-                for p in lo..=c.min(s - 1) {
-                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
-                    {
-                        winning += 1;
-                    }
-                }
+                winning = winning.saturating_add(trivial_losses(&template, lo, c.min(s - 1)));
             }
         }
         // Taking exactly the cap (when it is below the pile) raises it.
@@ -192,29 +201,232 @@ pub fn decide<O: Oracle + ?Sized>(
     })
 }
 
-/// [`Policy::Trap`]'s move in a lost position.
+/// Lost piles in `lo..=hi` of `layer`'s piles at or below its cap, which the rules
+/// decide: none without a pending reset (the mover takes everything), the capless
+/// game's losses with one.
+fn trivial_losses(layer: &Position, lo: u32, hi: u32) -> u32 {
+    let hi = hi.min(layer.cap());
+    if !layer.reset_pending() || lo > hi || lo == 0 {
+        return 0;
+    }
+    let (own, opp, m) = (layer.own_resets(), layer.opp_resets(), layer.init_max());
+    Position::capless_losses(hi, own, opp, m) - Position::capless_losses(lo - 1, own, opp, m)
+}
+
+/// Takes decided together by [`trap_move`]: their reply counts live in a stack
+/// array this long.
+const TRAP_BLOCK: u32 = 32;
+
+/// [`Policy::Trap`]'s move in a lost position: the fewest winning replies, then the
+/// smallest take, then no reset.
+///
+/// Every take `t` below the cap keeps it, so the opponent's replies to all of them
+/// lie in the same few layers: takes below the cap in layer `(c, a', b', f')` and
+/// the take of the cap in layer `(c + 1, a', b', f')`, per reset choice of each
+/// side. One [`Oracle::runs`] pass over each layer counts the winning replies of a
+/// whole block of takes (sliding windows over prefix counts); only the take of the
+/// cap itself, which raises it, is counted on its own ([`reply_counts`]). The
+/// result is the same as counting every move's replies one by one, which the tests
+/// check against brute force.
 fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, DecideError> {
+    let (s, c) = (pos.stones(), pos.cap());
+    let limit = pos.limit();
     let resets: &[bool] = if pos.own_resets() > 0 {
         &[false, true]
     } else {
         &[false]
     };
-    // (move, winning replies) of the best move so far.
-    let mut best: Option<(Move, u32)> = None;
-    for take in 1..=pos.limit().min(pos.stones()) {
-        for &reset in resets {
-            let mv = Move::new(take, reset);
-            let Ok(Some(next)) = pos.after(mv) else {
-                continue;
-            };
-            let (w, _) = reply_counts(oracle, &next)?;
-            // Ties keep the earlier move: smaller take first, then no reset.
-            if best.is_none_or(|(_, bw)| w < bw) {
-                best = Some((mv, w));
+    // (winning replies, take, reset) of the best move so far: the smallest.
+    let mut best: Option<(u32, u32, bool)> = None;
+    let mut consider = |w: u32, take: u32, reset: bool| {
+        if best.is_none_or(|b| (w, take, reset) < b) {
+            best = Some((w, take, reset));
+        }
+    };
+    // Takes that keep the cap (and leave stones).
+    let below = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
+    for &reset in resets {
+        let mut t0 = 1;
+        while t0 <= below {
+            let t1 = below.min(t0 + (TRAP_BLOCK - 1));
+            let mut counts = [0u32; TRAP_BLOCK as usize];
+            count_block(oracle, pos, reset, t0, t1, &mut counts)?;
+            for (t, &w) in (t0..=t1).zip(counts.iter()) {
+                consider(w, t, reset);
+            }
+            t0 = t1 + 1;
+        }
+        // Taking the cap raises it: its replies are counted on their own.
+        if limit >= c && c < s {
+            if let Ok(Some(next)) = pos.after(Move::new(c, reset)) {
+                consider(reply_counts(oracle, &next)?.0, c, reset);
             }
         }
     }
-    Ok(best.map_or(Move::new(1, false), |(mv, _)| mv))
+    Ok(best.map_or(Move::new(1, false), |(_, take, reset)| {
+        Move::new(take, reset)
+    }))
+}
+
+/// The opponent's winning replies after each take `t0..=t1` (all below the cap and
+/// the pile) with `reset`, into `counts[t - t0]`: as [`reply_counts`] move by move,
+/// but with one [`Oracle::runs`] pass per layer for the whole block.
+fn count_block<O: Oracle + ?Sized>(
+    oracle: &O,
+    pos: &Position,
+    reset: bool,
+    t0: u32,
+    t1: u32,
+    counts: &mut [u32],
+) -> Result<(), DecideError> {
+    let (s, c) = (pos.stones(), pos.cap());
+    // The position after the smallest take: the opponent's layer (c, b, a', f').
+    let Ok(Some(q0)) = pos.after(Move::new(t0, reset)) else {
+        return Ok(());
+    };
+    let opp_limit = q0.limit();
+    let opp_resets: &[bool] = if q0.own_resets() > 0 {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let counts = counts.get_mut(..=(t1 - t0) as usize).unwrap_or_default();
+    for &r2 in opp_resets {
+        // Replies that take the whole pile.
+        for (t, n) in (t0..=t1).zip(counts.iter_mut()) {
+            if opp_limit >= s - t {
+                *n += opp_limit - (s - t) + 1;
+            }
+        }
+        // Replies below the cap: the window of piles [s - t - w, s - t - 1] of layer
+        // (c, a', b', r2), w = min(limit, c - 1, s - t - 1).
+        let wide = opp_limit.min(c - 1);
+        let window_lo = |t: u32| (s - t).saturating_sub(wide).max(1);
+        if wide >= 1 {
+            if let Ok(Some(layer)) = q0.after(Move::new(1, r2)) {
+                for (t, n) in (t0..=t1).zip(counts.iter_mut()) {
+                    *n += trivial_losses(&layer, window_lo(t), s - t - 1);
+                }
+                let lo = window_lo(t1).max(c + 1);
+                let hi = s - t0 - 1;
+                if lo <= hi {
+                    // counts[t] += P(s - t - 1) - P(window_lo(t) - 1), with P(x) the
+                    // lost piles in [lo, x]: both points rise as t falls, so one
+                    // ascending pass answers them (the difference is never negative,
+                    // so wrapping arithmetic gives it exactly).
+                    let mut upper = PrefixPoints::new(t0, t1, |t| s - t - 1);
+                    let mut lower = PrefixPoints::new(t0, t1, |t| window_lo(t) - 1);
+                    let mut lost_before = 0u32;
+                    oracle.runs(&layer, lo, hi, &mut |first, last, v| {
+                        let lost = v == Value::Lost;
+                        upper.answer(
+                            first,
+                            last,
+                            lost,
+                            lost_before,
+                            lo,
+                            t0,
+                            counts,
+                            u32::wrapping_add,
+                        );
+                        lower.answer(
+                            first,
+                            last,
+                            lost,
+                            lost_before,
+                            lo,
+                            t0,
+                            counts,
+                            u32::wrapping_sub,
+                        );
+                        if lost {
+                            lost_before += last - first + 1;
+                        }
+                    })?;
+                }
+            }
+        }
+        // The reply that takes exactly the cap: pile s - t - c of layer
+        // (c + 1, a', b', r2), when the opponent may take c and stones remain.
+        if opp_limit >= c && c < s - t0 {
+            if let Ok(Some(layer)) = q0.after(Move::new(c, r2)) {
+                let top = c + 1;
+                for (t, n) in (t0..=t1).zip(counts.iter_mut()) {
+                    if c < s - t {
+                        *n += trivial_losses(&layer, s - t - c, s - t - c);
+                    }
+                }
+                let lo = (s - t1).saturating_sub(c).max(top + 1);
+                let hi = s - t0 - c;
+                if lo <= hi {
+                    oracle.runs(&layer, lo, hi, &mut |first, last, v| {
+                        if v == Value::Lost {
+                            for p in first.max(lo)..=last.min(hi) {
+                                // Pile p is the reply after take s - p - c.
+                                if let Some(n) = counts.get_mut((s - p - c - t0) as usize) {
+                                    *n += 1;
+                                }
+                            }
+                        }
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Query points `point(t)` for `t = t1` down to `t0` (rising piles), answered with
+/// the lost piles from `lo` up to each point as the runs of a layer go by.
+struct PrefixPoints<F> {
+    /// The next take to answer, or `None` when all are.
+    next: Option<u32>,
+    t0: u32,
+    point: F,
+}
+
+impl<F: Fn(u32) -> u32> PrefixPoints<F> {
+    fn new(t0: u32, t1: u32, point: F) -> Self {
+        PrefixPoints {
+            next: Some(t1),
+            t0,
+            point,
+        }
+    }
+
+    /// Answer every point up to `last`, the run `first..=last` having `lost_before`
+    /// lost piles from `lo` before it, into `counts[t - base]` with `op`. Points
+    /// below `lo` count nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        first: u32,
+        last: u32,
+        lost: bool,
+        lost_before: u32,
+        lo: u32,
+        base: u32,
+        counts: &mut [u32],
+        op: fn(u32, u32) -> u32,
+    ) {
+        while let Some(t) = self.next {
+            let x = (self.point)(t);
+            if x > last {
+                return;
+            }
+            let prefix = if x < lo {
+                0
+            } else if lost && x >= first {
+                lost_before + (x - first + 1)
+            } else {
+                lost_before
+            };
+            if let Some(n) = counts.get_mut((t - base) as usize) {
+                *n = op(*n, prefix);
+            }
+            self.next = (t > self.t0).then(|| t - 1);
+        }
+    }
 }
 
 /// A chosen move, and the value of the position it was chosen in.

@@ -243,7 +243,7 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// through one `dyn Oracle`, so the move code is compiled once, and there are no
 /// distances (`longest` plays as `trap`): a smaller binary.
 struct TinyEngine {
-    table: Option<Table<'static>>,
+    table: Option<Table>,
     solution: Option<Solution>,
 }
 
@@ -285,7 +285,7 @@ impl Engine for TinyEngine {
 
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
-        table: Table::embedded().ok(),
+        table: Some(Table::embedded()),
         solution: None,
     })
 }

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 use clap::Args;
 use std::time::Instant;
 
-use nimbot::{encode_table_with, Params, Position, Solution, SolveBox, Table, TableEncoding};
+use nimbot::{
+    encode_table_with, Params, Position, Solution, SolveBox, Table, TableEncoding, FORMAT_VERSION,
+};
 
 use crate::generate::{generate, LimitArgs};
 use crate::latency::{latency, median};
@@ -103,36 +105,36 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
             new_ms.len()
         );
     }
-    // Formats: v1 and v2 of the same limits.
+    // Formats: v1 and the current one of the same limits.
     for &stones in &args.sizes {
         let bx = SolveBox::games(stones, r, m);
         let p = Params::new(stones, r, m).map_err(|e| e.to_string())?;
         let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-        let v2 = encode_table_with(&sol, GENERATOR, &TableEncoding::default())
+        let current = encode_table_with(&sol, GENERATOR, &TableEncoding::default())
             .map_err(|e| e.to_string())?;
         drop(sol);
         let old = OldSolution::solve(bx)?;
         let v1 = encode_v1(&old, &p, GENERATOR);
         if args.json {
             println!(
-                "{{\"bench\":\"format\",\"stones\":{stones},\"resets\":{r},\"init_max\":{m},\"v1_bytes\":{},\"v2_bytes\":{},\"ratio\":{:.2}}}",
+                "{{\"bench\":\"format\",\"stones\":{stones},\"resets\":{r},\"init_max\":{m},\"v1_bytes\":{},\"v{FORMAT_VERSION}_bytes\":{},\"ratio\":{:.2}}}",
                 v1.len(),
-                v2.len(),
-                v1.len() as f64 / v2.len() as f64
+                current.len(),
+                v1.len() as f64 / current.len() as f64
             );
         } else {
             println!(
-                "format N<={stones} R={r} M={m}: v1 {} bytes, v2 {} bytes ({:.2}x smaller)",
+                "format N<={stones} R={r} M={m}: v1 {} bytes, v{FORMAT_VERSION} {} bytes ({:.2}x smaller)",
                 v1.len(),
-                v2.len(),
-                v1.len() as f64 / v2.len() as f64
+                current.len(),
+                v1.len() as f64 / current.len() as f64
             );
         }
     }
-    // Codings within v2: copies or not, and the restart-point spacing.
+    // Codings within the current format: delayed copies or not.
     let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
     let mut positions = Vec::new();
-    let probe_set = |t: &Table, out: &mut Vec<Position>| {
+    let probe_set = |t: &Table<&[u8]>, out: &mut Vec<Position>| {
         out.clear();
         for c in m..=t.top_cap() {
             for s in ((c + 1)..=t.highest_pile(c)).step_by(7) {
@@ -148,17 +150,11 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
             }
         }
     };
-    for (name, copies, restart_bits) in [
-        ("periods", false, 256),
-        ("periods+copies restart 128", true, 128),
-        ("periods+copies restart 256 (default)", true, 256),
-        ("periods+copies restart 1024", true, 1024),
-        ("periods+copies restart 4096", true, 4096),
+    for (name, copies) in [
+        ("periods", false),
+        ("periods+delayed copies (default)", true),
     ] {
-        let enc = TableEncoding {
-            copies,
-            restart_bits,
-        };
+        let enc = TableEncoding { copies };
         let blob = encode_table_with(&sol, GENERATOR, &enc).map_err(|e| e.to_string())?;
         let t = Table::from_bytes(&blob).map_err(|e| e.to_string())?;
         probe_set(&t, &mut positions);
