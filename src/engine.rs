@@ -6,6 +6,7 @@
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
 use crate::table::{ByteSource, Table};
+use crate::text::{text, Text};
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,16 +64,23 @@ pub enum MoveError {
 
 impl MoveError {
     /// A short, static description.
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            MoveError::GameOver => "the game is over",
-            MoveError::Engine(e) => e.as_str(),
-            MoveError::Illegal(_) => "engine proposed an illegal move",
+            MoveError::GameOver => text!("the game is over"),
+            MoveError::Engine(e) => e.text(),
+            MoveError::Illegal(_) => text!("engine proposed an illegal move"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(MoveError);
+crate::text::error_from_text!(MoveError);
 
 /// The bot's move in `game`, seated as `bot`: `policy`'s move from `engine` for the
 /// current position, checked against the game (not yet played: the protocol plays
@@ -164,7 +172,7 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 mod solving {
     use super::*;
     use crate::distance::{longest_move, Distances};
-    use crate::solver::{Solution, SolveBox};
+    use crate::solver::{Solution, SolutionCache, SolveBox};
     use crate::strategy::Oracle;
     use crate::value::Value;
 
@@ -183,9 +191,9 @@ mod solving {
     /// [`DecideError::OutOfRange`] if the solver refuses the box.
     #[derive(Debug)]
     pub struct SolvingEngine {
-        budget: u64,
-        solution: Option<Solution>,
-        /// Distances to the end for `solution`, made on the first `longest` move.
+        solutions: SolutionCache,
+        /// Distances to the end for the kept solution, made on the first `longest`
+        /// move.
         distances: Option<Distances>,
     }
 
@@ -203,34 +211,24 @@ mod solving {
         /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
-                budget,
-                solution: None,
+                solutions: SolutionCache::new(budget),
                 distances: None,
             }
         }
 
-        /// Solve `bx` unless the current solution already covers it.
+        /// Solve `bx` unless the kept solution already covers it; distances made
+        /// for another solution go.
         fn ensure(
             &mut self,
             bx: SolveBox,
             pos: Option<&Position>,
         ) -> Result<&Solution, DecideError> {
-            let covered = match (&self.solution, pos) {
-                (Some(sol), Some(p)) => sol.value(p).is_some(),
-                (Some(sol), None) => sol.solve_box() == bx,
-                (None, _) => false,
-            };
-            if !covered {
-                if bx.memory_bytes() > self.budget {
-                    return Err(DecideError::TooLarge);
-                }
-                // The old solution goes first, so that its memory can be reused.
-                self.solution = None;
-                let sol = Solution::solve(bx).map_err(DecideError::from)?;
-                self.solution = Some(sol);
+            let before = self.solutions.get().map(Solution::solve_box);
+            let sol = self.solutions.ensure(bx, pos)?;
+            if before != Some(sol.solve_box()) {
                 self.distances = None;
             }
-            self.solution.as_ref().ok_or(DecideError::OutOfRange)
+            Ok(sol)
         }
     }
 
@@ -252,7 +250,7 @@ mod solving {
 
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
-            let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
+            let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
             // Distances cost a pass over every move of every position: past a few
             // million positions `longest` falls back to `trap`.
             // (`decide` itself plays `longest` as `trap`.)

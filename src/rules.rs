@@ -8,6 +8,7 @@
 
 use core::fmt;
 
+use crate::text::{text, Text};
 use crate::value::Value;
 
 /// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
@@ -41,18 +42,25 @@ pub enum ParamError {
 
 impl ParamError {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            ParamError::NoStones => "stones must be at least 1",
-            ParamError::TooManyStones => "stones exceed 1000000000",
-            ParamError::TooManyResets => "resets exceed 32",
-            ParamError::ZeroInitMax => "init max must be at least 1",
-            ParamError::InitMaxTooLarge => "init max exceeds 1000000000",
+            ParamError::NoStones => text!("stones must be at least 1"),
+            ParamError::TooManyStones => text!("stones exceed 1000000000"),
+            ParamError::TooManyResets => text!("resets exceed 32"),
+            ParamError::ZeroInitMax => text!("init max must be at least 1"),
+            ParamError::InitMaxTooLarge => text!("init max exceeds 1000000000"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(ParamError, PositionError);
+crate::text::error_from_text!(ParamError, PositionError);
 
 /// `value` must lie in `1..=MAX_STONES`: `zero` if it is 0, `large` above.
 const fn check_count(value: u32, zero: ParamError, large: ParamError) -> Result<(), ParamError> {
@@ -205,13 +213,20 @@ pub enum IllegalMove {
 
 impl IllegalMove {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            IllegalMove::GameOver => "the game is over",
-            IllegalMove::OutOfTurn => "move out of turn",
-            IllegalMove::BadTake { .. } => "take out of range",
-            IllegalMove::NoResetsLeft => "no resets left",
+            IllegalMove::GameOver => text!("the game is over"),
+            IllegalMove::OutOfTurn => text!("move out of turn"),
+            IllegalMove::BadTake { .. } => text!("take out of range"),
+            IllegalMove::NoResetsLeft => text!("no resets left"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
@@ -221,7 +236,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::BadTake { take, limit } => {
                 write!(f, "take {take} is outside 1..={limit}")
             }
-            other => f.write_str(other.as_str()),
+            other => fmt::Display::fmt(&other.text(), f),
         }
     }
 }
@@ -413,11 +428,18 @@ pub enum PositionError {
 
 impl PositionError {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            PositionError::Param(p) => p.as_str(),
-            PositionError::CapBelowInitMax => "cap is below init max",
+            PositionError::Param(p) => p.text(),
+            PositionError::CapBelowInitMax => text!("cap is below init max"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 

@@ -3,6 +3,7 @@
 //! into a legal move that wins whenever the position is won.
 
 use crate::rules::{Move, Position};
+use crate::text::{text, Text};
 use crate::value::Value;
 
 /// The position lies outside what an oracle or engine knows.
@@ -20,16 +21,23 @@ pub enum DecideError {
 
 impl DecideError {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            DecideError::OutOfRange => "position outside the engine's limits",
-            DecideError::TooLarge => "position too large to solve here",
-            DecideError::BadTable => "table data damaged",
+            DecideError::OutOfRange => text!("position outside the engine's limits"),
+            DecideError::TooLarge => text!("position too large to solve here"),
+            DecideError::BadTable => text!("table data damaged"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(DecideError);
+crate::text::error_from_text!(DecideError);
 
 /// Knows, for some set of positions whose cap still binds (`c < s`), whether the
 /// player to move wins.
@@ -117,13 +125,20 @@ pub enum Policy {
 
 impl Policy {
     /// The policy's name in the line protocol and on the command line.
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            Policy::First => "first",
-            Policy::Trap => "trap",
-            Policy::Longest => "longest",
-            Policy::Exploit => "exploit",
+            Policy::First => text!("first"),
+            Policy::Trap => text!("trap"),
+            Policy::Longest => text!("longest"),
+            Policy::Exploit => text!("exploit"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 
     /// The policy called `name`, if any.

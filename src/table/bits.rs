@@ -158,7 +158,7 @@ impl<'s, S: ByteSource + ?Sized> BitReader<'s, S> {
 }
 
 /// Bits needed to write values `0..n` (at least 1).
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 pub(crate) fn width_for(n: u64) -> u8 {
     let mut w = 1u8;
     while w < 64 && (1u64 << w) < n {
@@ -167,10 +167,10 @@ pub(crate) fn width_for(n: u64) -> u8 {
     w
 }
 
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 pub(crate) use writer::BitWriter;
 
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 mod writer {
     use alloc::vec::Vec;
 

@@ -39,8 +39,8 @@ impl Default for Encoding {
 /// starts above cap M (from [`SolveBox::around`]) is refused with
 /// [`TableError::BadParams`].
 ///
-/// [`SolveBox::games`]: crate::SolveBox::games
-/// [`SolveBox::around`]: crate::SolveBox::around
+/// [`SolveBox::games`]: crate::solver::SolveBox::games
+/// [`SolveBox::around`]: crate::solver::SolveBox::around
 pub fn encode(solution: &Solution, generator: &str) -> Result<Vec<u8>, TableError> {
     encode_with(solution, generator, &Encoding::default())
 }

@@ -10,6 +10,7 @@ use super::checksum::crc32;
 use super::error::TableError;
 use crate::geometry::{cap_count, keys_per_cap};
 use crate::rules::Params;
+use crate::text::text;
 
 /// The first four bytes of every table.
 pub const MAGIC: [u8; 4] = *b"NIMT";
@@ -17,7 +18,7 @@ pub const MAGIC: [u8; 4] = *b"NIMT";
 pub const FORMAT_VERSION: u32 = 3;
 
 /// The postcard value at the front of a table blob; field order is the format.
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 #[derive(serde::Serialize, Clone, Debug)]
 pub(crate) struct TableFile<'a> {
     pub(crate) magic: [u8; 4],
@@ -97,7 +98,7 @@ impl Fields<'_> {
         loop {
             let b = tri!(self.u8());
             if shift == 28 && b > 0x0F {
-                return Err(TableError::Malformed("varint out of range"));
+                return Err(TableError::Malformed(text!("varint out of range")));
             }
             v |= ((b & 0x7F) as u32) << shift;
             if b & 0x80 == 0 {
@@ -105,7 +106,7 @@ impl Fields<'_> {
             }
             shift += 7;
             if shift > 28 {
-                return Err(TableError::Malformed("varint out of range"));
+                return Err(TableError::Malformed(text!("varint out of range")));
             }
         }
     }
@@ -158,7 +159,7 @@ impl Layout {
             return Err(TableError::Truncated);
         }
         if bytes.len() > u32::MAX as usize {
-            return Err(TableError::Malformed("larger than 4 GiB"));
+            return Err(TableError::Malformed(text!("larger than 4 GiB")));
         }
         let size = bytes.len();
         let body = bytes.split_at(size - 4).0;
@@ -189,7 +190,7 @@ impl Layout {
             .split_at(generator.1 as usize)
             .0;
         if core::str::from_utf8(name).is_err() {
-            return Err(TableError::Malformed("generator is not UTF-8"));
+            return Err(TableError::Malformed(text!("generator is not UTF-8")));
         }
         let n_max = tri!(f.varint());
         let resets = tri!(f.u8());
@@ -201,7 +202,7 @@ impl Layout {
         let offset_bits = tri!(f.u8()) as u32;
         let base_bits = tri!(f.u8()) as u32;
         if offset_bits == 0 || offset_bits > 32 || base_bits == 0 || base_bits > 32 {
-            return Err(TableError::Malformed("field width"));
+            return Err(TableError::Malformed(text!("field width")));
         }
         let caps = tri!(f.varint());
         if caps == 0 || caps != cap_count(n_max, init_max) {
@@ -210,15 +211,15 @@ impl Layout {
         let index = tri!(f.bytes());
         let entry_bits = (offset_bits + 2 * base_bits) as u64;
         if (caps as u64 * entry_bits).div_ceil(8) != index.1 as u64 {
-            return Err(TableError::Malformed("index size"));
+            return Err(TableError::Malformed(text!("index size")));
         }
         let stream_bits = tri!(f.varint());
         let stream = tri!(f.bytes());
         if (stream_bits as u64).div_ceil(8) != stream.1 as u64 {
-            return Err(TableError::Malformed("stream size"));
+            return Err(TableError::Malformed(text!("stream size")));
         }
         if f.at != body.len() {
-            return Err(TableError::Malformed("trailing bytes"));
+            return Err(TableError::Malformed(text!("trailing bytes")));
         }
         let keys = keys_per_cap(resets) as u32;
         let layout = Layout {
@@ -252,7 +253,7 @@ impl Layout {
             let kinds_end = start + 2 * (keys as u64 - 2);
             if start < prev_end || kinds_end > base0 || base0 > base1 || base1 > stream_bits as u64
             {
-                return Err(TableError::Malformed("index out of order"));
+                return Err(TableError::Malformed(text!("index out of order")));
             }
             prev_end = base1;
             c += 1;

@@ -9,7 +9,7 @@
 //!   blob (at compile time for an embedded one); `checksum`: the CRC-32 after them;
 //! - `bits`: the bit reader; `index`: where each cap starts;
 //! - `layer`: how layer values are coded (periods with repeats);
-//! - `encode` (with `alloc`): the writer;
+//! - `encode` (feature `encode`): the writer, for `nimbot-table` and tests;
 //! - `error`: blobs refused when opened ([`TableError`]), probes that fail
 //!   ([`ProbeError`]).
 //!
@@ -19,7 +19,7 @@
 
 mod bits;
 mod checksum;
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 mod encode;
 mod error;
 mod format;
@@ -35,12 +35,17 @@ use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
 use crate::value::Value;
 
-pub use self::checksum::crc32;
-#[cfg(feature = "alloc")]
-pub use self::encode::{encode, encode_values, encode_with, runs_of, Encoding};
 pub use self::error::{ProbeError, TableError};
-pub use self::format::{Layout, FORMAT_VERSION, MAGIC};
+pub use self::format::{Layout, FORMAT_VERSION};
 pub use self::source::ByteSource;
+// The writer's side (feature `encode`): what `nimbot-table` and the tests make
+// tables with.
+#[cfg(feature = "encode")]
+pub use self::{
+    checksum::crc32,
+    encode::{encode, encode_values, encode_with, runs_of, Encoding},
+    format::MAGIC,
+};
 
 /// The table embedded at build time (feature `default-table`): `table/default.nimt`
 /// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see

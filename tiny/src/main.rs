@@ -23,8 +23,9 @@ use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
+use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
-use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Solution, SolveBox, Table};
+use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
@@ -50,6 +51,7 @@ Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
   nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
+                 [--retry SECS]    keep trying a server that is not up yet
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest|exploit ...
                                    how to move in lost positions (default trap;
@@ -237,14 +239,14 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 // ---------------------------------------------------------------- engine
 
 /// The engine of every command: the embedded table where it covers the position,
-/// else a solution from the core's solver, as in the full binary (whose
-/// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
-/// `--max-memory` (a box needs at least one bit per stored position). Both answer
-/// through one `dyn Oracle`, so the move code is compiled once, and there are no
-/// distances (`longest` plays as `trap`): a smaller binary.
+/// else a solution from the core's solver (its `SolutionCache`, as the full binary's
+/// `SolvingEngine` keeps one), refusing boxes that cannot fit in `--max-memory` (a
+/// box needs at least one bit per stored position). Both answer through one `dyn
+/// Oracle`, so the move code is compiled once, and there are no distances (`longest`
+/// plays as `trap`): a smaller binary.
 struct TinyEngine {
     table: Option<Table>,
-    solution: Option<Solution>,
+    solutions: SolutionCache,
 }
 
 impl TinyEngine {
@@ -254,18 +256,7 @@ impl TinyEngine {
         if let Some(t) = self.table.as_ref().filter(|t| t.value(pos).is_ok()) {
             return Ok(t);
         }
-        if self.solution.as_ref().and_then(|s| s.value(pos)).is_none() {
-            if bx.memory_bytes() > sys::heap::limit() as u64 {
-                return Err(DecideError::TooLarge);
-            }
-            // The old solution goes first, so that its memory can be reused.
-            self.solution = None;
-            self.solution = Some(Solution::solve(bx).map_err(DecideError::from)?);
-        }
-        match &self.solution {
-            Some(s) => Ok(s),
-            None => Err(DecideError::OutOfRange),
-        }
+        Ok(self.solutions.ensure(bx, Some(pos))?)
     }
 }
 
@@ -286,7 +277,7 @@ impl Engine for TinyEngine {
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
         table: Some(Table::embedded()),
-        solution: None,
+        solutions: SolutionCache::new(sys::heap::limit() as u64),
     })
 }
 
@@ -567,6 +558,7 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
     let mut name: &[u8] = b"nimbot";
     let mut init_max = 3u32;
     let mut timeout = Some(600_000_000u64);
+    let mut retry: Option<(u64, &[u8])> = Some((0, b"0"));
     let mut it = args.iter().copied();
     while let Some(arg) = it.next() {
         let parsed = if seat_flag(arg, &mut seat) {
@@ -578,6 +570,9 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
             number(v, "--init-max").map(|n| init_max = n)
         } else if let Some(v) = option(arg, &mut it, b"--timeout", None) {
             timeout = v.and_then(parse_seconds);
+            Ok(())
+        } else if let Some(v) = option(arg, &mut it, b"--retry", None) {
+            retry = v.and_then(|v| Some((parse_seconds(v)?, v)));
             Ok(())
         } else if arg.first() != Some(&b'-') && addr.is_none() {
             addr = Some(arg);
@@ -596,10 +591,11 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(s) => s,
         Err(status) => return status,
     };
-    let Some(timeout) = timeout.filter(|_| init_max != 0) else {
+    let (Some(timeout), Some((retry, retry_text))) = (timeout.filter(|_| init_max != 0), retry)
+    else {
         return cmd_usage(
             CMD,
-            b"--init-max must be at least 1 and --timeout a number of seconds",
+            b"--init-max must be at least 1, --timeout and --retry numbers of seconds",
         );
     };
     let mut client = match Client::new(seat, name, init_max) {
@@ -629,15 +625,45 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
             &[b"cannot connect to ", addr, b": ", e.text().as_bytes()],
         )
     };
-    let socket = match Socket::tcp() {
-        Ok(s) => s,
-        Err(e) => return cannot(e),
+    // With --retry, a server that is not up yet is tried again, after pauses from
+    // 0.1 s doubling to 2 s, until the time is up (one line on stderr). The clock is
+    // read only then (docs/tiny.md's allowlist).
+    let mut deadline = None;
+    let mut pause = 100_000u64;
+    let socket = loop {
+        let attempt = Socket::tcp().and_then(|s| {
+            // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
+            let _ = s.set_write_timeout(10_000_000);
+            s.connect(ip, port).map(|()| s)
+        });
+        let e = match attempt {
+            Ok(s) => break s,
+            Err(e) if retry == 0 => return cannot(e),
+            Err(e) => e,
+        };
+        let end = *deadline.get_or_insert_with(|| {
+            print(
+                STDERR,
+                &[
+                    b"nimbot connect: cannot connect to ",
+                    addr,
+                    b": ",
+                    e.text().as_bytes(),
+                    b"; retrying for up to ",
+                    retry_text,
+                    b" s\n",
+                ],
+                0,
+            );
+            sys::now_micros().saturating_add(retry)
+        });
+        let left = end.saturating_sub(sys::now_micros());
+        if left == 0 {
+            return cannot(e);
+        }
+        sys::sleep(pause.min(left));
+        pause = (pause * 2).min(2_000_000);
     };
-    // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
-    let _ = socket.set_write_timeout(10_000_000);
-    if let Err(e) = socket.connect(ip, port) {
-        return cannot(e);
-    }
     let _ = socket.set_nodelay();
     if timeout > 0 {
         let _ = socket.set_read_timeout(timeout);

@@ -17,8 +17,10 @@ use nimbot::distance::{longest_move, Distances};
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::decide;
 use nimbot::{Engine, Game, Move, Outcome, Params, Player, Policy};
+use serde::Serialize;
 
 use crate::exploit::{HostEngine, Models};
+use crate::json;
 use crate::models::{Belief, Model, ModelSolution, Order, Solved};
 use crate::opponents::{start_is_won, Opponent, Rng};
 
@@ -410,20 +412,20 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
             rates[pi].push((rate, matches!(family, Family::Systematic(_))));
             let (lo, hi) = wilson(t.lost_start_wins, t.lost_starts);
             if json {
-                println!(
-                    "{{\"game\":\"expanding-nim\",\"opponent\":\"{}\",\"kind\":\"{}\",\"policy\":\"{}\",\"won_starts\":{},\"won_start_wins\":{},\"won_start_rate\":{:.4},\"lost_starts\":{},\"lost_start_wins\":{},\"lost_start_rate\":{:.4},\"lost_start_ci95\":[{:.4},{:.4}]}}",
-                    family.name(m),
-                    family.kind(),
-                    policy.as_str(),
-                    t.won_starts,
-                    t.won_start_wins,
-                    pct(t.won_start_wins, t.won_starts) / 100.0,
-                    t.lost_starts,
-                    t.lost_start_wins,
-                    rate / 100.0,
-                    lo / 100.0,
-                    hi / 100.0,
-                );
+                let share = |x: f64| json::round(x / 100.0, 4);
+                json::print(&CellLine {
+                    game: "expanding-nim",
+                    opponent: family.name(m),
+                    kind: family.kind(),
+                    policy: policy.as_str(),
+                    won_starts: t.won_starts,
+                    won_start_wins: t.won_start_wins,
+                    won_start_rate: share(pct(t.won_start_wins, t.won_starts)),
+                    lost_starts: t.lost_starts,
+                    lost_start_wins: t.lost_start_wins,
+                    lost_start_rate: share(rate),
+                    lost_start_ci95: [share(lo), share(hi)],
+                });
             } else {
                 let cell = format!(
                     "{}/{} {:.1} [{:.0},{:.0}]",
@@ -486,4 +488,20 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
         ));
     }
     Ok(())
+}
+
+/// One (family, policy) cell of the arena as a JSON line.
+#[derive(Serialize)]
+struct CellLine {
+    game: &'static str,
+    opponent: String,
+    kind: &'static str,
+    policy: &'static str,
+    won_starts: u32,
+    won_start_wins: u32,
+    won_start_rate: f64,
+    lost_starts: u32,
+    lost_start_wins: u32,
+    lost_start_rate: f64,
+    lost_start_ci95: [f64; 2],
 }

@@ -8,8 +8,9 @@ use std::thread;
 use std::time::Duration;
 
 use common::{first_wins, spawn, Referee, BIN};
+use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value};
-use nimbot::{Game, Move, Outcome, Params, Solution, SolveBox};
+use nimbot::{Game, Move, Outcome, Params};
 
 fn analyze(log: &str, extra: &[&str]) -> Output {
     let dir = std::env::temp_dir().join(format!("nimbot-analyze-{}", std::process::id()));

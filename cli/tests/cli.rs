@@ -160,11 +160,9 @@ fn arena_wins_every_won_start_against_every_opponent() {
             line.starts_with("{\"game\":\"expanding-nim\",\"opponent\":\""),
             "{line}"
         );
-        assert!(
-            line.contains("\"won_start_rate\":1.0000,"),
-            "a won start was lost: {line}"
-        );
-        assert!(!line.contains("\"lost_starts\":0,"), "{line}");
+        let cell: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(cell["won_start_rate"], 1.0, "a won start was lost: {line}");
+        assert_ne!(cell["lost_starts"], 0, "{line}");
     }
     for policy in ["first", "trap", "longest", "exploit"] {
         assert_eq!(
@@ -228,4 +226,98 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(141), "{err}");
+}
+
+/// `nimbot query ARGS`: exit code, stdout, stderr.
+fn query(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = nimbot(&[&["query"], args].concat(), "");
+    (
+        o.status.code(),
+        stdout(&o),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn fibonacci_query_prints_win_or_lose_and_the_take() {
+    // 20 = 13 + 5 + 2: take 2 from the start (limit 19).
+    assert_eq!(query(&["--game", "fibonacci", "20", "19"]).1, "win 2\n");
+    // 21 is a Fibonacci number: the start is lost, the bot would take 1.
+    assert_eq!(query(&["--game", "fibonacci", "21", "20"]).1, "lose 1\n");
+    // 22 = 21 + 1 with limit 2: take 1 (the seed's example).
+    assert_eq!(query(&["--game", "fibonacci", "22", "21"]).1, "win 1\n");
+    // 20 with limit 1: the smallest term 2 is out of reach.
+    let (code, out, _) = query(&["--game", "fibonacci", "20", "1"]);
+    assert_eq!((code, out.as_str()), (Some(0), "lose 1\n"));
+    // A pile within the limit is taken whole.
+    assert_eq!(query(&["--game", "fibonacci", "8", "8"]).1, "win 8\n");
+    // The default game is still Expanding Nim, and it can be named.
+    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0\n");
+    assert_eq!(
+        query(&["--game", "expanding", "8", "3", "0", "0", "0"]).1,
+        "win 1 0\n"
+    );
+    for bad in [
+        &["--game", "fibonacci", "0", "3"][..],
+        &["--game", "fibonacci", "5", "0"],
+        &["--game", "fibonacci", "5"],
+        &["--game", "fibonacci", "5", "3", "1"],
+        &["--game", "fibonacci", "x", "3"],
+        &["--game", "chess", "5", "3"],
+    ] {
+        let (code, out, err) = query(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn super_nim_arena_prints_one_json_line_and_is_reproducible() {
+    let run = |opponent: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+            .args([
+                "arena",
+                "--game",
+                "super-nim",
+                "--opponent",
+                opponent,
+                "--games",
+                "4",
+                "--budget",
+                "500",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert_eq!(out.lines().count(), 1, "{out}");
+        let line = out.trim_end().to_owned();
+        assert!(line.starts_with('{') && line.ends_with('}'), "{line}");
+        // Drop the timing; the rest must repeat exactly.
+        line.split(",\"seconds\"").next().unwrap().to_owned()
+    };
+    for opponent in ["random", "greedy"] {
+        let line = run(opponent);
+        let field = |name: &str| -> u32 {
+            let at = line.find(&format!("\"{name}\":")).unwrap() + name.len() + 3;
+            line[at..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(
+            field("wins") + field("losses") + field("draws"),
+            4,
+            "{line}"
+        );
+        assert_eq!(run(opponent), line);
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .args(["arena", "--game", "fibonacci"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
 }

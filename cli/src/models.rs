@@ -635,8 +635,8 @@ impl Solved<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nimbot::solver::{Solution, SolveBox};
     use nimbot::strategy::position_value;
-    use nimbot::{Solution, SolveBox};
 
     /// Plain memoized minimax of `rules`, the independent reference.
     fn brute(rules: &Rules, st: &State, memo: &mut std::collections::HashMap<State, bool>) -> bool {

@@ -1,20 +1,19 @@
-//! Per-call latency over a set of positions, shared by `nimbot bench` and
-//! `nimbot-table bench` (which includes this file by path).
+//! Per-call latency over a set of inputs (positions, game snapshots), shared by
+//! `nimbot bench` (cli/) and `nimbot-table bench` (tools/): one way of timing, so
+//! their figures compare.
 
 use std::time::Instant;
-
-use nimbot::Position;
 
 /// The middle of sorted samples (NaN if there are none).
 pub fn median(sorted: &[f64]) -> f64 {
     sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// Per-position latency of `call` over `positions`: (median, p99, worst, raw max) in
-/// microseconds. The worst is re-timed: the 64 slowest positions, each the best of 5
-/// batches of 20 calls, so one interrupt does not pass for a position's cost.
-pub fn latency(positions: &[Position], call: impl Fn(&Position)) -> (f64, f64, f64, f64) {
-    latency_of(positions, 64, 20, call)
+/// Per-input latency of `call` over `inputs`: (median, p99, worst, raw max) in
+/// microseconds. The worst is re-timed: the 64 slowest inputs, each the best of 5
+/// batches of 20 calls, so one interrupt does not pass for an input's cost.
+pub fn latency<T>(inputs: &[T], call: impl Fn(&T)) -> (f64, f64, f64, f64) {
+    latency_of(inputs, 64, 20, call)
 }
 
 /// Per-item latency of `call` over `items`, as [`latency`], with the worst re-timed

@@ -5,12 +5,13 @@ mod analyze;
 mod arena;
 mod bench;
 mod bench_exploit;
+mod board;
 mod connect;
 mod demo;
 mod exp_nim;
 mod exploit;
 mod game_log;
-mod latency;
+mod json;
 mod matches;
 mod models;
 mod nim_arena;
@@ -30,7 +31,7 @@ use nimbot::{Engine, Params, Policy, Position};
 ///
 /// With no command, nimbot speaks its line protocol on stdin/stdout (see `serial`).
 #[derive(Parser, Debug)]
-#[command(version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "nimbot", version, about, long_about = None, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use clap::Args;
 use nimbot::supernim::{play_match, MatchConfig, Opponent, DEFAULT_NODE_BUDGET};
+use serde::Serialize;
 
+use crate::json;
 use crate::nim_arena::{self, NimArenaArgs};
 use crate::Game;
 
@@ -84,10 +86,18 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         ArenaOpponent::Greedy => "greedy",
     };
     if args.json {
-        println!(
-            "{{\"game\":\"super-nim\",\"opponent\":\"{name}\",\"games\":{},\"seed\":{},\"budget\":{},\"move_limit\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"seconds\":{seconds:.3}}}",
-            args.games, args.seed, args.budget, args.move_limit, result.wins, result.losses, result.draws
-        );
+        json::print(&SuperNimLine {
+            game: "super-nim",
+            opponent: name,
+            games: args.games,
+            seed: args.seed,
+            budget: args.budget,
+            move_limit: args.move_limit,
+            wins: result.wins,
+            losses: result.losses,
+            draws: result.draws,
+            seconds: json::round(seconds, 3),
+        });
     } else {
         let pct = |n: u32| 100.0 * f64::from(n) / f64::from(args.games.max(1));
         println!(
@@ -105,4 +115,19 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// A Super-Nim match as a JSON line.
+#[derive(Serialize)]
+struct SuperNimLine {
+    game: &'static str,
+    opponent: &'static str,
+    games: u32,
+    seed: u64,
+    budget: u32,
+    move_limit: u32,
+    wins: u32,
+    losses: u32,
+    draws: u32,
+    seconds: f64,
 }
