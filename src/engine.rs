@@ -5,7 +5,7 @@
 
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{decide, DecideError, Decision, Policy};
-use crate::table::{ByteSource, Table};
+use crate::table::{ByteSource, EmbeddedSource, Table};
 use crate::text::{text, Text};
 
 /// What an engine can answer.
@@ -117,7 +117,7 @@ pub fn bot_move<E: Engine + ?Sized>(
 /// same way (unless a winning move lands inside the table), and
 /// [`DecideError::BadTable`] if the table's data turns out damaged.
 #[derive(Clone, Debug)]
-pub struct TableEngine<S = &'static [u8]> {
+pub struct TableEngine<S = EmbeddedSource> {
     table: Table<S>,
 }
 

@@ -37,7 +37,7 @@ use crate::value::Value;
 
 pub use self::error::{ProbeError, TableError};
 pub use self::format::{Layout, FORMAT_VERSION};
-pub use self::source::ByteSource;
+pub use self::source::{ByteSource, EmbeddedSource};
 // The writer's side (feature `encode`): what `nimbot-table` and the tests make
 // tables with.
 #[cfg(feature = "encode")]
@@ -52,22 +52,48 @@ pub use self::{
 /// `build.rs`). Open it with [`Table::embedded`]. Without the feature no blob is
 /// embedded: open your own with [`Table::from_bytes`], e.g.
 /// `Table::from_bytes(include_bytes!("my.nimt"))`.
+/// It is read as an [`EmbeddedSource`]: a slice, or program memory on the AVR.
 #[cfg(feature = "default-table")]
-pub static EMBEDDED_TABLE: &[u8] = include_bytes!(env!("NIMBOT_TABLE_FILE"));
+pub static EMBEDDED_TABLE: EmbeddedSource = {
+    let bytes: &nimbot_progmem::ProgMem<[u8]> = &EMBEDDED_BYTES;
+    #[cfg(not(target_arch = "avr"))]
+    let bytes = bytes.as_slice();
+    bytes
+};
+
+#[cfg(feature = "default-table")]
+nimbot_progmem::progmem! {
+    /// The bytes of [`EMBEDDED_TABLE`]: in program memory on the AVR.
+    static EMBEDDED_BYTES = *include_bytes!(env!("NIMBOT_TABLE_FILE"));
+}
 
 /// The layout of [`EMBEDDED_TABLE`], checked by the compiler: a damaged or
 /// mismatched blob fails the build, so nothing is checked at run time.
 #[cfg(feature = "default-table")]
 const EMBEDDED_LAYOUT: Layout = match Layout::check(include_bytes!(env!("NIMBOT_TABLE_FILE"))) {
     Ok(layout) => layout,
-    Err(e) => panic!("{}", e.as_str()),
+    Err(e) => build_error(e),
 };
 
-/// A checked table, reading its bytes from a [`ByteSource`] (by default a borrowed
-/// slice, typically a `&'static` blob in flash). Copying it copies the source
-/// handle and a few fields, not the blob.
+/// Stop the build on an embedded table that does not check, with the reason where
+/// the target has it as a `&str`.
+#[cfg(feature = "default-table")]
+const fn build_error(e: TableError) -> ! {
+    #[cfg(not(target_arch = "avr"))]
+    panic!("{}", e.as_str());
+    #[cfg(target_arch = "avr")]
+    {
+        let _ = e;
+        panic!("the embedded table does not check (nimbot-table info FILE says why)")
+    }
+}
+
+/// A checked table, reading its bytes from a [`ByteSource`]: by default an
+/// [`EmbeddedSource`] (a `&'static` blob in flash, as a slice or in the AVR's
+/// program memory), or a slice of any lifetime from [`Table::from_bytes`]. Copying
+/// it copies the source handle and a few fields, not the blob.
 #[derive(Clone, Copy, Debug)]
-pub struct Table<S = &'static [u8]> {
+pub struct Table<S = EmbeddedSource> {
     source: S,
     layout: Layout,
 }
@@ -99,7 +125,7 @@ impl<'a> Table<&'a [u8]> {
 }
 
 #[cfg(feature = "default-table")]
-impl Table<&'static [u8]> {
+impl Table {
     /// The table embedded at build time ([`EMBEDDED_TABLE`], feature
     /// `default-table`), checked when the crate was compiled.
     pub fn embedded() -> Self {

@@ -1,6 +1,8 @@
 //! Where a table's bytes are read from: the one interface between the decoder and
 //! memory, so that every board reads its table the same way.
 
+use nimbot_progmem::ProgMem;
+
 /// The bytes of a table, as the decoder reads them.
 ///
 /// Implemented for byte slices: RAM, or flash mapped into the address space (every
@@ -51,6 +53,17 @@ pub trait ByteSource {
     }
 }
 
+/// Where the table embedded at build time is read from, and the default source of a
+/// [`Table`](super::Table): flash mapped into the address space, read as a slice, on
+/// every target but the AVR.
+#[cfg(not(target_arch = "avr"))]
+pub type EmbeddedSource = &'static [u8];
+/// Where the table embedded at build time is read from, and the default source of a
+/// [`Table`](super::Table): program memory, read with `lpm`, on the AVR, whose flash
+/// is an address space of its own (a slice there would be a copy in its 2 KB of RAM).
+#[cfg(target_arch = "avr")]
+pub type EmbeddedSource = &'static ProgMem<[u8]>;
+
 impl ByteSource for [u8] {
     fn len(&self) -> u32 {
         u32::try_from(<[u8]>::len(self)).unwrap_or(u32::MAX)
@@ -59,6 +72,19 @@ impl ByteSource for [u8] {
     #[inline]
     fn byte(&self, at: u32) -> Option<u8> {
         self.get(usize::try_from(at).ok()?).copied()
+    }
+}
+
+/// Program memory (see `nimbot_progmem`): read with `lpm` on the AVR, an ordinary
+/// static elsewhere.
+impl ByteSource for ProgMem<[u8]> {
+    fn len(&self) -> u32 {
+        u32::try_from(ProgMem::len(self)).unwrap_or(u32::MAX)
+    }
+
+    #[inline]
+    fn byte(&self, at: u32) -> Option<u8> {
+        self.get(usize::try_from(at).ok()?)
     }
 }
 
