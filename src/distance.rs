@@ -1,7 +1,8 @@
 //! Distance to the end: how many plies a game lasts from a position when the winner
 //! finishes as fast as it can and the loser holds out as long as it can (the
 //! "longest resistance" of endgame tables). Host-only (`alloc`): it needs the solved
-//! box and two bytes per position. It powers [`Policy::Longest`].
+//! box and two bytes per position. It powers [`Policy::Longest`]
+//! ([`longest_move`](crate::policy::longest_move)).
 //!
 //! [`Policy::Longest`]: crate::Policy::Longest
 
@@ -9,9 +10,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::geometry;
-use crate::rules::{Move, Position};
+use crate::rules::Position;
 use crate::solver::{Solution, SolveBox};
-use crate::strategy::{best_move, position_value, reply_counts, DecideError, Decision};
+use crate::strategy::position_value;
 use crate::value::Value;
 
 /// Plies to the end for every position of a solved box, and for the small open-cap
@@ -136,65 +137,24 @@ impl Distances {
         }
         let won = position_value(solution, pos) == Ok(Value::Won);
         let mut best: Option<u16> = None;
-        for reset in [false, true] {
-            if reset && pos.own_resets() == 0 {
-                continue;
-            }
-            for take in 1..=pos.limit() {
-                let d = match pos.after(Move::new(take, reset)) {
-                    Ok(None) => 1,
-                    Ok(Some(next)) => {
-                        // A winner only counts its winning moves.
-                        if won && position_value(solution, &next) != Ok(Value::Lost) {
-                            continue;
-                        }
-                        self.get(&next).unwrap_or(u16::MAX - 1).saturating_add(1)
+        for mv in pos.moves() {
+            let d = match pos.after(mv) {
+                Ok(None) => 1,
+                Ok(Some(next)) => {
+                    // A winner only counts its winning moves.
+                    if won && position_value(solution, &next) != Ok(Value::Lost) {
+                        continue;
                     }
-                    Err(_) => continue,
-                };
-                best = Some(match best {
-                    None => d,
-                    Some(b) if won => b.min(d),
-                    Some(b) => b.max(d),
-                });
-            }
+                    self.get(&next).unwrap_or(u16::MAX - 1).saturating_add(1)
+                }
+                Err(_) => continue,
+            };
+            best = Some(match best {
+                None => d,
+                Some(b) if won => b.min(d),
+                Some(b) => b.max(d),
+            });
         }
         best.unwrap_or(1)
     }
-}
-
-/// [`Policy::Longest`](crate::Policy::Longest)'s move: a winning move whenever `pos` is
-/// won (as [`best_move`]); in a lost position the move after which the game lasts
-/// longest with best play, then the one leaving the opponent the fewest winning
-/// replies, then the smallest take, then no reset.
-pub fn longest_move(
-    solution: &Solution,
-    distances: &Distances,
-    pos: &Position,
-) -> Result<Decision, DecideError> {
-    let d = best_move(solution, pos)?;
-    if d.value == Value::Won {
-        return Ok(d);
-    }
-    let mut best: Option<(Move, u16, u32)> = None;
-    for take in 1..=pos.limit().min(pos.stones()) {
-        for reset in [false, true] {
-            if reset && pos.own_resets() == 0 {
-                continue;
-            }
-            let mv = Move::new(take, reset);
-            let Ok(Some(next)) = pos.after(mv) else {
-                continue;
-            };
-            let length = distances.get(&next).ok_or(DecideError::OutOfRange)?;
-            let (w, _) = reply_counts(solution, &next)?;
-            if best.is_none_or(|(_, bl, bw)| length > bl || (length == bl && w < bw)) {
-                best = Some((mv, length, w));
-            }
-        }
-    }
-    Ok(Decision {
-        mv: best.map_or(d.mv, |(mv, _, _)| mv),
-        value: Value::Lost,
-    })
 }

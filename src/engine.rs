@@ -3,8 +3,9 @@
 //! ([`Engine::decide`]); [`bot_move`] is the one path by which the bot moves in a
 //! game, for the line protocol and both tournament clients alike.
 
+use crate::policy::{decide, Knowledge, Policy};
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::{decide, DecideError, Decision, Policy};
+use crate::strategy::{DecideError, Decision};
 use crate::table::{ByteSource, EmbeddedSource, Table};
 use crate::text::{text, Text};
 
@@ -41,13 +42,24 @@ pub trait Engine {
     /// [`DecideError::TooLarge`] if covering them would take more memory than allowed.
     fn prepare(&mut self, params: &Params) -> Result<(), DecideError>;
 
+    /// Whether this engine plays `policy`. An engine never plays one policy under
+    /// another's name: [`Engine::decide`] refuses the others with
+    /// [`DecideError::Unsupported`], and adapters check this before they accept a
+    /// policy. By default the policies that the value of positions suffices for
+    /// ([`Policy::needs`]): [`Policy::First`] and [`Policy::Trap`].
+    fn plays(&self, policy: Policy) -> bool {
+        policy.needs() == Knowledge::Values
+    }
+
     /// The move for `pos`: a winning one whenever `pos` is won, else `policy`'s
     /// choice among the legal moves. The move is always legal in `pos`.
     ///
     /// # Errors
     /// [`DecideError::OutOfRange`] for a position outside the engine's limits,
     /// [`DecideError::TooLarge`] if solving it would take more than allowed,
-    /// [`DecideError::BadTable`] if the table's data is found damaged.
+    /// [`DecideError::BadTable`] if the table's data is found damaged,
+    /// [`DecideError::Unsupported`] for a policy the engine does not play
+    /// ([`Engine::plays`]).
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
 }
 
@@ -108,8 +120,8 @@ pub fn bot_move<E: Engine + ?Sized>(
 }
 
 /// Answers from a table (by default the one embedded in flash) and nothing else:
-/// what the firmware and the tiny binary play with. [`Policy::Longest`] is played as
-/// [`Policy::Trap`] (it needs distances, which only the solver has).
+/// what the firmware plays with. It plays [`Policy::First`] and [`Policy::Trap`]
+/// and refuses the others (they need distances or models, which only the host has).
 ///
 /// # Errors
 /// [`Engine::prepare`] refuses a game beyond the table with
@@ -171,7 +183,8 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 #[cfg(feature = "alloc")]
 mod solving {
     use super::*;
-    use crate::distance::{longest_move, Distances};
+    use crate::distance::Distances;
+    use crate::policy::longest_move;
     use crate::solver::{Solution, SolutionCache, SolveBox};
     use crate::strategy::Oracle;
     use crate::value::Value;
@@ -205,7 +218,8 @@ mod solving {
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
         /// Largest box (stored positions) for which `longest` computes distances to
         /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
-        /// `longest` plays as `trap`.
+        /// a `longest` move in a lost position is refused with
+        /// [`DecideError::TooLarge`].
         pub const LONGEST_BUDGET: u64 = 10_000_000;
 
         /// An engine that refuses boxes needing more than `budget` bytes.
@@ -243,6 +257,10 @@ mod solving {
             Limits::RULES
         }
 
+        fn plays(&self, policy: Policy) -> bool {
+            policy != Policy::Exploit
+        }
+
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
             let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
             self.ensure(bx, Some(&params.start())).map(|_| ())
@@ -251,16 +269,18 @@ mod solving {
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
-            // Distances cost a pass over every move of every position: past a few
-            // million positions `longest` falls back to `trap`.
-            // (`decide` itself plays `longest` as `trap`.)
-            if policy != Policy::Longest || sol.stored_positions() > Self::LONGEST_BUDGET {
+            if policy != Policy::Longest {
                 return decide(sol, pos, policy);
             }
             // Won positions need no distances: only compute them for a lost one.
             let base = decide(sol, pos, Policy::First)?;
             if base.value == Value::Won {
                 return Ok(base);
+            }
+            // Distances cost a pass over every move of every position: past a few
+            // million positions they are not made.
+            if sol.stored_positions() > Self::LONGEST_BUDGET {
+                return Err(DecideError::TooLarge);
             }
             let dist = match &mut self.distances {
                 Some(d) => d,
@@ -270,9 +290,10 @@ mod solving {
         }
     }
 
-    /// The host's engine: the table whenever it covers the position, the in-memory
-    /// solver otherwise (bigger piles, more resets, another M). [`Policy::Longest`]
-    /// in a lost position solves the game once for its distances.
+    /// The table whenever it covers the position, the in-memory solver otherwise
+    /// (bigger piles, more resets, another M). [`Policy::Longest`] in a lost
+    /// position solves the game once for its distances; [`Policy::Exploit`] is
+    /// refused (its models are `exploit::HostEngine`'s).
     ///
     /// # Errors
     /// As [`SolvingEngine`] for whatever the table does not answer; a damaged table
@@ -319,6 +340,10 @@ mod solving {
     impl Engine for TableOrSolverEngine<'_> {
         fn limits(&self) -> Limits {
             self.solver.limits()
+        }
+
+        fn plays(&self, policy: Policy) -> bool {
+            self.solver.plays(policy)
         }
 
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {

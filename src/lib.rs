@@ -1,6 +1,6 @@
 //! Perfect play for *Expanding Nim with resets*, with no heap and no panics.
 //!
-//! The crate is `#![no_std]`. A precomputed [`Table`] (a few KB of flash) knows
+//! The crate is `#![no_std]` (but for the host feature `exploit`). A precomputed [`Table`] (a few KB of flash) knows
 //! won/lost for every position of the games it covers; a [`TableEngine`] plays from
 //! it, and a [`Session`] speaks nimbot's line protocol (`docs/protocol.md`) over any
 //! `embedded-io` reader and writer ([`serve`]; `protocol::serve_async` with the
@@ -30,7 +30,7 @@
 //! # The rooms, from the bottom up
 //! - [`rules`]: the game ([`Game`], [`Position`], [`Move`]);
 //! - [`value`], [`strategy`]: won/lost knowledge ([`strategy::Oracle`]) turned into
-//!   moves, with a [`Policy`] for lost positions;
+//!   moves; [`policy`]: how to move in lost positions ([`Policy`]), in one place;
 //! - [`table`] (the precomputed solution in flash); `solver` and `distance` (in
 //!   memory, feature `alloc`): the oracles;
 //! - [`engine`]: what adapters ask for a move ([`Engine::decide`]) and the one
@@ -39,7 +39,10 @@
 //!   with [`mod@text`] for its fixed text (kept in program memory on the AVR);
 //! - `fibonacci`, `supernim` (feature `related-games`): the two related games;
 //! - `platform` (feature `platform`): the tournament platform's JSON wire, its TCP
-//!   and text clients and a referee.
+//!   and text clients and a referee;
+//! - `exploit`, `models`, `arena` (feature `exploit`, with the standard library):
+//!   the host engine that plays every policy, the wrong models the `exploit` policy
+//!   weighs, and the arena that measures the policies against fallible opponents.
 //!
 //! # Errors
 //! Opening a table checks its checksum and every header field ([`TableError`]); a
@@ -61,29 +64,38 @@
 //! - `encode`: the table writer (`table::encode` and friends), for `nimbot-table`.
 //! - `num`: decimal digits without `core::fmt` (`num`), for nimbot's own firmware
 //!   and tiny binary.
-#![cfg_attr(not(test), no_std)]
+//! - `exploit`: `std`, and the `exploit`, `models` and `arena` modules, the host's
+//!   strategy (the crate then links the standard library: threads).
+#![cfg_attr(not(any(test, feature = "exploit")), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "exploit")]
+pub mod arena;
 #[cfg(feature = "alloc")]
 pub mod distance;
 pub mod engine;
 #[cfg(any(feature = "alloc", feature = "platform"))]
 mod error;
+#[cfg(feature = "exploit")]
+pub mod exploit;
 #[cfg(feature = "related-games")]
 pub mod fibonacci;
 mod geometry;
+#[cfg(feature = "exploit")]
+pub mod models;
 #[cfg(feature = "num")]
 pub mod num;
 #[cfg(not(feature = "num"))]
 mod num;
 #[cfg(feature = "platform")]
 pub mod platform;
+pub mod policy;
 pub mod protocol;
-#[cfg(feature = "related-games")]
+#[cfg(any(feature = "related-games", feature = "exploit"))]
 pub mod rng;
 pub mod rules;
 #[cfg(feature = "alloc")]
@@ -98,11 +110,12 @@ pub mod value;
 // What an embedder needs: a table, an engine on it, a session speaking the line
 // protocol over its serial port, and the game's own types.
 pub use engine::{Engine, TableEngine};
+pub use policy::Policy;
 #[cfg(feature = "async")]
 pub use protocol::serve_async;
 pub use protocol::{serve, Session};
 pub use rules::{Game, Move, Outcome, Params, Player, Position};
-pub use strategy::{DecideError, Decision, Policy};
+pub use strategy::{DecideError, Decision};
 pub use table::{Table, TableError};
 pub use value::Value;
 

@@ -510,6 +510,20 @@ impl Position {
         }
     }
 
+    /// Every legal move here, in the order of [`Moves`]: exactly the moves
+    /// [`Position::check`] accepts, so each take from 1 to the limit, even one
+    /// above the stones left (the server accepts it; it empties the pile and wins,
+    /// as taking the pile does).
+    pub const fn moves(&self) -> Moves {
+        Moves::new(self.limit(), self.own_resets > 0)
+    }
+
+    /// The reset choices of the mover, in the order of [`Moves`]: without a reset,
+    /// then with one if it has one left.
+    pub const fn reset_choices(&self) -> &'static [bool] {
+        Moves::reset_choices(self.own_resets > 0)
+    }
+
     /// Whether `mv` is legal here (1 <= take <= limit, a reset only if one is left).
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         let limit = self.limit();
@@ -696,3 +710,76 @@ mod tests {
         assert_eq!(Position::capless_losses(u32::MAX, 32, 32, 999_999_999), 4);
     }
 }
+
+/// The legal moves of one turn, the single enumeration every player, policy and
+/// analysis uses: each take from 1 to `limit` without a reset, then (if the mover
+/// has a reset left) each take again with one. Made by [`Position::moves`]; models
+/// of wrong rules make it with their own limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moves {
+    limit: u32,
+    /// The next move, or `None` once every move has been yielded.
+    next: Option<Move>,
+    with_reset: bool,
+}
+
+impl Moves {
+    /// The reset choices of a mover, in this order: without a reset, then with one
+    /// when `reset_left`.
+    pub const fn reset_choices(reset_left: bool) -> &'static [bool] {
+        if reset_left {
+            &[false, true]
+        } else {
+            &[false]
+        }
+    }
+
+    /// The moves taking 1 to `limit` stones, then the same with a reset when
+    /// `reset_left`.
+    pub const fn new(limit: u32, reset_left: bool) -> Self {
+        Moves {
+            limit,
+            next: if limit == 0 {
+                None
+            } else {
+                Some(Move::new(1, false))
+            },
+            with_reset: reset_left,
+        }
+    }
+}
+
+impl Iterator for Moves {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.next?;
+        self.next = if mv.take < self.limit {
+            Some(Move::new(mv.take.saturating_add(1), mv.reset))
+        } else if !mv.reset && self.with_reset {
+            Some(Move::new(1, true))
+        } else {
+            None
+        };
+        Some(mv)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = match self.next {
+            None => 0,
+            Some(mv) => {
+                let this_pass = u64::from(self.limit.saturating_sub(mv.take)) + 1;
+                let reset_pass = if !mv.reset && self.with_reset {
+                    u64::from(self.limit)
+                } else {
+                    0
+                };
+                this_pass + reset_pass
+            }
+        };
+        let left = usize::try_from(left).unwrap_or(usize::MAX);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Moves {}

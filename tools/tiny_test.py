@@ -55,8 +55,9 @@ TINY, FULL = [a for a in sys.argv[1:] if not a.startswith("--")]
 # The jail's launcher needs the seccomp module: Debian's python3-seccomp.
 JAIL_PYTHON = "/usr/bin/python3"
 # The tiny binary's default lost-position policy is trap; the full binary's is
-# longest. Compare like with like: the full binary with trap unless a test says
-# otherwise. The tiny binary plays `longest` as trap (it computes no distances).
+# exploit. Compare like with like: the full binary with trap unless a test says
+# otherwise. The tiny binary refuses `longest` and `exploit` (no distances, no
+# models), on its command line and on the line protocol.
 TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "cli", "tests", "peers", "exp_nim_like.py")
@@ -239,9 +240,15 @@ def test_line_protocol():
         fail("line protocol output lengths differ")
     check(code_t == 0 and err_t == "", f"tiny serial exit {code_t} {err_t}")
     # A last line without a newline, and the policy option.
-    for args in ([], ["--policy", "first"], ["serial"], ["--policy", "longest"]):
+    for args in ([], ["--policy", "first"], ["serial"], ["serial", "--policy", "first"]):
         tail = b"new 30 2 3 first\ngo\nstate"
         check(run([TINY] + args, tail)[1] == run([FULL] + full_policy(args), tail)[1], f"serial {args}")
+    # Policies the tiny binary cannot play are refused, never played as another.
+    for pol in ("longest", "exploit"):
+        code, out, err = run([TINY, "--policy", pol], b"version\n")
+        check(code == 2 and out == "" and "--policy takes first or trap" in err, f"--policy {pol}: {code} {err!r}")
+        reply = run([TINY], f"policy {pol}\npolicy\n".encode())[1].splitlines()
+        check(reply == ["error policy not played by this engine", "policy trap"], f"policy {pol}: {reply}")
     print(f"line protocol: {len(full.lines)} lines, 120 games: same bytes as the full binary "
           f"({time.time() - t0:.1f} s)")
 
@@ -249,10 +256,9 @@ def test_line_protocol():
 # ---------------------------------------------------------------- 2. query
 
 def full_policy(args):
-    """The full binary's arguments matching the tiny binary's policy for `args`."""
-    if "--policy" in args and args[args.index("--policy") + 1] != "longest":
-        return list(args)
-    return TRAP + [a for a in args if a not in ("--policy", "longest")]
+    """The full binary's arguments matching the tiny binary's policy for `args`
+    (the full binary takes `--policy` after its command)."""
+    return list(args) if "--policy" in args else list(args) + TRAP
 
 
 def test_query():
@@ -263,7 +269,7 @@ def test_query():
     for _ in range(150):
         cases.append(random_position())
     for c in cases:
-        for pol in ([], ["--policy", "first"], ["--policy", "longest"]):
+        for pol in ([], ["--policy", "first"], ["--policy", "trap"]):
             ft = run([TINY, "query"] + c + pol)
             ff = run([FULL, "query"] + c + full_policy(pol))
             check(ft[:2] == ff[:2], f"query {c} {pol}: tiny {ft}, full {ff}")

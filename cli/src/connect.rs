@@ -13,12 +13,14 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use nimbot::exploit::HostEngine;
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::{Engine, Player};
 
 use crate::board::{BoardArgs, BoardEngine};
+use crate::PolicyArgs;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -56,6 +58,8 @@ pub struct ConnectArgs {
     pace: u64,
     #[command(flatten)]
     board: BoardArgs,
+    #[command(flatten)]
+    play: PolicyArgs,
 }
 
 /// One summary line on stderr and the exit status for a finished game; with a
@@ -108,9 +112,13 @@ pub fn meet_board(
     BoardEngine::meet(cmd, args, policy, seat).map(Some)
 }
 
-pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
+pub fn run(args: &ConnectArgs) -> ExitCode {
     const CMD: &str = "connect";
     let seat = seat(args.first);
+    let policy = match args.play.policy(CMD, args.board.board.is_some()) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
     let seconds = |x: f64| x >= 0.0 && x.is_finite();
     if args.init_max == 0 || !seconds(args.timeout) || !seconds(args.retry) {
         eprintln!(
@@ -142,7 +150,7 @@ pub fn run(args: &ConnectArgs, policy: nimbot::Policy) -> ExitCode {
     };
     let outcome = match board.as_mut() {
         Some(b) => play(stream, client, b, args),
-        None => play(stream, client, &mut crate::engine(), args),
+        None => play(stream, client, &mut HostEngine::new(), args),
     };
     match outcome {
         Ok(r) => report(CMD, &r, board.as_ref()),

@@ -6,12 +6,14 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::Args;
+use nimbot::exploit::HostEngine;
 use nimbot::platform::text_client::{TextAction, TextClient};
 use nimbot::platform::wire::{GameResult, EXIT_USAGE};
 use nimbot::Engine;
 
 use crate::board::BoardArgs;
 use crate::connect::{fail, meet_board, report, seat};
+use crate::PolicyArgs;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -36,11 +38,17 @@ pub struct ExpNimArgs {
     init_max: u32,
     #[command(flatten)]
     board: BoardArgs,
+    #[command(flatten)]
+    play: PolicyArgs,
 }
 
-pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
+pub fn run(args: &ExpNimArgs) -> ExitCode {
     const CMD: &str = "exp-nim";
     let seat = seat(args.first);
+    let policy = match args.play.policy(CMD, args.board.board.is_some()) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
     let client = match TextClient::new(seat, args.stones, args.resets, args.init_max) {
         Ok(c) => c.with_policy(policy),
         Err(e) => {
@@ -59,7 +67,7 @@ pub fn run(args: &ExpNimArgs, policy: nimbot::Policy) -> ExitCode {
     }
     let outcome = match board.as_mut() {
         Some(b) => play(client, b),
-        None => play(client, &mut crate::engine()),
+        None => play(client, &mut HostEngine::new()),
     };
     match outcome {
         Ok(r) => report(CMD, &r, board.as_ref()),

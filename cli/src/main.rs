@@ -9,21 +9,20 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
-mod exploit;
 mod game_log;
 mod json;
 mod matches;
-mod models;
 mod nim_arena;
-mod opponents;
 mod serve;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
+use nimbot::exploit::HostEngine;
 use nimbot::fibonacci as fib;
+use nimbot::policy::Knowledge;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
 
@@ -32,19 +31,66 @@ use nimbot::{Engine, Params, Policy, Position};
 /// With no command, nimbot speaks its line protocol on stdin/stdout (see `serial`).
 #[derive(Parser, Debug)]
 #[command(name = "nimbot", version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no command: the line protocol's policy.
+    #[command(flatten)]
+    play: PolicyArgs,
+}
+
+/// The lost-position policy of the commands that play (serial, query, connect,
+/// exp-nim); the others have no `--policy`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct PolicyArgs {
     /// How nimbot moves in a lost position (won positions always get a winning
-    /// move): `exploit` (the default) weighs plausible wrong models of the game,
+    /// move) [default: exploit]: `exploit` weighs plausible wrong models of the game,
     /// learns which fit the opponent's moves and plays for their blunders, holding
     /// out longest when none is expected (its models and the solve are made on
     /// another thread from its first move); `longest` holds out longest against best
     /// play (solves the game, about 0.2 s for 999 stones); `trap` leaves the
     /// opponent the fewest winning replies; `first` takes 1. `nimbot arena`
     /// compares them (docs/policies.md).
-    #[arg(long, global = true, value_enum, default_value_t = PolicyArg::Exploit)]
-    policy: PolicyArg,
+    #[arg(long, value_enum, value_name = "POLICY")]
+    policy: Option<PolicyArg>,
+}
+
+impl PolicyArgs {
+    /// The policy asked for, by default `exploit` (or `trap` with a board, whose
+    /// firmware knows values only), or (after one line on stderr) the usage error's
+    /// exit status if the engine does not play it: the host engine plays every
+    /// policy, a board the ones the value of positions suffices for
+    /// (`Engine::plays`' default, which `BoardEngine` keeps).
+    fn policy(self, cmd: &str, board: bool) -> Result<Policy, ExitCode> {
+        let policy = match self.policy {
+            Some(p) => Policy::from(p),
+            None if board => Policy::Trap,
+            None => Policy::Exploit,
+        };
+        let plays = if board {
+            policy.needs() == Knowledge::Values
+        } else {
+            HostEngine::new().plays(policy)
+        };
+        if plays {
+            Ok(policy)
+        } else {
+            let with = if board { " with --board" } else { "" };
+            eprintln!(
+                "nimbot {cmd}: --policy {} is not played{with} (try first or trap)",
+                policy.as_str()
+            );
+            Err(ExitCode::from(2))
+        }
+    }
+
+    /// The engine of the commands that play on the host (the embedded table
+    /// whenever it covers the game, the in-memory solver beyond it, the models for
+    /// `exploit`) and the policy, or the usage error's exit status.
+    fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
+        self.policy(cmd, false).map(|p| (HostEngine::new(), p))
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,7 +127,7 @@ enum Command {
     ///
     /// One command per line, one reply line each (docs/protocol.md explains them).
     #[command(after_long_help = nimbot::protocol::GRAMMAR)]
-    Serial,
+    Serial(PolicyArgs),
     /// Print the value of one position and the move nimbot plays there.
     ///
     /// Expanding Nim (the default game): S C A B F — S stones left, C the cap
@@ -104,6 +150,8 @@ enum Command {
         /// M: the initial maximum of an Expanding Nim game.
         #[arg(long, short = 'm', default_value_t = 3)]
         init_max: u32,
+        #[command(flatten)]
+        play: PolicyArgs,
     },
     /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
     /// (the default) every opponent family under each lost-position policy, over many
@@ -144,19 +192,19 @@ enum Command {
 fn main() -> ExitCode {
     quit_quietly_on_broken_pipe();
     let cli = Cli::parse();
-    let policy = Policy::from(cli.policy);
-    match cli.command.unwrap_or(Command::Serial) {
-        Command::Serial => run_serial(policy),
+    match cli.command.unwrap_or(Command::Serial(cli.play)) {
+        Command::Serial(play) => run_serial(play),
         Command::Query {
             game,
             numbers,
             init_max,
-        } => run_query(game, &numbers, init_max, policy),
+            play,
+        } => run_query(game, &numbers, init_max, play),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Connect(args) => connect::run(&args, policy),
-        Command::ExpNim(args) => exp_nim::run(&args, policy),
+        Command::Connect(args) => connect::run(&args),
+        Command::ExpNim(args) => exp_nim::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Analyze(args) => analyze::run(&args),
@@ -183,21 +231,19 @@ fn quit_quietly_on_broken_pipe() {
 }
 
 /// A game's parameters, or (after one line on stderr) the usage error's exit status.
-pub fn params(cmd: &str, stones: u32, resets: u8, init_max: u32) -> Result<Params, ExitCode> {
+fn params(cmd: &str, stones: u32, resets: u8, init_max: u32) -> Result<Params, ExitCode> {
     Params::new(stones, resets, init_max).map_err(|e| {
         eprintln!("nimbot {cmd}: {e}");
         ExitCode::from(2)
     })
 }
 
-/// The engine every host command plays with: the embedded table whenever it covers
-/// the game, the in-memory solver beyond it.
-pub fn engine() -> exploit::HostEngine {
-    exploit::HostEngine::new()
-}
-
-fn run_serial(policy: Policy) -> ExitCode {
-    let mut session = Session::with_policy(engine(), policy);
+fn run_serial(play: PolicyArgs) -> ExitCode {
+    let (engine, policy) = match play.engine("serial") {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    let mut session = Session::with_policy(engine, policy);
     let mut input = FromStd::new(io::stdin().lock());
     let mut output = FromStd::new(io::stdout().lock());
     match serve(&mut session, &mut input, &mut output) {
@@ -211,7 +257,7 @@ fn run_serial(policy: Policy) -> ExitCode {
 
 /// The games `query` and `arena` know.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Game {
+enum Game {
     /// Expanding Nim with resets.
     #[value(alias = "expanding-nim")]
     Expanding,
@@ -222,15 +268,19 @@ pub enum Game {
     SuperNim,
 }
 
-fn run_query(game: Game, numbers: &[u64], init_max: u32, policy: Policy) -> ExitCode {
+fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> ExitCode {
     match game {
         Game::Expanding => match expanding_position(numbers, init_max) {
-            Ok(pos) => query_expanding(&pos, policy),
+            Ok(pos) => query_expanding(&pos, play),
             Err(e) => {
                 eprintln!("nimbot query: {e}");
                 ExitCode::from(2)
             }
         },
+        _ if play.policy.is_some() => {
+            eprintln!("nimbot query: --policy is for Expanding Nim only");
+            ExitCode::from(2)
+        }
         Game::Fibonacci => query_fibonacci(numbers),
         Game::SuperNim => {
             eprintln!("nimbot query: super-nim has no query (try arena or the line protocol)");
@@ -280,8 +330,12 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
     }
 }
 
-fn query_expanding(pos: &Position, policy: Policy) -> ExitCode {
-    match engine().decide(pos, policy) {
+fn query_expanding(pos: &Position, play: PolicyArgs) -> ExitCode {
+    let (mut engine, policy) = match play.engine("query") {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    match engine.decide(pos, policy) {
         Ok(d) => {
             let word = d.value.as_word();
             let _ = writeln!(

@@ -20,8 +20,9 @@ use crate::engine::{bot_move, Engine, MoveError};
 #[cfg(feature = "related-games")]
 use crate::fibonacci as fib;
 use crate::num::{parse_u32, Decimal};
+use crate::policy::Policy;
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
-use crate::strategy::Policy;
+use crate::strategy::DecideError;
 #[cfg(feature = "related-games")]
 use crate::supernim as sn;
 use crate::text::{text, Text};
@@ -124,7 +125,9 @@ impl<E: Engine> Session<E> {
         Session::with_policy(engine, Policy::default())
     }
 
-    /// A session whose bot moves by `policy` in lost positions.
+    /// A session whose bot moves by `policy` in lost positions. The caller checks
+    /// that the engine plays it ([`Engine::plays`]): if not, every move in a lost
+    /// position is refused with the engine's error, as the `policy` command refuses it.
     pub fn with_policy(engine: E, policy: Policy) -> Self {
         Session {
             engine,
@@ -359,9 +362,14 @@ impl<E: Engine> Session<E> {
     fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         if let Some(name) = words.next() {
             words.end()?;
-            self.policy = Policy::from_name(name).ok_or(Error::Msg(text!(
+            let policy = Policy::from_name(name).ok_or(Error::Msg(text!(
                 "usage: policy [first|trap|longest|exploit]"
             )))?;
+            // An engine never plays one policy under another's name.
+            if !self.engine.plays(policy) {
+                return Err(Error::Msg(DecideError::Unsupported.text()));
+            }
+            self.policy = policy;
         }
         out.text(text!("policy "));
         out.text(self.policy.text());

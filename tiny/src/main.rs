@@ -26,6 +26,7 @@ use nimbot::protocol::{serve, Session};
 use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
+use nimbot::policy::Knowledge;
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
@@ -53,9 +54,8 @@ Usage:
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
                  [--retry SECS]    keep trying a server that is not up yet
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
-  nimbot --policy first|trap|longest|exploit ...
-                                   how to move in lost positions (default trap;
-                                   longest and exploit play as trap here)
+  nimbot --policy first|trap ...   how to move in lost positions (default trap;
+                                   longest and exploit need the full binary)
   nimbot --help | --version
 
 HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DNS).
@@ -94,9 +94,11 @@ fn main(args: &Args) -> u8 {
             continue;
         }
         if let Some(value) = option(arg, &mut it, b"--policy", None) {
-            // `longest` needs distances from the solver: the table plays it as trap.
-            let Some(p) = value.and_then(Policy::from_name) else {
-                return usage("--policy takes first, trap or longest");
+            // The engine knows values only (`TinyEngine` plays what `Engine::plays`
+            // allows by default): `longest` and `exploit` need distances and models.
+            let named = value.and_then(Policy::from_name);
+            let Some(p) = named.filter(|p| p.needs() == Knowledge::Values) else {
+                return usage("--policy takes first or trap (longest and exploit need the full binary)");
             };
             policy = p;
             continue;
@@ -243,7 +245,7 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// `SolvingEngine` keeps one), refusing boxes that cannot fit in `--max-memory` (a
 /// box needs at least one bit per stored position). Both answer through one `dyn
 /// Oracle`, so the move code is compiled once, and there are no distances (`longest`
-/// plays as `trap`): a smaller binary.
+/// is refused): a smaller binary.
 struct TinyEngine {
     table: Option<Table>,
     solutions: SolutionCache,
@@ -270,7 +272,7 @@ impl Engine for TinyEngine {
     }
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
-        nimbot::strategy::decide(oracle, pos, policy)
+        nimbot::policy::decide(oracle, pos, policy)
     }
 }
 

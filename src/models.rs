@@ -12,7 +12,7 @@
 //! A model follows the real game through [`Belief`]: the state it believes in,
 //! updated by every real move under its own rules.
 
-use nimbot::{Move, Position};
+use crate::rules::{Move, Moves, Position};
 
 /// The rules as a model believes them. [`Rules::real`] is the truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +46,12 @@ impl Rules {
         }
         let cap = i64::from(st.largest) + 1 + i64::from(self.cap_offset);
         (cap.max(i64::from(self.init_max)).max(1)) as u32
+    }
+
+    /// The moves the mover believes legal in `st` (every take up to [`Rules::limit`],
+    /// then with a reset if it has one), in the order of [`Moves`].
+    pub fn moves(&self, st: &State) -> Moves {
+        Moves::new(self.limit(st), st.own > 0)
     }
 
     /// The state after `mv` (the pile may empty: then `stones` is 0).
@@ -177,10 +183,7 @@ impl ModelSolution {
             let limit = rules.limit(&st);
             limits.push(limit);
             plan_at.push(plans.len());
-            for reset in [false, true] {
-                if reset && st.own == 0 {
-                    continue;
-                }
+            for &reset in Moves::reset_choices(st.own > 0) {
                 // Takes that keep the largest take (or all takes, if a reset clears
                 // it) land in one layer; each larger take sets a new largest take.
                 let keep = if reset && rules.reset_clears_max {
@@ -317,19 +320,10 @@ impl ModelSolution {
         if limit >= st.stones {
             return vec![Move::new(st.stones, false)];
         }
-        let mut out = Vec::new();
-        for reset in [false, true] {
-            if reset && st.own == 0 {
-                continue;
-            }
-            for take in 1..=limit {
-                let mv = Move::new(take, reset);
-                if self.wins_with(st, mv) {
-                    out.push(mv);
-                }
-            }
-        }
-        out
+        self.rules
+            .moves(st)
+            .filter(|&mv| self.wins_with(st, mv))
+            .collect()
     }
 
     /// Whether `mv` from `st` wins under these rules: it empties the pile, or leaves
@@ -547,34 +541,23 @@ impl Solved<'_> {
     pub fn believed_moves(&self, b: &Belief, order: Order) -> (Vec<Move>, bool) {
         let st = self.view(b);
         let limit = self.solution.rules.limit(&st);
-        let resets: &[bool] = match (st.own > 0, order.reset_first) {
-            (false, _) => &[false],
-            (true, false) => &[false, true],
-            (true, true) => &[true, false],
-        };
-        let takes = |f: &mut dyn FnMut(u32)| {
-            if order.largest_first {
-                (1..=limit).rev().for_each(f)
-            } else {
-                (1..=limit).for_each(f)
-            }
-        };
         let beyond = self.model.horizon.is_some_and(|h| st.stones > h);
-        let mut out = Vec::new();
         if !beyond {
             // A take of the whole pile ends the game at once: every bot plays it.
             if limit >= st.stones {
                 let reset = self.model.resets_on_win;
                 return (vec![Move::new(st.stones, reset)], true);
             }
-            for &reset in resets {
-                takes(&mut |t| {
-                    let mv = Move::new(t, reset);
-                    if self.solution.wins_with(&st, mv) {
-                        out.push(mv);
-                    }
-                });
-            }
+            let mut out: Vec<Move> = self.solution.winning_moves(&st);
+            // The bot's own order: resets first or last, larger or smaller takes first.
+            out.sort_by_key(|m| {
+                let take = if order.largest_first {
+                    u32::MAX - m.take
+                } else {
+                    m.take
+                };
+                (m.reset != order.reset_first, take)
+            });
             if !out.is_empty() {
                 return (out, true);
             }
@@ -635,8 +618,8 @@ impl Solved<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::solver::{Solution, SolveBox};
-    use nimbot::strategy::position_value;
+    use crate::solver::{Solution, SolveBox};
+    use crate::strategy::position_value;
 
     /// Plain memoized minimax of `rules`, the independent reference.
     fn brute(rules: &Rules, st: &State, memo: &mut std::collections::HashMap<State, bool>) -> bool {
@@ -716,14 +699,8 @@ mod tests {
                         "{rules:?} at {st:?}"
                     );
                     checked += 1;
-                    let limit = rules.limit(&st);
-                    for reset in [false, true] {
-                        if reset && st.own == 0 {
-                            continue;
-                        }
-                        for take in 1..=limit.min(st.stones) {
-                            stack.push(rules.after(&st, Move::new(take, reset)));
-                        }
+                    for mv in rules.moves(&st).filter(|mv| mv.take <= st.stones) {
+                        stack.push(rules.after(&st, mv));
                     }
                 }
             }
@@ -752,7 +729,7 @@ mod tests {
                             }
                             assert_eq!(
                                 model.is_win(&State::of(&pos)),
-                                Some(want == nimbot::Value::Won),
+                                Some(want == crate::Value::Won),
                                 "{pos:?}"
                             );
                             checked += 1;
