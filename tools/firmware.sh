@@ -20,8 +20,9 @@
 #   tools/firmware.sh install [--board NAME|all]  only install the missing pieces
 #
 # Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (built, not
-# emulated), hifive1, uno (Arduino Uno, Expanding Nim only); `all` is every one of them. `test` on a board with a cost
-# image (the LM3S6965) also runs a short bench as a check (a few seconds).
+# emulated), hifive1, uno (Arduino Uno, Expanding Nim only); `all` is every one of
+# them. `test` on a board with a cost image (the LM3S6965) also runs a short bench as
+# a check (a few seconds).
 #
 # Toolchain (tools/toolchain.sh): rustup with `rustup target add TARGET` and a plain
 # `cargo build --release` inside the board's folder first; when rustup cannot provide
@@ -40,7 +41,7 @@ PANIC_SYMBOL=nimbot_firmware_has_a_reachable_panic
 # shellcheck source=tools/toolchain.sh
 . "$ROOT/tools/toolchain.sh"
 
-BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
+BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1 uno)
 
 # board NAME: the board's facts. DIR, TARGET, ELF; QEMU (its command line without
 # `-kernel ELF`, empty where no emulator exists) and QEMU_PACKAGE; FLASH_BUDGET and
