@@ -1,7 +1,8 @@
 //! `nimbot-table bench`: how long generation takes and how fast a table answers, and
 //! the current generation against the previous one in the same run: the mask
-//! solver against the per-position solver (and a naive every-move solver), format
-//! v2 against v1 for several pile limits, and a few v2 coding choices.
+//! solver against the per-position solver (and a naive every-move solver), the
+//! current format against v1 for several pile limits, and the current format with
+//! and without delayed copies.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -38,7 +39,8 @@ pub struct BenchArgs {
     /// JSON lines (one per benchmark) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Pile limits for the v1 / v2 size comparison (same R and M).
+    /// Pile limits for the size comparison of format v1 and the current one (same R
+    /// and M).
     #[arg(long, value_delimiter = ',', default_values_t = [999u32, 2000, 9999])]
     pub sizes: Vec<u32>,
     /// Skip the comparisons with the previous generation (solver, format, codings).
