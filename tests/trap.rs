@@ -82,13 +82,22 @@ fn table_window_counts_equal_pile_by_pile_counts() {
     }
 }
 
-#[test]
-fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
-    let (n, r, m) = (200, 2, 3);
+/// Every stored position of the box: in won positions the trap keeps the winning
+/// move; in lost ones it picks, on the solver and on the table alike, the move a
+/// brute-force count of every alternative's winning replies picks. Returns (lost
+/// positions, those where the trap does not take 1).
+fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let blob = encode_table(&sol, "test").unwrap();
+    let table = Table::from_bytes(&blob).unwrap();
     let (mut lost, mut differs) = (0, 0);
-    for pos in stored(&sol, r, m) {
+    for pos in stored(&sol, r, m).step_by(step) {
         let d = decide(&sol, &pos, Policy::Trap).unwrap();
+        assert_eq!(
+            decide(&table, &pos, Policy::Trap),
+            Ok(d),
+            "table at {pos:?}"
+        );
         let base = best_move(&sol, &pos).unwrap();
         if sol.value(&pos).unwrap().is_won() {
             assert_eq!(d, base, "a won position keeps its winning move: {pos:?}");
@@ -118,8 +127,29 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
         assert_eq!(d.mv, best.3, "{pos:?}: {options:?}");
         differs += u32::from(d.mv != base.mv);
     }
+    (lost, differs)
+}
+
+#[test]
+fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
+    let (lost, differs) = check_trap(200, 2, 3, 1);
     assert!(lost > 10_000, "{lost}");
     assert!(differs > 0, "trap never differs from the baseline");
+    // More resets, the smallest M (the cap can be 1), a larger M, caps above the
+    // trap's block of 32 takes, and a sample of the default table's box.
+    for (n, r, m, step) in [
+        (120, 4, 3, 1),
+        (90, 3, 1, 1),
+        (150, 2, 5, 1),
+        (400, 1, 40, 1),
+        (999, 4, 3, 97),
+    ] {
+        let (lost, differs) = check_trap(n, r, m, step);
+        assert!(
+            lost > 0 && differs > 0,
+            "N={n} R={r} M={m}: {lost} {differs}"
+        );
+    }
 }
 
 /// The trap as it was first written, kept as the oracle of the batched one: each
@@ -287,13 +317,13 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
 
 #[test]
 fn the_policy_is_chosen_over_the_protocol() {
-    let mut s = Session::new(TableEngine::embedded().unwrap());
+    let mut s = Session::new(TableEngine::embedded());
     let mut say =
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy"), "policy trap");
     // A lost position where the trap does not take 1.
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let table = Table::embedded().unwrap();
+    let table = Table::embedded();
     let pos = stored(&sol, 4, 3)
         .find(|p| {
             !sol.value(p).unwrap().is_won()

@@ -46,7 +46,7 @@ PANIC_SYMBOL=nimbot_firmware_has_a_reachable_panic
 # shellcheck source=tools/toolchain.sh
 . "$ROOT/tools/toolchain.sh"
 
-BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
+BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1 uno)
 
 # board NAME: the board's facts. DIR, TARGET, ELF; QEMU (its command line without
 # `-kernel ELF`, empty where no emulator exists) and QEMU_PACKAGE; FLASH_BUDGET and

@@ -928,7 +928,7 @@ mod tests {
             self.link.begin(params, seat);
             let mut game = Game::new(params);
             let mut rng = SplitMix64::new(seed);
-            let mut table = TableEngine::embedded().unwrap();
+            let mut table = TableEngine::embedded();
             while game.winner().is_none() {
                 between(self, game.moves());
                 if game.to_move() == seat {

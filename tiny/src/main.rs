@@ -247,7 +247,7 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// Oracle`, so the move code is compiled once, and there are no distances (`longest`
 /// is refused): a smaller binary.
 struct TinyEngine {
-    table: Option<Table<'static>>,
+    table: Option<Table>,
     solutions: SolutionCache,
 }
 
@@ -278,7 +278,7 @@ impl Engine for TinyEngine {
 
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
-        table: Table::embedded().ok(),
+        table: Some(Table::embedded()),
         solutions: SolutionCache::new(sys::heap::limit() as u64),
     })
 }
