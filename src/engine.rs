@@ -3,8 +3,9 @@
 //! ([`Engine::decide`]); [`bot_move`] is the one path by which the bot moves in a
 //! game, for the line protocol and both tournament clients alike.
 
+use crate::probe::Evaluation;
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::{decide, DecideError, Decision, Policy};
+use crate::strategy::{decide, position_value, DecideError, Decision, Policy};
 use crate::table::{Table, TableError};
 
 /// What an engine can answer.
@@ -48,6 +49,24 @@ pub trait Engine {
     /// [`DecideError::TooLarge`] if solving it would take more than allowed,
     /// [`DecideError::BadTable`] if the table's data is found damaged.
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
+
+    /// The value of `pos` for its mover and, if this engine knows distances, its
+    /// distance to the end (engines with the solver, within their memory budget).
+    ///
+    /// # Errors
+    /// As [`Engine::decide`].
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError>;
+}
+
+/// The evaluation of an engine without distances: the value alone.
+fn values_only<O: crate::strategy::Oracle + ?Sized>(
+    oracle: &O,
+    pos: &Position,
+) -> Result<Evaluation, DecideError> {
+    Ok(Evaluation {
+        value: position_value(oracle, pos)?,
+        distance: None,
+    })
 }
 
 /// Why the bot has no move to play in a game.
@@ -153,6 +172,10 @@ impl Engine for TableEngine<'_> {
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         decide(&self.table, pos, policy)
     }
+
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        values_only(&self.table, pos)
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -161,7 +184,7 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 #[cfg(feature = "alloc")]
 mod solving {
     use super::*;
-    use crate::distance::{longest_move, Distances};
+    use crate::distance::{longest_move, DistanceCache};
     use crate::solver::{Solution, SolveBox};
     use crate::strategy::Oracle;
     use crate::value::Value;
@@ -183,8 +206,9 @@ mod solving {
     pub struct SolvingEngine {
         budget: u64,
         solution: Option<Solution>,
-        /// Distances to the end for `solution`, made on the first `longest` move.
-        distances: Option<Distances>,
+        /// Distances to the end, made when first needed (`longest` in a lost
+        /// position, [`Engine::evaluate`]).
+        distances: DistanceCache,
     }
 
     impl SolvingEngine {
@@ -193,17 +217,18 @@ mod solving {
         /// 0.26 GB and a few seconds); bigger ones are refused with
         /// [`DecideError::TooLarge`] instead of exhausting the machine.
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
-        /// Largest box (stored positions) for which `longest` computes distances to
-        /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
-        /// `longest` plays as `trap`.
-        pub const LONGEST_BUDGET: u64 = 10_000_000;
+        /// Largest memory for distances to the end ([`memory_bytes`](crate::distance::Distances::memory_bytes)):
+        /// 256 MiB, two bytes a position, about 14,000 stones with R = 4 (N <= 999
+        /// needs 2.7 MB). Beyond it `longest` plays as `trap` and
+        /// [`Engine::evaluate`] has no distance.
+        pub const DISTANCE_BUDGET: u64 = 256 << 20;
 
         /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
                 budget,
                 solution: None,
-                distances: None,
+                distances: DistanceCache::new(),
             }
         }
 
@@ -226,9 +251,15 @@ mod solving {
                 self.solution = None;
                 let sol = Solution::solve(bx).map_err(DecideError::from)?;
                 self.solution = Some(sol);
-                self.distances = None;
             }
             self.solution.as_ref().ok_or(DecideError::OutOfRange)
+        }
+
+        /// The distance to the end of `pos`, from distances of `bx` (a box that
+        /// holds `pos`) unless kept ones cover it; `None` beyond
+        /// [`SolvingEngine::DISTANCE_BUDGET`].
+        pub fn distance(&mut self, pos: &Position, bx: SolveBox) -> Option<u16> {
+            self.distances.get(pos, bx, Self::DISTANCE_BUDGET)
         }
     }
 
@@ -251,10 +282,8 @@ mod solving {
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
-            // Distances cost a pass over every move of every position: past a few
-            // million positions `longest` falls back to `trap`.
             // (`decide` itself plays `longest` as `trap`.)
-            if policy != Policy::Longest || sol.stored_positions() > Self::LONGEST_BUDGET {
+            if policy != Policy::Longest {
                 return decide(sol, pos, policy);
             }
             // Won positions need no distances: only compute them for a lost one.
@@ -262,11 +291,23 @@ mod solving {
             if base.value == Value::Won {
                 return Ok(base);
             }
-            let dist = match &mut self.distances {
-                Some(d) => d,
-                slot => slot.insert(Distances::new(sol)),
-            };
-            longest_move(sol, dist, pos)
+            match self
+                .distances
+                .covering(pos, sol.solve_box(), Self::DISTANCE_BUDGET)
+            {
+                Some(dist) => longest_move(sol, dist, pos),
+                // Past the budget, `longest` falls back to `trap`.
+                None => decide(sol, pos, Policy::Trap),
+            }
+        }
+
+        fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+            let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
+            let (value, bx) = (position_value(sol, pos)?, sol.solve_box());
+            Ok(Evaluation {
+                value,
+                distance: self.distance(pos, bx),
+            })
         }
     }
 
@@ -354,6 +395,26 @@ mod solving {
             }
             self.solver.decide(pos, policy)
         }
+
+        /// The table's value where it answers, with a distance from the solver's
+        /// distances of the table's whole box (solved once, a few milliseconds for
+        /// the default table); the solver's answer elsewhere.
+        fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+            let Some(table) = self.table.as_mut() else {
+                return self.solver.evaluate(pos);
+            };
+            let e = match table.evaluate(pos) {
+                Err(DecideError::OutOfRange) => return self.solver.evaluate(pos),
+                answer => answer?,
+            };
+            let p = table.table().params();
+            let table_box = SolveBox::games(p.stones(), p.resets(), p.init_max());
+            let distance = e
+                .distance
+                .or_else(|| self.solver.distance(pos, table_box))
+                .or_else(|| self.solver.distance(pos, SolveBox::around(pos)));
+            Ok(Evaluation { distance, ..e })
+        }
     }
 }
 
@@ -380,6 +441,12 @@ impl Engine for TakeOne {
         Ok(Decision {
             mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
             value: crate::value::Value::Lost,
+        })
+    }
+    fn evaluate(&mut self, _: &Position) -> Result<Evaluation, DecideError> {
+        Ok(Evaluation {
+            value: crate::value::Value::Lost,
+            distance: None,
         })
     }
 }

@@ -50,6 +50,7 @@ pub mod fibonacci;
 pub mod num;
 #[cfg(feature = "platform")]
 pub mod platform;
+pub mod probe;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

@@ -28,16 +28,16 @@ fn stdout(o: &Output) -> String {
 fn query_prints_value_and_move() {
     let o = nimbot(&["query", "8", "3", "0", "0", "0"], "");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "win 1 0\n");
+    assert_eq!(stdout(&o), "win 1 0 3\n");
     // 4 stones, cap 3, no resets: every take leaves the opponent a pile it can empty.
     let o = nimbot(&["query", "4", "3", "0", "0", "0"], "");
-    assert_eq!(stdout(&o), "lose 1 0\n");
+    assert_eq!(stdout(&o), "lose 1 0 2\n");
     // After a reset the limit is M: 5 stones, M = 1, reset pending, cap open. Taking
     // 1 without a reset hands over an open cap; with the only reset it wins, since
     // the opponent has none to answer with.
     let o = nimbot(&["query", "5", "9", "1", "0", "1", "--init-max", "1"], "");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "win 1 1\n");
+    assert_eq!(stdout(&o), "win 1 1 3\n");
     // A position far outside any game of the default box is solved on the fly.
     let o = nimbot(&["query", "5000", "60", "4", "4", "0"], "");
     assert_eq!(

@@ -160,10 +160,10 @@ fn cli_query_prints_win_or_lose_and_the_take() {
     // A pile within the limit is taken whole.
     assert_eq!(query(&["--game", "fibonacci", "8", "8"]).1, "win 8\n");
     // The default game is still Expanding Nim, and it can be named.
-    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0\n");
+    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0 3\n");
     assert_eq!(
         query(&["--game", "expanding", "8", "3", "0", "0", "0"]).1,
-        "win 1 0\n"
+        "win 1 0 3\n"
     );
     for bad in [
         &["--game", "fibonacci", "0", "3"][..],

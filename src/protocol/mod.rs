@@ -6,7 +6,7 @@
 //!
 //! The grammar is written once, in `docs/protocol.md` (its summary, [`GRAMMAR`], is
 //! what `nimbot serial --help` prints). In short: one command per line of at most
-//! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `state`, `end`, `policy`,
+//! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `moves`, `state`, `end`, `policy`,
 //! `version`, `limits`, `help`; with the `related-games` feature, Fibonacci Nim and
 //! Super-Nim games ([`ActiveGame`]) start with their own `new`. Any bad input gets
 //! one `error <reason>` line and changes nothing.
@@ -18,6 +18,7 @@ use crate::engine::{bot_move, Engine, MoveError};
 #[cfg(feature = "related-games")]
 use crate::fibonacci as fib;
 use crate::num::{parse_u32, Decimal};
+use crate::probe::{evaluate_move, root_moves};
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::Policy;
 #[cfg(feature = "related-games")]
@@ -52,7 +53,8 @@ pub const GRAMMAR: &str = "\
 new N R M first|second        -> ok (the bot takes that seat)
 go                            -> move K F [won]      (F = 1: with a reset)
 opp K F                       -> move K F [won] | lost
-query S C A B F               -> win K F | lose K F
+query S C A B F               -> win K F D | lose K F D   (D: plies to the end, - if unknown)
+moves S C A B F [I]           -> moves win|lose D  K[r]:w|lD ... [more I]
 state | end | version | limits | policy [first|trap|longest|exploit] | help
 new fibonacci N first|second  -> ok; then go -> move K [won], opp K
 new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
@@ -61,13 +63,13 @@ Bad input gets one \"error ...\" line and changes nothing.";
 
 /// The reply to `help`: the commands in one line.
 #[cfg(feature = "related-games")]
-pub const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second; go; \
-    opp M; query S C A B F; state; end; policy; version; limits";
+pub const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp M;\
+    query|moves S C A B F;state;end;policy;version;limits";
 
 /// The reply to `help`: the commands in one line.
 #[cfg(not(feature = "related-games"))]
-pub const HELP: &str = "help new N R M first|second; go; opp M; query S C A B F; state; \
-    end; policy; version; limits";
+pub const HELP: &str = "help new N R M first|second;go;opp M;query|moves S C A B F;state;\
+    end;policy;version;limits";
 
 /// One reply line, without its line ending.
 pub type Reply = Vec<u8, MAX_REPLY>;
@@ -153,6 +155,7 @@ impl<E: Engine> Session<E> {
             (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
             (b"opp", _) => self.cmd_opp(&mut words, &mut out),
             (b"query", _) => self.cmd_query(&mut words, &mut out),
+            (b"moves", _) => self.cmd_moves(&mut words, &mut out),
             (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
             (b"end", _) => words.end().map(|()| {
                 self.game = None;
@@ -271,30 +274,85 @@ impl<E: Engine> Session<E> {
         Ok(())
     }
 
-    fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
-        const USAGE: Error =
-            Error::Msg("usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)");
-        let stones = words.number().map_err(|e| e.or(USAGE))?;
-        let cap = words.number().map_err(|e| e.or(USAGE))?;
-        let own = words.number().map_err(|e| e.or(USAGE))?;
-        let opp = words.number().map_err(|e| e.or(USAGE))?;
-        let pending = words.flag().map_err(|e| e.or(USAGE))?;
-        words.end()?;
+    /// The position `S C A B F` of `query` and `moves` (M: the game's, else the
+    /// engine's, else [`DEFAULT_INIT_MAX`]).
+    fn position(&self, words: &mut Words<'_>, usage: Error) -> Result<Position, Error> {
+        let stones = words.number().map_err(|e| e.or(usage))?;
+        let cap = words.number().map_err(|e| e.or(usage))?;
+        let own = words.number().map_err(|e| e.or(usage))?;
+        let opp = words.number().map_err(|e| e.or(usage))?;
+        let pending = words.flag().map_err(|e| e.or(usage))?;
         let init_max = match (self.expanding(), self.engine.limits().init_max) {
             (Some((g, _)), _) => g.params().init_max(),
             (None, Some(m)) => m,
             (None, None) => DEFAULT_INIT_MAX,
         };
         let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
-        let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
-            .map_err(|e| Error::Msg(e.as_str()))?;
+        Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
+            .map_err(|e| Error::Msg(e.as_str()))
+    }
+
+    fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error =
+            Error::Msg("usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)");
+        let pos = self.position(words, USAGE)?;
+        words.end()?;
         let decision = self
             .engine
             .decide(&pos, self.policy)
             .map_err(|e| Error::Msg(e.as_str()))?;
+        let eval = self
+            .engine
+            .evaluate(&pos)
+            .map_err(|e| Error::Msg(e.as_str()))?;
         out.str(decision.value.as_word());
         out.str(" ");
         out.mv(decision.mv);
+        out.str(" ");
+        out.distance(eval.distance);
+        Ok(())
+    }
+
+    /// `moves S C A B F [FROM]`: the position's value and distance, then its moves
+    /// from number FROM (0 = the first) as `TAKE[r]:VD` (V = w|l for the mover, D
+    /// the plies to the end counting the move, or `-`), as many as fit the line,
+    /// then `more I` if moves from number I are left.
+    fn cmd_moves(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error =
+            Error::Msg("usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]");
+        let pos = self.position(words, USAGE)?;
+        let from = match words.next() {
+            None => 0,
+            Some(w) => parse_u32(w).ok_or(Error::BadNumber)?,
+        };
+        words.end()?;
+        let fail = |e: crate::strategy::DecideError| Error::Msg(e.as_str());
+        let eval = self.engine.evaluate(&pos).map_err(fail)?;
+        out.str("moves ");
+        out.str(eval.value.as_word());
+        out.str(" ");
+        out.distance(eval.distance);
+        // An engine without distances (`-` above) gets `-` for every move too.
+        let known = eval.distance.is_some();
+        // Room kept at the end of the line for " more I".
+        const MORE: usize = 16;
+        for (i, mv) in (0u32..).zip(root_moves(&pos)).skip(from as usize) {
+            let m = evaluate_move(&mut self.engine, &pos, mv).map_err(fail)?;
+            let mut item = Out::default();
+            item.str(" ");
+            item.num(mv.take);
+            if mv.reset {
+                item.str("r");
+            }
+            item.str(if m.value.is_won() { ":w" } else { ":l" });
+            item.distance(m.distance.filter(|_| known));
+            if out.0.len() + item.0.len() + MORE > MAX_REPLY {
+                out.str(" more ");
+                out.num(i);
+                return Ok(());
+            }
+            out.str_bytes(&item.0);
+        }
         Ok(())
     }
 
@@ -444,11 +502,7 @@ struct Out(Reply);
 
 impl Out {
     fn str(&mut self, s: &str) {
-        for &b in s.as_bytes() {
-            if self.0.push(b).is_err() {
-                return;
-            }
-        }
+        self.str_bytes(s.as_bytes());
     }
 
     fn num(&mut self, n: impl Into<u64>) {
@@ -456,6 +510,22 @@ impl Out {
             if self.0.push(d).is_err() {
                 return;
             }
+        }
+    }
+
+    fn str_bytes(&mut self, s: &[u8]) {
+        for &b in s {
+            if self.0.push(b).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// A distance to the end, or `-` when the engine has none.
+    fn distance(&mut self, d: Option<u16>) {
+        match d {
+            Some(d) => self.num(d),
+            None => self.str("-"),
         }
     }
 

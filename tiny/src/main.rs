@@ -23,6 +23,8 @@ use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
+use nimbot::distance::DistanceCache;
+use nimbot::probe::Evaluation;
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Solution, SolveBox, Table};
 use nimbot::{Engine, Player, Policy, Position};
@@ -48,7 +50,7 @@ nimbot (tiny static build): perfect play for Expanding Nim with resets
 
 Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
-  nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
+  nimbot query S C A B F [-m M]    value, move and distance of a position (win|lose K R D)
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
   nimbot --policy first|trap|longest|exploit ...
@@ -240,11 +242,13 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// else a solution from the core's solver, as in the full binary (whose
 /// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
 /// `--max-memory` (a box needs at least one bit per stored position). Both answer
-/// through one `dyn Oracle`, so the move code is compiled once, and there are no
-/// distances (`longest` plays as `trap`): a smaller binary.
+/// through one `dyn Oracle`, so the move code is compiled once. Distances to the
+/// end (`query`, `moves`) come from the core's distances of the table's box or of
+/// the solved one, within `--max-memory`; `longest` plays as `trap`.
 struct TinyEngine {
     table: Option<Table<'static>>,
     solution: Option<Solution>,
+    distances: DistanceCache,
 }
 
 impl TinyEngine {
@@ -281,12 +285,28 @@ impl Engine for TinyEngine {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
         nimbot::strategy::decide(oracle, pos, policy)
     }
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        let oracle = self.cover(SolveBox::around(pos), pos)?;
+        let value = nimbot::strategy::position_value(oracle, pos)?;
+        // The box of whichever answered: the table's whole box, or the solved one.
+        let bx = match (&self.table, &self.solution) {
+            (Some(t), _) if t.value(pos).is_ok() => {
+                let p = t.params();
+                SolveBox::games(p.stones(), p.resets(), p.init_max())
+            }
+            (_, Some(s)) => s.solve_box(),
+            _ => SolveBox::around(pos),
+        };
+        let distance = self.distances.get(pos, bx, sys::heap::limit() as u64);
+        Ok(Evaluation { value, distance })
+    }
 }
 
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
         table: Table::embedded().ok(),
         solution: None,
+        distances: DistanceCache::new(),
     })
 }
 
@@ -423,12 +443,20 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide(&pos, policy) {
-        Ok(d) => {
+    match engine
+        .decide(&pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(&pos)?.distance)))
+    {
+        Ok((d, distance)) => {
             line.push(d.value.as_word().as_bytes())
                 .push(b" ")
                 .num(d.mv.take.into())
-                .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
+                .push(if d.mv.reset { b" 1 " } else { b" 0 " });
+            match distance {
+                Some(d) => line.num(d.into()),
+                None => line.push(b"-"),
+            };
+            line.push(b"\n");
             print(STDOUT, &[line.bytes()], 0)
         }
         Err(DecideError::TooLarge) => too_large("query"),

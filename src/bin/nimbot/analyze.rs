@@ -121,7 +121,7 @@ fn analyze(args: &AnalyzeArgs) -> Result<String, String> {
         return Err(format!("N = {stones} is too large to solve here"));
     }
     let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(bx).map_err(|e| e.to_string())?;
     let mut game = Game::new(params);
     let mut plies: Vec<Ply> = Vec::new();
     let mut note = None;

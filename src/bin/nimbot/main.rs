@@ -86,8 +86,9 @@ enum Command {
     /// Expanding Nim (the default game): S C A B F — S stones left, C the cap
     /// max(M, largest take so far + 1), A and B the resets left to the player to move
     /// and to the opponent, F = 1 if the opponent reset on the previous move. Prints
-    /// "win K R" (a winning move: take K, reset R = 0/1) or "lose K R" (the move it
-    /// would play in a lost position). Positions beyond any table are solved in memory.
+    /// "win K R D" (a winning move: take K, reset R = 0/1) or "lose K R D" (the move
+    /// it would play in a lost position), D the plies to the end when the winner
+    /// hurries and the loser holds out ("-" if the game is too large for distances). Positions beyond any table are solved in memory.
     ///
     /// Fibonacci Nim (--game fibonacci): S LIMIT — S stones left, at most LIMIT may be
     /// taken this move (a game of N stones starts at S = N, LIMIT = N - 1). Prints
@@ -280,12 +281,17 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
 }
 
 fn query_expanding(pos: &Position, policy: Policy) -> ExitCode {
-    match engine().decide(pos, policy) {
-        Ok(d) => {
+    let mut engine = engine();
+    match engine
+        .decide(pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
+    {
+        Ok((d, distance)) => {
             let word = d.value.as_word();
+            let distance = distance.map_or("-".to_string(), |d| d.to_string());
             let _ = writeln!(
                 io::stdout(),
-                "{word} {} {}",
+                "{word} {} {} {distance}",
                 d.mv.take,
                 u8::from(d.mv.reset)
             );

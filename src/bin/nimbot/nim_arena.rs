@@ -279,7 +279,7 @@ fn run_inner(args: &NimArenaArgs, first_seed: u64, json: bool) -> Result<(), Str
     let started = Instant::now();
     let solution = Solution::solve(SolveBox::games(args.max_stones, args.resets, m))
         .map_err(|e| e.to_string())?;
-    let distances = Distances::new(&solution);
+    let distances = Distances::solve(solution.solve_box()).expect("distances of the arena's box");
     let t = Instant::now();
     let models =
         Arc::new(Models::solve(top).ok_or("the models are solved for N <= 2000 and R <= 6 only")?);
