@@ -277,10 +277,11 @@ impl<E: Engine> Session<E> {
     /// The position `S C A B F` of `query` and `moves` (M: the game's, else the
     /// engine's, else [`DEFAULT_INIT_MAX`]).
     fn position(&self, words: &mut Words<'_>, usage: Error) -> Result<Position, Error> {
-        let stones = words.number().map_err(|e| e.or(usage))?;
-        let cap = words.number().map_err(|e| e.or(usage))?;
-        let own = words.number().map_err(|e| e.or(usage))?;
-        let opp = words.number().map_err(|e| e.or(usage))?;
+        let mut n = [0u32; 4];
+        for v in &mut n {
+            *v = words.number().map_err(|e| e.or(usage))?;
+        }
+        let [stones, cap, own, opp] = n;
         let pending = words.flag().map_err(|e| e.or(usage))?;
         let init_max = match (self.expanding(), self.engine.limits().init_max) {
             (Some((g, _)), _) => g.params().init_max(),
@@ -338,20 +339,21 @@ impl<E: Engine> Session<E> {
         const MORE: usize = 16;
         for (i, mv) in (0u32..).zip(root_moves(&pos)).skip(from as usize) {
             let m = evaluate_move(&mut self.engine, &pos, mv).map_err(fail)?;
-            let mut item = Out::default();
-            item.str(" ");
-            item.num(mv.take);
+            let before = out.0.len();
+            out.str(" ");
+            out.num(mv.take);
             if mv.reset {
-                item.str("r");
+                out.str("r");
             }
-            item.str(if m.value.is_won() { ":w" } else { ":l" });
-            item.distance(m.distance.filter(|_| known));
-            if out.0.len() + item.0.len() + MORE > MAX_REPLY {
+            out.str(if m.value.is_won() { ":w" } else { ":l" });
+            out.distance(m.distance.filter(|_| known));
+            if out.0.len() + MORE > MAX_REPLY {
+                // The move does not fit: it starts the next line.
+                out.0.truncate(before);
                 out.str(" more ");
                 out.num(i);
                 return Ok(());
             }
-            out.str_bytes(&item.0);
         }
         Ok(())
     }
@@ -502,20 +504,16 @@ struct Out(Reply);
 
 impl Out {
     fn str(&mut self, s: &str) {
-        self.str_bytes(s.as_bytes());
-    }
-
-    fn num(&mut self, n: impl Into<u64>) {
-        for &d in Decimal::new(n).as_bytes() {
-            if self.0.push(d).is_err() {
+        for &b in s.as_bytes() {
+            if self.0.push(b).is_err() {
                 return;
             }
         }
     }
 
-    fn str_bytes(&mut self, s: &[u8]) {
-        for &b in s {
-            if self.0.push(b).is_err() {
+    fn num(&mut self, n: impl Into<u64>) {
+        for &d in Decimal::new(n).as_bytes() {
+            if self.0.push(d).is_err() {
                 return;
             }
         }

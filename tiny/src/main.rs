@@ -243,8 +243,9 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
 /// `--max-memory` (a box needs at least one bit per stored position). Both answer
 /// through one `dyn Oracle`, so the move code is compiled once. Distances to the
-/// end (`query`, `moves`) come from the core's distances of the table's box or of
-/// the solved one, within `--max-memory`; `longest` plays as `trap`.
+/// end (`query`, `moves`) come from the core's distances of the box around the
+/// position, within `--max-memory`;
+/// `longest` plays as `trap`.
 struct TinyEngine {
     table: Option<Table<'static>>,
     solution: Option<Solution>,
@@ -288,16 +289,11 @@ impl Engine for TinyEngine {
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
         let value = nimbot::strategy::position_value(oracle, pos)?;
-        // The box of whichever answered: the table's whole box, or the solved one.
-        let bx = match (&self.table, &self.solution) {
-            (Some(t), _) if t.value(pos).is_ok() => {
-                let p = t.params();
-                SolveBox::games(p.stones(), p.resets(), p.init_max())
-            }
-            (_, Some(s)) => s.solve_box(),
-            _ => SolveBox::around(pos),
-        };
-        let distance = self.distances.get(pos, bx, sys::heap::limit() as u64);
+        // Distances of the smallest box around `pos` (unless kept ones cover it):
+        // all a `query` or a `moves` needs.
+        let distance = self
+            .distances
+            .get(pos, SolveBox::around(pos), sys::heap::limit() as u64);
         Ok(Evaluation { value, distance })
     }
 }
