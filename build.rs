@@ -1,12 +1,17 @@
-//! Chooses the table blob the core embeds: `table/default.nimt`, or the file named
-//! by the `NIMBOT_TABLE` environment variable at build time (absolute, or relative
-//! to this crate's root), e.g. one made by `nimbot-table generate` for other limits.
+//! Chooses the table blob the core embeds (feature `default-table`):
+//! `table/default.nimt`, or the file named by the `NIMBOT_TABLE` environment variable
+//! at build time (absolute, or relative to this crate's root), e.g. one made by
+//! `nimbot-table generate` for other limits. Without the feature nothing is embedded
+//! (a crate of your own embeds its table with `Table::from_bytes(include_bytes!(..))`).
 
 use std::env;
 use std::fs;
 use std::path::PathBuf;
 
 fn main() {
+    if env::var_os("CARGO_FEATURE_DEFAULT_TABLE").is_none() {
+        return;
+    }
     println!("cargo:rerun-if-env-changed=NIMBOT_TABLE");
     let root = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let path = match env::var_os("NIMBOT_TABLE") {

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Boot the nimbot firmware in QEMU and play it over its serial port.
 
-The firmware (the board's UART, on QEMU's stdio; any board QEMU emulates) plays complete games
-against an opponent driven from here:
+The firmware (the board's UART, on QEMU's stdio; any board QEMU emulates, and the Pico
+through firmware/pico_emulator.py, which takes the same `-kernel IMAGE` and serves the
+same stdio) plays complete games against an opponent driven from here:
   * a referee written here from the game's rules (not from nimbot's code) checks
     that every move the firmware makes is legal, and that it claims `won` exactly
     when it empties the pile and never spends a reset on its winning move;
@@ -12,10 +13,12 @@ against an opponent driven from here:
     lost for the opponent; with a perfect opponent it must win exactly the won starts.
 Then the related games: Fibonacci Nim and Super-Nim games are played out between the
 firmware and the host binary, each relaying the other's moves (the Fibonacci winner
-must be the one theory names; both sides must agree on every Super-Nim verdict).
+must be the one theory names; both sides must agree on every Super-Nim verdict); a
+board built for Expanding Nim only (--expanding-only: the Arduino Uno) must instead
+refuse them and say protocol 1.
 Then `moves` and `query` must list the host's moves and values, with `-` for every
-distance (the firmware has no solver). Then malformed and overlong input must get `error ...` lines while the game in
-progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
+distance (the firmware has no solver). Then malformed and overlong input must get
+`error ...` lines while the game in progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
 the stack high-water mark for the RAM budget.
 
 Every read has a timeout; QEMU and the oracle are killed however this exits.
@@ -78,9 +81,9 @@ class LineProcess:
         except UnicodeDecodeError:
             raise Failure(f"{self.name}: non-ASCII reply {line!r}") from None
 
-    def ask(self, line: str) -> str:
+    def ask(self, line: str, timeout=None) -> str:
         self.send(line.encode("ascii") + b"\n")
-        return self.readline()
+        return self.readline(timeout)
 
     def expect_silence(self, seconds):
         """Nothing arrives for `seconds` (blank lines get no reply)."""
@@ -243,7 +246,11 @@ def relay(first, second, game):
     raise Failure(f"{game}: no end after 1000 moves")
 
 
-def play_other_games(fw, host, rng, samples):
+SUPERNIM_STARTS = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
+                   "1,3,5,7,9,11,2,4,6,8,10,12"]
+
+
+def play_other_games(fw, host, rng, samples, supernim_starts):
     """Fibonacci Nim and Super-Nim games between the firmware and the host binary:
     fixed starts and `samples` random ones of each game, the firmware in both seats."""
     games = 0
@@ -254,8 +261,7 @@ def play_other_games(fw, host, rng, samples):
             if (first_result == "won") != (n not in FIBONACCI):
                 raise Failure(f"fibonacci {n}: the first player {first_result}")
             games += 1
-    starts = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
-              "1,3,5,7,9,11,2,4,6,8,10,12"]
+    starts = list(supernim_starts)
     starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(samples)]
     for heaps in starts:
         relay(fw, host, f"supernim {heaps}")
@@ -301,6 +307,37 @@ def check_root_probe(fw, host, rng, samples):
         if len(q) != 4 or q[0] != fv or q[3] != "-":
             raise Failure(f"query {pos} on the firmware: {q}")
     return len(positions)
+
+
+def check_first_decisions(fw, host, starts):
+    """The firmware's first Super-Nim move from each start must be the host binary's
+    (the same search, node budget and move order): one deep search each, where
+    complete games would cost too much (a slow emulator)."""
+    for heaps in starts:
+        for side in (fw, host):
+            reply = side.ask(f"new supernim {heaps} first")
+            if reply != "ok":
+                raise Failure(f"{side.name} new supernim {heaps} first: {reply!r}")
+        theirs, ours = host.ask("go"), fw.ask("go", timeout=max(fw.timeout, 300))
+        if ours != theirs:
+            raise Failure(f"supernim {heaps}: the firmware's first move {ours!r}, the host's {theirs!r}")
+        for side in (fw, host):
+            side.ask("end")
+    return len(starts)
+
+
+def check_expanding_only(fw):
+    """A build without the related games refuses them, and says so in `version`."""
+    checks = 0
+    for line in ("new fibonacci 5 first", "new supernim 2,4 second"):
+        reply = fw.ask(line)
+        if reply != "error this build plays Expanding Nim only":
+            raise Failure(f"{line}: expected the Expanding-Nim-only refusal, got {reply!r}")
+        checks += 1
+    reply = fw.ask("version")
+    if not (reply.startswith("version nimbot ") and reply.endswith(" protocol 1")):
+        raise Failure(f"version: expected protocol 1, got {reply!r}")
+    return checks + 1
 
 
 def check_bad_input(fw):
@@ -367,9 +404,24 @@ def main():
     ap.add_argument("--elf", required=True)
     ap.add_argument("--oracle", required=True, help="the host nimbot binary")
     ap.add_argument("--qemu", required=True, metavar="COMMAND",
-                    help="QEMU's command line, one string, without `-kernel ELF` (which this adds last)")
+                    help="QEMU's (or firmware/pico_emulator.py's) command line, one string, "
+                         "without the image option and the ELF (which this adds last)")
+    ap.add_argument("--image-flag", default="-kernel",
+                    help="QEMU's option that loads the ELF (-bios on the AVR machines, where -kernel "
+                         "loads the image but starts nothing)")
+    ap.add_argument("--expanding-only", action="store_true",
+                    help="the firmware plays Expanding Nim only: check that it refuses the related games")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--samples", type=int, default=16, help="random N per (R, seat) beyond the fixed ones")
+    ap.add_argument("--fixed", default=None, metavar="N,N,...",
+                    help="the fixed piles played against the perfect opponent (default: 22 from 1 to 999)")
+    ap.add_argument("--random-samples", type=int, default=None,
+                    help="random N per (R, seat) against the random opponent (default: half of --samples)")
+    ap.add_argument("--supernim", action="append", default=None, metavar="HEAPS",
+                    help="a fixed Super-Nim start, played out in both seats (repeat it; "
+                    "default: four starts of 5 and 12 heaps)")
+    ap.add_argument("--first-decision", action="append", default=[], metavar="HEAPS",
+                    help="a Super-Nim start whose first move only is compared with the host binary's (repeat it)")
     ap.add_argument("--other-samples", type=int, default=6,
                     help="random Fibonacci Nim and Super-Nim starts beyond the fixed ones")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for any reply")
@@ -379,7 +431,7 @@ def main():
 
     # The board's UART should be straight on stdio, with no monitor and no mux,
     # so that no byte of the input (not even Ctrl-A) is taken as a QEMU command.
-    qemu = shlex.split(args.qemu) + ["-kernel", args.elf]
+    qemu = shlex.split(args.qemu) + [args.image_flag, args.elf]
     print("qemu: " + " ".join(qemu), flush=True)
     rng = random.Random(args.seed)
     passed = failed = 0
@@ -405,12 +457,15 @@ def main():
             raise Failure(f"version: {reply!r}")
 
         fixed = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 20, 31, 64, 100, 257, 500, 998, 999]
+        if args.fixed is not None:
+            fixed = [int(n) for n in args.fixed.split(",") if n]
+        random_samples = args.samples // 2 if args.random_samples is None else args.random_samples
         games = []
         for r in (0, 1, 4):
             for bot in (0, 1):
                 ns = fixed + rng.sample(range(14, 999), args.samples)
                 games += [(n, r, bot, "perfect") for n in ns]
-                games += [(n, r, bot, "random") for n in rng.sample(range(1, 1000), args.samples // 2)]
+                games += [(n, r, bot, "random") for n in rng.sample(range(1, 1000), random_samples)]
         total_moves = 0
         for n, r, bot, opponent in games:
             label = f"N={n} R={r} seat={'first' if bot == 0 else 'second'} vs {opponent}"
@@ -434,14 +489,30 @@ def main():
 
         try:
             t0 = time.monotonic()
-            n = play_other_games(fw, oracle_proc, rng, args.other_samples)
-            passed += n
-            print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
-                  f"in {time.monotonic() - t0:.1f} s", flush=True)
+            if args.expanding_only:
+                passed += check_expanding_only(fw)
+                print("other games: refused (Expanding Nim only, protocol 1)", flush=True)
+            else:
+                supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
+                n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
+                passed += n
+                print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
+                      f"in {time.monotonic() - t0:.1f} s", flush=True)
         except Failure as e:
             failed += 1
             print(f"FAIL other games: {e}", flush=True)
             fw.ask("end")
+
+        if args.first_decision:
+            try:
+                t0 = time.monotonic()
+                passed += check_first_decisions(fw, oracle_proc, args.first_decision)
+                print(f"first decisions: {len(args.first_decision)} Super-Nim searches agree with the host binary "
+                      f"in {time.monotonic() - t0:.1f} s", flush=True)
+            except Failure as e:
+                failed += 1
+                print(f"FAIL first decisions: {e}", flush=True)
+                fw.ask("end")
 
         try:
             n = check_root_probe(fw, oracle_proc, rng, args.other_samples)

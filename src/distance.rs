@@ -2,8 +2,8 @@
 //! finishes as fast as it can and the loser holds out as long as it can (the
 //! "remoteness" of Gamesman solvers, the "longest resistance" of endgame tables).
 //! Host and tiny binary only (`alloc`): two bytes per position of a box. It powers
-//! [`Policy::Longest`], the fastest win and the distances of a root probe
-//! ([`crate::probe`]).
+//! [`Policy::Longest`] ([`longest_move`](crate::policy::longest_move)), the fastest
+//! win and the distances of a root probe ([`crate::probe`]).
 //!
 //! # The recurrence
 //! A position whose limit reaches the pile is 1 ply from the end. Otherwise its
@@ -34,11 +34,9 @@
 
 use alloc::vec::Vec;
 
-use crate::rules::{Move, Position};
-use crate::solver::{filled, Solution, SolveBox, SolveError};
-use crate::strategy::{best_move, reply_counts, DecideError, Decision};
-use crate::table::geometry;
-use crate::value::Value;
+use crate::geometry;
+use crate::rules::Position;
+use crate::solver::{filled, SolveBox, SolveError};
 
 /// The largest distance [`Distances`] keeps (two bytes a position).
 pub const MAX_DISTANCE: u16 = u16::MAX - 1;
@@ -315,40 +313,4 @@ impl Best {
         }
         Ok(d + 1)
     }
-}
-
-/// [`Policy::Longest`](crate::Policy::Longest)'s move: a winning move whenever `pos` is
-/// won (as [`best_move`]); in a lost position the move after which the game lasts
-/// longest with best play, then the one leaving the opponent the fewest winning
-/// replies, then the smallest take, then no reset.
-pub fn longest_move(
-    solution: &Solution,
-    distances: &Distances,
-    pos: &Position,
-) -> Result<Decision, DecideError> {
-    let d = best_move(solution, pos)?;
-    if d.value == Value::Won {
-        return Ok(d);
-    }
-    let mut best: Option<(Move, u16, u32)> = None;
-    for take in 1..=pos.limit().min(pos.stones()) {
-        for reset in [false, true] {
-            if reset && pos.own_resets() == 0 {
-                continue;
-            }
-            let mv = Move::new(take, reset);
-            let Ok(Some(next)) = pos.after(mv) else {
-                continue;
-            };
-            let length = distances.get(&next).ok_or(DecideError::OutOfRange)?;
-            let (w, _) = reply_counts(solution, &next)?;
-            if best.is_none_or(|(_, bl, bw)| length > bl || (length == bl && w < bw)) {
-                best = Some((mv, length, w));
-            }
-        }
-    }
-    Ok(Decision {
-        mv: best.map_or(d.mv, |(mv, _, _)| mv),
-        value: Value::Lost,
-    })
 }

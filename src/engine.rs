@@ -3,10 +3,12 @@
 //! ([`Engine::decide`]); [`bot_move`] is the one path by which the bot moves in a
 //! game, for the line protocol and both tournament clients alike.
 
+use crate::policy::{decide, Knowledge, Policy};
 use crate::probe::Evaluation;
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::{decide, position_value, DecideError, Decision, Policy};
-use crate::table::{Table, TableError};
+use crate::strategy::{position_value, DecideError, Decision, Oracle};
+use crate::table::Table;
+use crate::text::{text, Text};
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,13 +43,24 @@ pub trait Engine {
     /// [`DecideError::TooLarge`] if covering them would take more memory than allowed.
     fn prepare(&mut self, params: &Params) -> Result<(), DecideError>;
 
+    /// Whether this engine plays `policy`. An engine never plays one policy under
+    /// another's name: [`Engine::decide`] refuses the others with
+    /// [`DecideError::Unsupported`], and adapters check this before they accept a
+    /// policy. By default the policies that the value of positions suffices for
+    /// ([`Policy::needs`]): [`Policy::First`] and [`Policy::Trap`].
+    fn plays(&self, policy: Policy) -> bool {
+        policy.needs() == Knowledge::Values
+    }
+
     /// The move for `pos`: a winning one whenever `pos` is won, else `policy`'s
     /// choice among the legal moves. The move is always legal in `pos`.
     ///
     /// # Errors
     /// [`DecideError::OutOfRange`] for a position outside the engine's limits,
     /// [`DecideError::TooLarge`] if solving it would take more than allowed,
-    /// [`DecideError::BadTable`] if the table's data is found damaged.
+    /// [`DecideError::BadTable`] if the table's data is found damaged,
+    /// [`DecideError::Unsupported`] for a policy the engine does not play
+    /// ([`Engine::plays`]).
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
 
     /// The value of `pos` for its mover and, if this engine knows distances, its
@@ -59,10 +72,7 @@ pub trait Engine {
 }
 
 /// The evaluation of an engine without distances: the value alone.
-fn values_only<O: crate::strategy::Oracle + ?Sized>(
-    oracle: &O,
-    pos: &Position,
-) -> Result<Evaluation, DecideError> {
+fn values_only<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Evaluation, DecideError> {
     Ok(Evaluation {
         value: position_value(oracle, pos)?,
         distance: None,
@@ -82,16 +92,23 @@ pub enum MoveError {
 
 impl MoveError {
     /// A short, static description.
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            MoveError::GameOver => "the game is over",
-            MoveError::Engine(e) => e.as_str(),
-            MoveError::Illegal(_) => "engine proposed an illegal move",
+            MoveError::GameOver => text!("the game is over"),
+            MoveError::Engine(e) => e.text(),
+            MoveError::Illegal(_) => text!("engine proposed an illegal move"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(MoveError);
+crate::text::error_from_text!(MoveError);
 
 /// The bot's move in `game`, seated as `bot`: `policy`'s move from `engine` for the
 /// current position, checked against the game (not yet played: the protocol plays
@@ -119,8 +136,8 @@ pub fn bot_move<E: Engine + ?Sized>(
 }
 
 /// Answers from a table (by default the one embedded in flash) and nothing else:
-/// what the firmware and the tiny binary play with. [`Policy::Longest`] is played as
-/// [`Policy::Trap`] (it needs distances, which only the solver has).
+/// what the firmware plays with. It plays [`Policy::First`] and [`Policy::Trap`]
+/// and refuses the others (they need distances or models, which only the host has).
 ///
 /// # Errors
 /// [`Engine::prepare`] refuses a game beyond the table with
@@ -132,9 +149,10 @@ pub struct TableEngine<'a> {
     table: Table<'a>,
 }
 
+#[cfg(feature = "default-table")]
 impl TableEngine<'static> {
-    /// An engine on the table embedded at build time.
-    pub fn embedded() -> Result<Self, TableError> {
+    /// An engine on the table embedded at build time (feature `default-table`).
+    pub fn embedded() -> Result<Self, crate::table::TableError> {
         Table::embedded().map(TableEngine::new)
     }
 }
@@ -184,9 +202,9 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 #[cfg(feature = "alloc")]
 mod solving {
     use super::*;
-    use crate::distance::{longest_move, DistanceCache};
-    use crate::solver::{Solution, SolveBox};
-    use crate::strategy::Oracle;
+    use crate::distance::DistanceCache;
+    use crate::policy::longest_move;
+    use crate::solver::{Solution, SolutionCache, SolveBox};
     use crate::value::Value;
 
     impl Oracle for Solution {
@@ -204,10 +222,10 @@ mod solving {
     /// [`DecideError::OutOfRange`] if the solver refuses the box.
     #[derive(Debug)]
     pub struct SolvingEngine {
-        budget: u64,
-        solution: Option<Solution>,
+        solutions: SolutionCache,
         /// Distances to the end, made when first needed (`longest` in a lost
-        /// position, [`Engine::evaluate`]).
+        /// position, [`Engine::evaluate`]); they come from the rules alone, so they
+        /// outlive the solution they were first made for.
         distances: DistanceCache,
     }
 
@@ -217,42 +235,28 @@ mod solving {
         /// 0.26 GB and a few seconds); bigger ones are refused with
         /// [`DecideError::TooLarge`] instead of exhausting the machine.
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
-        /// Largest memory for distances to the end ([`memory_bytes`](crate::distance::Distances::memory_bytes)):
-        /// 256 MiB, two bytes a position, about 14,000 stones with R = 4 (N <= 999
-        /// needs 2.7 MB). Beyond it `longest` plays as `trap` and
-        /// [`Engine::evaluate`] has no distance.
+        /// Largest memory for distances to the end
+        /// ([`memory_bytes`](crate::distance::Distances::memory_bytes)): 256 MiB, two
+        /// bytes a position, about 14,000 stones with R = 4 (N <= 999 needs 2.7 MB).
+        /// Beyond it a `longest` move in a lost position is refused with
+        /// [`DecideError::TooLarge`] and [`Engine::evaluate`] has no distance.
         pub const DISTANCE_BUDGET: u64 = 256 << 20;
 
         /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
-                budget,
-                solution: None,
+                solutions: SolutionCache::new(budget),
                 distances: DistanceCache::new(),
             }
         }
 
-        /// Solve `bx` unless the current solution already covers it.
+        /// Solve `bx` unless the kept solution already covers it.
         fn ensure(
             &mut self,
             bx: SolveBox,
             pos: Option<&Position>,
         ) -> Result<&Solution, DecideError> {
-            let covered = match (&self.solution, pos) {
-                (Some(sol), Some(p)) => sol.value(p).is_some(),
-                (Some(sol), None) => sol.solve_box() == bx,
-                (None, _) => false,
-            };
-            if !covered {
-                if bx.memory_bytes() > self.budget {
-                    return Err(DecideError::TooLarge);
-                }
-                // The old solution goes first, so that its memory can be reused.
-                self.solution = None;
-                let sol = Solution::solve(bx).map_err(DecideError::from)?;
-                self.solution = Some(sol);
-            }
-            self.solution.as_ref().ok_or(DecideError::OutOfRange)
+            self.solutions.ensure(bx, pos)
         }
 
         /// The distance to the end of `pos`, from distances of `bx` (a box that
@@ -274,6 +278,10 @@ mod solving {
             Limits::RULES
         }
 
+        fn plays(&self, policy: Policy) -> bool {
+            policy != Policy::Exploit
+        }
+
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
             let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
             self.ensure(bx, Some(&params.start())).map(|_| ())
@@ -281,8 +289,7 @@ mod solving {
 
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
-            let sol = self.solution.as_ref().ok_or(DecideError::OutOfRange)?;
-            // (`decide` itself plays `longest` as `trap`.)
+            let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
             if policy != Policy::Longest {
                 return decide(sol, pos, policy);
             }
@@ -291,14 +298,13 @@ mod solving {
             if base.value == Value::Won {
                 return Ok(base);
             }
-            match self
+            // Distances take two bytes a position: past the budget they are not
+            // made.
+            let dist = self
                 .distances
                 .covering(pos, sol.solve_box(), Self::DISTANCE_BUDGET)
-            {
-                Some(dist) => longest_move(sol, dist, pos),
-                // Past the budget, `longest` falls back to `trap`.
-                None => decide(sol, pos, Policy::Trap),
-            }
+                .ok_or(DecideError::TooLarge)?;
+            longest_move(sol, dist, pos)
         }
 
         fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
@@ -311,9 +317,10 @@ mod solving {
         }
     }
 
-    /// The host's engine: the table whenever it covers the position, the in-memory
-    /// solver otherwise (bigger piles, more resets, another M). [`Policy::Longest`]
-    /// in a lost position solves the game once for its distances.
+    /// The table whenever it covers the position, the in-memory solver otherwise
+    /// (bigger piles, more resets, another M). [`Policy::Longest`] in a lost
+    /// position solves the game once for its distances; [`Policy::Exploit`] is
+    /// refused (its models are `exploit::HostEngine`'s).
     ///
     /// # Errors
     /// As [`SolvingEngine`] for whatever the table does not answer; a damaged table
@@ -327,8 +334,9 @@ mod solving {
         deferred: Option<Params>,
     }
 
+    #[cfg(feature = "default-table")]
     impl TableOrSolverEngine<'static> {
-        /// The embedded table (if it opens) backed by a default [`SolvingEngine`].
+        /// The embedded table (feature `default-table`) (if it opens) backed by a default [`SolvingEngine`].
         pub fn embedded() -> Self {
             TableOrSolverEngine::new(TableEngine::embedded().ok(), SolvingEngine::default())
         }
@@ -358,6 +366,10 @@ mod solving {
     impl Engine for TableOrSolverEngine<'_> {
         fn limits(&self) -> Limits {
             self.solver.limits()
+        }
+
+        fn plays(&self, policy: Policy) -> bool {
+            self.solver.plays(policy)
         }
 
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
@@ -397,7 +409,7 @@ mod solving {
         }
 
         /// The table's value where it answers, with a distance from the solver's
-        /// distances of the table's whole box (solved once, a few milliseconds for
+        /// distances of the table's whole box (made once, a few milliseconds for
         /// the default table); the solver's answer elsewhere.
         fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
             let Some(table) = self.table.as_mut() else {

@@ -1,7 +1,9 @@
-//! The common face of the crate's error types. Each has a `const fn as_str(self) ->
-//! &'static str`: the text the line protocol and the command lines print, available
-//! without `core::fmt` (which the small targets avoid). [`error_from_as_str!`] gives
-//! such a type `Display` with that text and `core::error::Error`.
+//! The common face of the host-side error types (solver, platform). Each has a
+//! `const fn as_str(self) -> &'static str`: the text the command lines print,
+//! available without `core::fmt` (which the small targets avoid).
+//! [`error_from_as_str!`] gives such a type `Display` with that text and
+//! `core::error::Error`. The errors the line protocol reports have a `text()`
+//! instead (see `crate::text`), which stays in program memory on the AVR.
 
 /// `Display` (the type's `as_str` text) and `core::error::Error` for error types
 /// that have an `as_str`.

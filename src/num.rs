@@ -1,11 +1,24 @@
 //! Decimal numbers in and out, without `core::fmt`: the one place every adapter
 //! (line protocol, JSON messages, the text client, firmware, tiny binary) reads and
-//! writes digits.
+//! writes digits. Public with the feature `num` only, for nimbot's own adapters
+//! outside the crate (firmware, tiny binary); not needed to embed nimbot.
+#![cfg_attr(not(feature = "num"), allow(dead_code))]
 
 /// Parse a decimal `u32`: ASCII digits only (no sign, no spaces), checked for
-/// overflow.
+/// overflow. The overflow test compares with constants rather than asking the
+/// multiply (`checked_mul` widens to 64 bits on 8-bit targets).
 pub fn parse_u32(word: &[u8]) -> Option<u32> {
-    parse_u64(word).and_then(|n| u32::try_from(n).ok())
+    const LIMIT: u32 = u32::MAX / 10;
+    if word.is_empty() {
+        return None;
+    }
+    word.iter().try_fold(0u32, |acc, &b| {
+        let d = u32::from(digit(b)?);
+        if acc > LIMIT || (acc == LIMIT && d > u32::MAX % 10) {
+            return None;
+        }
+        Some(acc * 10 + d)
+    })
 }
 
 /// Parse a decimal `u64`: ASCII digits only (no sign, no spaces), checked for
@@ -15,9 +28,13 @@ pub fn parse_u64(word: &[u8]) -> Option<u64> {
         return None;
     }
     word.iter().try_fold(0u64, |acc, &b| {
-        let digit = b.checked_sub(b'0').filter(|d| *d <= 9)?;
-        acc.checked_mul(10)?.checked_add(u64::from(digit))
+        acc.checked_mul(10)?.checked_add(u64::from(digit(b)?))
     })
+}
+
+/// The value of an ASCII digit.
+fn digit(b: u8) -> Option<u8> {
+    b.checked_sub(b'0').filter(|d| *d <= 9)
 }
 
 /// Room for the digits of any `u64`.
@@ -39,28 +56,61 @@ pub struct Decimal {
 impl Decimal {
     /// The digits of `n`, without leading zeros (`0` is one digit).
     pub fn new(n: impl Into<u64>) -> Self {
-        Self::padded(n.into(), 1)
+        let n = n.into();
+        match u32::try_from(n) {
+            // The common case, and for callers with a `u32` the only one: the
+            // 64-bit path (a library call on 8- and 32-bit targets) drops out.
+            Ok(small) => {
+                let mut d = Decimal::empty();
+                d.fill_u32(small, MAX_DIGITS - 1);
+                d
+            }
+            Err(_) => Self::padded(n, 1),
+        }
     }
 
     /// The digits of `n`, zero-padded on the left to at least `width` digits (at
     /// most 20).
     pub fn padded(mut n: u64, width: usize) -> Self {
-        let mut d = Decimal {
-            buf: [b'0'; MAX_DIGITS],
-            start: MAX_DIGITS,
-        };
-        let stop = MAX_DIGITS.saturating_sub(width);
-        while let Some(i) = d.start.checked_sub(1) {
-            if n == 0 && i < stop {
+        let mut d = Decimal::empty();
+        // 64-bit divisions only while the number needs them.
+        while n > u64::from(u32::MAX) {
+            let Some(i) = d.start.checked_sub(1) else {
                 break;
-            }
+            };
             if let Some(slot) = d.buf.get_mut(i) {
                 *slot = b'0' + (n % 10) as u8;
             }
             d.start = i;
             n /= 10;
         }
+        d.fill_u32(
+            u32::try_from(n).unwrap_or(0),
+            MAX_DIGITS.saturating_sub(width),
+        );
         d
+    }
+
+    const fn empty() -> Self {
+        Decimal {
+            buf: [b'0'; MAX_DIGITS],
+            start: MAX_DIGITS,
+        }
+    }
+
+    /// Put the digits of `n` in front of those already there, then zeros until
+    /// the digits start at index `stop` or before.
+    fn fill_u32(&mut self, mut n: u32, stop: usize) {
+        while let Some(i) = self.start.checked_sub(1) {
+            if n == 0 && i < stop {
+                break;
+            }
+            if let Some(slot) = self.buf.get_mut(i) {
+                *slot = b'0' + (n % 10) as u8;
+            }
+            self.start = i;
+            n /= 10;
+        }
     }
 
     /// The digits, as ASCII.

@@ -9,7 +9,9 @@
 //! the distances of the game would not fit the engine's memory budget.
 
 use crate::engine::Engine;
-use crate::rules::{Move, Position};
+use core::iter::Take;
+
+use crate::rules::{Move, Moves, Position};
 use crate::strategy::DecideError;
 use crate::value::Value;
 
@@ -37,21 +39,22 @@ pub struct MoveEvaluation {
     pub distance: Option<u16>,
 }
 
-/// The moves a root probe lists, in order: every take from 1 to the limit (or the
-/// whole pile, if less), each without and then with a reset (when the mover has
-/// one). Takes beyond the pile, and a reset on the take that empties it, are left
-/// out: they end the game exactly as taking the pile does.
-pub fn root_moves(pos: &Position) -> impl Iterator<Item = Move> {
-    let (stones, resets) = (pos.stones(), pos.own_resets() > 0);
-    (1..=pos.limit().min(stones)).flat_map(move |take| {
-        let with_reset = resets && take < stones;
-        [
-            Some(Move::new(take, false)),
-            with_reset.then_some(Move::new(take, true)),
-        ]
-        .into_iter()
-        .flatten()
-    })
+/// The moves a root probe lists, in the order of [`Position::moves`] (the one
+/// enumeration of legal moves), bounded by the pile: every take from 1 to the limit
+/// (or the whole pile, if less) without a reset, then the same with a reset when
+/// the mover has one, except on the take that empties the pile. Takes beyond the
+/// pile, and a reset on the take that empties it, are legal but left out: they end
+/// the game exactly as taking the pile does. Skipping into it costs nothing (a
+/// probe pages through the moves of a pile of any size).
+pub fn root_moves(pos: &Position) -> Take<Moves> {
+    let top = pos.limit().min(pos.stones());
+    let with_reset = pos.own_resets() > 0;
+    let count = match (with_reset, top == pos.stones()) {
+        (false, _) => u64::from(top),
+        (true, false) => 2 * u64::from(top),
+        (true, true) => 2 * u64::from(top) - 1,
+    };
+    Moves::new(top, with_reset).take(usize::try_from(count).unwrap_or(usize::MAX))
 }
 
 /// The value and distance of playing `mv` at `pos`, from `engine`.

@@ -8,6 +8,7 @@
 
 use core::fmt;
 
+use crate::text::{text, Text};
 use crate::value::Value;
 
 /// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
@@ -43,18 +44,25 @@ pub enum ParamError {
 
 impl ParamError {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            ParamError::NoStones => "stones must be at least 1",
-            ParamError::TooManyStones => "stones exceed 1000000000",
-            ParamError::TooManyResets => "resets exceed 32",
-            ParamError::ZeroInitMax => "init max must be at least 1",
-            ParamError::InitMaxTooLarge => "init max exceeds 1000000000",
+            ParamError::NoStones => text!("stones must be at least 1"),
+            ParamError::TooManyStones => text!("stones exceed 1000000000"),
+            ParamError::TooManyResets => text!("resets exceed 32"),
+            ParamError::ZeroInitMax => text!("init max must be at least 1"),
+            ParamError::InitMaxTooLarge => text!("init max exceeds 1000000000"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(ParamError, PositionError);
+crate::text::error_from_text!(ParamError, PositionError);
 
 /// `value` must lie in `1..=MAX_STONES`: `zero` if it is 0, `large` above.
 fn check_count(value: u32, zero: ParamError, large: ParamError) -> Result<(), ParamError> {
@@ -200,13 +208,20 @@ pub enum IllegalMove {
 
 impl IllegalMove {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            IllegalMove::GameOver => "the game is over",
-            IllegalMove::OutOfTurn => "move out of turn",
-            IllegalMove::BadTake { .. } => "take out of range",
-            IllegalMove::NoResetsLeft => "no resets left",
+            IllegalMove::GameOver => text!("the game is over"),
+            IllegalMove::OutOfTurn => text!("move out of turn"),
+            IllegalMove::BadTake { .. } => text!("take out of range"),
+            IllegalMove::NoResetsLeft => text!("no resets left"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
@@ -216,7 +231,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::BadTake { take, limit } => {
                 write!(f, "take {take} is outside 1..={limit}")
             }
-            other => f.write_str(other.as_str()),
+            other => fmt::Display::fmt(&other.text(), f),
         }
     }
 }
@@ -408,11 +423,18 @@ pub enum PositionError {
 
 impl PositionError {
     /// A short, static description (also used by the line protocol).
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            PositionError::Param(p) => p.as_str(),
-            PositionError::CapBelowInitMax => "cap is below init max",
+            PositionError::Param(p) => p.text(),
+            PositionError::CapBelowInitMax => text!("cap is below init max"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
@@ -481,6 +503,20 @@ impl Position {
         } else {
             self.cap
         }
+    }
+
+    /// Every legal move here, in the order of [`Moves`]: exactly the moves
+    /// [`Position::check`] accepts, so each take from 1 to the limit, even one
+    /// above the stones left (the server accepts it; it empties the pile and wins,
+    /// as taking the pile does).
+    pub const fn moves(&self) -> Moves {
+        Moves::new(self.limit(), self.own_resets > 0)
+    }
+
+    /// The reset choices of the mover, in the order of [`Moves`]: without a reset,
+    /// then with one if it has one left.
+    pub const fn reset_choices(&self) -> &'static [bool] {
+        Moves::reset_choices(self.own_resets > 0)
     }
 
     /// Whether `mv` is legal here (1 <= take <= limit, a reset only if one is left).
@@ -554,62 +590,178 @@ impl Position {
     /// that leaves stones must declare a reset (so the player who first cannot reset
     /// while more than `m` stones remain loses).
     ///
-    /// Computed level by level on sets of losing pile sizes kept as interval lists, so
-    /// the cost is O((own + opp)^2) whatever the pile and `m`, with no heap.
+    /// Closed form, O(1) and without buffers. A pile of at most `m` is taken whole.
+    /// Above it, with `q = m + 1`, the lost piles are:
+    /// - `own <= opp`: every pile that is a multiple of `q`, and every pile from
+    ///   `(own + 1) q` on (the mover runs out of resets first);
+    /// - `own > opp`: the multiples `q, 2q, ..., (opp + 1) q` only.
+    ///
+    /// Why: along any line of play the resets go `(x, y) -> (y, x - 1)`, and the
+    /// player who must move with none left loses every pile above `m`. Going back
+    /// one level turns a losing set `L` into "piles whose window `[s - m, s - 1]`
+    /// misses `L`": from `[q, inf)` that is `{q}`, from `{q, ..., jq}` it is those
+    /// multiples plus `[(j + 1) q, inf)`, and from that the multiples up to
+    /// `(j + 1) q`. Counting the levels of the chain from `(own, opp)` gives the two
+    /// cases. Checked against the game's recursion (the tests here and the
+    /// solver's window DP).
     pub fn capless_wins(stones: u32, own: u8, opp: u8, m: u32) -> bool {
         if stones <= m {
             return true;
         }
-        if own == 0 {
-            return false;
+        // stones > m, so m < u32::MAX and q cannot overflow; k >= 1.
+        let q = m + 1;
+        let (k, multiple) = (stones / q, stones % q == 0);
+        if own <= opp {
+            !multiple && k <= u32::from(own)
+        } else {
+            !(multiple && k <= u32::from(opp) + 1)
         }
-        // The chain of (mover, opponent) resets along any line of play:
-        // (x, y) -> (y, x - 1) until the mover has none. Level `depth - 1` is the
-        // deepest, where the mover has no reset and loses iff stones > m.
-        let mut levels: heapless::Vec<(u8, u8), { 2 * MAX_RESETS as usize + 2 }> =
-            heapless::Vec::new();
-        let (mut x, mut y) = (own.min(MAX_RESETS), opp.min(MAX_RESETS));
-        loop {
-            if levels.push((x, y)).is_err() {
-                break;
-            }
-            if x == 0 {
-                break;
-            }
-            (x, y) = (y, x - 1);
-        }
-        // Losing sets as sorted, disjoint, inclusive intervals; u32::MAX means unbounded.
-        type Intervals = heapless::Vec<(u32, u32), { 2 * MAX_RESETS as usize + 2 }>;
-        let mut losing: Intervals = heapless::Vec::new();
-        let _ = losing.push((m.saturating_add(1), u32::MAX));
-        for _ in levels.iter().rev().skip(1) {
-            // A pile s > m wins iff the window [s - m, s - 1] meets a losing interval
-            // [l, r] of the level below, i.e. s in [l + 1, r + m].
-            let mut next: Intervals = heapless::Vec::new();
-            let mut start = 1u32; // first pile not yet known to be winning
-            for &(l, r) in losing.iter() {
-                let win_lo = l.saturating_add(1);
-                let win_hi = if r == u32::MAX {
-                    u32::MAX
-                } else {
-                    r.saturating_add(m)
-                };
-                // Piles 1..=m always win; they are covered by starting above m.
-                let gap_lo = start.max(m.saturating_add(1));
-                if win_lo > gap_lo {
-                    let _ = next.push((gap_lo, win_lo - 1));
-                }
-                start = start.max(win_hi.saturating_add(1));
-                if win_hi == u32::MAX {
-                    start = u32::MAX;
-                    break;
-                }
-            }
-            if start != u32::MAX {
-                let _ = next.push((start.max(m.saturating_add(1)), u32::MAX));
-            }
-            losing = next;
-        }
-        !losing.iter().any(|&(l, r)| l <= stones && stones <= r)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Position;
+
+    /// The capless game by its definition: take up to `m`; a take that leaves
+    /// stones must spend a reset and hands the opponent `(s - t, opp, own - 1)`.
+    fn capless_by_recursion(
+        s: u32,
+        own: u8,
+        opp: u8,
+        m: u32,
+        memo: &mut Vec<Option<bool>>,
+    ) -> bool {
+        let at = (s as usize * 8 + usize::from(own)) * 8 + usize::from(opp);
+        if let Some(Some(v)) = memo.get(at) {
+            return *v;
+        }
+        let v = s <= m
+            || (own > 0
+                && (1..=m.min(s - 1)).any(|t| !capless_by_recursion(s - t, opp, own - 1, m, memo)));
+        memo[at] = Some(v);
+        v
+    }
+
+    #[test]
+    fn capless_closed_form_matches_the_recursion() {
+        for m in 1..=7u32 {
+            let top = 12 * (m + 1);
+            let mut memo = vec![None; (top as usize + 1) * 64];
+            for s in 1..=top {
+                for own in 0..8u8 {
+                    for opp in 0..8u8 {
+                        assert_eq!(
+                            Position::capless_wins(s, own, opp, m),
+                            capless_by_recursion(s, own, opp, m, &mut memo),
+                            "s={s} own={own} opp={opp} m={m}"
+                        );
+                    }
+                }
+            }
+        }
+        // Far beyond any table: the resets alone decide.
+        assert!(Position::capless_wins(1_000_000_000, 5, 4, 3));
+        assert!(!Position::capless_wins(1_000_000_000, 4, 4, 3));
+        assert!(Position::capless_wins(u32::MAX, 0, 0, u32::MAX));
+    }
+}
+
+/// The legal moves of one turn, the single enumeration every player, policy and
+/// analysis uses: each take from 1 to `limit` without a reset, then (if the mover
+/// has a reset left) each take again with one. Made by [`Position::moves`]; models
+/// of wrong rules make it with their own limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moves {
+    limit: u32,
+    /// The next move, or `None` once every move has been yielded.
+    next: Option<Move>,
+    with_reset: bool,
+}
+
+impl Moves {
+    /// The reset choices of a mover, in this order: without a reset, then with one
+    /// when `reset_left`.
+    pub const fn reset_choices(reset_left: bool) -> &'static [bool] {
+        if reset_left {
+            &[false, true]
+        } else {
+            &[false]
+        }
+    }
+
+    /// The moves taking 1 to `limit` stones, then the same with a reset when
+    /// `reset_left`.
+    pub const fn new(limit: u32, reset_left: bool) -> Self {
+        Moves {
+            limit,
+            next: if limit == 0 {
+                None
+            } else {
+                Some(Move::new(1, false))
+            },
+            with_reset: reset_left,
+        }
+    }
+}
+
+impl Iterator for Moves {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        let mv = self.next?;
+        self.next = if mv.take < self.limit {
+            Some(Move::new(mv.take.saturating_add(1), mv.reset))
+        } else if !mv.reset && self.with_reset {
+            Some(Move::new(1, true))
+        } else {
+            None
+        };
+        Some(mv)
+    }
+
+    /// The move `n` places on, in constant time (a root probe pages through the
+    /// moves of a pile of any size).
+    fn nth(&mut self, n: usize) -> Option<Move> {
+        let mv = self.next?;
+        let limit = u64::from(self.limit);
+        let passes = if self.with_reset { 2 } else { 1 };
+        let at = u64::from(mv.take.saturating_sub(1)) + if mv.reset { limit } else { 0 };
+        let target = u64::try_from(n).ok().and_then(|n| at.checked_add(n));
+        match target.filter(|&t| t < limit * passes) {
+            Some(t) => {
+                let (reset, take) = if t < limit {
+                    (false, t)
+                } else {
+                    (true, t - limit)
+                };
+                // take < limit <= u32::MAX here.
+                self.next = Some(Move::new(u32::try_from(take + 1).ok()?, reset));
+                self.next()
+            }
+            None => {
+                self.next = None;
+                None
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = match self.next {
+            None => 0,
+            Some(mv) => {
+                let this_pass = u64::from(self.limit.saturating_sub(mv.take)) + 1;
+                let reset_pass = if !mv.reset && self.with_reset {
+                    u64::from(self.limit)
+                } else {
+                    0
+                };
+                this_pass + reset_pass
+            }
+        };
+        let left = usize::try_from(left).unwrap_or(usize::MAX);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Moves {}

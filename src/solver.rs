@@ -33,9 +33,9 @@
 
 use alloc::vec::Vec;
 
+use crate::geometry::Layers;
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::DecideError;
-use crate::table::geometry::Layers;
 use crate::value::Value;
 
 /// Why a box could not be solved.
@@ -94,6 +94,58 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveErro
         v.push(value.clone());
     }
     Ok(v)
+}
+
+/// One solution kept for the next question, and a memory budget: a box is solved
+/// only when the kept solution does not answer, and only if it fits the budget
+/// ([`SolveBox::memory_bytes`]). What every solving engine shares (the host's
+/// `engine::SolvingEngine`, the tiny binary's).
+#[derive(Debug)]
+pub struct SolutionCache {
+    budget: u64,
+    solution: Option<Solution>,
+}
+
+impl SolutionCache {
+    /// An empty cache that refuses boxes needing more than `budget` bytes.
+    pub const fn new(budget: u64) -> Self {
+        SolutionCache {
+            budget,
+            solution: None,
+        }
+    }
+
+    /// The kept solution, if any.
+    pub fn get(&self) -> Option<&Solution> {
+        self.solution.as_ref()
+    }
+
+    /// A solution that answers `pos` (or, without a position, the solution of `bx`
+    /// itself): the kept one if it does, else a solution of `bx`, which replaces it.
+    ///
+    /// # Errors
+    /// [`DecideError::TooLarge`] if `bx` needs more memory than the budget, or the
+    /// solver's error ([`SolveError`]) as a [`DecideError`].
+    pub fn ensure(
+        &mut self,
+        bx: SolveBox,
+        pos: Option<&Position>,
+    ) -> Result<&Solution, DecideError> {
+        let covered = match (&self.solution, pos) {
+            (Some(sol), Some(p)) => sol.value(p).is_some(),
+            (Some(sol), None) => sol.solve_box() == bx,
+            (None, _) => false,
+        };
+        if !covered {
+            if bx.memory_bytes() > self.budget {
+                return Err(DecideError::TooLarge);
+            }
+            // The old solution goes first, so that its memory can be reused.
+            self.solution = None;
+            self.solution = Some(Solution::solve(bx)?);
+        }
+        self.solution.as_ref().ok_or(DecideError::OutOfRange)
+    }
 }
 
 /// The limits of one solve.
@@ -795,6 +847,35 @@ impl CaplessTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cache_keeps_a_solution_while_it_answers_and_keeps_to_its_budget() {
+        let small = SolveBox::games(30, 1, 3);
+        let inside = Position::new(20, 3, 1, 0, false, 3).unwrap();
+        let beyond = Position::new(200, 3, 1, 0, false, 3).unwrap();
+        let mut cache = SolutionCache::new(small.memory_bytes());
+        assert!(cache.get().is_none());
+        let first: *const Solution = cache.ensure(small, None).unwrap();
+        // A position the kept solution answers is answered by it, whatever box is asked.
+        let again: *const Solution = cache
+            .ensure(SolveBox::around(&inside), Some(&inside))
+            .unwrap();
+        assert_eq!(first, again);
+        assert_eq!(cache.get().unwrap().solve_box(), small);
+        // One it does not answer needs a bigger box, over the budget: refused, and the
+        // kept solution stays.
+        let big = SolveBox::around(&beyond);
+        assert!(big.memory_bytes() > small.memory_bytes());
+        assert_eq!(
+            cache.ensure(big, Some(&beyond)).err(),
+            Some(DecideError::TooLarge)
+        );
+        assert_eq!(cache.get().unwrap().solve_box(), small);
+        // Within a budget that fits, it is solved and replaces the kept one.
+        let mut roomy = SolutionCache::new(big.memory_bytes());
+        let sol = roomy.ensure(big, Some(&beyond)).unwrap();
+        assert!(sol.value(&beyond).is_some());
+    }
 
     #[test]
     fn capless_table_matches_interval_evaluation() {

@@ -1,6 +1,8 @@
 //! The game-theoretic value of a position, always from the side of the player to
 //! move: a type rather than a `bool`, so no function has to say which way it reads.
 
+use crate::text::{text, Text};
+
 /// Whether the player to move wins a position with perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
@@ -27,10 +29,17 @@ impl Value {
     }
 
     /// `win` or `lose`, as `query` answers.
-    pub const fn as_word(self) -> &'static str {
+    pub const fn word(self) -> Text {
         match self {
-            Value::Won => "win",
-            Value::Lost => "lose",
+            Value::Won => text!("win"),
+            Value::Lost => text!("lose"),
         }
+    }
+
+    /// The [`word`](Self::word) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_word(self) -> &'static str {
+        self.word().as_str()
     }
 }

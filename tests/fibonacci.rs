@@ -1,7 +1,6 @@
 //! Fibonacci Nim: the Zeckendorf strategy against an exhaustive search of every
-//! state with at most 2000 stones, whole games, and the `query --game fibonacci` CLI.
-
-use std::process::Command;
+//! state with at most 2000 stones, and whole games (the `query --game fibonacci`
+//! command is tested with the binary, in cli/tests/cli.rs).
 
 use nimbot::fibonacci::{self as fib, is_fibonacci};
 use nimbot::Player;
@@ -131,50 +130,4 @@ fn a_game_refuses_bad_moves_and_changes_nothing() {
         g.play(Player::Second, 5),
         Err(fib::Error::BadTake { take: 5, limit: 4 })
     );
-}
-
-fn query(args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_nimbot"))
-        .arg("query")
-        .args(args)
-        .output()
-        .expect("nimbot runs");
-    (
-        o.status.code(),
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-    )
-}
-
-#[test]
-fn cli_query_prints_win_or_lose_and_the_take() {
-    // 20 = 13 + 5 + 2: take 2 from the start (limit 19).
-    assert_eq!(query(&["--game", "fibonacci", "20", "19"]).1, "win 2\n");
-    // 21 is a Fibonacci number: the start is lost, the bot would take 1.
-    assert_eq!(query(&["--game", "fibonacci", "21", "20"]).1, "lose 1\n");
-    // 22 = 21 + 1 with limit 2: take 1 (the seed's example).
-    assert_eq!(query(&["--game", "fibonacci", "22", "21"]).1, "win 1\n");
-    // 20 with limit 1: the smallest term 2 is out of reach.
-    let (code, out, _) = query(&["--game", "fibonacci", "20", "1"]);
-    assert_eq!((code, out.as_str()), (Some(0), "lose 1\n"));
-    // A pile within the limit is taken whole.
-    assert_eq!(query(&["--game", "fibonacci", "8", "8"]).1, "win 8\n");
-    // The default game is still Expanding Nim, and it can be named.
-    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0 3\n");
-    assert_eq!(
-        query(&["--game", "expanding", "8", "3", "0", "0", "0"]).1,
-        "win 1 0 3\n"
-    );
-    for bad in [
-        &["--game", "fibonacci", "0", "3"][..],
-        &["--game", "fibonacci", "5", "0"],
-        &["--game", "fibonacci", "5"],
-        &["--game", "fibonacci", "5", "3", "1"],
-        &["--game", "fibonacci", "x", "3"],
-        &["--game", "chess", "5", "3"],
-    ] {
-        let (code, out, err) = query(bad);
-        assert_eq!(code, Some(2), "{bad:?}");
-        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
-    }
 }

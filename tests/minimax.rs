@@ -503,9 +503,10 @@ fn moves_and_distances_agree_with_raw_minimax() {
                 "{st:?}"
             );
             // The raw moves the probe lists: takes up to the pile, no reset on the
-            // emptying take (the rest repeat it).
-            let want: Vec<String> = rm
-                .moves(st)
+            // emptying take (the rest repeat it), every take without a reset first.
+            let mut raw = rm.moves(st);
+            raw.sort_by_key(|&(k, reset, _, _)| (reset, k));
+            let want: Vec<String> = raw
                 .into_iter()
                 .filter(|&(k, reset, _, _)| k < st.s || (k == st.s && !reset))
                 .map(|(k, reset, wins, d)| {

@@ -202,3 +202,36 @@ fn a_values_only_engine_answers_with_dashes() {
     });
     assert_eq!(value, Ok(Value::Lost));
 }
+
+#[test]
+fn root_moves_are_the_legal_moves_up_to_the_pile_and_page_from_anywhere() {
+    for (s, c, a, f) in [
+        (20, 3, 4, false),
+        (7, 6, 0, false),
+        (5, 3, 1, true),
+        (3, 9, 2, false),
+    ] {
+        let pos = Position::new(s, c, a, 1, f, 3).unwrap();
+        let all: Vec<Move> = root_moves(&pos).collect();
+        // The one enumeration of legal moves, less what repeats taking the pile.
+        let legal: Vec<Move> = pos
+            .moves()
+            .filter(|mv| mv.take < s || (mv.take == s && !mv.reset))
+            .collect();
+        assert_eq!(all, legal, "{pos:?}");
+        for i in 0..=all.len() + 2 {
+            assert_eq!(root_moves(&pos).nth(i), all.get(i).copied(), "{pos:?} {i}");
+            let rest: Vec<Move> = root_moves(&pos).skip(i).collect();
+            assert_eq!(rest, all.get(i..).unwrap_or(&[]), "{pos:?} {i}");
+        }
+    }
+    // A pile of a billion stones under a cap of 800 million: the 1.5 billionth move
+    // (a reset move) is found at once, and the list ends where it should.
+    let pos = Position::new(1_000_000_000, 800_000_000, 1, 0, false, 3).unwrap();
+    assert_eq!(
+        root_moves(&pos).nth(1_500_000_000),
+        Some(Move::new(700_000_001, true))
+    );
+    assert_eq!(root_moves(&pos).nth(1_600_000_000), None);
+    assert_eq!(root_moves(&pos).skip(1_599_999_999).count(), 1);
+}

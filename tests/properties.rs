@@ -9,10 +9,11 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use nimbot::policy::decide;
 use nimbot::protocol::{ActiveGame, Session, MAX_LINE};
 use nimbot::rules::IllegalMove;
 use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, decide};
+use nimbot::strategy::best_move;
 use nimbot::{Game, Move, Outcome, Params, Player, Policy, Position, Table, TableEngine};
 use proptest::prelude::*;
 
@@ -345,6 +346,7 @@ fn command() -> impl Strategy<Value = Cmd> {
             Just(Some(Policy::First)),
             Just(Some(Policy::Trap)),
             Just(Some(Policy::Longest)),
+            Just(Some(Policy::Exploit)),
         ]
         .prop_map(Cmd::Policy),
         1 => Just(Cmd::Version),
@@ -432,10 +434,16 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine<'static>>) -> (Vec<
         }
         Cmd::End => (t(&[&"end"]), Reply::Exact("ok".into())),
         Cmd::Policy(p) => {
-            let now = p.unwrap_or(session.policy());
             let mut words = t(&[&"policy"]);
             words.extend(p.map(|p| p.as_str().to_string()));
-            (words, Reply::Exact(format!("policy {}", now.as_str())))
+            // The table knows values only: it refuses the policies that need more.
+            let reply = match p {
+                Some(Policy::Longest | Policy::Exploit) => {
+                    "error policy not played by this engine".to_string()
+                }
+                _ => format!("policy {}", p.unwrap_or(session.policy()).as_str()),
+            };
+            (words, Reply::Exact(reply))
         }
         Cmd::Version => (
             t(&[&"version"]),

@@ -7,7 +7,7 @@ use std::convert::Infallible;
 
 use common::{dialogue, opening, refused, send, session};
 
-use nimbot::protocol::{serve, Line, MAX_LINE};
+use nimbot::protocol::{serve, serve_async, Line, MAX_LINE};
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value};
 use nimbot::{Game, Move, Outcome, Params, Player, Position};
@@ -346,15 +346,79 @@ fn lines_split_anywhere_and_overlong_lines_are_refused_once() {
     );
 }
 
+/// A reader for `serve_async` that hands out `step` bytes per read and is not ready
+/// on every other poll, so the session's loop really waits.
+struct Hesitant<'a> {
+    data: &'a [u8],
+    step: usize,
+    ready: bool,
+}
+
+impl embedded_io_async::ErrorType for Hesitant<'_> {
+    type Error = Infallible;
+}
+
+impl embedded_io_async::Read for Hesitant<'_> {
+    async fn read(&mut self, buf: &mut [u8]) -> Result<usize, Infallible> {
+        core::future::poll_fn(|cx| {
+            self.ready = !self.ready;
+            if self.ready {
+                std::task::Poll::Ready(())
+            } else {
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        })
+        .await;
+        let n = self.step.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// Poll `fut` to its end on this thread (the futures here wake themselves).
+fn block_on<F: std::future::Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(out) = fut.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+#[test]
+fn serve_async_replies_as_serve_does() {
+    let long = "x".repeat(MAX_LINE + 1);
+    let script =
+        format!("new 30 2 3 second\nopp 2 0\n{long}\nstate\n\nopp 1 1\nquery 9 3 1 0 0\ngo");
+    let mut sync = session();
+    let mut expected: Vec<u8> = Vec::new();
+    serve(&mut sync, &mut script.as_bytes(), &mut expected).unwrap();
+    assert_eq!(String::from_utf8_lossy(&expected).lines().count(), 7);
+    for step in [1, 5, 64] {
+        let mut s = session();
+        let mut out: Vec<u8> = Vec::new();
+        let mut input = Hesitant {
+            data: script.as_bytes(),
+            step,
+            ready: false,
+        };
+        block_on(serve_async(&mut s, &mut input, &mut out)).unwrap();
+        assert_eq!(out, expected, "step {step}");
+    }
+}
+
 #[test]
 fn handle_replies_to_read_lines_as_serve_does() {
     // Adapters with their own read loop (the firmware) pass `Line`s to `handle`.
     let mut s = session();
     let too_long = s.handle(Line::TooLong).expect("a reply");
-    assert_eq!(too_long.as_slice(), b"error line too long");
+    assert_eq!(too_long.as_bytes(), b"error line too long");
     assert_eq!(s.handle(Line::Text(b"  ")), None);
     let ok = s.handle(Line::Text(b"new 20 4 3 first")).expect("a reply");
-    assert_eq!(ok.as_slice(), b"ok");
+    assert_eq!(ok.as_bytes(), b"ok");
 }
 
 #[test]

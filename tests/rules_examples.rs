@@ -245,6 +245,50 @@ fn take_above_the_pile_within_the_limit_empties_it() {
 }
 
 #[test]
+fn the_legal_moves_are_exactly_the_moves_the_server_accepts() {
+    // The one enumeration of legal moves (`Position::moves`) against the server's
+    // judge (`Game::check`), in every position of a few games, takes above the pile
+    // included: within the limit they are legal and end the game.
+    for (n, r, takes) in [
+        (2u32, 0u8, [1u32, 1, 1]),
+        (9, 1, [3, 1, 4]),
+        (12, 2, [2, 3, 1]),
+    ] {
+        let mut g = game(n, r, 3);
+        for take in takes {
+            let Some(pos) = g.position() else { break };
+            let listed: Vec<Move> = pos.moves().collect();
+            let mut accepted = Vec::new();
+            for reset in [false, true] {
+                for t in 0..=pos.limit() + 2 {
+                    if g.check(g.to_move(), Move::new(t, reset)).is_ok() {
+                        accepted.push(Move::new(t, reset));
+                    }
+                }
+            }
+            assert_eq!(listed, accepted, "{pos:?}");
+            assert_eq!(pos.moves().len(), listed.len());
+            for mv in listed.iter().filter(|mv| mv.take >= pos.stones()) {
+                assert_eq!(pos.after(*mv), Ok(None), "{mv:?} at {pos:?} ends the game");
+                let mut end = g;
+                assert_eq!(
+                    end.play(end.to_move(), *mv),
+                    Ok(Outcome::Won(end.to_move()))
+                );
+            }
+            if g.play(g.to_move(), Move::new(take, false)) != Ok(Outcome::Continue) {
+                break;
+            }
+        }
+    }
+    // The disagreement this settles: 2 stones, limit 3 (M = 3, the first move).
+    let start = Params::new(2, 0, 3).unwrap().start();
+    assert!(start.moves().any(|mv| mv == Move::new(3, false)));
+    assert_eq!(start.after(Move::new(3, false)), Ok(None));
+    assert_eq!(start.moves().count(), 3);
+}
+
+#[test]
 fn refused_moves_leave_the_game_unchanged_mid_game() {
     let mut g = game(16, 2, 3);
     step(&mut g, P1, 2, false, 3, 3);

@@ -1,9 +1,10 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
+use nimbot::policy::decide;
 use nimbot::protocol::Session;
 use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, decide, position_value, DecideError, Oracle};
+use nimbot::strategy::{best_move, position_value, DecideError, Oracle};
 use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
 use nimbot::{Engine, Params, Policy, Position, Table, TableEngine, Value};
 

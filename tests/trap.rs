@@ -1,11 +1,12 @@
 //! The lost-position policy: its reply counts against brute force, its choice
 //! against every alternative, and its selection through the protocol and the CLI.
 
-use nimbot::distance::{longest_move, Distances};
+use nimbot::distance::Distances;
 use nimbot::engine::TableOrSolverEngine;
+use nimbot::policy::{decide, longest_move, reply_counts};
 use nimbot::protocol::Session;
 use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, decide, position_value, reply_counts, Oracle};
+use nimbot::strategy::{best_move, position_value, Oracle};
 use nimbot::table::encode as encode_table;
 use nimbot::{Move, Policy, Position, Table, TableEngine};
 

@@ -2,11 +2,14 @@
 # The figures that change with every build, measured and written to docs/figures.md
 # (the only file that holds them; never edit it by hand).
 #
-#   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table) and
-#                             the benchmarks (solver: nimbot bench; table:
-#                             nimbot-table bench; the firmware's decisions in QEMU:
-#                             tools/firmware.sh bench), a few minutes on a loaded machine
-#   tools/figures.sh sizes    the sizes only (builds the firmware and the tiny binary)
+#   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table, the
+#                             embedding examples) and the benchmarks (solver: nimbot
+#                             bench; table: nimbot-table bench; every board's
+#                             footprint with its stack, tools/firmware.sh test --board
+#                             all; the firmware's decisions in QEMU: tools/firmware.sh
+#                             bench), a quarter of an hour on a loaded machine
+#   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
+#                             the examples)
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -49,11 +52,14 @@ record() {
 record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
 record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
 record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
+record "Embedding examples on a Cortex-M0 (thumbv6m, no board code)" '^serial' tools/examples.sh build
 if [ "$MODE" = all ]; then
-  cargo build --release --quiet --bin nimbot -p nimbot
+  cargo build --release --quiet -p nimbot-cli --bin nimbot
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
+  record "Firmware footprint, every board (stack: high-water mark in QEMU)" '^\|' \
+    tools/firmware.sh test --board all
   record "Firmware decisions in QEMU (LM3S6965, instructions)" \
     '^(calibration|trace check|[0-9]+ decisions|instructions per|  (median|worst|won|lost)|at [0-9.]+ MHz)' \
     tools/firmware.sh bench --trace-check

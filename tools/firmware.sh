@@ -20,7 +20,7 @@
 #   tools/firmware.sh install [--board NAME|all]  only install the missing pieces
 #
 # Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (built, not
-# emulated), hifive1; `all` is every one of them. `test` on a board with a cost
+# emulated), hifive1, uno (Arduino Uno, Expanding Nim only); `all` is every one of them. `test` on a board with a cost
 # image (the LM3S6965) also runs a short bench as a check (a few seconds).
 #
 # Toolchain (tools/toolchain.sh): rustup with `rustup target add TARGET` and a plain
@@ -29,7 +29,9 @@
 # target/fallback/ so that the two builds never overwrite each other. A board whose
 # crates need a newer compiler than that stops at once with one line (with `all`,
 # the others go on). NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from
-# Debian's qemu-system-arm and qemu-system-misc (RISC-V), installed when missing.
+# Debian's qemu-system-arm and qemu-system-misc (RISC-V, AVR), installed when missing.
+# The Uno (AVR) has no fallback: rustup's nightly pinned in its rust-toolchain.toml
+# with rust-src, and Debian's gcc-avr and avr-libc (tools/toolchain.sh setup_avr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -42,11 +44,15 @@ BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
 
 # board NAME: the board's facts. DIR, TARGET, ELF; QEMU (its command line without
 # `-kernel ELF`, empty where no emulator exists) and QEMU_PACKAGE; FLASH_BUDGET and
-# RAM_BUDGET (the memory its linker script gives it); GUARD_BIN, the binary built
+# RAM_BUDGET (the memory the image may use: the board's memory map, except on the
+# LM3S6965, where it is the project's own target of 64 KB flash / 8 KB RAM, a
+# quarter of the chip's and the size of the smallest boards nimbot means to fit;
+# the build fails over the flash budget, the QEMU test over the RAM one); GUARD_BIN, the binary built
 # under the link-time panic guard (the image itself, or the board's guard build where
 # its HAL keeps a panic path); TEST_ARGS, the QEMU test's sample sizes (the
 # LM3S6965 plays the full set, the others a smaller one with the same fixed starts);
-# COST_BIN, the board's cost image for the bench (feature `cost`), empty if none.
+# COST_BIN, the board's cost image for the bench (feature `cost`), empty if none;
+# QEMU_IMAGE, QEMU's option that loads the ELF.
 board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
@@ -54,6 +60,8 @@ board() {
   TEST_ARGS=(--samples 4 --other-samples 1)
   COST_BIN=""
   QEMU_PACKAGE=qemu-system-arm
+  QEMU_IMAGE=-kernel
+  local exe=""
   local serial="-display none -monitor none -serial stdio"
   case $BOARD in
     lm3s6965)
@@ -78,18 +86,32 @@ board() {
       QEMU="qemu-system-riscv32 -M sifive_e,revb=true $serial"
       QEMU_PACKAGE=qemu-system-misc
       GUARD_BIN=nimbot-$BOARD-guard ;;
+    uno)
+      # 32 KB of flash less the 0.5 KB the Uno's bootloader keeps; 2 KB of RAM.
+      # Expanding Nim only (the related games do not fit). QEMU's AVR machines run
+      # an ELF given with -bios (with -kernel nothing starts).
+      TARGET=avr-none FLASH_BUDGET=$((32 * 1024 - 512)) RAM_BUDGET=2048
+      QEMU="qemu-system-avr -M uno $serial"
+      QEMU_PACKAGE=qemu-system-misc
+      QEMU_IMAGE=-bios
+      TEST_ARGS+=(--expanding-only)
+      exe=.elf ;;
     *) die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)" ;;
   esac
-  ELF=$ROOT/target/$TARGET/release/nimbot-$BOARD
+  ELF=$ROOT/target/$TARGET/release/nimbot-$BOARD$exe
 }
 
 # Picks the toolchain for the board's target. Returns 1 (after one line saying
 # why) when the fallback compiler is too old for the board's crates.
 setup_toolchain() {
+  if [ "$TARGET" = avr-none ]; then
+    setup_avr "$DIR"
+    return
+  fi
   setup_cross "$TARGET"
   if [ "$TOOLCHAIN_KIND" = source ]; then
     export CARGO_TARGET_DIR=$ROOT/target/fallback
-    ELF=$CARGO_TARGET_DIR/$TARGET/release/nimbot-$BOARD
+    ELF=$CARGO_TARGET_DIR/$TARGET/release/$(basename "$ELF")
     fallback_supports_board || return 1
   fi
   return 0
@@ -125,21 +147,12 @@ ensure_binutils() { ensure_cmd size binutils; ensure_cmd readelf binutils; }
 # test are Python.
 ensure_python() { ensure_cmd python3 python3; }
 
-# Flash: the bytes of the ELF's loadable segments (vector table, code, constants, the
-# initial values of .data, a bootloader where the board has one). Static RAM: .data,
-# .bss and .uninit. Sets FLASH and STATIC_RAM.
+# Flash and static RAM of the board's image (elf_footprint in toolchain.sh), against
+# its budget. Sets FLASH and STATIC_RAM.
 footprint() {
-  local data bss uninit type _offset _vaddr _paddr filesz _rest
-  FLASH=0
-  while read -r type _offset _vaddr _paddr filesz _rest; do
-    [ "$type" = LOAD ] && FLASH=$((FLASH + filesz))
-  done < <(readelf -lW "$ELF")
-  read -r data bss uninit < <(size -A "$ELF" | awk '
-    $1 == ".data" { d = $2 } $1 == ".bss" { b = $2 } $1 == ".uninit" { u = $2 }
-    END { print d + 0, b + 0, u + 0 }')
-  STATIC_RAM=$((data + bss + uninit))
+  elf_footprint "$ELF"
   echo "flash: $FLASH bytes of $FLASH_BUDGET"
-  echo "static RAM: $STATIC_RAM bytes (.data $data + .bss $bss + .uninit $uninit) of $RAM_BUDGET; the stack comes on top (tools/firmware.sh test measures it)"
+  echo "static RAM: $STATIC_RAM bytes (.data $ELF_DATA + .bss $ELF_BSS + .uninit $ELF_UNINIT) of $RAM_BUDGET; the stack comes on top (tools/firmware.sh test measures it)"
   [ "$FLASH" -le "$FLASH_BUDGET" ] || die "$BOARD: flash use $FLASH is over the budget of $FLASH_BUDGET bytes"
 }
 
@@ -206,7 +219,7 @@ host_nimbot() {
   host_cargo=$(command -v cargo || debian_tool cargo) || die "no cargo for the host binary"
   step "host nimbot (the test's oracle)"
   # The Debian toolchain variables are for the cross build only.
-  (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet --bin nimbot)
+  (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet -p nimbot-cli --bin nimbot)
   HOST_BUILT=1
 }
 
@@ -233,17 +246,45 @@ test_board() {
   # The driver times out every read and kills QEMU itself; the outer timeout is the
   # last resort if the driver itself hangs.
   timeout --kill-after=10 900 python3 firmware/qemu_test.py \
-    --elf "$ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" "${TEST_ARGS[@]}" \
+    --elf "$ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" --image-flag="$QEMU_IMAGE" "${TEST_ARGS[@]}" \
     --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" | tee "$log" || status=$?
   stack=$(awk '/^stack high-water mark:/ { print $4 }' "$log")
   rm -f "$log"
   SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $STATIC_RAM | ${stack:-?} | $((STATIC_RAM + ${stack:-0})) of $RAM_BUDGET |")
   [ "$status" -eq 0 ] || return "$status"
+  # The bridge is host code: the fallback toolchain's second pass over a board's
+  # firmware does not play its games again.
+  # For now CI bridges the LM3S6965 only: on the micro:bit, three of the fault games
+  # fail on a loaded machine (the board's reply to `version` after a fault arrives
+  # garbled within the 0.5 s budget), not yet understood. NIMBOT_BRIDGE_BOARDS=all
+  # runs every board.
+  if [ "$TOOLCHAIN_KIND" != source ]; then
+    case " ${NIMBOT_BRIDGE_BOARDS:-lm3s6965} " in
+      *" all "* | *" $BOARD "*) test_bridge || return ;;
+      *) echo "bridge, $BOARD: not run (NIMBOT_BRIDGE_BOARDS=${NIMBOT_BRIDGE_BOARDS:-lm3s6965})" ;;
+    esac
+  fi
   [ -n "$COST_BIN" ] || return 0
   # The bench's mechanism, briefly: the calibration, one decision counted again from
   # QEMU's instruction trace, a few games; the bound is generous (the full bench's
   # worst decision is about 1.3 million instructions).
   bench_board --short --trace-check --max-instructions 10000000
+}
+
+# Tournament games through the host bridge (`nimbot connect --board`, `exp-nim
+# --board`) against `nimbot serve`, the board in the same emulator on a pty and on a
+# TCP socket, then the faults (firmware/bridge_test.py). One line per board for the
+# closing table.
+BRIDGE_SUMMARY=()
+test_bridge() {
+  step "bridge, $BOARD: tournament games through nimbot connect --board, and faults"
+  local log status=0 started=$SECONDS
+  log=$(mktemp)
+  timeout --kill-after=10 900 python3 firmware/bridge_test.py \
+    --elf "$ELF" --emulator "$QEMU" --nimbot "$ROOT/target/release/nimbot" | tee "$log" || status=$?
+  BRIDGE_SUMMARY+=("| $BOARD | $(awk '/^bridge:/ { print $2 }' "$log") | $(grep -c '^ok   fault' "$log") of $(grep -c '^[a-zA-Z]* *fault' "$log") | $((SECONDS - started)) s |")
+  rm -f "$log"
+  return "$status"
 }
 
 # run ACTION BOARD...: the action for each board; with more than one board, a board
@@ -271,6 +312,12 @@ run() {
     echo "| board | flash | static RAM | stack high-water mark | RAM in all |"
     echo "|---|---|---|---|---|"
     printf '%s\n' "${SUMMARY[@]}"
+  fi
+  if [ "$action" = test ] && [ ${#BRIDGE_SUMMARY[@]} -gt 0 ]; then
+    step "bridged games (firmware/bridge_test.py)"
+    echo "| board | games through the bridge | fault games passed | time |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${BRIDGE_SUMMARY[@]}"
   fi
   [ ${#skipped[@]} -eq 0 ] || echo "skipped (the fallback compiler is too old for them): ${skipped[*]}"
 }

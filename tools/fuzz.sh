@@ -43,12 +43,13 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
 fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz (about a minute)"
-    cargo install cargo-fuzz --locked >/tmp/nimbot-fuzz-install.log 2>&1 || {
-        tail -5 /tmp/nimbot-fuzz-install.log >&2
-        echo "fuzz.sh: cargo install cargo-fuzz failed (log: /tmp/nimbot-fuzz-install.log); install it by hand: cargo install cargo-fuzz" >&2
+    install_log=$(mktemp)
+    cargo install cargo-fuzz --locked >"$install_log" 2>&1 || {
+        tail -5 "$install_log" >&2
+        echo "fuzz.sh: cargo install cargo-fuzz failed (log: $install_log); install it by hand: cargo install cargo-fuzz" >&2
         exit 1
     }
-    rm -f /tmp/nimbot-fuzz-install.log
+    rm -f "$install_log"
 fi
 
 echo "== building the fuzz targets (${FUZZ_CARGO[*]} fuzz build)"

@@ -2,8 +2,9 @@
 # Everything nimbot checks before a change lands: formatting, lints, the no_std
 # build, the docs, every test, a 30 s fuzz run of each target (tools/fuzz.sh smoke,
 # which installs cargo-fuzz when missing), the firmware in QEMU (tools/firmware.sh
-# test, which installs its cross toolchain and QEMU when missing), then the tiny
-# static binary (tools/tiny.sh test). Run from anywhere:
+# test, which installs its cross toolchain and QEMU when missing), the tiny static
+# binary (tools/tiny.sh test), then the embedding examples (tools/examples.sh test:
+# run on the host, built for thumbv6m-none-eabi). Run from anywhere:
 # tools/test.sh
 #
 # What it needs is installed when missing (tools/toolchain.sh): rustfmt and clippy,
@@ -32,9 +33,12 @@ cargo fmt --manifest-path tiny/Cargo.toml -- --check
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "the core builds without std and without alloc"
-cargo rustc --lib --no-default-features -- -D warnings
-cargo rustc --lib --no-default-features --features alloc -- -D warnings
+step "the core builds without std and without alloc, and with each optional feature"
+cargo rustc -p nimbot --lib --no-default-features -- -D warnings
+cargo rustc -p nimbot --lib --no-default-features --features alloc -- -D warnings
+for feature in default-table async related-games platform encode num; do
+  cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
+done
 
 step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
@@ -53,3 +57,6 @@ NIMBOT_TOOLCHAIN=source tools/firmware.sh test
 
 step "tiny static binary: build, static-ness and size, games against the full binary"
 tools/tiny.sh test
+
+step "embedding examples (examples/): their dialogue on the host, built for a Cortex-M0"
+tools/examples.sh test

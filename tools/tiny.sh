@@ -140,12 +140,14 @@ build() {
 # The panic handler calls a symbol defined nowhere (tiny/src/sys.rs), so a build
 # with a reachable panic must fail to link; prove it with a deliberate one.
 panic_guard() {
-  local target=$1 log=/tmp/nimbot-tiny-canary.log
+  local target=$1 log
+  log=$(mktemp)
   step "tiny: the link-time panic guard rejects a build with a reachable panic ($target)"
   if tiny_cargo "$target" build $(with_features panic-canary) >"$log" 2>&1; then
     die "the panic-canary build linked: the panic guard does not work"
   fi
   grep -q $PANIC_SYMBOL "$log" || { tail -20 "$log" >&2; die "the panic-canary build failed for another reason (log: $log)"; }
+  rm -f "$log"
   echo "ok: the canary build fails to link on $PANIC_SYMBOL"
 }
 
@@ -235,7 +237,7 @@ case "${1:-build}" in
     lint
     for t in "${TARGETS[@]}"; do panic_guard "$t"; done
     build
-    cargo build --release --quiet --bin nimbot
+    cargo build --release --quiet -p nimbot-cli --bin nimbot
     FULL=$ROOT/target/release/nimbot
     step "tiny: complete games, x86_64 (line protocol, query, connect, exp-nim, games beyond the table)"
     timeout 900 python3 tools/tiny_test.py "$(out_of x86_64-unknown-linux-gnu)" "$FULL"

@@ -16,7 +16,7 @@ only the tests of games beyond the embedded table.
    seats for many N; the side with the won start wins, exit codes 0/1, one summary
    line. Plus TINY against itself, a silent server (--timeout), a closed port and
    usage errors.
-4. exp-nim: TINY in pipe mode behind tests/peers/exp_nim_like.py (a named pipe)
+4. exp-nim: TINY in pipe mode behind cli/tests/peers/exp_nim_like.py (a named pipe)
    against FULL's connect, both seats.
 5. Beyond the table: query over a random sample of N <= 5000, R <= 6,
    M <= 5 equal to FULL's; games beyond the table through the referee and the pipe;
@@ -55,11 +55,12 @@ TINY, FULL = [a for a in sys.argv[1:] if not a.startswith("--")]
 # The jail's launcher needs the seccomp module: Debian's python3-seccomp.
 JAIL_PYTHON = "/usr/bin/python3"
 # The tiny binary's default lost-position policy is trap; the full binary's is
-# longest. Compare like with like: the full binary with trap unless a test says
-# otherwise. The tiny binary plays `longest` as trap (it computes no distances).
+# exploit. Compare like with like: the full binary with trap unless a test says
+# otherwise. The tiny binary refuses `longest` and `exploit` (no distances, no
+# models), on its command line and on the line protocol.
 TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PEER = os.path.join(ROOT, "tests", "peers", "exp_nim_like.py")
+PEER = os.path.join(ROOT, "cli", "tests", "peers", "exp_nim_like.py")
 KIDS = []
 rng = random.Random(20240611)
 checks = 0
@@ -162,8 +163,7 @@ NOISE = ["", "bogus", "opp x 0", "opp 1 2", "go now", "new 5 4 3 third", "x" * 1
 
 # The two replies where the tiny binary (Expanding Nim only, protocol version 1)
 # differs from the full one (version 2, with Fibonacci Nim and Super-Nim).
-TINY_HELP = ("help new N R M first|second; go; opp M; query S C A B F; state; end; policy; "
-             "version; limits")
+TINY_HELP = "help new N R M first|second;go;opp M;query|moves S C A B F;state;end;policy;version;limits"
 
 
 def as_tiny(full_output):
@@ -239,9 +239,15 @@ def test_line_protocol():
         fail("line protocol output lengths differ")
     check(code_t == 0 and err_t == "", f"tiny serial exit {code_t} {err_t}")
     # A last line without a newline, and the policy option.
-    for args in ([], ["--policy", "first"], ["serial"], ["--policy", "longest"]):
+    for args in ([], ["--policy", "first"], ["serial"], ["serial", "--policy", "first"]):
         tail = b"new 30 2 3 first\ngo\nstate"
         check(run([TINY] + args, tail)[1] == run([FULL] + full_policy(args), tail)[1], f"serial {args}")
+    # Policies the tiny binary cannot play are refused, never played as another.
+    for pol in ("longest", "exploit"):
+        code, out, err = run([TINY, "--policy", pol], b"version\n")
+        check(code == 2 and out == "" and "--policy takes first or trap" in err, f"--policy {pol}: {code} {err!r}")
+        reply = run([TINY], f"policy {pol}\npolicy\n".encode())[1].splitlines()
+        check(reply == ["error policy not played by this engine", "policy trap"], f"policy {pol}: {reply}")
     print(f"line protocol: {len(full.lines)} lines, 120 games: same bytes as the full binary "
           f"({time.time() - t0:.1f} s)")
 
@@ -249,10 +255,9 @@ def test_line_protocol():
 # ---------------------------------------------------------------- 2. query
 
 def full_policy(args):
-    """The full binary's arguments matching the tiny binary's policy for `args`."""
-    if "--policy" in args and args[args.index("--policy") + 1] != "longest":
-        return list(args)
-    return TRAP + [a for a in args if a not in ("--policy", "longest")]
+    """The full binary's arguments matching the tiny binary's policy for `args`
+    (the full binary takes `--policy` after its command)."""
+    return list(args) if "--policy" in args else list(args) + TRAP
 
 
 def test_query():
@@ -263,7 +268,7 @@ def test_query():
     for _ in range(150):
         cases.append(random_position())
     for c in cases:
-        for pol in ([], ["--policy", "first"], ["--policy", "longest"]):
+        for pol in ([], ["--policy", "first"], ["--policy", "trap"]):
             ft = run([TINY, "query"] + c + pol)
             ff = run([FULL, "query"] + c + full_policy(pol))
             check(ft[:2] == ff[:2], f"query {c} {pol}: tiny {ft}, full {ff}")
@@ -346,6 +351,33 @@ def silent_server():
     check(code == 3 and "cannot connect" in err, f"closed port: {code} {err}")
 
 
+def retry_game():
+    """--retry: the referee starts a second after the bot, on the port the bot keeps
+    trying; the bot says so once, then plays the game to its end."""
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    tiny = spawn([TINY, "connect", f"127.0.0.1:{port}", "--first", "--retry", "20", "--timeout", "30"])
+    time.sleep(1.0)
+    log = tempfile.TemporaryFile()
+    ref = spawn([FULL, "serve", "20", "4", "-p", str(port), "-a", "127.0.0.1", "-t", "30",
+                 "--join-timeout", "20"], stderr=log)
+    check(ref.stdout.readline().decode().startswith("listening on "), "--retry: the referee")
+    other = spawn([FULL, "connect", f"127.0.0.1:{port}", "--second", "--name", "other", "--timeout", "30"])
+    tc, _, terr = finish(tiny, 40)
+    finish(other, 40)
+    finish(ref, 20)
+    wins = first_wins(20, 4)
+    lines = terr.strip().splitlines()
+    check(len(lines) == 2 and "retrying for up to 20 s" in lines[0]
+          and summary_ok(lines[1], "connect", wins, "first") and tc == (0 if wins else 1),
+          f"--retry: {tc} {terr!r}")
+    code, _, err = finish(spawn([TINY, "connect", f"127.0.0.1:{port}", "--first", "--retry", "0.3"]), 10)
+    check(code == 3 and len(err.splitlines()) == 2 and "cannot connect" in err.splitlines()[1],
+          f"--retry ran out: {code} {err!r}")
+
+
 def test_connect():
     t0 = time.time()
     games = 0
@@ -358,15 +390,17 @@ def test_connect():
         connect_game(n, 4, True, opponent=TINY)
         games += 1
     silent_server()
+    retry_game()
     for args in (["connect", "127.0.0.1:1"], ["connect", "--first"],
                  ["connect", "127.0.0.1:1", "--first", "--second"],
                  ["connect", "127.0.0.1:1", "--first", "--init-max", "0"],
-                 ["connect", "127.0.0.1:1", "--first", "--timeout", "soon"]):
+                 ["connect", "127.0.0.1:1", "--first", "--timeout", "soon"],
+                 ["connect", "127.0.0.1:1", "--first", "--retry", "-1"]):
         code = run([TINY] + args)[0]
         check(code == 2, f"usage {args}: {code}")
     check(run([TINY, "connect", "example.org:9000", "--first"])[0] == 3, "unresolvable host")
     print(f"connect: {games} games through the referee, exit codes and summaries right; "
-          f"timeout, refused and usage errors ({time.time() - t0:.1f} s)")
+          f"timeout, refused, --retry and usage errors ({time.time() - t0:.1f} s)")
 
 
 # ---------------------------------------------------------------- 4. exp-nim
@@ -562,6 +596,11 @@ def test_jail():
                   and summary_ok(err, "connect", tiny_wins, tseat[2:]),
                   f"jailed connect {host} N={n} R={r}: {code} {oc} {rc} {err!r}")
             games += 1
+        # --retry reads the clock and sleeps, only while the server is not up.
+        code, _, err = jail(root, calls["connect"], ["connect", "referee.lan:9", "--first",
+                                                     "--retry", "0.3"])
+        check(code == 3 and len(err.splitlines()) == 2 and "retrying" in err,
+              f"jailed --retry: {code} {err!r}")
         code, _, err = jail(root, calls["connect"], ["connect", "nowhere.lan:9", "--first"])
         check(code == 3 and len(err.splitlines()) == 1 and "nowhere.lan" in err,
               f"jailed unknown host: {code} {err!r}")

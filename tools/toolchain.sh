@@ -14,6 +14,9 @@
 #
 # NIMBOT_TOOLCHAIN=source forces the fallback (CI does, so that it cannot rot);
 # NIMBOT_TOOLCHAIN=rustup forbids it.
+#
+# The AVR (the Arduino Uno) has no fallback: setup_avr installs the nightly its
+# board pins, with rust-src, and Debian's gcc-avr and avr-libc.
 
 # The oldest compiler the no_std crates build with (their rust-version).
 NIMBOT_MIN_RUSTC=1.85
@@ -28,15 +31,17 @@ esac
 
 # apt-get install, through sudo when not root; refreshes stale package lists once.
 apt_install() {
-  local sudo=() log=/tmp/nimbot-apt.log
+  local sudo=() log
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   command -v apt-get >/dev/null 2>&1 || die "$* missing and there is no apt-get to install it: install $* by hand"
+  log=$(mktemp)
   echo "installing Debian packages: $*" >&2
   if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1; then
     "${sudo[@]}" apt-get update -q >>"$log" 2>&1 || true
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "$@" >>"$log" 2>&1 ||
       { tail -5 "$log" >&2; die "apt-get install $* failed (log: $log)"; }
   fi
+  rm -f "$log"
 }
 
 # ensure_cmd COMMAND PACKAGE: install PACKAGE when COMMAND is not on the PATH.
@@ -67,10 +72,14 @@ rustup_provides() {
   rustc_has_target "$1" && return 0
   command -v rustup >/dev/null 2>&1 || return 1
   echo "rustup target add $1"
-  timeout 300 rustup target add "$1" >/tmp/nimbot-rustup.log 2>&1 || {
-    echo "rustup could not add $1: $(grep -m1 -i 'error' /tmp/nimbot-rustup.log || tail -1 /tmp/nimbot-rustup.log)"
+  local log
+  log=$(mktemp)
+  timeout 300 rustup target add "$1" >"$log" 2>&1 || {
+    echo "rustup could not add $1: $(grep -m1 -i 'error' "$log" || tail -1 "$log")"
+    rm -f "$log"
     return 1
   }
+  rm -f "$log"
   rustc_has_target "$1"
 }
 
@@ -81,6 +90,22 @@ debian_tool() {
     [ -x "$c" ] && { echo "$c"; return 0; }
   done
   return 1
+}
+
+# elf_footprint ELF: what an image takes of a chip. Sets FLASH (the bytes of its
+# loadable segments: vector table, code, constants, the initial values of .data, a
+# bootloader where the board has one), ELF_DATA, ELF_BSS, ELF_UNINIT and STATIC_RAM
+# (their sum). Needs readelf and size (binutils).
+elf_footprint() {
+  local type _offset _vaddr _paddr filesz _rest
+  FLASH=0
+  while read -r type _offset _vaddr _paddr filesz _rest; do
+    [ "$type" = LOAD ] && FLASH=$((FLASH + filesz))
+  done < <(readelf -lW "$1")
+  read -r ELF_DATA ELF_BSS ELF_UNINIT < <(size -A "$1" | awk '
+    $1 == ".data" { d = $2 } $1 == ".bss" { b = $2 } $1 == ".uninit" { u = $2 }
+    END { print d + 0, b + 0, u + 0 }')
+  STATIC_RAM=$((ELF_DATA + ELF_BSS + ELF_UNINIT))
 }
 
 version_at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" = "$2" ]; }
@@ -145,4 +170,43 @@ setup_cross() {
   CLIPPY_PATH=$(dirname "$cargo"):$PATH
   TOOLCHAIN_KIND=source
   TOOLCHAIN="Debian rustc $version building ${BUILD_STD:-core} from source, linker $lld"
+}
+
+# setup_avr BOARD_DIR: the toolchain of an AVR board (the Arduino Uno), which has no
+# fallback: core must be built from source for the AVR (-Zbuild-std=core, set in the
+# board's .cargo/config.toml) and the board reads flash with inline assembly, both
+# nightly-only, so rustup installs the nightly that the board's rust-toolchain.toml
+# pins (minimal profile, with rust-src and clippy); Debian's gcc-avr and avr-libc
+# link the image (avr-gcc, avr-libc's start-up code and linker script). Cargo run
+# in the board's folder then picks the pinned nightly by itself. Sets what
+# setup_cross sets. Under NIMBOT_TOOLCHAIN=source (Debian's rustc only) it returns
+# 1 after one line; when the nightly cannot be installed it stops with one line.
+setup_avr() {
+  local dir=$1 channel sysroot
+  channel=$(sed -n 's/^channel *= *"\(.*\)"/\1/p' "$dir/rust-toolchain.toml")
+  [ -n "$channel" ] || die "no channel in $dir/rust-toolchain.toml"
+  if [ "${NIMBOT_TOOLCHAIN:-auto}" = source ]; then
+    echo "${dir##*/}: needs rustup's $channel with rust-src (Debian's rustc cannot build for the AVR); NIMBOT_TOOLCHAIN=source skips it"
+    return 1
+  fi
+  command -v rustup >/dev/null 2>&1 ||
+    die "${dir##*/} needs rustup to install $channel with rust-src (the AVR's core is built from source): install rustup from rustup.rs"
+  sysroot=$(cd "$dir" && timeout 900 rustc --print sysroot 2>/dev/null) || sysroot=""
+  if [ -z "$sysroot" ] || [ ! -d "$sysroot/lib/rustlib/src/rust/library/core" ] ||
+    ! (cd "$dir" && cargo clippy --version >/dev/null 2>&1); then
+    echo "rustup toolchain install $channel (with rust-src and clippy)"
+    timeout 900 rustup toolchain install "$channel" --profile minimal --component rust-src --component clippy \
+      >/tmp/nimbot-rustup.log 2>&1 ||
+      die "rustup could not install $channel with rust-src for ${dir##*/}: $(grep -m1 -i 'error' /tmp/nimbot-rustup.log || tail -1 /tmp/nimbot-rustup.log)"
+  fi
+  ensure_cmd avr-gcc gcc-avr
+  # avr-libc: the start-up code and device library the linker needs.
+  [ -f "$(avr-gcc -mmcu=atmega328p -print-file-name=crtatmega328p.o)" ] || apt_install avr-libc
+  [ -f "$(avr-gcc -mmcu=atmega328p -print-file-name=crtatmega328p.o)" ] ||
+    die "no crtatmega328p.o after installing avr-libc"
+  CARGO=cargo
+  ZFLAGS=()
+  CLIPPY_PATH=$PATH
+  TOOLCHAIN_KIND=rustup
+  TOOLCHAIN="rustup $(cd "$dir" && rustc --version | cut -d' ' -f2-3) building core from source, avr-gcc $(avr-gcc -dumpversion)"
 }

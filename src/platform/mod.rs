@@ -8,6 +8,10 @@
 //! - [`tcp_client`]: the bot's side of a game on the TCP server;
 //! - [`text_client`]: the bot's side of a game through `exp-nim`;
 //! - [`referee`]: the server's side, judging a game between two clients.
+//!
+//! The messages these state machines hand back are `heapless::Vec` buffers of fixed
+//! capacity (heapless 0.8): with the `platform` feature, heapless is part of this
+//! module's contract, so an adapter can keep or extend a message without a copy.
 
 pub mod json;
 pub mod referee;

@@ -20,8 +20,9 @@ use heapless::Vec;
 use super::json::{JsonError, Object, Value, Writer};
 use super::wire::{GameResult, Reason, MAX_NAME};
 use crate::engine::{bot_move, Engine, MoveError};
+use crate::policy::Policy;
 use crate::rules::{Game, Move, Outcome, ParamError, Params, Player};
-use crate::strategy::{DecideError, Policy};
+use crate::strategy::DecideError;
 
 /// Room for one outgoing message (the hello with the longest escaped name fits).
 pub const MAX_OUTGOING: usize = 6 * MAX_NAME + 40;

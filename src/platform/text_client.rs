@@ -19,8 +19,9 @@ use heapless::Vec;
 use super::wire::{GameResult, Reason};
 use crate::engine::{bot_move, Engine, MoveError};
 use crate::num::{parse_u32, Decimal};
+use crate::policy::Policy;
 use crate::rules::{Game, Move, Outcome, ParamError, Params, Player};
-use crate::strategy::{DecideError, Policy};
+use crate::strategy::DecideError;
 
 /// Longest line kept; longer lines are ignored whole.
 pub const MAX_TEXT_LINE: usize = 256;

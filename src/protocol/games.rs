@@ -9,11 +9,12 @@ use crate::fibonacci as fib;
 use crate::num::parse_u32;
 use crate::rules::{IllegalMove, Player};
 use crate::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
+use crate::text::{text, Text};
 
 /// Move limit of a Super-Nim game on the protocol; it then ends on points.
 pub const SUPERNIM_MOVE_LIMIT: u32 = 200;
 /// The Super-Nim player's node budget per move on the protocol.
-pub const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
+const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
 
 /// `go`, `opp` or `state` (`cmd`) in a Fibonacci Nim game. A refused command
 /// leaves the game as it was.
@@ -59,7 +60,7 @@ pub(super) fn supernim(
 
 /// `new fibonacci STONES first|second`, after the word `fibonacci`.
 pub(super) fn new_fibonacci(words: &mut Words<'_>) -> Result<ActiveGame, Error> {
-    const USAGE: Error = Error::Msg("usage: new fibonacci STONES first|second");
+    const USAGE: Error = Error::Msg(text!("usage: new fibonacci STONES first|second"));
     let stones = words.number().map_err(|e| e.or(USAGE))?;
     let seat = seat(words).ok_or(USAGE)?;
     words.end()?;
@@ -69,7 +70,7 @@ pub(super) fn new_fibonacci(words: &mut Words<'_>) -> Result<ActiveGame, Error> 
 
 /// `new supernim H1,H2,... first|second`, after the word `supernim`.
 pub(super) fn new_supernim(words: &mut Words<'_>) -> Result<ActiveGame, Error> {
-    const USAGE: Error = Error::Msg("usage: new supernim H1,H2,... first|second");
+    const USAGE: Error = Error::Msg(text!("usage: new supernim H1,H2,... first|second"));
     let list = words.next().ok_or(USAGE)?;
     let seat = seat(words).ok_or(USAGE)?;
     words.end()?;
@@ -79,7 +80,7 @@ pub(super) fn new_supernim(words: &mut Words<'_>) -> Result<ActiveGame, Error> {
         let n = parse_u32(item).ok_or(Error::BadNumber)?;
         let slot = sizes
             .get_mut(count)
-            .ok_or(Error::Msg(sn::Error::TooManyHeaps.as_str()))?;
+            .ok_or(Error::Msg(sn::Error::TooManyHeaps.text()))?;
         *slot = n;
         count += 1;
     }
@@ -102,46 +103,48 @@ fn fib_error(e: fib::Error) -> Error {
             take: u32::try_from(take).unwrap_or(u32::MAX),
             limit: u32::try_from(limit).unwrap_or(u32::MAX),
         }),
-        other => Error::Msg(other.as_str()),
+        other => Error::Msg(other.text()),
     }
 }
 
 fn sn_error(e: sn::Error) -> Error {
-    Error::Msg(e.as_str())
+    Error::Msg(e.text())
 }
 
 /// Whose turn it is (or the result), from the bot's side.
-fn turn_word(over: Option<Option<Player>>, to_move: Player, bot: Player) -> &'static str {
+fn turn_word(over: Option<Option<Player>>, to_move: Player, bot: Player) -> Text {
     match over {
-        Some(Some(p)) if p == bot => "won",
-        Some(Some(_)) => "lost",
-        Some(None) => "draw",
-        None if to_move == bot => "bot",
-        None => "opponent",
+        Some(Some(p)) if p == bot => text!("won"),
+        Some(Some(_)) => text!("lost"),
+        Some(None) => text!("draw"),
+        None if to_move == bot => text!("bot"),
+        None => text!("opponent"),
     }
 }
 
 fn check_turn(over: bool, to_move: Player, bot: Player, want_bot: bool) -> Result<(), Error> {
     if over {
-        return Err(Error::Msg("the game is over"));
+        return Err(Error::Msg(text!("the game is over")));
     }
     match (to_move == bot, want_bot) {
-        (true, false) => Err(Error::Msg("out of turn: the bot is to move (send go)")),
-        (false, true) => Err(Error::Msg(
-            "out of turn: the opponent is to move (send opp)",
-        )),
+        (true, false) => Err(Error::Msg(text!(
+            "out of turn: the bot is to move (send go)"
+        ))),
+        (false, true) => Err(Error::Msg(text!(
+            "out of turn: the opponent is to move (send opp)"
+        ))),
         _ => Ok(()),
     }
 }
 
 fn fib_go(game: &mut fib::Game, bot: Player, out: &mut Out) -> Result<(), Error> {
     check_turn(game.winner().is_some(), game.to_move(), bot, true)?;
-    let decision = game.decide().ok_or(Error::Msg("the game is over"))?;
+    let decision = game.decide().ok_or(Error::Msg(text!("the game is over")))?;
     let outcome = game.play(bot, decision.take).map_err(fib_error)?;
-    out.str("move ");
+    out.text(text!("move "));
     out.num(decision.take);
     if outcome == fib::Outcome::Won(bot) {
-        out.str(" won");
+        out.text(text!(" won"));
     }
     Ok(())
 }
@@ -152,13 +155,13 @@ fn fib_opp(
     words: &mut Words<'_>,
     out: &mut Out,
 ) -> Result<(), Error> {
-    const USAGE: Error = Error::Msg("usage: opp TAKE");
+    const USAGE: Error = Error::Msg(text!("usage: opp TAKE"));
     let take = words.number().map_err(|e| e.or(USAGE))?;
     words.end()?;
     check_turn(game.winner().is_some(), game.to_move(), bot, false)?;
     let mut next = *game;
     match next.play(bot.other(), u64::from(take)).map_err(fib_error)? {
-        fib::Outcome::Won(_) => out.str("lost"),
+        fib::Outcome::Won(_) => out.text(text!("lost")),
         fib::Outcome::Continue => fib_go(&mut next, bot, out)?,
     }
     *game = next;
@@ -166,13 +169,13 @@ fn fib_opp(
 }
 
 fn fib_state(game: &fib::Game, bot: Player, out: &mut Out) {
-    out.str("state fibonacci stones ");
+    out.text(text!("state fibonacci stones "));
     out.num(game.stones());
-    out.str(" limit ");
+    out.text(text!(" limit "));
     out.num(game.limit());
-    out.str(" turn ");
+    out.text(text!(" turn "));
     let over = game.winner().map(Some);
-    out.str(turn_word(over, game.to_move(), bot));
+    out.text(turn_word(over, game.to_move(), bot));
 }
 
 fn sn_over(game: &sn::Game) -> Option<Option<Player>> {
@@ -185,8 +188,8 @@ fn sn_over(game: &sn::Game) -> Option<Option<Player>> {
 /// ` over won|lost|draw` once the game has ended.
 fn sn_result(game: &sn::Game, bot: Player, out: &mut Out) {
     if let Some(over) = sn_over(game) {
-        out.str("over ");
-        out.str(turn_word(Some(over), game.to_move(), bot));
+        out.text(text!("over "));
+        out.text(turn_word(Some(over), game.to_move(), bot));
     }
 }
 
@@ -194,12 +197,12 @@ fn sn_go(game: &mut sn::Game, bot: Player, out: &mut Out) -> Result<(), Error> {
     check_turn(game.end().is_some(), game.to_move(), bot, true)?;
     let mv = sn::decide(game, SUPERNIM_NODE_BUDGET)
         .mv
-        .ok_or(Error::Msg("no move"))?;
+        .ok_or(Error::Msg(text!("no move")))?;
     let outcome = game.play(bot, mv).map_err(sn_error)?;
-    out.str("move ");
+    out.text(text!("move "));
     out.sn_move(mv);
     if let sn::Outcome::Over(_) = outcome {
-        out.str(" ");
+        out.text(text!(" "));
         sn_result(game, bot, out);
     }
     Ok(())
@@ -211,7 +214,7 @@ fn sn_opp(
     words: &mut Words<'_>,
     out: &mut Out,
 ) -> Result<(), Error> {
-    const USAGE: Error = Error::Msg("usage: opp merge A B | opp grow A | opp split A");
+    const USAGE: Error = Error::Msg(text!("usage: opp merge A B | opp grow A | opp split A"));
     let kind = words.next().ok_or(USAGE)?;
     let mut size = || -> Result<u16, Error> {
         let n = words.number().map_err(|e| e.or(USAGE))?;
@@ -240,39 +243,39 @@ fn sn_opp(
 }
 
 fn sn_state(game: &sn::Game, bot: Player, out: &mut Out) {
-    out.str("state supernim heaps ");
+    out.text(text!("state supernim heaps "));
     for (i, &h) in game.heaps().sizes().iter().enumerate() {
         if i > 0 {
-            out.str(",");
+            out.text(text!(","));
         }
         out.num(u32::from(h));
     }
     if game.heaps().is_empty() {
-        out.str("-");
+        out.text(text!("-"));
     }
-    out.str(" score ");
+    out.text(text!(" score "));
     out.num(game.score(bot));
-    out.str(" ");
+    out.text(text!(" "));
     out.num(game.score(bot.other()));
-    out.str(" turn ");
-    out.str(turn_word(sn_over(game), game.to_move(), bot));
+    out.text(text!(" turn "));
+    out.text(turn_word(sn_over(game), game.to_move(), bot));
 }
 
 impl Out {
     fn sn_move(&mut self, mv: sn::Move) {
         match mv {
             sn::Move::Merge { from, onto } => {
-                self.str("merge ");
+                self.text(text!("merge "));
                 self.num(u32::from(from));
-                self.str(" ");
+                self.text(text!(" "));
                 self.num(u32::from(onto));
             }
             sn::Move::Grow(n) => {
-                self.str("grow ");
+                self.text(text!("grow "));
                 self.num(u32::from(n));
             }
             sn::Move::Split(n) => {
-                self.str("split ");
+                self.text(text!("split "));
                 self.num(u32::from(n));
             }
         }

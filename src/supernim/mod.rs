@@ -5,7 +5,8 @@
 //! in two halves; splitting a 2 removes both 1-stick heaps and scores 2 for the
 //! mover. The game ends when no sticks remain; more points wins.
 //!
-//! Everything is fixed-size and panic-free:
+//! Everything is fixed-size and panic-free (move lists are `heapless::Vec`s,
+//! heapless 0.8, part of this module's contract with the `related-games` feature):
 //! - [`Heaps`] holds at most [`MAX_HEAPS`] heaps of at most [`MAX_HEAP_SIZE`] sticks.
 //!   A start beyond either bound is refused with an [`Error`]; a move that would
 //!   pass one (a split with every slot taken, a growth past the size bound) is never

@@ -94,7 +94,7 @@ impl<'a> BitReader<'a> {
 }
 
 /// Bits needed to write values `0..n` (at least 1).
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 pub(crate) fn width_for(n: u64) -> u8 {
     let mut w = 1u8;
     while w < 64 && (1u64 << w) < n {
@@ -103,10 +103,10 @@ pub(crate) fn width_for(n: u64) -> u8 {
     w
 }
 
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 pub(crate) use writer::BitWriter;
 
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 mod writer {
     use alloc::vec::Vec;
 

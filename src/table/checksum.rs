@@ -1,10 +1,11 @@
 //! The blob's checksum: CRC-32/ISO-HDLC (the CRC of zlib and PNG), from the `crc`
-//! crate. Hosts (`alloc`) use its 1 KB lookup table; the firmware and the tiny
-//! binary check one table once at start and use the table-free loop, 1 KB less.
+//! crate. The writer (feature `encode`), which checksums table after table, uses its
+//! 1 KB lookup table; every other build (firmware, tiny binary, host player) checks
+//! one table once when it opens it and uses the table-free loop, 1 KB less.
 
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 type Implementation = crc::Table<1>;
-#[cfg(not(feature = "alloc"))]
+#[cfg(not(feature = "encode"))]
 type Implementation = crc::NoTable;
 
 const CRC32: crc::Crc<u32, Implementation> =

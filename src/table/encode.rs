@@ -12,8 +12,8 @@ use alloc::vec::Vec;
 use super::bits::{width_for, BitWriter};
 use super::checksum::crc32;
 use super::format::{TableFile, FORMAT_VERSION, MAGIC};
-use super::geometry::{keys_per_cap, Layers};
 use super::TableError;
+use crate::geometry::{keys_per_cap, Layers};
 use crate::rules::{Params, Position};
 use crate::solver::Solution;
 
@@ -43,8 +43,8 @@ impl Default for Encoding {
 /// starts above cap M (from [`SolveBox::around`]) is refused with
 /// [`TableError::BadParams`].
 ///
-/// [`SolveBox::games`]: crate::SolveBox::games
-/// [`SolveBox::around`]: crate::SolveBox::around
+/// [`SolveBox::games`]: crate::solver::SolveBox::games
+/// [`SolveBox::around`]: crate::solver::SolveBox::around
 pub fn encode(solution: &Solution, generator: &str) -> Result<Vec<u8>, TableError> {
     encode_with(solution, generator, &Encoding::default())
 }

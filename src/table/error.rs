@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::strategy::DecideError;
+use crate::text::{text, Text};
 
 /// Why a blob was refused as a table. Bad data never panics; it lands here.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,30 +23,37 @@ pub enum TableError {
     UnsupportedVersion,
     /// The game parameters are out of range.
     BadParams,
-    /// A field is inconsistent with the others.
-    Malformed(&'static str),
+    /// A field is inconsistent with the others (which one, in words).
+    Malformed(Text),
 }
 
 impl TableError {
     /// A short, static description.
-    pub const fn as_str(&self) -> &'static str {
+    pub const fn text(&self) -> Text {
         match self {
-            TableError::Truncated => "table truncated",
-            TableError::Checksum => "table checksum mismatch",
-            TableError::Decode(_) => "table structure unreadable",
-            TableError::BadMagic => "not a nimbot table",
-            TableError::UnsupportedVersion => "unsupported table format version",
-            TableError::BadParams => "table parameters out of range",
-            TableError::Malformed(what) => what,
+            TableError::Truncated => text!("table truncated"),
+            TableError::Checksum => text!("table checksum mismatch"),
+            TableError::Decode(_) => text!("table structure unreadable"),
+            TableError::BadMagic => text!("not a nimbot table"),
+            TableError::UnsupportedVersion => text!("unsupported table format version"),
+            TableError::BadParams => text!("table parameters out of range"),
+            TableError::Malformed(what) => *what,
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(&self) -> &'static str {
+        self.text().as_str()
     }
 }
 
 impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TableError::Decode(e) => write!(f, "{}: {e}", self.as_str()),
-            _ => f.write_str(self.as_str()),
+            TableError::Decode(e) => write!(f, "{}: {e}", self.text()),
+            _ => fmt::Display::fmt(&self.text(), f),
         }
     }
 }
@@ -73,15 +81,22 @@ pub enum ProbeError {
 
 impl ProbeError {
     /// A short, static description.
-    pub const fn as_str(self) -> &'static str {
+    pub const fn text(self) -> Text {
         match self {
-            ProbeError::OutOfRange => "position outside the table",
-            ProbeError::Corrupt => "table data damaged",
+            ProbeError::OutOfRange => text!("position outside the table"),
+            ProbeError::Corrupt => text!("table data damaged"),
         }
+    }
+
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
     }
 }
 
-crate::error::error_from_as_str!(ProbeError);
+crate::text::error_from_text!(ProbeError);
 
 impl From<ProbeError> for DecideError {
     fn from(e: ProbeError) -> Self {

@@ -4,6 +4,7 @@
 
 use super::bits::BitReader;
 use super::error::TableError;
+use crate::text::text;
 
 /// The restart points of a table: `(first layer, stream offset)` pairs, layers
 /// strictly rising, offsets non-decreasing, the first `(0, 0)`.
@@ -48,24 +49,24 @@ impl<'a> Index<'a> {
             || self.offset_bits == 0
             || self.offset_bits > 32
         {
-            return Err(TableError::Malformed("field width"));
+            return Err(TableError::Malformed(text!("field width")));
         }
         let bits = self
             .count
             .checked_mul(self.entry_bits())
-            .ok_or(TableError::Malformed("index size"))?;
+            .ok_or(TableError::Malformed(text!("index size")))?;
         if self.count == 0 || bits.div_ceil(8) != self.bytes.len() as u64 {
-            return Err(TableError::Malformed("index size"));
+            return Err(TableError::Malformed(text!("index size")));
         }
         let mut prev: Option<(u64, u64)> = None;
         for i in 0..self.count {
-            let (layer, offset) = self.entry(i).ok_or(TableError::Malformed("index"))?;
+            let (layer, offset) = self.entry(i).ok_or(TableError::Malformed(text!("index")))?;
             let ordered = match prev {
                 None => layer == 0 && offset == 0,
                 Some((pl, po)) => layer > pl && offset >= po,
             };
             if !ordered || layer >= layers || offset > stream_bits {
-                return Err(TableError::Malformed("restart points out of order"));
+                return Err(TableError::Malformed(text!("restart points out of order")));
             }
             prev = Some((layer, offset));
         }

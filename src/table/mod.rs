@@ -1,12 +1,12 @@
 //! The solution table: won/lost for every position of a box of games, in a postcard
 //! blob that is probed in place (format v2, specified in `table/FORMAT.md`).
 //!
-//! - `geometry`: which caps and piles a box stores (shared with the solver and the
-//!   distances);
+//! - which caps and piles a box stores is the crate's `geometry` module, shared with
+//!   the solver and the distances;
 //! - `format`: the serialized fields; `checksum`: the CRC-32 after them;
 //! - `bits`: the bit reader; `index`: restart points into the stream;
 //! - `layer`: how one layer's values are coded (periods, copies of a related layer);
-//! - `encode` (with `alloc`): the writer;
+//! - `encode` (feature `encode`): the writer, for `nimbot-table` and tests;
 //! - `error`: blobs refused when opened ([`TableError`]), probes that fail
 //!   ([`ProbeError`]).
 //!
@@ -16,32 +16,40 @@
 
 mod bits;
 mod checksum;
-#[cfg(feature = "alloc")]
+#[cfg(feature = "encode")]
 mod encode;
 mod error;
 mod format;
-pub(crate) mod geometry;
 mod index;
 mod layer;
 
 use self::bits::BitReader;
 use self::format::TableFile;
-use self::geometry::{key, keys_per_cap, Layers};
 use self::index::Index;
 use self::layer::{read_layer, visit_tokens, Header};
+use crate::geometry::{self, key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::text::text;
 use crate::value::Value;
 
-pub use self::checksum::crc32;
-#[cfg(feature = "alloc")]
-pub use self::encode::{encode, encode_values, encode_with, runs_of, Encoding};
 pub use self::error::{ProbeError, TableError};
-pub use self::format::{FORMAT_VERSION, MAGIC};
+pub use self::format::FORMAT_VERSION;
+// The writer's side (feature `encode`): what `nimbot-table` and the tests make
+// tables with.
+#[cfg(feature = "encode")]
+pub use self::{
+    checksum::crc32,
+    encode::{encode, encode_values, encode_with, runs_of, Encoding},
+    format::MAGIC,
+};
 
-/// The table embedded at build time: `table/default.nimt` (N <= 999, R <= 4, M = 3)
-/// unless the build set `NIMBOT_TABLE` to another blob (see `build.rs`). Open it with
-/// [`Table::embedded`].
+/// The table embedded at build time (feature `default-table`): `table/default.nimt`
+/// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see
+/// `build.rs`). Open it with [`Table::embedded`]. Without the feature no blob is
+/// embedded: open your own with [`Table::from_bytes`], e.g.
+/// `Table::from_bytes(include_bytes!("my.nimt"))`.
+#[cfg(feature = "default-table")]
 pub static EMBEDDED_TABLE: &[u8] = include_bytes!(env!("NIMBOT_TABLE_FILE"));
 
 /// A validated table, borrowing its bytes (typically a `&'static` blob in flash).
@@ -61,20 +69,21 @@ pub struct Table<'a> {
 
 impl<'a> Table<'a> {
     /// Check and open a table blob. Every header field is validated; nothing is
-    /// copied.
+    /// copied. The blob may be any table made by `nimbot-table generate`, embedded in
+    /// the caller's own crate: `Table::from_bytes(include_bytes!("my.nimt"))`.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, TableError> {
         let split = bytes.len().checked_sub(4).ok_or(TableError::Truncated)?;
         let (body, tail) = bytes.split_at_checked(split).ok_or(TableError::Truncated)?;
         let stored = u32::from_le_bytes(tail.try_into().map_err(|_| TableError::Truncated)?);
-        if crc32(body) != stored {
+        if checksum::crc32(body) != stored {
             return Err(TableError::Checksum);
         }
         let (file, rest): (TableFile<'a>, &[u8]) =
             postcard::take_from_bytes(body).map_err(TableError::Decode)?;
         if !rest.is_empty() {
-            return Err(TableError::Malformed("trailing bytes"));
+            return Err(TableError::Malformed(text!("trailing bytes")));
         }
-        if file.magic != MAGIC {
+        if file.magic != format::MAGIC {
             return Err(TableError::BadMagic);
         }
         if file.format_version != FORMAT_VERSION {
@@ -90,7 +99,7 @@ impl<'a> Table<'a> {
         let c_top = u32::try_from(u64::from(params.init_max()) + caps - 1)
             .map_err(|_| TableError::BadParams)?;
         if u64::from(file.stream_bits).div_ceil(8) != file.stream.len() as u64 {
-            return Err(TableError::Malformed("stream size"));
+            return Err(TableError::Malformed(text!("stream size")));
         }
         let table = Table {
             file,
@@ -106,7 +115,9 @@ impl<'a> Table<'a> {
         Ok(table)
     }
 
-    /// Check and open the table embedded at build time ([`EMBEDDED_TABLE`]).
+    /// Check and open the table embedded at build time ([`EMBEDDED_TABLE`], feature
+    /// `default-table`).
+    #[cfg(feature = "default-table")]
     pub fn embedded() -> Result<Table<'static>, TableError> {
         Table::from_bytes(EMBEDDED_TABLE)
     }

@@ -25,8 +25,10 @@ use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX
 use nimbot::protocol::{serve, Session};
 use nimbot::distance::DistanceCache;
 use nimbot::probe::Evaluation;
+use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
-use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Solution, SolveBox, Table};
+use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
+use nimbot::policy::Knowledge;
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
@@ -52,10 +54,10 @@ Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
   nimbot query S C A B F [-m M]    value, move and distance of a position (win|lose K R D)
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
+                 [--retry SECS]    keep trying a server that is not up yet
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
-  nimbot --policy first|trap|longest|exploit ...
-                                   how to move in lost positions (default trap;
-                                   longest and exploit play as trap here)
+  nimbot --policy first|trap ...   how to move in lost positions (default trap;
+                                   longest and exploit need the full binary)
   nimbot --help | --version
 
 HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DNS).
@@ -94,9 +96,11 @@ fn main(args: &Args) -> u8 {
             continue;
         }
         if let Some(value) = option(arg, &mut it, b"--policy", None) {
-            // `longest` needs distances from the solver: the table plays it as trap.
-            let Some(p) = value.and_then(Policy::from_name) else {
-                return usage("--policy takes first, trap or longest");
+            // The engine knows values only (`TinyEngine` plays what `Engine::plays`
+            // allows by default): `longest` and `exploit` need distances and models.
+            let named = value.and_then(Policy::from_name);
+            let Some(p) = named.filter(|p| p.needs() == Knowledge::Values) else {
+                return usage("--policy takes first or trap (longest and exploit need the full binary)");
             };
             policy = p;
             continue;
@@ -239,16 +243,15 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 // ---------------------------------------------------------------- engine
 
 /// The engine of every command: the embedded table where it covers the position,
-/// else a solution from the core's solver, as in the full binary (whose
-/// `TableOrSolverEngine` this follows), refusing boxes that cannot fit in
-/// `--max-memory` (a box needs at least one bit per stored position). Both answer
-/// through one `dyn Oracle`, so the move code is compiled once. Distances to the
-/// end (`query`, `moves`) come from the core's distances of the box around the
-/// position, within `--max-memory`;
-/// `longest` plays as `trap`.
+/// else a solution from the core's solver (its `SolutionCache`, as the full binary's
+/// `SolvingEngine` keeps one), refusing boxes that cannot fit in `--max-memory` (a
+/// box needs at least one bit per stored position). Both answer through one `dyn
+/// Oracle`, so the move code is compiled once. Distances to the end (`query`,
+/// `moves`) come from the core's distances of the box around the position, within
+/// `--max-memory`; `longest` is refused (it would keep distances of whole games).
 struct TinyEngine {
     table: Option<Table<'static>>,
-    solution: Option<Solution>,
+    solutions: SolutionCache,
     distances: DistanceCache,
 }
 
@@ -259,18 +262,7 @@ impl TinyEngine {
         if let Some(t) = self.table.as_ref().filter(|t| t.value(pos).is_ok()) {
             return Ok(t);
         }
-        if self.solution.as_ref().and_then(|s| s.value(pos)).is_none() {
-            if bx.memory_bytes() > sys::heap::limit() as u64 {
-                return Err(DecideError::TooLarge);
-            }
-            // The old solution goes first, so that its memory can be reused.
-            self.solution = None;
-            self.solution = Some(Solution::solve(bx).map_err(DecideError::from)?);
-        }
-        match &self.solution {
-            Some(s) => Ok(s),
-            None => Err(DecideError::OutOfRange),
-        }
+        Ok(self.solutions.ensure(bx, Some(pos))?)
     }
 }
 
@@ -284,7 +276,7 @@ impl Engine for TinyEngine {
     }
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
-        nimbot::strategy::decide(oracle, pos, policy)
+        nimbot::policy::decide(oracle, pos, policy)
     }
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
@@ -301,7 +293,7 @@ impl Engine for TinyEngine {
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
         table: Table::embedded().ok(),
-        solution: None,
+        solutions: SolutionCache::new(sys::heap::limit() as u64),
         distances: DistanceCache::new(),
     })
 }
@@ -591,6 +583,7 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
     let mut name: &[u8] = b"nimbot";
     let mut init_max = 3u32;
     let mut timeout = Some(600_000_000u64);
+    let mut retry: Option<(u64, &[u8])> = Some((0, b"0"));
     let mut it = args.iter().copied();
     while let Some(arg) = it.next() {
         let parsed = if seat_flag(arg, &mut seat) {
@@ -602,6 +595,9 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
             number(v, "--init-max").map(|n| init_max = n)
         } else if let Some(v) = option(arg, &mut it, b"--timeout", None) {
             timeout = v.and_then(parse_seconds);
+            Ok(())
+        } else if let Some(v) = option(arg, &mut it, b"--retry", None) {
+            retry = v.and_then(|v| Some((parse_seconds(v)?, v)));
             Ok(())
         } else if arg.first() != Some(&b'-') && addr.is_none() {
             addr = Some(arg);
@@ -620,10 +616,11 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(s) => s,
         Err(status) => return status,
     };
-    let Some(timeout) = timeout.filter(|_| init_max != 0) else {
+    let (Some(timeout), Some((retry, retry_text))) = (timeout.filter(|_| init_max != 0), retry)
+    else {
         return cmd_usage(
             CMD,
-            b"--init-max must be at least 1 and --timeout a number of seconds",
+            b"--init-max must be at least 1, --timeout and --retry numbers of seconds",
         );
     };
     let mut client = match Client::new(seat, name, init_max) {
@@ -653,15 +650,45 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
             &[b"cannot connect to ", addr, b": ", e.text().as_bytes()],
         )
     };
-    let socket = match Socket::tcp() {
-        Ok(s) => s,
-        Err(e) => return cannot(e),
+    // With --retry, a server that is not up yet is tried again, after pauses from
+    // 0.1 s doubling to 2 s, until the time is up (one line on stderr). The clock is
+    // read only then (docs/tiny.md's allowlist).
+    let mut deadline = None;
+    let mut pause = 100_000u64;
+    let socket = loop {
+        let attempt = Socket::tcp().and_then(|s| {
+            // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
+            let _ = s.set_write_timeout(10_000_000);
+            s.connect(ip, port).map(|()| s)
+        });
+        let e = match attempt {
+            Ok(s) => break s,
+            Err(e) if retry == 0 => return cannot(e),
+            Err(e) => e,
+        };
+        let end = *deadline.get_or_insert_with(|| {
+            print(
+                STDERR,
+                &[
+                    b"nimbot connect: cannot connect to ",
+                    addr,
+                    b": ",
+                    e.text().as_bytes(),
+                    b"; retrying for up to ",
+                    retry_text,
+                    b" s\n",
+                ],
+                0,
+            );
+            sys::now_micros().saturating_add(retry)
+        });
+        let left = end.saturating_sub(sys::now_micros());
+        if left == 0 {
+            return cannot(e);
+        }
+        sys::sleep(pause.min(left));
+        pause = (pause * 2).min(2_000_000);
     };
-    // On Linux the send timeout also bounds `connect` (the full binary waits 10 s).
-    let _ = socket.set_write_timeout(10_000_000);
-    if let Err(e) = socket.connect(ip, port) {
-        return cannot(e);
-    }
     let _ = socket.set_nodelay();
     if timeout > 0 {
         let _ = socket.set_read_timeout(timeout);

@@ -287,13 +287,48 @@ impl Drop for Socket {
 
 /// A `struct timeval` (seconds and microseconds, two i64) as bytes.
 fn timeval(micros: u64) -> [u8; 16] {
-    let secs = ((micros / 1_000_000) as i64).to_ne_bytes();
-    let usecs = ((micros % 1_000_000) as i64).to_ne_bytes();
+    seconds_and(micros / 1_000_000, micros % 1_000_000)
+}
+
+/// Two i64, seconds and a fraction (`struct timeval`, `struct timespec`), as bytes.
+fn seconds_and(secs: u64, fraction: u64) -> [u8; 16] {
     let mut tv = [0u8; 16];
-    for (slot, b) in tv.iter_mut().zip(secs.iter().chain(usecs.iter())) {
-        *slot = *b;
-    }
+    let (a, b) = tv.split_at_mut(8);
+    a.copy_from_slice(&(secs as i64).to_ne_bytes());
+    b.copy_from_slice(&(fraction as i64).to_ne_bytes());
     tv
+}
+
+/// `CLOCK_MONOTONIC`.
+const CLOCK_MONOTONIC: usize = 1;
+
+/// Microseconds on the monotonic clock (0 if it cannot be read).
+pub fn now_micros() -> u64 {
+    let mut ts = [0u8; 16];
+    // Safety: the kernel writes one `struct timespec` (16 bytes) into `ts`.
+    unsafe {
+        syscall5(
+            nr::CLOCK_GETTIME,
+            CLOCK_MONOTONIC,
+            ts.as_mut_ptr() as usize,
+            0,
+            0,
+            0,
+        )
+    };
+    let (secs, nanos) = ts.split_at(8);
+    let word = |b: &[u8]| u64::from_ne_bytes(b.try_into().unwrap_or([0; 8]));
+    word(secs)
+        .saturating_mul(1_000_000)
+        .saturating_add(word(nanos) / 1000)
+}
+
+/// Sleep for `micros` microseconds (a signal may end it early).
+pub fn sleep(micros: u64) {
+    let ts = seconds_and(micros / 1_000_000, micros % 1_000_000 * 1000);
+    // Safety: the kernel reads one `struct timespec` from `ts`; no remainder is
+    // asked for (null).
+    unsafe { syscall5(nr::NANOSLEEP, ts.as_ptr() as usize, 0, 0, 0, 0) };
 }
 
 /// The most command-line arguments the binary looks at (more is a usage error).

@@ -10,14 +10,16 @@ use std::process::ExitCode;
 use clap::Args;
 use std::time::Instant;
 
-use nimbot::{encode_table_with, Params, Position, Solution, SolveBox, Table, TableEncoding};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding};
+use nimbot::{Params, Position, Table};
 
 use crate::generate::{generate, LimitArgs};
-use crate::latency::{latency, median};
 use crate::legacy::naive::naive_solve;
 use crate::legacy::solver::OldSolution;
 use crate::legacy::v1::encode_v1;
 use crate::{open, read, GENERATOR};
+use nimbot_latency::{latency, median};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::{encode_table, Params, Solution, SolveBox, Table};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::table::encode as encode_table;
+use nimbot::{Params, Table};
 
 use crate::{grouped, progress, GENERATOR};
 

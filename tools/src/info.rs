@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{Table, FORMAT_VERSION};
+use nimbot::table::FORMAT_VERSION;
+use nimbot::Table;
 
 use crate::decoded::keys_per_cap;
 use crate::{grouped, open, read};

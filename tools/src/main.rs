@@ -5,8 +5,6 @@ mod bench;
 mod decoded;
 mod generate;
 mod info;
-#[path = "../../src/bin/nimbot/latency.rs"]
-mod latency;
 mod legacy;
 mod plot;
 mod progress;

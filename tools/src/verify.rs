@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{Move, Position, Solution, SolveBox};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::{Move, Position};
 
 use crate::decoded::Decoded;
 use crate::{grouped, open, progress, read};

@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use nimbot::{encode_table_values, Params, Position, Solution, SolveBox};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::table::encode_values as encode_table_values;
+use nimbot::{Params, Position};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nimbot-table");
 
@@ -65,7 +67,7 @@ fn generate_reproduces_the_committed_default_table_byte_for_byte() {
     assert!(committed.len() <= 32 * 1024, "{} bytes", committed.len());
     // The blob the core embeds is the committed file (unless NIMBOT_TABLE was set).
     if std::env::var_os("NIMBOT_TABLE").is_none() {
-        assert!(nimbot::EMBEDDED_TABLE == committed.as_slice());
+        assert!(nimbot::table::EMBEDDED_TABLE == committed.as_slice());
     }
 }
 

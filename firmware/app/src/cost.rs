@@ -23,6 +23,8 @@ use core::cell::Cell;
 use nimbot::engine::Limits;
 use nimbot::num::{parse_u32, Decimal};
 use nimbot::probe::Evaluation;
+
+use crate::Part;
 use nimbot::protocol::Line;
 use nimbot::strategy::DecideError;
 use nimbot::{Decision, Engine, Params, Policy, Position};
@@ -145,12 +147,12 @@ impl<T: Ticker> crate::Meter for Meter<'_, T> {
                 crate::send(
                     uart,
                     &[
-                        b"cost line ",
-                        &Decimal::new(c.line.get()),
-                        b" decide ",
-                        &Decimal::new(c.decide.get()),
-                        b" decisions ",
-                        &Decimal::new(c.decisions.get()),
+                        Part::Bytes(b"cost line "),
+                        Part::Bytes(&Decimal::new(c.line.get())),
+                        Part::Bytes(b" decide "),
+                        Part::Bytes(&Decimal::new(c.decide.get())),
+                        Part::Bytes(b" decisions "),
+                        Part::Bytes(&Decimal::new(c.decisions.get())),
                     ],
                 );
             }
@@ -159,11 +161,20 @@ impl<T: Ticker> crate::Meter for Meter<'_, T> {
                     let start = self.ticker.now();
                     self.ticker.spin(n);
                     let ticks = elapsed(self.ticker, start);
-                    crate::send(uart, &[b"cost spin ", &Decimal::new(ticks)]);
+                    crate::send(
+                        uart,
+                        &[
+                            Part::Bytes(b"cost spin "),
+                            Part::Bytes(&Decimal::new(ticks)),
+                        ],
+                    );
                 }
-                None => crate::send(uart, &[b"error cost spin: N from 1 to 4294967295"]),
+                None => crate::send(
+                    uart,
+                    &[Part::Bytes(b"error cost spin: N from 1 to 4294967295")],
+                ),
             },
-            _ => crate::send(uart, &[b"error usage: cost | cost spin N"]),
+            _ => crate::send(uart, &[Part::Bytes(b"error usage: cost | cost spin N")]),
         }
         true
     }

@@ -25,13 +25,14 @@ pub mod stack;
 use embedded_io::{Read, Write};
 use nimbot::num::Decimal;
 use nimbot::protocol::{Line, LineReader, Session};
+use nimbot::text::{text, Text};
 use nimbot::{Engine, TableEngine};
 
 pub use stack::Stack;
 
 /// The first line after reset, so that whoever is on the other end of the UART
 /// (a person, or the QEMU test) knows the board is listening.
-pub const BANNER: &[u8] = b"nimbot ready";
+pub const BANNER: &str = "nimbot ready";
 
 /// The read loop: a line in, at most one line out, forever.
 ///
@@ -84,7 +85,7 @@ fn serve<U: Read + Write, E: Engine, M: Meter>(
     engine: impl FnOnce(TableEngine<'static>) -> E,
     meter: &mut M,
 ) -> ! {
-    send(uart, &[BANNER]);
+    send(uart, &[Part::Text(text!(BANNER))]);
     // The table is checked (checksum, every field) once at boot; a damaged one
     // leaves the firmware answering every line with the reason.
     let mut session = TableEngine::embedded().map(|e| Session::new(engine(e)));
@@ -102,14 +103,15 @@ fn serve<U: Read + Write, E: Engine, M: Meter>(
             #[cfg(feature = "panic-canary")]
             core::hint::black_box(core::hint::black_box(text)[70]);
             if is_stack_command(text) {
-                let used = stack.used();
+                // Sizes are far below 4 GB: u32 digits, no 64-bit division.
+                let bytes = |n: usize| Decimal::new(u32::try_from(n).unwrap_or(u32::MAX));
                 send(
                     uart,
                     &[
-                        b"stack used ",
-                        &Decimal::new(used as u64),
-                        b" of ",
-                        &Decimal::new(stack.size() as u64),
+                        Part::Text(text!("stack used ")),
+                        Part::Bytes(&bytes(stack.used())),
+                        Part::Text(text!(" of ")),
+                        Part::Bytes(&bytes(stack.size())),
                     ],
                 );
                 continue;
@@ -124,10 +126,16 @@ fn serve<U: Read + Write, E: Engine, M: Meter>(
                 let reply = session.handle(line);
                 meter.end();
                 if let Some(reply) = reply {
-                    send(uart, &[&reply]);
+                    send(uart, &[Part::Bytes(&reply)]);
                 }
             }
-            Err(e) => send(uart, &[b"error embedded table: ", e.as_str().as_bytes()]),
+            Err(e) => send(
+                uart,
+                &[
+                    Part::Text(text!("error embedded table: ")),
+                    Part::Text(e.text()),
+                ],
+            ),
         }
     }
 }
@@ -140,13 +148,24 @@ fn is_stack_command(line: &[u8]) -> bool {
     words.next() == Some(b"stack") && words.next().is_none()
 }
 
+/// A piece of a line the firmware sends: bytes in RAM (a reply, digits), or
+/// fixed text (in program memory on the AVR).
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Bytes(&'a [u8]),
+    Text(Text),
+}
+
 /// Write the parts and a line end, then wait until they are out. A failed write
 /// drops the rest of the line (see [`run`]).
-fn send<W: Write>(uart: &mut W, parts: &[&[u8]]) {
+fn send<W: Write>(uart: &mut W, parts: &[Part<'_>]) {
     let sent = parts
         .iter()
-        .chain(core::iter::once(&&b"\n"[..]))
-        .try_for_each(|part| write_all(uart, part));
+        .chain(core::iter::once(&Part::Bytes(b"\n")))
+        .try_for_each(|part| match *part {
+            Part::Bytes(bytes) => write_all(uart, bytes),
+            Part::Text(text) => text.bytes().try_for_each(|b| write_all(uart, &[b])),
+        });
     if sent.is_ok() {
         let _ = uart.flush();
     }

@@ -18,6 +18,8 @@ pub const SOCKET: usize = 198;
 pub const CONNECT: usize = 203;
 pub const SETSOCKOPT: usize = 208;
 pub const EXIT_GROUP: usize = 94;
+pub const NANOSLEEP: usize = 101;
+pub const CLOCK_GETTIME: usize = 113;
 pub const OPENAT: usize = 56;
 
 /// One system call with up to six arguments.

@@ -17,6 +17,8 @@ pub const SOCKET: usize = 41;
 pub const CONNECT: usize = 42;
 pub const SETSOCKOPT: usize = 54;
 pub const EXIT_GROUP: usize = 231;
+pub const NANOSLEEP: usize = 35;
+pub const CLOCK_GETTIME: usize = 228;
 pub const OPENAT: usize = 257;
 
 /// One system call with up to six arguments.

@@ -2,7 +2,8 @@
 //! (`Position::after`) and looks its successor up. The baseline the bench measures
 //! the real solvers against.
 
-use nimbot::{Move, Position, SolveBox};
+use nimbot::solver::SolveBox;
+use nimbot::{Move, Position};
 
 use super::solver::layer_bounds;
 

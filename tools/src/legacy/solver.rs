@@ -4,7 +4,8 @@
 //! the bench uses it.
 #![allow(dead_code)]
 
-use nimbot::{Position, SolveBox};
+use nimbot::solver::SolveBox;
+use nimbot::Position;
 
 /// Layers `(c, highest stored pile)` of the box, lowest cap first.
 pub fn layer_bounds(bx: &SolveBox) -> Vec<(u32, u32)> {

@@ -1,0 +1,196 @@
+//! `nimbot bench`: solve time and decision latency, as JSON lines on stdout.
+//!
+//! Figures are medians over repeated runs; the decision worst case is re-timed so
+//! that one interrupt does not pass for the cost of a position.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::best_move;
+use nimbot::Position;
+use serde::Serialize;
+
+use crate::json;
+use nimbot_latency::{latency, median};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Largest pile of the box to solve.
+    #[arg(long, short = 'n', default_value_t = 999)]
+    stones: u32,
+    /// Resets per player.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// Initial maximum M.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// Solve runs to take the median of.
+    #[arg(long, default_value_t = 21)]
+    runs: usize,
+    /// Measure the exploit policy instead: solving its models, the per-game
+    /// preparation, lost-position decisions.
+    #[arg(long)]
+    exploit: bool,
+}
+
+pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.exploit {
+        return crate::bench_exploit::run(
+            args.stones,
+            args.resets,
+            args.init_max,
+            args.runs.min(7),
+        );
+    }
+    let bx = SolveBox::games(args.stones, args.resets, args.init_max);
+    let mut times = Vec::with_capacity(args.runs.max(1));
+    let mut solution = None;
+    for _ in 0..args.runs.max(1) {
+        let t = Instant::now();
+        let s = match Solution::solve(black_box(bx)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("nimbot bench: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        solution = Some(s);
+    }
+    let Some(solution) = solution else {
+        return ExitCode::from(1);
+    };
+    let size = Size {
+        stones: args.stones,
+        resets: args.resets,
+        init_max: args.init_max,
+    };
+    let runs = Runs::of(&mut times);
+    json::print(&SolveLine {
+        bench: "solve",
+        size,
+        states: solution.stored_positions(),
+        ns_per_state: json::round(
+            median(&times) * 1e6 / solution.stored_positions().max(1) as f64,
+            2,
+        ),
+        runs,
+    });
+
+    // Decision latency over every stored position of the box.
+    let mut positions = Vec::new();
+    for (cap, hi) in solution.layers() {
+        for s in (cap + 1)..=hi {
+            for a in 0..=args.resets {
+                for b in 0..=args.resets {
+                    for f in [false, true] {
+                        if let Ok(p) = Position::new(s, cap, a, b, f, args.init_max) {
+                            positions.push(p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let timing = Latency::of(latency(&positions, |p| {
+        black_box(best_move(&solution, black_box(p))).ok();
+    }));
+    json::print(&DecideLine {
+        bench: "decide",
+        size,
+        positions: positions.len(),
+        timing,
+    });
+
+    ExitCode::SUCCESS
+}
+
+/// The game box a benchmark line is about.
+#[derive(Clone, Copy, Serialize)]
+pub struct Size {
+    pub stones: u32,
+    pub resets: u8,
+    pub init_max: u32,
+}
+
+/// Repeated timings in milliseconds: their count, median, fastest and slowest.
+#[derive(Serialize)]
+pub struct Runs {
+    runs: usize,
+    ms: f64,
+    ms_min: f64,
+    ms_max: f64,
+}
+
+impl Runs {
+    /// The summary of `times` (at least one), which it sorts.
+    pub fn of(times: &mut [f64]) -> Runs {
+        times.sort_by(f64::total_cmp);
+        let ms = |x: Option<&f64>| json::round(x.copied().unwrap_or(f64::NAN), 3);
+        Runs {
+            runs: times.len(),
+            ms: ms(Some(&median(times))),
+            ms_min: ms(times.first()),
+            ms_max: ms(times.last()),
+        }
+    }
+}
+
+/// Per-call latency in microseconds (see `nimbot_latency::latency`).
+#[derive(Serialize)]
+pub struct Latency {
+    median_us: f64,
+    p99_us: f64,
+    worst_us: f64,
+    raw_max_us: f64,
+}
+
+impl Latency {
+    /// From `(median, p99, worst, raw max)`.
+    pub fn of((median, p99, worst, raw_max): (f64, f64, f64, f64)) -> Latency {
+        let us = |x: f64| json::round(x, 3);
+        Latency {
+            median_us: us(median),
+            p99_us: us(p99),
+            worst_us: us(worst),
+            raw_max_us: us(raw_max),
+        }
+    }
+}
+
+/// A line of repeated timings.
+#[derive(Serialize)]
+pub struct RunsLine {
+    pub bench: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<&'static str>,
+    #[serde(flatten)]
+    pub size: Size,
+    #[serde(flatten)]
+    pub runs: Runs,
+}
+
+#[derive(Serialize)]
+struct SolveLine {
+    bench: &'static str,
+    #[serde(flatten)]
+    size: Size,
+    states: u64,
+    #[serde(flatten)]
+    runs: Runs,
+    ns_per_state: f64,
+}
+
+/// A decision-latency line over `positions` positions.
+#[derive(Serialize)]
+pub struct DecideLine {
+    pub bench: &'static str,
+    #[serde(flatten)]
+    pub size: Size,
+    pub positions: usize,
+    #[serde(flatten)]
+    pub timing: Latency,
+}

@@ -1,0 +1,103 @@
+//! `nimbot exp-nim`: play through the stock `exp-nim` text client, reading its output
+//! on stdin and writing moves on stdout (wired with a named pipe). The protocol is
+//! `nimbot::platform::text_client::TextClient`; this file moves bytes and flushes every answer.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use clap::Args;
+use nimbot::exploit::HostEngine;
+use nimbot::platform::text_client::{TextAction, TextClient};
+use nimbot::platform::wire::{GameResult, EXIT_USAGE};
+use nimbot::Engine;
+
+use crate::board::BoardArgs;
+use crate::connect::{fail, meet_board, report, seat};
+use crate::PolicyArgs;
+
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("seat").required(true))]
+#[command(
+    after_help = "Examples:\n  mkfifo cmd-pipe\n  nimbot exp-nim --first --stones 100 < cmd-pipe | ./exp-nim -f -n nimbot 127.0.0.1:9000 > cmd-pipe\n  nimbot exp-nim --second < cmd-pipe | ./exp-nim -n nimbot 127.0.0.1:9000 > cmd-pipe\n  nimbot exp-nim --second --board /dev/ttyACM0 < cmd-pipe | ./exp-nim -n nimbot 127.0.0.1:9000 > cmd-pipe"
+)]
+pub struct ExpNimArgs {
+    /// Play first (exp-nim was started with -f); needs --stones.
+    #[arg(long, group = "seat")]
+    first: bool,
+    /// Play second; N is derived from the opponent's first move.
+    #[arg(long, group = "seat")]
+    second: bool,
+    /// N: stones at the start (required when first; checked when second).
+    #[arg(long, short = 'n')]
+    stones: Option<u32>,
+    /// R: resets each player may use.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// M: the initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
+    play: PolicyArgs,
+}
+
+pub fn run(args: &ExpNimArgs) -> ExitCode {
+    const CMD: &str = "exp-nim";
+    let seat = seat(args.first);
+    let policy = match args.play.policy(CMD, args.board.board.is_some()) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
+    let client = match TextClient::new(seat, args.stones, args.resets, args.init_max) {
+        Ok(c) => c.with_policy(policy),
+        Err(e) => {
+            eprintln!("nimbot exp-nim: {}", e.as_str());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let mut board = match meet_board(CMD, &args.board, policy, seat) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    if let Some(b) = &board {
+        if let Err(code) = b.check(args.stones, Some(args.resets), args.init_max) {
+            return code;
+        }
+    }
+    let outcome = match board.as_mut() {
+        Some(b) => play(client, b),
+        None => play(client, &mut HostEngine::new()),
+    };
+    match outcome {
+        Ok(r) => report(CMD, &r, board.as_ref()),
+        Err(e) => fail(CMD, &e, board.as_ref()),
+    }
+}
+
+/// Play through the text client on stdin/stdout to the end of the game.
+fn play<E: Engine + ?Sized>(mut client: TextClient, engine: &mut E) -> Result<GameResult, String> {
+    client.prepare(engine).map_err(|e| e.as_str().to_owned())?;
+    let mut input = io::stdin().lock();
+    let mut output = io::stdout().lock();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => return client.end_of_input().map_err(|e| e.as_str().to_owned()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("read failed: {e}")),
+        };
+        for &b in buf.get(..n).unwrap_or(&[]) {
+            match client.feed(b, engine) {
+                Ok(TextAction::None) => {}
+                Ok(TextAction::Send(line)) => output
+                    .write_all(&line)
+                    .and_then(|()| output.flush())
+                    .map_err(|e| format!("write failed: {e}"))?,
+                Ok(TextAction::Finished(r)) => return Ok(r),
+                Err(e) => return Err(e.as_str().to_owned()),
+            }
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! `nimbot`: the host adapter. Runs the line protocol on stdin/stdout, answers
+//! one-off queries, plays a demo game and prints benchmarks.
+
+mod analyze;
+mod arena;
+mod bench;
+mod bench_exploit;
+mod board;
+mod connect;
+mod demo;
+mod exp_nim;
+mod game_log;
+mod json;
+mod matches;
+mod nim_arena;
+mod serve;
+
+use std::io::{self, Write as _};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use embedded_io_adapters::std::FromStd;
+use nimbot::exploit::HostEngine;
+use nimbot::fibonacci as fib;
+use nimbot::policy::Knowledge;
+use nimbot::protocol::{serve, Session};
+use nimbot::{Engine, Params, Policy, Position};
+
+/// Perfect play for Expanding Nim with resets.
+///
+/// With no command, nimbot speaks its line protocol on stdin/stdout (see `serial`).
+#[derive(Parser, Debug)]
+#[command(name = "nimbot", version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// With no command: the line protocol's policy.
+    #[command(flatten)]
+    play: PolicyArgs,
+}
+
+/// The lost-position policy of the commands that play (serial, query, connect,
+/// exp-nim); the others have no `--policy`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct PolicyArgs {
+    /// How nimbot moves in a lost position (won positions always get a winning
+    /// move) [default: exploit]: `exploit` weighs plausible wrong models of the game,
+    /// learns which fit the opponent's moves and plays for their blunders, holding
+    /// out longest when none is expected (its models and the solve are made on
+    /// another thread from its first move); `longest` holds out longest against best
+    /// play (solves the game, about 0.2 s for 999 stones); `trap` leaves the
+    /// opponent the fewest winning replies; `first` takes 1. `nimbot arena`
+    /// compares them (docs/policies.md).
+    #[arg(long, value_enum, value_name = "POLICY")]
+    policy: Option<PolicyArg>,
+}
+
+impl PolicyArgs {
+    /// The policy asked for, by default `exploit` (or `trap` with a board, whose
+    /// firmware knows values only), or (after one line on stderr) the usage error's
+    /// exit status if the engine does not play it: the host engine plays every
+    /// policy, a board the ones the value of positions suffices for
+    /// (`Engine::plays`' default, which `BoardEngine` keeps).
+    fn policy(self, cmd: &str, board: bool) -> Result<Policy, ExitCode> {
+        let policy = match self.policy {
+            Some(p) => Policy::from(p),
+            None if board => Policy::Trap,
+            None => Policy::Exploit,
+        };
+        let plays = if board {
+            policy.needs() == Knowledge::Values
+        } else {
+            HostEngine::new().plays(policy)
+        };
+        if plays {
+            Ok(policy)
+        } else {
+            let with = if board { " with --board" } else { "" };
+            eprintln!(
+                "nimbot {cmd}: --policy {} is not played{with} (try first or trap)",
+                policy.as_str()
+            );
+            Err(ExitCode::from(2))
+        }
+    }
+
+    /// The engine of the commands that play on the host (the embedded table
+    /// whenever it covers the game, the in-memory solver beyond it, the models for
+    /// `exploit`) and the policy, or the usage error's exit status.
+    fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
+        self.policy(cmd, false).map(|p| (HostEngine::new(), p))
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PolicyArg {
+    Trap,
+    Longest,
+    First,
+    Exploit,
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(p: PolicyArg) -> Policy {
+        match p {
+            PolicyArg::Trap => Policy::Trap,
+            PolicyArg::Longest => Policy::Longest,
+            PolicyArg::First => Policy::First,
+            PolicyArg::Exploit => Policy::Exploit,
+        }
+    }
+}
+
+const AFTER_HELP: &str = "\
+Examples:
+  nimbot demo --stones 100            watch nimbot play a random opponent
+  nimbot query 20 3 4 4 0             value and move for 20 stones, cap 3, 4 resets each
+  nimbot query --game fibonacci 20 19 Fibonacci Nim: 20 stones, at most 19 this move
+  nimbot arena --game super-nim --opponent greedy --games 100 --json
+  printf 'new 20 4 3 first\\ngo\\n' | nimbot
+                                      the line protocol on stdin/stdout";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Speak the line protocol on stdin/stdout (the default).
+    ///
+    /// One command per line, one reply line each (docs/protocol.md explains them).
+    #[command(after_long_help = nimbot::protocol::GRAMMAR)]
+    Serial(PolicyArgs),
+    /// Print the value of one position and the move nimbot plays there.
+    ///
+    /// Expanding Nim (the default game): S C A B F — S stones left, C the cap
+    /// max(M, largest take so far + 1), A and B the resets left to the player to move
+    /// and to the opponent, F = 1 if the opponent reset on the previous move. Prints
+    /// "win K R D" (a winning move: take K, reset R = 0/1) or "lose K R D" (the move
+    /// it would play in a lost position), D the plies to the end when the winner
+    /// hurries and the loser holds out ("-" if the game is too large for distances). Positions beyond any table are solved in memory.
+    ///
+    /// Fibonacci Nim (--game fibonacci): S LIMIT — S stones left, at most LIMIT may be
+    /// taken this move (a game of N stones starts at S = N, LIMIT = N - 1). Prints
+    /// "win K" or "lose K".
+    #[command(verbatim_doc_comment)]
+    Query {
+        /// The game: expanding (Expanding Nim with resets) or fibonacci.
+        #[arg(long, value_enum, default_value_t = Game::Expanding)]
+        game: Game,
+        /// The position: S C A B F (expanding) or S LIMIT (fibonacci).
+        #[arg(required = true, num_args = 1.., value_name = "NUMBERS")]
+        numbers: Vec<u64>,
+        /// M: the initial maximum of an Expanding Nim game.
+        #[arg(long, short = 'm', default_value_t = 3)]
+        init_max: u32,
+        #[command(flatten)]
+        play: PolicyArgs,
+    },
+    /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
+    /// (the default) every opponent family under each lost-position policy, over many
+    /// starts and both seats; for Super-Nim a match against --opponent.
+    Arena(arena::ArenaArgs),
+    /// Play one game between nimbot and a random (or perfect) opponent and print it.
+    Demo(demo::DemoArgs),
+    /// Measure solving and decision speed; prints JSON lines.
+    Bench(bench::BenchArgs),
+    /// Play one game against the tournament's TCP server.
+    ///
+    /// Exit status: 0 won, 1 lost, 2 usage error, 3 protocol, connection or
+    /// state-mismatch error (one summary line on stderr either way).
+    Connect(connect::ConnectArgs),
+    /// Play one game through the stock `exp-nim` text client, on stdin/stdout.
+    ///
+    /// Wire it with a named pipe; exit status as for `connect`.
+    ExpNim(exp_nim::ExpNimArgs),
+    /// Referee one game on the platform's wire protocol, then exit.
+    ///
+    /// Existing Python bots and exp-nim connect to it unchanged. It prints
+    /// "listening on ADDR:PORT" on stdout and logs the game to stderr (or --log).
+    /// Exit status: 0 a game was played, 2 usage error, 3 no game (join timeout, bind error).
+    Serve(serve::ServeArgs),
+    /// Play local games through the referee and print a results table.
+    Match(matches::MatchArgs),
+    /// Replay a platform game log and show where the game was thrown away.
+    ///
+    /// Reads the server's game-log.txt (N comes from its first record; give R and M,
+    /// which the log does not hold) and prints, for every move, the value of the
+    /// position before it, the winning moves there, whether the move was a blunder
+    /// (from a won position it leaves the opponent a won one, or the server refused
+    /// it) and, in a lost position, how many plies could still have been held out;
+    /// then the first blunder and the blunders per seat.
+    Analyze(analyze::AnalyzeArgs),
+}
+
+fn main() -> ExitCode {
+    quit_quietly_on_broken_pipe();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serial(cli.play)) {
+        Command::Serial(play) => run_serial(play),
+        Command::Query {
+            game,
+            numbers,
+            init_max,
+            play,
+        } => run_query(game, &numbers, init_max, play),
+        Command::Arena(args) => arena::run(&args),
+        Command::Demo(args) => demo::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Connect(args) => connect::run(&args),
+        Command::ExpNim(args) => exp_nim::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+    }
+}
+
+/// `nimbot arena | head` closes stdout early. Rust ignores SIGPIPE, so the next
+/// `println!` panics; end quietly instead, with the status a shell gives a process
+/// killed by SIGPIPE (141), as other command-line tools do.
+fn quit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
+/// A game's parameters, or (after one line on stderr) the usage error's exit status.
+fn params(cmd: &str, stones: u32, resets: u8, init_max: u32) -> Result<Params, ExitCode> {
+    Params::new(stones, resets, init_max).map_err(|e| {
+        eprintln!("nimbot {cmd}: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn run_serial(play: PolicyArgs) -> ExitCode {
+    let (engine, policy) = match play.engine("serial") {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    let mut session = Session::with_policy(engine, policy);
+    let mut input = FromStd::new(io::stdin().lock());
+    let mut output = FromStd::new(io::stdout().lock());
+    match serve(&mut session, &mut input, &mut output) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nimbot: i/o error: {e:?}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The games `query` and `arena` know.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Game {
+    /// Expanding Nim with resets.
+    #[value(alias = "expanding-nim")]
+    Expanding,
+    /// Fibonacci Nim.
+    Fibonacci,
+    /// Super-Nim.
+    #[value(alias = "supernim")]
+    SuperNim,
+}
+
+fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> ExitCode {
+    match game {
+        Game::Expanding => match expanding_position(numbers, init_max) {
+            Ok(pos) => query_expanding(&pos, play),
+            Err(e) => {
+                eprintln!("nimbot query: {e}");
+                ExitCode::from(2)
+            }
+        },
+        _ if play.policy.is_some() => {
+            eprintln!("nimbot query: --policy is for Expanding Nim only");
+            ExitCode::from(2)
+        }
+        Game::Fibonacci => query_fibonacci(numbers),
+        Game::SuperNim => {
+            eprintln!("nimbot query: super-nim has no query (try arena or the line protocol)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `S C A B F` as an Expanding Nim position.
+fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+    let &[stones, cap, own, opp, pending] = numbers else {
+        return Err(format!(
+            "expanding nim needs 5 numbers S C A B F, got {}",
+            numbers.len()
+        ));
+    };
+    let stones = u32::try_from(stones).map_err(|_| "stones out of range".to_owned())?;
+    let cap = u32::try_from(cap).map_err(|_| "cap out of range".to_owned())?;
+    let own = u8::try_from(own).map_err(|_| "resets out of range".to_owned())?;
+    let opp = u8::try_from(opp).map_err(|_| "resets out of range".to_owned())?;
+    let pending = match pending {
+        0 => false,
+        1 => true,
+        _ => return Err("the pending flag F must be 0 or 1".to_owned()),
+    };
+    Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
+}
+
+fn query_fibonacci(numbers: &[u64]) -> ExitCode {
+    let &[stones, limit] = numbers else {
+        eprintln!(
+            "nimbot query: fibonacci needs 2 numbers S LIMIT, got {}",
+            numbers.len()
+        );
+        return ExitCode::from(2);
+    };
+    match fib::decide(stones, limit) {
+        Ok(d) => {
+            let word = d.value.as_word();
+            let _ = writeln!(io::stdout(), "{word} {}", d.take);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("nimbot query: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn query_expanding(pos: &Position, play: PolicyArgs) -> ExitCode {
+    let (mut engine, policy) = match play.engine("query") {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    match engine
+        .decide(pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
+    {
+        Ok((d, distance)) => {
+            let word = d.value.as_word();
+            let distance = distance.map_or("-".to_string(), |d| d.to_string());
+            let _ = writeln!(
+                io::stdout(),
+                "{word} {} {} {distance}",
+                d.mv.take,
+                u8::from(d.mv.reset)
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("nimbot query: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! `nimbot analyze` on hand-written logs (the worked examples of the rules), and on
+//! the log `nimbot serve --game-log` writes of a real game, with `connect --pace`.
+
+mod common;
+
+use std::process::{Command, Output};
+use std::thread;
+use std::time::Duration;
+
+use common::{first_wins, spawn, Referee, BIN};
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::{best_move, position_value};
+use nimbot::{Game, Move, Outcome, Params};
+
+fn analyze(log: &str, extra: &[&str]) -> Output {
+    let dir = std::env::temp_dir().join(format!("nimbot-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("log-{}.txt", log.len()));
+    std::fs::write(&path, log).unwrap();
+    let mut args = vec!["analyze", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    Command::new(BIN).args(&args).output().unwrap()
+}
+
+fn record(name: &str, take: u32, reset: bool, max: u32, left: u32) -> String {
+    let r = if reset { " and used reset" } else { "" };
+    format!(
+        "Player {name} took {take} stones{r}.\nCurrent max: {max}\nStones left: {left}\n{}\n",
+        "-".repeat(39)
+    )
+}
+
+#[test]
+fn a_reset_declared_with_none_left_is_the_first_blunder() {
+    // N = 10, R = 1 (a worked example of the rules): P1 takes 3 and resets, P2 takes
+    // 3, P1 takes 2 and declares a reset it no longer has: the server refuses it.
+    let log = [
+        record("first noob", 3, true, 3, 7),
+        record("first noob", 3, false, 4, 4),
+        record("first noob", 2, true, 4, 2),
+    ]
+    .concat()
+        + "Game over\nPlayer first noob used too many resets\n";
+    let o = analyze(&log, &["--resets", "1", "--json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("{\"ply\":1,\"seat\":0,\"name\":\"first noob\",\"take\":3,\"reset\":true,\"stones_before\":10,\"limit\":3,"), "{out}");
+    assert!(
+        lines[2].contains("\"blunder\":true,\"refused\":\"no resets left\""),
+        "{out}"
+    );
+    let summary = lines[3];
+    assert!(summary.contains("\"stones\":10,"), "{summary}");
+    assert!(summary.contains("\"winner\":1,"), "{summary}");
+    // Seat 0's refused move is a blunder; whatever else the replay finds must agree
+    // with the solver, so the first blunder of seat 0 is at ply 3 or earlier.
+    let blunders = summary.split("\"blunders\":[").nth(1).unwrap();
+    let seat0: u32 = blunders.split(',').next().unwrap().parse().unwrap();
+    assert!(seat0 >= 1, "{summary}");
+    assert!(summary.contains("\"first_blunder_ply\":["), "{summary}");
+}
+
+#[test]
+fn a_win_thrown_away_is_found_and_a_lost_side_never_blunders() {
+    // N = 8, R = 0: the first player's start is won (taking 1 wins). It plays the
+    // first take that throws the win away, then both play perfectly.
+    let params = Params::new(8, 0, 3).unwrap();
+    let sol = Solution::solve(SolveBox::games(8, 0, 3)).unwrap();
+    assert_eq!(
+        position_value(&sol, &params.start()),
+        Ok(nimbot::Value::Won)
+    );
+    let bad = (1..=3)
+        .find(|&t| {
+            let next = params.start().after(Move::new(t, false)).unwrap().unwrap();
+            position_value(&sol, &next) == Ok(nimbot::Value::Won)
+        })
+        .expect("some take throws the win away");
+    let mut game = Game::new(params);
+    let mut log = String::new();
+    let names = ["a", "b"];
+    let mut mv = Move::new(bad, false);
+    loop {
+        let seat = game.to_move();
+        let out = game.play(seat, mv).unwrap();
+        log += &record(
+            names[seat.index()],
+            mv.take,
+            mv.reset,
+            game.limit(),
+            game.stones(),
+        );
+        if matches!(out, Outcome::Won(_)) {
+            log += &format!(
+                "Game over\nPlayer {} won the game! Congrats!\n",
+                names[seat.index()]
+            );
+            break;
+        }
+        mv = best_move(&sol, &game.position().unwrap()).unwrap().mv;
+    }
+    let o = analyze(&log, &["--resets", "0"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("N = 8 (from the log), R = 0, M = 3; seat 0: a, seat 1: b\n"),
+        "{out}"
+    );
+    let ply1 = out.lines().nth(2).unwrap();
+    assert!(ply1.contains("BLUNDER: threw the win away"), "{out}");
+    // Taking 1 is among the winning moves listed for the start.
+    assert!(ply1.split_whitespace().skip(5).any(|w| w == "1"), "{out}");
+    assert!(out.contains("summary: first blunder seat 0 (a) at ply 1; blunders: seat 0 1 (first ply 1), seat 1 0 (first none); winner seat 1 (b): Player b won the game! Congrats!"), "{out}");
+}
+
+#[test]
+fn bad_logs_are_refused_with_the_line() {
+    let o = analyze("Player a took many stones.\n", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 1: bad take"), "{err}");
+    let o = analyze("nothing here\n", &[]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn serve_writes_a_game_log_that_analyze_reads() {
+    // N = 57 is lost for the first player (R = 4, M = 3): with perfect play the
+    // second seat wins and nobody blunders. The first seat plays with --pace 20.
+    let (n, r, m) = (57u32, 4u8, 3u32);
+    assert!(!first_wins(n, r, m));
+    let dir = std::env::temp_dir().join(format!("nimbot-gamelog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game-log.txt");
+    let referee = Referee::start(&[
+        &n.to_string(),
+        &r.to_string(),
+        "-t",
+        "60",
+        "--game-log",
+        path.to_str().unwrap(),
+    ]);
+    let p0 = spawn(
+        BIN,
+        &[
+            "connect",
+            &referee.addr,
+            "--first",
+            "--name",
+            "slow one",
+            "--pace",
+            "20",
+            "--timeout",
+            "60",
+        ],
+    );
+    thread::sleep(Duration::from_millis(5));
+    let p1 = spawn(
+        BIN,
+        &[
+            "connect",
+            &referee.addr,
+            "--second",
+            "--name",
+            "fast",
+            "--timeout",
+            "60",
+        ],
+    );
+    let (c0, _, e0) = p0.finish(90.0);
+    let (c1, _, e1) = p1.finish(90.0);
+    let (code, log) = referee.end(10.0);
+    assert_eq!(code, Some(0), "{log}");
+    assert_eq!((c0, c1), (Some(1), Some(0)), "{e0}{e1}{log}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("Player slow one took "), "{text}");
+    assert!(
+        text.ends_with("Game over\nPlayer fast won the game! Congrats!\n"),
+        "{text}"
+    );
+    // The paced player's clock: every one of its moves waited at least 20 ms.
+    let moves0 = text.matches("Player slow one took ").count() as f64;
+    let last = log.lines().rev().find(|l| l.contains(" clocks ")).unwrap();
+    let clock0: f64 = last
+        .split(" clocks ")
+        .nth(1)
+        .unwrap()
+        .split(" s /")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        clock0 >= 0.02 * moves0,
+        "{moves0} moves in {clock0} s: {log}"
+    );
+    let o = Command::new(BIN)
+        .args(["analyze", path.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let summary = out.lines().last().unwrap();
+    assert!(summary.contains("\"stones\":57,"), "{summary}");
+    assert!(
+        summary.contains("\"names\":[\"slow one\",\"fast\"],\"winner\":1,"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\"blunders\":[0,0],\"first_blunder_ply\":[null,null]"),
+        "{summary}"
+    );
+    // Every move of the first seat was from a lost position, with plies to hold out.
+    for line in out.lines().filter(|l| l.contains("\"seat\":0,")) {
+        assert!(line.contains("\"value\":\"lost\""), "{line}");
+        assert!(!line.contains("\"hold_out\":null"), "{line}");
+    }
+}

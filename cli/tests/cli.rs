@@ -1,0 +1,323 @@
+//! The `nimbot` binary as a user runs it: arguments, exit codes, stdin/stdout.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn nimbot(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nimbot runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn query_prints_value_and_move() {
+    let o = nimbot(&["query", "8", "3", "0", "0", "0"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "win 1 0 3\n");
+    // 4 stones, cap 3, no resets: every take leaves the opponent a pile it can empty.
+    let o = nimbot(&["query", "4", "3", "0", "0", "0"], "");
+    assert_eq!(stdout(&o), "lose 1 0 2\n");
+    // After a reset the limit is M: 5 stones, M = 1, reset pending, cap open. Taking
+    // 1 without a reset hands over an open cap; with the only reset it wins, since
+    // the opponent has none to answer with.
+    let o = nimbot(&["query", "5", "9", "1", "0", "1", "--init-max", "1"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "win 1 1 3\n");
+    // A position far outside any game of the default box is solved on the fly.
+    let o = nimbot(&["query", "5000", "60", "4", "4", "0"], "");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout(&o).starts_with("win ") || stdout(&o).starts_with("lose "));
+}
+
+#[test]
+fn malformed_query_arguments_exit_2_with_a_message() {
+    for args in [
+        &["query", "8", "3", "0", "0"][..],
+        &["query", "8", "3", "0", "0", "2"],
+        &["query", "x", "3", "0", "0", "0"],
+        &["query", "0", "3", "0", "0", "0"],
+        &["query", "8", "2", "0", "0", "0"],
+        &["query", "8", "3", "99", "0", "0"],
+        &["query", "8", "3", "-1", "0", "0"],
+        &["query", "8", "3", "0", "0", "0", "--init-max", "0"],
+    ] {
+        let o = nimbot(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(!o.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn stdin_speaks_the_line_protocol() {
+    for args in [&[][..], &["serial"]] {
+        let o = nimbot(args, "version\nnew 3 0 3 first\ngo\nbogus\n");
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(lines[0].starts_with("version nimbot "));
+        assert_eq!(
+            &lines[1..],
+            ["ok", "move 3 0 won", "error unknown command (try help)"]
+        );
+    }
+}
+
+#[test]
+fn help_explains_the_commands() {
+    let o = nimbot(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for word in ["serial", "query", "demo", "bench", "Examples"] {
+        assert!(help.contains(word), "--help lacks {word}:\n{help}");
+    }
+    let help = stdout(&nimbot(&["help", "serial"], ""));
+    assert!(help.contains("opp K F"), "{help}");
+}
+
+#[test]
+fn demo_plays_a_whole_game_and_wins_a_won_start() {
+    // 8 stones, no resets: the first player wins.
+    let o = nimbot(&["demo", "--stones", "8", "--resets", "0"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("the first player (nimbot) wins"), "{out}");
+    assert!(out.trim_end().ends_with("nimbot wins."), "{out}");
+}
+
+#[test]
+fn bench_prints_json_lines() {
+    let o = nimbot(
+        &["bench", "--stones", "60", "--resets", "1", "--runs", "3"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0]
+        .starts_with("{\"bench\":\"solve\",\"stones\":60,\"resets\":1,\"init_max\":3,\"states\":"));
+    assert!(lines[1].starts_with("{\"bench\":\"decide\","));
+    assert!(lines.iter().all(|l| l.ends_with('}')));
+}
+
+#[test]
+fn arena_wins_every_won_start_against_every_opponent() {
+    let o = nimbot(
+        &[
+            "arena",
+            "--json",
+            "--starts",
+            "60",
+            "--seeds",
+            "2",
+            "--list-losses",
+        ],
+        "",
+    );
+    let losses = String::from_utf8_lossy(&o.stderr).into_owned();
+    // Only lost starts are ever lost, and each loss is named.
+    assert!(
+        losses
+            .lines()
+            .all(|l| l.starts_with("lost: ") && l.ends_with("(lost start)")),
+        "{losses}"
+    );
+    assert!(losses.contains(" N 1 nimbot second "), "{losses}");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // (13 fallible + 12 systematic families) x 4 policies.
+    assert_eq!(lines.len(), 100, "{out}");
+    for line in &lines {
+        assert!(
+            line.starts_with("{\"game\":\"expanding-nim\",\"opponent\":\""),
+            "{line}"
+        );
+        let cell: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(cell["won_start_rate"], 1.0, "a won start was lost: {line}");
+        assert_ne!(cell["lost_starts"], 0, "{line}");
+    }
+    for policy in ["first", "trap", "longest", "exploit"] {
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.contains(&format!("\"policy\":\"{policy}\"")))
+                .count(),
+            25
+        );
+    }
+}
+
+#[test]
+fn match_plays_every_pair_and_the_won_seat_wins() {
+    // N = 20 and 57 are lost for the first player (R = 4, M = 3): the second seat
+    // wins every game, whichever bot sits there.
+    let bin = env!("CARGO_BIN_EXE_nimbot");
+    let other = format!("{bin} connect {{addr}} --{{seat}} --name other --policy first");
+    let o = nimbot(
+        &[
+            "match", "--stones", "20,57", "--bot", "nimbot", "--bot", &other,
+        ],
+        "",
+    );
+    let out = stdout(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let games: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("20 ") || l.trim_start().starts_with("57 "))
+        .collect();
+    assert_eq!(games.len(), 4, "{out}");
+    for g in games {
+        let cols: Vec<&str> = g.split_whitespace().collect();
+        assert_eq!(cols[3], cols[2], "the second seat should win: {g}");
+    }
+    assert!(out.contains("bot0       4     2"), "{out}");
+    assert!(out.contains("bot1       4     2"), "{out}");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    // As in `nimbot arena | head -1`: read one line, then close the pipe.
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .args(["arena", "--seeds", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("nimbot vs fallible opponents"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
+}
+
+/// `nimbot query ARGS`: exit code, stdout, stderr.
+fn query(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = nimbot(&[&["query"], args].concat(), "");
+    (
+        o.status.code(),
+        stdout(&o),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn fibonacci_query_prints_win_or_lose_and_the_take() {
+    // 20 = 13 + 5 + 2: take 2 from the start (limit 19).
+    assert_eq!(query(&["--game", "fibonacci", "20", "19"]).1, "win 2\n");
+    // 21 is a Fibonacci number: the start is lost, the bot would take 1.
+    assert_eq!(query(&["--game", "fibonacci", "21", "20"]).1, "lose 1\n");
+    // 22 = 21 + 1 with limit 2: take 1 (the seed's example).
+    assert_eq!(query(&["--game", "fibonacci", "22", "21"]).1, "win 1\n");
+    // 20 with limit 1: the smallest term 2 is out of reach.
+    let (code, out, _) = query(&["--game", "fibonacci", "20", "1"]);
+    assert_eq!((code, out.as_str()), (Some(0), "lose 1\n"));
+    // A pile within the limit is taken whole.
+    assert_eq!(query(&["--game", "fibonacci", "8", "8"]).1, "win 8\n");
+    // The default game is still Expanding Nim, and it can be named.
+    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0 3\n");
+    assert_eq!(
+        query(&["--game", "expanding", "8", "3", "0", "0", "0"]).1,
+        "win 1 0 3\n"
+    );
+    for bad in [
+        &["--game", "fibonacci", "0", "3"][..],
+        &["--game", "fibonacci", "5", "0"],
+        &["--game", "fibonacci", "5"],
+        &["--game", "fibonacci", "5", "3", "1"],
+        &["--game", "fibonacci", "x", "3"],
+        &["--game", "chess", "5", "3"],
+    ] {
+        let (code, out, err) = query(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn super_nim_arena_prints_one_json_line_and_is_reproducible() {
+    let run = |opponent: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+            .args([
+                "arena",
+                "--game",
+                "super-nim",
+                "--opponent",
+                opponent,
+                "--games",
+                "4",
+                "--budget",
+                "500",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert_eq!(out.lines().count(), 1, "{out}");
+        let line = out.trim_end().to_owned();
+        assert!(line.starts_with('{') && line.ends_with('}'), "{line}");
+        // Drop the timing; the rest must repeat exactly.
+        line.split(",\"seconds\"").next().unwrap().to_owned()
+    };
+    for opponent in ["random", "greedy"] {
+        let line = run(opponent);
+        let field = |name: &str| -> u32 {
+            let at = line.find(&format!("\"{name}\":")).unwrap() + name.len() + 3;
+            line[at..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(
+            field("wins") + field("losses") + field("draws"),
+            4,
+            "{line}"
+        );
+        assert_eq!(run(opponent), line);
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_nimbot"))
+        .args(["arena", "--game", "fibonacci"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
