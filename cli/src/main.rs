@@ -12,6 +12,7 @@ mod exp_nim;
 mod game_log;
 mod json;
 mod matches;
+mod moves;
 mod nim_arena;
 mod serve;
 
@@ -116,6 +117,7 @@ const AFTER_HELP: &str = "\
 Examples:
   nimbot demo --stones 100            watch nimbot play a random opponent
   nimbot query 20 3 4 4 0             value and move for 20 stones, cap 3, 4 resets each
+  nimbot moves 20 3 4 4 0 --json      every move there, its value and its distance
   nimbot query --game fibonacci 20 19 Fibonacci Nim: 20 stones, at most 19 this move
   nimbot arena --game super-nim --opponent greedy --games 100 --json
   printf 'new 20 4 3 first\\ngo\\n' | nimbot
@@ -135,7 +137,8 @@ enum Command {
     /// and to the opponent, F = 1 if the opponent reset on the previous move. Prints
     /// "win K R D" (a winning move: take K, reset R = 0/1) or "lose K R D" (the move
     /// it would play in a lost position), D the plies to the end when the winner
-    /// hurries and the loser holds out ("-" if the game is too large for distances). Positions beyond any table are solved in memory.
+    /// hurries and the loser holds out ("-" if the game is too large for distances).
+    /// Positions beyond any table are solved in memory; `moves` lists every move.
     ///
     /// Fibonacci Nim (--game fibonacci): S LIMIT — S stones left, at most LIMIT may be
     /// taken this move (a game of N stones starts at S = N, LIMIT = N - 1). Prints
@@ -154,6 +157,14 @@ enum Command {
         #[command(flatten)]
         play: PolicyArgs,
     },
+    /// Print every move of one position with its value and its distance to the end.
+    ///
+    /// The position is S C A B F, as for `query`. A move's distance counts the plies
+    /// to the end after it, itself included, when the winner hurries and the loser
+    /// holds out; "-" if the game is too large for distances. Winning moves come
+    /// first, fastest first, then losing ones, longest first (--json: one line, in
+    /// the line protocol's order).
+    Moves(moves::MovesArgs),
     /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
     /// (the default) every opponent family under each lost-position policy, over many
     /// starts and both seats; for Super-Nim a match against --opponent.
@@ -201,6 +212,7 @@ fn main() -> ExitCode {
             init_max,
             play,
         } => run_query(game, &numbers, init_max, play),
+        Command::Moves(args) => moves::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -291,7 +303,7 @@ fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> Ex
 }
 
 /// `S C A B F` as an Expanding Nim position.
-fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+pub(crate) fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
     let &[stones, cap, own, opp, pending] = numbers else {
         return Err(format!(
             "expanding nim needs 5 numbers S C A B F, got {}",

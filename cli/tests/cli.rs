@@ -321,3 +321,78 @@ fn super_nim_arena_prints_one_json_line_and_is_reproducible() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn moves_lists_every_move_as_the_line_protocol_does() {
+    // A position beyond the table (solved on the fly) and one inside it.
+    for (pos, m) in [
+        ("8 3 1 0 0", "3"),
+        ("1200 30 2 1 1", "3"),
+        ("9 9 1 1 0", "2"),
+    ] {
+        let args: Vec<&str> = ["moves", "--json", "-m", m]
+            .into_iter()
+            .chain(pos.split(' '))
+            .collect();
+        let o = nimbot(&args, "");
+        assert_eq!(o.status.code(), Some(0), "{pos}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        // The protocol's pages, joined: `moves V D K[r]:VD ... [more I]`.
+        let mut protocol = Vec::new();
+        let mut from = 0;
+        let head = loop {
+            let o = nimbot(&[], &format!("new 2000 2 {m} first\nmoves {pos} {from}\n"));
+            let out = stdout(&o);
+            let reply = out.lines().nth(1).unwrap().to_owned();
+            let words: Vec<String> = reply.split(' ').map(str::to_owned).collect();
+            let n = words.len();
+            if n >= 2 && words[n - 2] == "more" {
+                protocol.extend(words[3..n - 2].iter().cloned());
+                from = words[n - 1].parse().unwrap();
+            } else {
+                protocol.extend(words[3..].iter().cloned());
+                break format!("{} {}", words[1], words[2]);
+            }
+        };
+        let word = |w: &serde_json::Value| if w == "win" { "w" } else { "l" };
+        assert_eq!(
+            format!("{} {}", v["value"].as_str().unwrap(), v["distance"]),
+            head,
+            "{pos}"
+        );
+        let listed: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|mv| {
+                let r = if mv["reset"] == true { "r" } else { "" };
+                format!("{}{r}:{}{}", mv["take"], word(&mv["value"]), mv["distance"])
+            })
+            .collect();
+        assert_eq!(listed, protocol, "{pos}");
+        // The table: a line for the position, a heading, then the same moves,
+        // winning ones first.
+        let table: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+        let text = stdout(&nimbot(&table, ""));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "{} in {} plies",
+                v["value"].as_str().unwrap(),
+                v["distance"]
+            )
+        );
+        assert_eq!(lines.len(), 2 + listed.len(), "{text}");
+        let values: Vec<&str> = lines[2..]
+            .iter()
+            .map(|l| l.split_whitespace().nth(2).unwrap())
+            .collect();
+        assert!(
+            values.windows(2).all(|w| w[0] == "win" || w[1] == "lose"),
+            "{text}"
+        );
+    }
+    let o = nimbot(&["moves", "--json", "5", "3", "0", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
