@@ -14,6 +14,7 @@ mod json;
 mod matches;
 mod moves;
 mod nim_arena;
+mod record;
 mod serve;
 
 use std::io::{self, Write as _};
