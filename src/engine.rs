@@ -99,13 +99,6 @@ impl MoveError {
             MoveError::Illegal(_) => text!("engine proposed an illegal move"),
         }
     }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
-    }
 }
 
 crate::text::error_from_text!(MoveError);

@@ -10,7 +10,7 @@
 //! allocation; `tests/fibonacci.rs` checks it against an exhaustive search.
 
 use crate::rules::Player;
-use crate::text::{text, Text};
+use crate::text::{match_text, Text};
 use crate::value::Value;
 
 /// Why a Fibonacci Nim position or move was refused.
@@ -38,21 +38,14 @@ pub enum Error {
 impl Error {
     /// A short, static description (the line protocol uses it).
     pub const fn text(self) -> Text {
-        match self {
-            Error::NoStones => text!("stones must be at least 1"),
-            Error::ZeroLimit => text!("limit must be at least 1"),
-            Error::TooFewStones => text!("a fibonacci game needs at least 2 stones"),
-            Error::BadTake { .. } => text!("take outside 1..=limit"),
-            Error::OutOfTurn => text!("moved out of turn"),
-            Error::GameOver => text!("the game is over"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            Error::NoStones => "stones must be at least 1",
+            Error::ZeroLimit => "limit must be at least 1",
+            Error::TooFewStones => "a fibonacci game needs at least 2 stones",
+            Error::BadTake { .. } => "take outside 1..=limit",
+            Error::OutOfTurn => "moved out of turn",
+            Error::GameOver => "the game is over",
+        })
     }
 }
 

@@ -16,7 +16,7 @@
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, position_value, DecideError, Decision, Oracle};
-use crate::text::{text, Text};
+use crate::text::{match_text, Text};
 use crate::value::Value;
 
 /// How to move in a lost position. Won positions always get a winning move.
@@ -60,19 +60,12 @@ pub enum Knowledge {
 impl Policy {
     /// The policy's name in the line protocol and on the command line.
     pub const fn text(self) -> Text {
-        match self {
-            Policy::First => text!("first"),
-            Policy::Trap => text!("trap"),
-            Policy::Longest => text!("longest"),
-            Policy::Exploit => text!("exploit"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            Policy::First => "first",
+            Policy::Trap => "trap",
+            Policy::Longest => "longest",
+            Policy::Exploit => "exploit",
+        })
     }
 
     /// The policy called `name`, if any.
@@ -95,6 +88,8 @@ impl Policy {
         }
     }
 }
+
+crate::text::str_from_text!(Policy);
 
 /// The opponent's replies from `q`: (winning ones, all legal ones), every legal
 /// move counted ([`Position::moves`]: each take in `1..=limit`, with and without a

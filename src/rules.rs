@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use crate::text::{text, Text};
+use crate::text::{match_text, text, Text};
 use crate::value::Value;
 
 /// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
@@ -45,20 +45,13 @@ pub enum ParamError {
 impl ParamError {
     /// A short, static description (also used by the line protocol).
     pub const fn text(self) -> Text {
-        match self {
-            ParamError::NoStones => text!("stones must be at least 1"),
-            ParamError::TooManyStones => text!("stones exceed 1000000000"),
-            ParamError::TooManyResets => text!("resets exceed 32"),
-            ParamError::ZeroInitMax => text!("init max must be at least 1"),
-            ParamError::InitMaxTooLarge => text!("init max exceeds 1000000000"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            ParamError::NoStones => "stones must be at least 1",
+            ParamError::TooManyStones => "stones exceed 1000000000",
+            ParamError::TooManyResets => "resets exceed 32",
+            ParamError::ZeroInitMax => "init max must be at least 1",
+            ParamError::InitMaxTooLarge => "init max exceeds 1000000000",
+        })
     }
 }
 
@@ -209,21 +202,16 @@ pub enum IllegalMove {
 impl IllegalMove {
     /// A short, static description (also used by the line protocol).
     pub const fn text(self) -> Text {
-        match self {
-            IllegalMove::GameOver => text!("the game is over"),
-            IllegalMove::OutOfTurn => text!("move out of turn"),
-            IllegalMove::BadTake { .. } => text!("take out of range"),
-            IllegalMove::NoResetsLeft => text!("no resets left"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            IllegalMove::GameOver => "the game is over",
+            IllegalMove::OutOfTurn => "move out of turn",
+            IllegalMove::BadTake { .. } => "take out of range",
+            IllegalMove::NoResetsLeft => "no resets left",
+        })
     }
 }
+
+crate::text::str_from_text!(IllegalMove);
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -403,11 +391,17 @@ impl Game {
 /// Who sits first does not matter: the position is always seen from the mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// s: stones left, at least 1 (an empty pile ends the game before a position).
     stones: u32,
+    /// c: the cap `max(M, h + 1)`, the largest take allowed unless a reset is pending.
     cap: u32,
+    /// a: the mover's resets left.
     own_resets: u8,
+    /// b: the opponent's resets left.
     opp_resets: u8,
+    /// f: the opponent has just reset, so this move may take at most M.
     reset_pending: bool,
+    /// M, the game's initial maximum: the cap's floor.
     init_max: u32,
 }
 
@@ -429,18 +423,28 @@ impl PositionError {
             PositionError::CapBelowInitMax => text!("cap is below init max"),
         }
     }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
-    }
 }
 
 impl From<ParamError> for PositionError {
     fn from(e: ParamError) -> Self {
         PositionError::Param(e)
+    }
+}
+
+/// `S C A B F`: the five numbers of the line protocol's `query` (stones, cap, the
+/// mover's and the opponent's resets left, 1 if a reset is pending), which read the
+/// position back with the game's M.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {}",
+            self.stones,
+            self.cap,
+            self.own_resets,
+            self.opp_resets,
+            u8::from(self.reset_pending)
+        )
     }
 }
 

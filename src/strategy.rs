@@ -4,7 +4,7 @@
 //! position is a [`Policy`](crate::Policy): see [`policy`](crate::policy).
 
 use crate::rules::{Move, Position};
-use crate::text::{text, Text};
+use crate::text::{match_text, Text};
 use crate::value::Value;
 
 /// The position lies outside what an oracle or engine knows.
@@ -26,19 +26,12 @@ pub enum DecideError {
 impl DecideError {
     /// A short, static description (also used by the line protocol).
     pub const fn text(self) -> Text {
-        match self {
-            DecideError::OutOfRange => text!("position outside the engine's limits"),
-            DecideError::TooLarge => text!("position too large to solve here"),
-            DecideError::BadTable => text!("table data damaged"),
-            DecideError::Unsupported => text!("policy not played by this engine"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            DecideError::OutOfRange => "position outside the engine's limits",
+            DecideError::TooLarge => "position too large to solve here",
+            DecideError::BadTable => "table data damaged",
+            DecideError::Unsupported => "policy not played by this engine",
+        })
     }
 }
 

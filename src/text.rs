@@ -129,15 +129,48 @@ macro_rules! text {
 
 pub use text;
 
+/// A `match` whose every arm is a fixed text, written as a plain string literal:
+/// `match_text!(value, { PATTERN => "text", ... })` is the `match` with each string
+/// made a [`Text`] by [`text!`](crate::text!), so the many "variant => message" lists
+/// say only what differs.
+macro_rules! match_text {
+    ($value:expr, { $($pat:pat $(if $guard:expr)? => $text:literal),+ $(,)? }) => {
+        match $value {
+            $($pat $(if $guard)? => $crate::text!($text)),+
+        }
+    };
+}
+
+pub(crate) use match_text;
+
 /// For `text!` on the AVR.
 #[cfg(target_arch = "avr")]
 #[doc(hidden)]
 pub use nimbot_progmem as __progmem;
 
-/// `Display` (the type's [`Text`]) and `core::error::Error` for error types that
-/// have a `text()`.
+/// `as_str()`, the type's `text()` as a `&str`, for types that have a `text()` (not
+/// on the AVR, whose text stays in program memory).
+macro_rules! str_from_text {
+    ($($t:ty),+ $(,)?) => {$(
+        impl $t {
+            /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text
+            /// stays in program memory).
+            #[cfg(not(target_arch = "avr"))]
+            pub const fn as_str(self) -> &'static str {
+                self.text().as_str()
+            }
+        }
+    )+};
+}
+
+pub(crate) use str_from_text;
+
+/// `as_str()`, `Display` (the type's [`Text`]) and `core::error::Error` for error
+/// types that have a `text()`.
 macro_rules! error_from_text {
     ($($t:ty),+ $(,)?) => {$(
+        $crate::text::str_from_text!($t);
+
         impl core::fmt::Display for $t {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 core::fmt::Display::fmt(&self.text(), f)

@@ -1,7 +1,7 @@
 //! The game-theoretic value of a position, always from the side of the player to
 //! move: a type rather than a `bool`, so no function has to say which way it reads.
 
-use crate::text::{text, Text};
+use crate::text::{match_text, Text};
 
 /// Whether the player to move wins a position with perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,10 +30,10 @@ impl Value {
 
     /// `win` or `lose`, as `query` answers.
     pub const fn word(self) -> Text {
-        match self {
-            Value::Won => text!("win"),
-            Value::Lost => text!("lose"),
-        }
+        match_text!(self, {
+            Value::Won => "win",
+            Value::Lost => "lose",
+        })
     }
 
     /// The [`word`](Self::word) as a `&str` (not on the AVR, whose text stays in

@@ -266,12 +266,5 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
 
 /// The protocol's `query` line for `pos`.
 fn query_line(pos: &Position) -> String {
-    format!(
-        "query {} {} {} {} {}",
-        pos.stones(),
-        pos.cap(),
-        pos.own_resets(),
-        pos.opp_resets(),
-        u8::from(pos.reset_pending())
-    )
+    format!("query {pos}")
 }

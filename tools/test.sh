@@ -30,13 +30,22 @@ for board in firmware/boards/*/; do
 done
 cargo fmt --manifest-path tiny/Cargo.toml -- --check
 
+step "lock files: every Cargo.lock matches its manifests (a stale one fails --locked builds late)"
+for manifest in Cargo.toml examples/Cargo.toml tiny/Cargo.toml fuzz/Cargo.toml firmware/boards/*/Cargo.toml; do
+  if ! cargo metadata --locked --offline --format-version 1 --manifest-path "$manifest" >/dev/null 2>&1 &&
+     ! cargo metadata --locked --format-version 1 --manifest-path "$manifest" >/dev/null; then
+    echo "$(dirname "$manifest")/Cargo.lock is out of date: run cargo update -w in $(dirname "$manifest") and commit it" >&2
+    exit 1
+  fi
+done
+
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "the core builds without std and without alloc, and with each optional feature"
 cargo rustc -p nimbot --lib --no-default-features -- -D warnings
 cargo rustc -p nimbot --lib --no-default-features --features alloc -- -D warnings
-for feature in default-table async related-games platform encode num; do
+for feature in default-table async related-games platform encode num exploit; do
   cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
 done
 

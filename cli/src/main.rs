@@ -45,7 +45,7 @@ struct Cli {
 /// The lost-position policy of the commands that play (serial, query, connect,
 /// exp-nim); the others have no `--policy`.
 #[derive(Args, Clone, Copy, Debug)]
-pub struct PolicyArgs {
+struct PolicyArgs {
     /// How nimbot moves in a lost position (won positions always get a winning
     /// move) [default: exploit]: `exploit` weighs plausible wrong models of the game,
     /// learns which fit the opponent's moves and plays for their blunders, holding

@@ -9,7 +9,7 @@ use crate::fibonacci as fib;
 use crate::num::parse_u32;
 use crate::rules::{IllegalMove, Player};
 use crate::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
-use crate::text::{text, Text};
+use crate::text::{match_text, text, Text};
 
 /// Move limit of a Super-Nim game on the protocol; it then ends on points.
 pub const SUPERNIM_MOVE_LIMIT: u32 = 200;
@@ -113,13 +113,13 @@ fn sn_error(e: sn::Error) -> Error {
 
 /// Whose turn it is (or the result), from the bot's side.
 fn turn_word(over: Option<Option<Player>>, to_move: Player, bot: Player) -> Text {
-    match over {
-        Some(Some(p)) if p == bot => text!("won"),
-        Some(Some(_)) => text!("lost"),
-        Some(None) => text!("draw"),
-        None if to_move == bot => text!("bot"),
-        None => text!("opponent"),
-    }
+    match_text!(over, {
+        Some(Some(p)) if p == bot => "won",
+        Some(Some(_)) => "lost",
+        Some(None) => "draw",
+        None if to_move == bot => "bot",
+        None => "opponent",
+    })
 }
 
 fn check_turn(over: bool, to_move: Player, bot: Player, want_bot: bool) -> Result<(), Error> {

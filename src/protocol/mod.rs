@@ -26,7 +26,7 @@ use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::DecideError;
 #[cfg(feature = "related-games")]
 use crate::supernim as sn;
-use crate::text::{text, Text};
+use crate::text::{match_text, text, Text};
 
 #[cfg(feature = "related-games")]
 mod games;
@@ -416,12 +416,12 @@ impl<E: Engine> Session<E> {
         out.text(text!(" pending "));
         out.num(u32::from(game.reset_pending()));
         out.text(text!(" turn "));
-        out.text(match game.winner() {
-            Some(p) if p == *bot => text!("won"),
-            Some(_) => text!("lost"),
-            None if game.to_move() == *bot => text!("bot"),
-            None => text!("opponent"),
-        });
+        out.text(match_text!(game.winner(), {
+            Some(p) if p == *bot => "won",
+            Some(_) => "lost",
+            None if game.to_move() == *bot => "bot",
+            None => "opponent",
+        }));
     }
 
     fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {

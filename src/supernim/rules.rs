@@ -3,7 +3,7 @@
 use heapless::Vec;
 
 use crate::rules::Player;
-use crate::text::{text, Text};
+use crate::text::{match_text, Text};
 
 /// Most heaps a position may hold. A split that would make more is not generated
 /// (and refused if played); a start with more is refused.
@@ -53,25 +53,18 @@ pub enum Error {
 impl Error {
     /// A short, static description (the line protocol uses it).
     pub const fn text(self) -> Text {
-        match self {
-            Error::NoHeaps => text!("at least one heap is needed"),
-            Error::EmptyHeap => text!("heaps must have at least 1 stick"),
-            Error::TooManyHeaps => text!("more than 12 heaps"),
-            Error::HeapTooLarge => text!("a heap above 9999 sticks"),
-            Error::NoSuchHeap => text!("no heap of that size"),
-            Error::SameSize => text!("merged heaps must differ in size"),
-            Error::WrongParity => text!("grow needs an odd heap, split an even one"),
-            Error::BadMoveLimit => text!("move limit must be 1..=10000"),
-            Error::OutOfTurn => text!("out of turn"),
-            Error::GameOver => text!("the game is over"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            Error::NoHeaps => "at least one heap is needed",
+            Error::EmptyHeap => "heaps must have at least 1 stick",
+            Error::TooManyHeaps => "more than 12 heaps",
+            Error::HeapTooLarge => "a heap above 9999 sticks",
+            Error::NoSuchHeap => "no heap of that size",
+            Error::SameSize => "merged heaps must differ in size",
+            Error::WrongParity => "grow needs an odd heap, split an even one",
+            Error::BadMoveLimit => "move limit must be 1..=10000",
+            Error::OutOfTurn => "out of turn",
+            Error::GameOver => "the game is over",
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crate::strategy::DecideError;
-use crate::text::{text, Text};
+use crate::text::{match_text, text, Text};
 
 /// Why a blob was refused as a table. Bad data never panics; it lands here.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,17 +82,10 @@ pub enum ProbeError {
 impl ProbeError {
     /// A short, static description.
     pub const fn text(self) -> Text {
-        match self {
-            ProbeError::OutOfRange => text!("position outside the table"),
-            ProbeError::Corrupt => text!("table data damaged"),
-        }
-    }
-
-    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
-    /// program memory).
-    #[cfg(not(target_arch = "avr"))]
-    pub const fn as_str(self) -> &'static str {
-        self.text().as_str()
+        match_text!(self, {
+            ProbeError::OutOfRange => "position outside the table",
+            ProbeError::Corrupt => "table data damaged",
+        })
     }
 }
 

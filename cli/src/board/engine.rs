@@ -16,8 +16,8 @@ use nimbot::strategy::DecideError;
 use nimbot::{Decision, Engine, Move, Params, Player, Policy, Position};
 
 use super::device::{Device, Port};
-use super::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};
 use super::{BoardArgs, Fallback};
+use nimbot_bridge::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};
 
 /// The exit status for a board that cannot play, before any seat is taken.
 const EXIT_BOARD: u8 = 2;

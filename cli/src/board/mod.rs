@@ -2,14 +2,13 @@
 //! `exp-nim --board` keep the tournament side on the host and let the board, on a
 //! serial line or a TCP socket, decide every move through the line protocol.
 //!
-//! - [`link`]: the conversation with the board, a state machine with no I/O;
-//! - `device`: the serial port or socket it runs over.
+//! - `nimbot_bridge::link`: the conversation with the board, a state machine with
+//!   no I/O;
+//! - `device`: the serial port or socket it runs over;
+//! - `engine`: the link driven over the device with timeouts and the fallback.
 
 pub mod device;
 mod engine;
-#[cfg(test)]
-mod fake;
-pub mod link;
 
 use clap::{Args, ValueEnum};
 

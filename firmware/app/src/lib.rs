@@ -185,6 +185,29 @@ fn write_all<W: Write>(uart: &mut W, mut buf: &[u8]) -> Result<(), ()> {
     Ok(())
 }
 
+/// The last words of a board whose HAL can still panic (the guard is off there):
+/// `error firmware panic, resetting` on the serial line, then the caller resets.
+/// `busy` says the transmitter cannot take a byte yet, `send` hands it one, and
+/// `draining` says bytes are still on their way out. Every wait is bounded: a UART
+/// that was never enabled never gets ready, and the reset must come anyway.
+pub fn say_panic<W>(
+    mut busy: impl FnMut() -> bool,
+    mut send: impl FnMut(u8) -> W,
+    mut draining: impl FnMut() -> bool,
+) {
+    fn wait(while_true: &mut dyn FnMut() -> bool) {
+        let mut spins = 0u32;
+        while while_true() && spins < 100_000 {
+            spins += 1;
+        }
+    }
+    for &byte in b"\nerror firmware panic, resetting\n" {
+        wait(&mut busy);
+        send(byte);
+    }
+    wait(&mut draining);
+}
+
 /// The body of a board's `#[panic_handler]` where the whole image must be free
 /// of panics (or of a guard build, see [`guard`]): it calls a function that is
 /// defined nowhere, so the release build (LTO, `panic = "abort"`) links only if no

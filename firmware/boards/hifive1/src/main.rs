@@ -51,15 +51,12 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
     // Safety: the panic handler never returns, so whatever owned UART0 never
     // uses it again; the accesses below touch only its transmit register.
     let uart = unsafe { hifive1::hal::e310x::Uart0::steal() };
-    for &byte in b"\nerror firmware panic, resetting\n" {
-        // Bounded waits: a UART that was never enabled never drains.
-        let mut spins = 0u32;
-        while uart.txdata().read().full().bit_is_set() && spins < 100_000 {
-            spins += 1;
-        }
+    nimbot_firmware::say_panic(
+        || uart.txdata().read().full().bit_is_set(),
         // Safety: any byte is a valid value of the data field.
-        uart.txdata().write(|w| unsafe { w.data().bits(byte) });
-    }
+        |byte| uart.txdata().write(|w| unsafe { w.data().bits(byte) }),
+        || false,
+    );
     reset()
 }
 

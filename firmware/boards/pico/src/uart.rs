@@ -47,18 +47,11 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
     // Safety: the panic handler never returns, so whatever owned UART0 never
     // uses it again; the accesses below touch only its flag and data registers.
     let uart = unsafe { &*pac::UART0::ptr() };
-    for &byte in b"\nerror firmware panic, resetting\n" {
-        // Bounded waits: a UART that was never enabled never drains.
-        let mut spins = 0u32;
-        while uart.uartfr().read().txff().bit_is_set() && spins < 100_000 {
-            spins += 1;
-        }
+    nimbot_firmware::say_panic(
+        || uart.uartfr().read().txff().bit_is_set(),
         // Safety: any byte is a valid value of the data register.
-        uart.uartdr().write(|w| unsafe { w.data().bits(byte) });
-    }
-    let mut spins = 0u32;
-    while uart.uartfr().read().busy().bit_is_set() && spins < 100_000 {
-        spins += 1;
-    }
+        |byte| uart.uartdr().write(|w| unsafe { w.data().bits(byte) }),
+        || uart.uartfr().read().busy().bit_is_set(),
+    );
     board::reset()
 }

@@ -54,17 +54,10 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
     // Safety: the panic handler never returns, so whatever owned USART1 never
     // uses it again; the writes below touch only its data register.
     let usart = unsafe { &*pac::USART1::ptr() };
-    for &byte in b"\nerror firmware panic, resetting\n" {
-        // Bounded waits: a USART that was never enabled never gets ready.
-        let mut spins = 0u32;
-        while usart.sr().read().txe().bit_is_clear() && spins < 100_000 {
-            spins += 1;
-        }
-        usart.dr().write(|w| w.dr().set(u16::from(byte)));
-    }
-    let mut spins = 0u32;
-    while usart.sr().read().tc().bit_is_clear() && spins < 100_000 {
-        spins += 1;
-    }
+    nimbot_firmware::say_panic(
+        || usart.sr().read().txe().bit_is_clear(),
+        |byte| usart.dr().write(|w| w.dr().set(u16::from(byte))),
+        || usart.sr().read().tc().bit_is_clear(),
+    );
     cortex_m::peripheral::SCB::sys_reset()
 }

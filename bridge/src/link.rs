@@ -594,14 +594,7 @@ impl Link {
             return self.abandon(Fault::Diverged);
         };
         self.phase = Phase::Query { first };
-        Out::Send(format!(
-            "query {} {} {} {} {}",
-            pos.stones(),
-            pos.cap(),
-            pos.own_resets(),
-            pos.opp_resets(),
-            u8::from(pos.reset_pending())
-        ))
+        Out::Send(format!("query {pos}"))
     }
 
     /// The board's move at `ply`, in `line`.
@@ -835,7 +828,7 @@ mod tests {
     use nimbot::{Engine, Policy, TableEngine};
 
     use super::*;
-    use crate::board::fake::{FakeBoard, Trick};
+    use crate::fake::{FakeBoard, Trick};
 
     /// A link and a fake board, wired by a queue of lines in flight.
     struct Bench {

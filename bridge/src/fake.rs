@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use nimbot::protocol::Session;
 use nimbot::TableEngine;
 
-use super::link::BANNER;
+use crate::link::BANNER;
 
 /// What happens to one command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
