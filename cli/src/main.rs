@@ -191,10 +191,12 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play local games through the referee and print a results table.
     Match(matches::MatchArgs),
-    /// Replay a platform game log and show where the game was thrown away.
+    /// Replay a game record or a platform game log and show where the game was
+    /// thrown away.
     ///
-    /// Reads the server's game-log.txt (N comes from its first record; give R and M,
-    /// which the log does not hold) and prints, for every move, the value of the
+    /// Reads a record of --record (JSON lines, which name N, R and M) or the server's
+    /// game-log.txt (N comes from its first record; give R and M, which the log does
+    /// not hold) and prints, for every move, the value and distance of the
     /// position before it, the winning moves there, whether the move was a blunder
     /// (from a won position it leaves the opponent a won one, or the server refused
     /// it) and, in a lost position, how many plies could still have been held out;
