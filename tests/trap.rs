@@ -332,12 +332,13 @@ fn the_policy_is_chosen_over_the_protocol() {
         .expect("some lost position where the trap differs");
     let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
     let query = query_line(&pos);
+    // The table alone has no distances: `-`.
     assert_eq!(
         say(&query),
-        format!("lose {} {}", trap.take, u8::from(trap.reset))
+        format!("lose {} {} -", trap.take, u8::from(trap.reset))
     );
     assert_eq!(say("policy first"), "policy first");
-    assert_eq!(say(&query), "lose 1 0");
+    assert_eq!(say(&query), "lose 1 0 -");
     assert_eq!(say("policy"), "policy first");
     assert_eq!(
         say("policy sneaky"),
@@ -352,7 +353,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
     // Won: some winning move leads to distance d - 1; lost: the longest move does.
     let (n, r, m) = (300, 2, 3);
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     let mut checked = 0;
     for pos in stored(&sol, r, m) {
         let d = dist.get(&pos).unwrap();
@@ -387,7 +388,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
 fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
     let (n, r, m) = (300, 4, 3);
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     for start in (20..=300).step_by(7) {
         let mut pos = Position::new(start, m, r, r, false, m).unwrap();
         let expected = dist.get(&pos).unwrap();
@@ -435,7 +436,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy longest"), "policy longest");
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     let pos = stored(&sol, 4, 3)
         .step_by(101)
         .find(|p| {
@@ -447,7 +448,12 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
     let want = longest_move(&sol, &dist, &pos).unwrap().mv;
     assert_eq!(
         say(&query_line(&pos)),
-        format!("lose {} {}", want.take, u8::from(want.reset))
+        format!(
+            "lose {} {} {}",
+            want.take,
+            u8::from(want.reset),
+            dist.get(&pos).unwrap()
+        )
     );
 }
 

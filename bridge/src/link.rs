@@ -771,11 +771,12 @@ fn parse_move(line: &str) -> Option<(Move, bool)> {
     Some((Move::new(number(k)?, flag(f)?), won))
 }
 
-/// `win K F` or `lose K F`.
+/// `win K F` or `lose K F`, with the distance to the end after it (`-` from a
+/// board, which has no solver) or without (older firmware).
 fn parse_query(line: &str) -> Option<Move> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     match words.as_slice() {
-        ["win" | "lose", k, f] => Some(Move::new(number(k)?, flag(f)?)),
+        ["win" | "lose", k, f] | ["win" | "lose", k, f, _] => Some(Move::new(number(k)?, flag(f)?)),
         _ => None,
     }
 }
@@ -1239,6 +1240,7 @@ mod tests {
             assert_eq!(parse_move(bad), None, "{bad}");
         }
         assert_eq!(parse_query("lose 1 0"), Some(Move::new(1, false)));
+        assert_eq!(parse_query("win 2 1 -"), Some(Move::new(2, true)));
         assert_eq!(
             parse_limits("limits stones 999 resets 4 init_max any line 80"),
             Some(BoardLimits {

@@ -11,6 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::engine::{Limits, TableOrSolverEngine};
+use nimbot::probe::Evaluation;
 use nimbot::strategy::DecideError;
 use nimbot::{Decision, Engine, Move, Params, Player, Policy, Position};
 
@@ -301,6 +302,11 @@ impl Engine for BoardEngine {
             self.fall_back(pos, policy, Fault::Diverged)?
         };
         Ok(Decision { mv, value })
+    }
+
+    /// Values and distances are the host's (the board has no distances).
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        self.host.evaluate(pos)
     }
 }
 
