@@ -4,9 +4,10 @@
 //! game, for the line protocol and both tournament clients alike.
 
 use crate::policy::{decide, Knowledge, Policy};
+use crate::probe::Evaluation;
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::{DecideError, Decision};
-use crate::table::Table;
+use crate::strategy::{position_value, DecideError, Decision, Oracle};
+use crate::table::{ByteSource, EmbeddedSource, Table};
 use crate::text::{text, Text};
 
 /// What an engine can answer.
@@ -61,6 +62,21 @@ pub trait Engine {
     /// [`DecideError::Unsupported`] for a policy the engine does not play
     /// ([`Engine::plays`]).
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
+
+    /// The value of `pos` for its mover and, if this engine knows distances, its
+    /// distance to the end (engines with the solver, within their memory budget).
+    ///
+    /// # Errors
+    /// As [`Engine::decide`].
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError>;
+}
+
+/// The evaluation of an engine without distances: the value alone.
+fn values_only<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Evaluation, DecideError> {
+    Ok(Evaluation {
+        value: position_value(oracle, pos)?,
+        distance: None,
+    })
 }
 
 /// Why the bot has no move to play in a game.
@@ -122,31 +138,32 @@ pub fn bot_move<E: Engine + ?Sized>(
 /// same way (unless a winning move lands inside the table), and
 /// [`DecideError::BadTable`] if the table's data turns out damaged.
 #[derive(Clone, Debug)]
-pub struct TableEngine<'a> {
-    table: Table<'a>,
+pub struct TableEngine<S = EmbeddedSource> {
+    table: Table<S>,
 }
 
 #[cfg(feature = "default-table")]
-impl TableEngine<'static> {
-    /// An engine on the table embedded at build time (feature `default-table`).
-    pub fn embedded() -> Result<Self, crate::table::TableError> {
-        Table::embedded().map(TableEngine::new)
+impl TableEngine {
+    /// An engine on the table embedded at build time (feature `default-table`),
+    /// checked when the crate was compiled.
+    pub fn embedded() -> Self {
+        TableEngine::new(Table::embedded())
     }
 }
 
-impl<'a> TableEngine<'a> {
+impl<S> TableEngine<S> {
     /// An engine on `table`.
-    pub const fn new(table: Table<'a>) -> Self {
+    pub const fn new(table: Table<S>) -> Self {
         TableEngine { table }
     }
 
     /// The table it answers from.
-    pub const fn table(&self) -> &Table<'a> {
+    pub const fn table(&self) -> &Table<S> {
         &self.table
     }
 }
 
-impl Engine for TableEngine<'_> {
+impl<S: ByteSource> Engine for TableEngine<S> {
     fn limits(&self) -> Limits {
         let p = self.table.params();
         Limits {
@@ -167,6 +184,10 @@ impl Engine for TableEngine<'_> {
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         decide(&self.table, pos, policy)
     }
+
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        values_only(&self.table, pos)
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -175,10 +196,9 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 #[cfg(feature = "alloc")]
 mod solving {
     use super::*;
-    use crate::distance::Distances;
+    use crate::distance::DistanceCache;
     use crate::policy::longest_move;
     use crate::solver::{Solution, SolutionCache, SolveBox};
-    use crate::strategy::Oracle;
     use crate::value::Value;
 
     impl Oracle for Solution {
@@ -197,9 +217,10 @@ mod solving {
     #[derive(Debug)]
     pub struct SolvingEngine {
         solutions: SolutionCache,
-        /// Distances to the end for the kept solution, made on the first `longest`
-        /// move.
-        distances: Option<Distances>,
+        /// Distances to the end, made when first needed (`longest` in a lost
+        /// position, [`Engine::evaluate`]); they come from the rules alone, so they
+        /// outlive the solution they were first made for.
+        distances: DistanceCache,
     }
 
     impl SolvingEngine {
@@ -208,33 +229,35 @@ mod solving {
         /// 0.26 GB and a few seconds); bigger ones are refused with
         /// [`DecideError::TooLarge`] instead of exhausting the machine.
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
-        /// Largest box (stored positions) for which `longest` computes distances to
-        /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
-        /// a `longest` move in a lost position is refused with
-        /// [`DecideError::TooLarge`].
-        pub const LONGEST_BUDGET: u64 = 10_000_000;
+        /// Largest memory for distances to the end
+        /// ([`memory_bytes`](crate::distance::Distances::memory_bytes)): 256 MiB, two
+        /// bytes a position, about 14,000 stones with R = 4 (N <= 999 needs 2.7 MB).
+        /// Beyond it a `longest` move in a lost position is refused with
+        /// [`DecideError::TooLarge`] and [`Engine::evaluate`] has no distance.
+        pub const DISTANCE_BUDGET: u64 = 256 << 20;
 
         /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
                 solutions: SolutionCache::new(budget),
-                distances: None,
+                distances: DistanceCache::new(),
             }
         }
 
-        /// Solve `bx` unless the kept solution already covers it; distances made
-        /// for another solution go.
+        /// Solve `bx` unless the kept solution already covers it.
         fn ensure(
             &mut self,
             bx: SolveBox,
             pos: Option<&Position>,
         ) -> Result<&Solution, DecideError> {
-            let before = self.solutions.get().map(Solution::solve_box);
-            let sol = self.solutions.ensure(bx, pos)?;
-            if before != Some(sol.solve_box()) {
-                self.distances = None;
-            }
-            Ok(sol)
+            self.solutions.ensure(bx, pos)
+        }
+
+        /// The distance to the end of `pos`, from distances of `bx` (a box that
+        /// holds `pos`) unless kept ones cover it; `None` beyond
+        /// [`SolvingEngine::DISTANCE_BUDGET`].
+        pub fn distance(&mut self, pos: &Position, bx: SolveBox) -> Option<u16> {
+            self.distances.get(pos, bx, Self::DISTANCE_BUDGET)
         }
     }
 
@@ -269,16 +292,22 @@ mod solving {
             if base.value == Value::Won {
                 return Ok(base);
             }
-            // Distances cost a pass over every move of every position: past a few
-            // million positions they are not made.
-            if sol.stored_positions() > Self::LONGEST_BUDGET {
-                return Err(DecideError::TooLarge);
-            }
-            let dist = match &mut self.distances {
-                Some(d) => d,
-                slot => slot.insert(Distances::new(sol)),
-            };
+            // Distances take two bytes a position: past the budget they are not
+            // made.
+            let dist = self
+                .distances
+                .covering(pos, sol.solve_box(), Self::DISTANCE_BUDGET)
+                .ok_or(DecideError::TooLarge)?;
             longest_move(sol, dist, pos)
+        }
+
+        fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+            let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
+            let (value, bx) = (position_value(sol, pos)?, sol.solve_box());
+            Ok(Evaluation {
+                value,
+                distance: self.distance(pos, bx),
+            })
         }
     }
 
@@ -292,7 +321,7 @@ mod solving {
     /// ([`DecideError::BadTable`]) is reported, not bypassed.
     #[derive(Debug)]
     pub struct TableOrSolverEngine<'a> {
-        table: Option<TableEngine<'a>>,
+        table: Option<TableEngine<&'a [u8]>>,
         solver: SolvingEngine,
         /// A game the table covers, which the solver prepares only if a `longest`
         /// move is asked for.
@@ -301,15 +330,16 @@ mod solving {
 
     #[cfg(feature = "default-table")]
     impl TableOrSolverEngine<'static> {
-        /// The embedded table (feature `default-table`) (if it opens) backed by a default [`SolvingEngine`].
+        /// The embedded table (feature `default-table`) backed by a default
+        /// [`SolvingEngine`].
         pub fn embedded() -> Self {
-            TableOrSolverEngine::new(TableEngine::embedded().ok(), SolvingEngine::default())
+            TableOrSolverEngine::new(Some(TableEngine::embedded()), SolvingEngine::default())
         }
     }
 
     impl<'a> TableOrSolverEngine<'a> {
         /// Ask `table` first, then `solver`.
-        pub fn new(table: Option<TableEngine<'a>>, solver: SolvingEngine) -> Self {
+        pub fn new(table: Option<TableEngine<&'a [u8]>>, solver: SolvingEngine) -> Self {
             TableOrSolverEngine {
                 table,
                 solver,
@@ -318,7 +348,7 @@ mod solving {
         }
 
         /// The table, if there is one.
-        pub fn table(&self) -> Option<&Table<'a>> {
+        pub fn table(&self) -> Option<&Table<&'a [u8]>> {
             self.table.as_ref().map(TableEngine::table)
         }
 
@@ -372,6 +402,26 @@ mod solving {
             }
             self.solver.decide(pos, policy)
         }
+
+        /// The table's value where it answers, with a distance from the solver's
+        /// distances of the table's whole box (made once, a few milliseconds for
+        /// the default table); the solver's answer elsewhere.
+        fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+            let Some(table) = self.table.as_mut() else {
+                return self.solver.evaluate(pos);
+            };
+            let e = match table.evaluate(pos) {
+                Err(DecideError::OutOfRange) => return self.solver.evaluate(pos),
+                answer => answer?,
+            };
+            let p = table.table().params();
+            let table_box = SolveBox::games(p.stones(), p.resets(), p.init_max());
+            let distance = e
+                .distance
+                .or_else(|| self.solver.distance(pos, table_box))
+                .or_else(|| self.solver.distance(pos, SolveBox::around(pos)));
+            Ok(Evaluation { distance, ..e })
+        }
     }
 }
 
@@ -398,6 +448,12 @@ impl Engine for TakeOne {
         Ok(Decision {
             mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
             value: crate::value::Value::Lost,
+        })
+    }
+    fn evaluate(&mut self, _: &Position) -> Result<Evaluation, DecideError> {
+        Ok(Evaluation {
+            value: crate::value::Value::Lost,
+            distance: None,
         })
     }
 }

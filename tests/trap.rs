@@ -82,13 +82,22 @@ fn table_window_counts_equal_pile_by_pile_counts() {
     }
 }
 
-#[test]
-fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
-    let (n, r, m) = (200, 2, 3);
+/// Every stored position of the box: in won positions the trap keeps the winning
+/// move; in lost ones it picks, on the solver and on the table alike, the move a
+/// brute-force count of every alternative's winning replies picks. Returns (lost
+/// positions, those where the trap does not take 1).
+fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let blob = encode_table(&sol, "test").unwrap();
+    let table = Table::from_bytes(&blob).unwrap();
     let (mut lost, mut differs) = (0, 0);
-    for pos in stored(&sol, r, m) {
+    for pos in stored(&sol, r, m).step_by(step) {
         let d = decide(&sol, &pos, Policy::Trap).unwrap();
+        assert_eq!(
+            decide(&table, &pos, Policy::Trap),
+            Ok(d),
+            "table at {pos:?}"
+        );
         let base = best_move(&sol, &pos).unwrap();
         if sol.value(&pos).unwrap().is_won() {
             assert_eq!(d, base, "a won position keeps its winning move: {pos:?}");
@@ -118,8 +127,29 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
         assert_eq!(d.mv, best.3, "{pos:?}: {options:?}");
         differs += u32::from(d.mv != base.mv);
     }
+    (lost, differs)
+}
+
+#[test]
+fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
+    let (lost, differs) = check_trap(200, 2, 3, 1);
     assert!(lost > 10_000, "{lost}");
     assert!(differs > 0, "trap never differs from the baseline");
+    // More resets, the smallest M (the cap can be 1), a larger M, caps above the
+    // trap's block of 32 takes, and a sample of the default table's box.
+    for (n, r, m, step) in [
+        (120, 4, 3, 1),
+        (90, 3, 1, 1),
+        (150, 2, 5, 1),
+        (400, 1, 40, 1),
+        (999, 4, 3, 97),
+    ] {
+        let (lost, differs) = check_trap(n, r, m, step);
+        assert!(
+            lost > 0 && differs > 0,
+            "N={n} R={r} M={m}: {lost} {differs}"
+        );
+    }
 }
 
 /// The trap as it was first written, kept as the oracle of the batched one: each
@@ -242,7 +272,7 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
     // sample, and piles just past the table (errors must agree too); then a solver
     // with M = 1, 5 and 60 (takes below the cap in two batches), every position,
     // piles up to the cap included.
-    let table = Table::embedded().unwrap();
+    let table = Table::embedded();
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
     let (mut lost, mut errors) = (0, 0);
     for pos in stored(&sol, 4, 3).step_by(5) {
@@ -287,13 +317,13 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
 
 #[test]
 fn the_policy_is_chosen_over_the_protocol() {
-    let mut s = Session::new(TableEngine::embedded().unwrap());
+    let mut s = Session::new(TableEngine::embedded());
     let mut say =
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy"), "policy trap");
     // A lost position where the trap does not take 1.
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let table = Table::embedded().unwrap();
+    let table = Table::embedded();
     let pos = stored(&sol, 4, 3)
         .find(|p| {
             !sol.value(p).unwrap().is_won()
@@ -302,12 +332,13 @@ fn the_policy_is_chosen_over_the_protocol() {
         .expect("some lost position where the trap differs");
     let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
     let query = query_line(&pos);
+    // The table alone has no distances: `-`.
     assert_eq!(
         say(&query),
-        format!("lose {} {}", trap.take, u8::from(trap.reset))
+        format!("lose {} {} -", trap.take, u8::from(trap.reset))
     );
     assert_eq!(say("policy first"), "policy first");
-    assert_eq!(say(&query), "lose 1 0");
+    assert_eq!(say(&query), "lose 1 0 -");
     assert_eq!(say("policy"), "policy first");
     assert_eq!(
         say("policy sneaky"),
@@ -322,7 +353,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
     // Won: some winning move leads to distance d - 1; lost: the longest move does.
     let (n, r, m) = (300, 2, 3);
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     let mut checked = 0;
     for pos in stored(&sol, r, m) {
         let d = dist.get(&pos).unwrap();
@@ -357,7 +388,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
 fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
     let (n, r, m) = (300, 4, 3);
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     for start in (20..=300).step_by(7) {
         let mut pos = Position::new(start, m, r, r, false, m).unwrap();
         let expected = dist.get(&pos).unwrap();
@@ -405,7 +436,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy longest"), "policy longest");
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     let pos = stored(&sol, 4, 3)
         .step_by(101)
         .find(|p| {
@@ -417,7 +448,12 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
     let want = longest_move(&sol, &dist, &pos).unwrap().mv;
     assert_eq!(
         say(&query_line(&pos)),
-        format!("lose {} {}", want.take, u8::from(want.reset))
+        format!(
+            "lose {} {} {}",
+            want.take,
+            u8::from(want.reset),
+            dist.get(&pos).unwrap()
+        )
     );
 }
 

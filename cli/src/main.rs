@@ -12,7 +12,9 @@ mod exp_nim;
 mod game_log;
 mod json;
 mod matches;
+mod moves;
 mod nim_arena;
+mod record;
 mod serve;
 
 use std::io::{self, Write as _};
@@ -116,6 +118,7 @@ const AFTER_HELP: &str = "\
 Examples:
   nimbot demo --stones 100            watch nimbot play a random opponent
   nimbot query 20 3 4 4 0             value and move for 20 stones, cap 3, 4 resets each
+  nimbot moves 20 3 4 4 0 --json      every move there, its value and its distance
   nimbot query --game fibonacci 20 19 Fibonacci Nim: 20 stones, at most 19 this move
   nimbot arena --game super-nim --opponent greedy --games 100 --json
   printf 'new 20 4 3 first\\ngo\\n' | nimbot
@@ -133,8 +136,10 @@ enum Command {
     /// Expanding Nim (the default game): S C A B F — S stones left, C the cap
     /// max(M, largest take so far + 1), A and B the resets left to the player to move
     /// and to the opponent, F = 1 if the opponent reset on the previous move. Prints
-    /// "win K R" (a winning move: take K, reset R = 0/1) or "lose K R" (the move it
-    /// would play in a lost position). Positions beyond any table are solved in memory.
+    /// "win K R D" (a winning move: take K, reset R = 0/1) or "lose K R D" (the move
+    /// it would play in a lost position), D the plies to the end when the winner
+    /// hurries and the loser holds out ("-" if the game is too large for distances).
+    /// Positions beyond any table are solved in memory; `moves` lists every move.
     ///
     /// Fibonacci Nim (--game fibonacci): S LIMIT — S stones left, at most LIMIT may be
     /// taken this move (a game of N stones starts at S = N, LIMIT = N - 1). Prints
@@ -153,6 +158,14 @@ enum Command {
         #[command(flatten)]
         play: PolicyArgs,
     },
+    /// Print every move of one position with its value and its distance to the end.
+    ///
+    /// The position is S C A B F, as for `query`. A move's distance counts the plies
+    /// to the end after it, itself included, when the winner hurries and the loser
+    /// holds out; "-" if the game is too large for distances. Winning moves come
+    /// first, fastest first, then losing ones, longest first (--json: one line, in
+    /// the line protocol's order).
+    Moves(moves::MovesArgs),
     /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
     /// (the default) every opponent family under each lost-position policy, over many
     /// starts and both seats; for Super-Nim a match against --opponent.
@@ -178,10 +191,12 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play local games through the referee and print a results table.
     Match(matches::MatchArgs),
-    /// Replay a platform game log and show where the game was thrown away.
+    /// Replay a game record or a platform game log and show where the game was
+    /// thrown away.
     ///
-    /// Reads the server's game-log.txt (N comes from its first record; give R and M,
-    /// which the log does not hold) and prints, for every move, the value of the
+    /// Reads a record of --record (JSON lines, which name N, R and M) or the server's
+    /// game-log.txt (N comes from its first record; give R and M, which the log does
+    /// not hold) and prints, for every move, the value and distance of the
     /// position before it, the winning moves there, whether the move was a blunder
     /// (from a won position it leaves the opponent a won one, or the server refused
     /// it) and, in a lost position, how many plies could still have been held out;
@@ -200,6 +215,7 @@ fn main() -> ExitCode {
             init_max,
             play,
         } => run_query(game, &numbers, init_max, play),
+        Command::Moves(args) => moves::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -290,7 +306,7 @@ fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> Ex
 }
 
 /// `S C A B F` as an Expanding Nim position.
-fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+pub(crate) fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
     let &[stones, cap, own, opp, pending] = numbers else {
         return Err(format!(
             "expanding nim needs 5 numbers S C A B F, got {}",
@@ -335,12 +351,16 @@ fn query_expanding(pos: &Position, play: PolicyArgs) -> ExitCode {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide(pos, policy) {
-        Ok(d) => {
+    match engine
+        .decide(pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
+    {
+        Ok((d, distance)) => {
             let word = d.value.as_word();
+            let distance = distance.map_or("-".to_string(), |d| d.to_string());
             let _ = writeln!(
                 io::stdout(),
-                "{word} {} {}",
+                "{word} {} {} {distance}",
                 d.mv.take,
                 u8::from(d.mv.reset)
             );

@@ -23,6 +23,8 @@ use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::protocol::{serve, Session};
+use nimbot::distance::DistanceCache;
+use nimbot::probe::Evaluation;
 use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
@@ -50,7 +52,7 @@ nimbot (tiny static build): perfect play for Expanding Nim with resets
 
 Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
-  nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
+  nimbot query S C A B F [-m M]    value, move and distance of a position (win|lose K R D)
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
                  [--retry SECS]    keep trying a server that is not up yet
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
@@ -244,11 +246,13 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// else a solution from the core's solver (its `SolutionCache`, as the full binary's
 /// `SolvingEngine` keeps one), refusing boxes that cannot fit in `--max-memory` (a
 /// box needs at least one bit per stored position). Both answer through one `dyn
-/// Oracle`, so the move code is compiled once, and there are no distances (`longest`
-/// is refused): a smaller binary.
+/// Oracle`, so the move code is compiled once. Distances to the end (`query`,
+/// `moves`) come from the core's distances of the box around the position, within
+/// `--max-memory`; `longest` is refused (it would keep distances of whole games).
 struct TinyEngine {
-    table: Option<Table<'static>>,
+    table: Option<Table>,
     solutions: SolutionCache,
+    distances: DistanceCache,
 }
 
 impl TinyEngine {
@@ -274,12 +278,23 @@ impl Engine for TinyEngine {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
         nimbot::policy::decide(oracle, pos, policy)
     }
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        let oracle = self.cover(SolveBox::around(pos), pos)?;
+        let value = nimbot::strategy::position_value(oracle, pos)?;
+        // Distances of the smallest box around `pos` (unless kept ones cover it):
+        // all a `query` or a `moves` needs.
+        let distance = self
+            .distances
+            .get(pos, SolveBox::around(pos), sys::heap::limit() as u64);
+        Ok(Evaluation { value, distance })
+    }
 }
 
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
-        table: Table::embedded().ok(),
+        table: Some(Table::embedded()),
         solutions: SolutionCache::new(sys::heap::limit() as u64),
+        distances: DistanceCache::new(),
     })
 }
 
@@ -416,12 +431,20 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide(&pos, policy) {
-        Ok(d) => {
+    match engine
+        .decide(&pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(&pos)?.distance)))
+    {
+        Ok((d, distance)) => {
             line.push(d.value.as_word().as_bytes())
                 .push(b" ")
                 .num(d.mv.take.into())
-                .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
+                .push(if d.mv.reset { b" 1 " } else { b" 0 " });
+            match distance {
+                Some(d) => line.num(d.into()),
+                None => line.push(b"-"),
+            };
+            line.push(b"\n");
             print(STDOUT, &[line.bytes()], 0)
         }
         Err(DecideError::TooLarge) => too_large("query"),

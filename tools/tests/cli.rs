@@ -240,7 +240,7 @@ fn bench_compares_the_generations_in_one_run() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1 + 2 + 5 + 3, "{text}");
+    assert_eq!(lines.len(), 1 + 2 + 2 + 3, "{text}");
     let solve = lines[0];
     assert!(
         solve.starts_with("{\"bench\":\"solve\",\"stones\":200,"),
@@ -258,12 +258,67 @@ fn bench_compares_the_generations_in_one_run() {
     for (line, stones) in lines[1..3].iter().zip([200, 300]) {
         assert!(line.starts_with("{\"bench\":\"format\""), "{text}");
         assert_eq!(field(line, "stones"), f64::from(stones));
-        // Version 2 is smaller than version 1 for the same limits.
-        assert!(field(line, "v2_bytes") < field(line, "v1_bytes"), "{line}");
+        // The current format is smaller than version 1 for the same limits.
+        let current = format!("v{}_bytes", nimbot::table::FORMAT_VERSION);
+        assert!(field(line, &current) < field(line, "v1_bytes"), "{line}");
     }
-    for line in &lines[3..8] {
+    for line in &lines[3..5] {
         assert!(line.starts_with("{\"bench\":\"coding\""), "{text}");
         assert!(field(line, "bytes") > 0.0 && field(line, "probe_median_us") > 0.0);
     }
-    assert!(lines[8].starts_with("{\"bench\":\"generate\""), "{text}");
+    assert!(lines[5].starts_with("{\"bench\":\"generate\""), "{text}");
+}
+
+#[test]
+fn stats_of_the_default_limits_match_the_snapshot() {
+    // The snapshot docs/solving.md quotes: regenerate it with
+    // `nimbot-table stats > tools/tests/stats-999-4-3.txt` when the output changes
+    // on purpose.
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stats-999-4-3.txt");
+    let o = run(&[
+        "stats",
+        "--stones",
+        "999",
+        "--resets",
+        "4",
+        "--init-max",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out, std::fs::read_to_string(&snapshot).unwrap());
+    // And what it says agrees with the solver: the won and lost counts add up to
+    // the stored positions per reset state, and the lost starts are the solver's.
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    let per_state = sol.stored_positions() / 50;
+    let rows: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("  A "))
+        .skip(1)
+        .take(50)
+        .collect();
+    for row in &rows {
+        let w: Vec<u64> = row
+            .split_whitespace()
+            .skip(3)
+            .take(2)
+            .map(|x| x.replace(',', "").parse().unwrap())
+            .collect();
+        assert_eq!(w[0] + w[1], per_state, "{row}");
+    }
+    let lost: Vec<u32> = (1..=999)
+        .filter(|&n| sol.value(&Params::new(n, 4, 3).unwrap().start()) == Some(nimbot::Value::Lost))
+        .collect();
+    let listed: Vec<u32> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("the first player loses"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .flat_map(|l| l.split_whitespace().map(|x| x.parse::<u32>().unwrap()))
+        .collect();
+    assert_eq!(listed, lost);
+    assert!(out.contains(&format!(
+        "loses the start of {} of the 999 games",
+        lost.len()
+    )));
 }
