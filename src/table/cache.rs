@@ -15,6 +15,8 @@ const SLOTS: usize = 2;
 
 /// Token lists remembered per cap: the embedded table (R = 4) has 48 layers per
 /// cap besides the two base layers; a bigger table skips on from the last one.
+/// Offsets are kept as `u16` bits past the cap's first list (a cap's lists take a
+/// few hundred bits), which halves the cache; one further away is not kept.
 const DEPTH: usize = 48;
 
 /// The offsets of the token lists of up to [`SLOTS`] caps.
@@ -23,8 +25,9 @@ pub(crate) struct LayerCache {
     caps: [Cell<u32>; SLOTS],
     /// How many offsets of each slot are known.
     known: [Cell<u8>; SLOTS],
-    /// `at[s][k]`: where the token list after the first `k + 1` lists starts.
-    at: [[Cell<u32>; DEPTH]; SLOTS],
+    /// `at[s][k]`: where the token list after the first `k + 1` lists starts, in
+    /// bits past the first list.
+    at: [[Cell<u16>; DEPTH]; SLOTS],
     /// The slot taken next for a new cap.
     next: Cell<u8>,
 }
@@ -62,22 +65,29 @@ impl LayerCache {
         let n = known.min(listed);
         match n.checked_sub(1) {
             Some(k) => match self.at.get(s).and_then(|a| a.get(k as usize)) {
-                Some(at) => (n, at.get()),
+                Some(at) => match first.checked_add(u32::from(at.get())) {
+                    Some(at) => (n, at),
+                    None => (0, first),
+                },
                 None => (0, first),
             },
             None => (0, first),
         }
     }
 
-    /// The list after the first `n` lists of cap `i` starts at `at`.
-    pub(crate) fn record(&self, i: u32, n: u32, at: u32) {
+    /// The list after the first `n` lists of cap `i`, whose first list starts at
+    /// `first`, starts at `at`.
+    pub(crate) fn record(&self, i: u32, n: u32, first: u32, at: u32) {
         let s = self.slot(i);
         let Some(known) = self.known.get(s) else {
             return;
         };
+        let Some(past) = at.checked_sub(first).and_then(|d| u16::try_from(d).ok()) else {
+            return;
+        };
         if n == u32::from(known.get()) + 1 {
             if let Some(cell) = self.at.get(s).and_then(|a| a.get(n as usize - 1)) {
-                cell.set(at);
+                cell.set(past);
                 known.set(n as u8);
             }
         }

@@ -296,7 +296,7 @@ impl<S: ByteSource> Table<S> {
             skip_tokens(&mut r)?;
             skipped += 1;
             if let Some(c) = cache {
-                c.record(i, skipped, r.position());
+                c.record(i, skipped, extras, r.position());
             }
         }
         Some((kind, r.position()))
