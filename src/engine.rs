@@ -7,7 +7,7 @@ use crate::policy::{decide, Knowledge, Policy};
 use crate::probe::Evaluation;
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{position_value, DecideError, Decision, Oracle};
-use crate::table::Table;
+use crate::table::{ByteSource, EmbeddedSource, Table};
 use crate::text::{text, Text};
 
 /// What an engine can answer.
@@ -138,31 +138,32 @@ pub fn bot_move<E: Engine + ?Sized>(
 /// same way (unless a winning move lands inside the table), and
 /// [`DecideError::BadTable`] if the table's data turns out damaged.
 #[derive(Clone, Debug)]
-pub struct TableEngine<'a> {
-    table: Table<'a>,
+pub struct TableEngine<S = EmbeddedSource> {
+    table: Table<S>,
 }
 
 #[cfg(feature = "default-table")]
-impl TableEngine<'static> {
-    /// An engine on the table embedded at build time (feature `default-table`).
-    pub fn embedded() -> Result<Self, crate::table::TableError> {
-        Table::embedded().map(TableEngine::new)
+impl TableEngine {
+    /// An engine on the table embedded at build time (feature `default-table`),
+    /// checked when the crate was compiled.
+    pub fn embedded() -> Self {
+        TableEngine::new(Table::embedded())
     }
 }
 
-impl<'a> TableEngine<'a> {
+impl<S> TableEngine<S> {
     /// An engine on `table`.
-    pub const fn new(table: Table<'a>) -> Self {
+    pub const fn new(table: Table<S>) -> Self {
         TableEngine { table }
     }
 
     /// The table it answers from.
-    pub const fn table(&self) -> &Table<'a> {
+    pub const fn table(&self) -> &Table<S> {
         &self.table
     }
 }
 
-impl Engine for TableEngine<'_> {
+impl<S: ByteSource> Engine for TableEngine<S> {
     fn limits(&self) -> Limits {
         let p = self.table.params();
         Limits {
@@ -320,7 +321,7 @@ mod solving {
     /// ([`DecideError::BadTable`]) is reported, not bypassed.
     #[derive(Debug)]
     pub struct TableOrSolverEngine<'a> {
-        table: Option<TableEngine<'a>>,
+        table: Option<TableEngine<&'a [u8]>>,
         solver: SolvingEngine,
         /// A game the table covers, which the solver prepares only if a `longest`
         /// move is asked for.
@@ -329,15 +330,16 @@ mod solving {
 
     #[cfg(feature = "default-table")]
     impl TableOrSolverEngine<'static> {
-        /// The embedded table (feature `default-table`) (if it opens) backed by a default [`SolvingEngine`].
+        /// The embedded table (feature `default-table`) backed by a default
+        /// [`SolvingEngine`].
         pub fn embedded() -> Self {
-            TableOrSolverEngine::new(TableEngine::embedded().ok(), SolvingEngine::default())
+            TableOrSolverEngine::new(Some(TableEngine::embedded()), SolvingEngine::default())
         }
     }
 
     impl<'a> TableOrSolverEngine<'a> {
         /// Ask `table` first, then `solver`.
-        pub fn new(table: Option<TableEngine<'a>>, solver: SolvingEngine) -> Self {
+        pub fn new(table: Option<TableEngine<&'a [u8]>>, solver: SolvingEngine) -> Self {
             TableOrSolverEngine {
                 table,
                 solver,
@@ -346,7 +348,7 @@ mod solving {
         }
 
         /// The table, if there is one.
-        pub fn table(&self) -> Option<&Table<'a>> {
+        pub fn table(&self) -> Option<&Table<&'a [u8]>> {
             self.table.as_ref().map(TableEngine::table)
         }
 

@@ -20,29 +20,49 @@ pub(crate) const fn key(resets: u8, own: u8, opp: u8, pending: bool) -> usize {
     (own as usize * r + opp as usize) * 2 + pending as usize
 }
 
-/// `c_min + (c_min + 1) + ... + (c - 1)`: stones that went before the cap reached c.
-pub(crate) const fn stones_below_cap(c_min: u32, c: u32) -> u64 {
-    let (c, m) = (c as u64, c_min as u64);
-    if c <= m {
-        return 0;
+/// The highest pile of cap `c` in a box of at most `n_max` stones starting at cap
+/// `c_min`, `n_max - (c_min + ... + (c - 1))`, in `u32` arithmetic (the table's
+/// probes use no 64-bit arithmetic): `None` when no position has that cap.
+pub(crate) const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> {
+    if c <= c_min {
+        return Some(n_max);
     }
-    (c * (c - 1) - m * (m - 1)) / 2
+    // (c_min + ... + (c - 1)) = i c_min + i (i - 1) / 2 with i = c - c_min.
+    let i = c - c_min;
+    let Some(steps) = i.checked_mul(i - 1) else {
+        return None;
+    };
+    let Some(base) = i.checked_mul(c_min) else {
+        return None;
+    };
+    let Some(below) = base.checked_add(steps / 2) else {
+        return None;
+    };
+    n_max.checked_sub(below)
 }
 
-/// The highest pile of cap `c` in a box of at most `n_max` stones starting at cap
-/// `c_min` (0 when no position has that cap).
-pub(crate) const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> u64 {
-    (n_max as u64).saturating_sub(stones_below_cap(c_min, c))
+/// How many caps have stored piles (what [`Layers`] yields), at compile time too.
+pub(crate) const fn cap_count(n_max: u32, c_min: u32) -> u32 {
+    let (mut c, mut hi, mut n) = (c_min, n_max, 0);
+    // c < hi <= n_max, so c + 1 cannot overflow.
+    while hi > c {
+        hi -= c;
+        c += 1;
+        n += 1;
+    }
+    n
 }
 
 /// The caps with stored piles, lowest first, as `(cap, highest stored pile)`: caps
 /// `c_min, c_min + 1, ...` while some pile lies above the cap.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug)]
 pub(crate) struct Layers {
     c: u64,
     hi: u64,
 }
 
+#[cfg(feature = "alloc")]
 impl Layers {
     /// The caps of the box of games of at most `n_max` stones from cap `c_min`.
     pub(crate) const fn new(n_max: u32, c_min: u32) -> Self {
@@ -53,6 +73,7 @@ impl Layers {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl Iterator for Layers {
     type Item = (u32, u32);
 
@@ -78,8 +99,15 @@ mod tests {
         // 3 + 4 + ... + 43 = 943 stones leave 56 > 44 for cap 44; cap 45 has none.
         assert_eq!(caps.last(), Some(&(44, 56)));
         for &(c, hi) in &caps {
-            assert_eq!(highest_pile(999, 3, c), u64::from(hi));
+            assert_eq!(highest_pile(999, 3, c), Some(hi));
         }
+        assert_eq!(cap_count(999, 3), caps.len() as u32);
+        assert_eq!(cap_count(3, 3), 0);
+        assert_eq!(
+            highest_pile(1_000_000_000, 1, 44_721),
+            Some(1_000_000_000 - 999_961_560)
+        );
+        assert_eq!(highest_pile(999, 3, 100), None);
         assert_eq!(key(4, 4, 4, true), keys_per_cap(4) - 1);
     }
 }

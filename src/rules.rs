@@ -14,8 +14,6 @@ use crate::value::Value;
 /// Largest pile this crate accepts. Caps and sums stay far from `u32` overflow.
 pub const MAX_STONES: u32 = 1_000_000_000;
 /// Largest number of resets per player this crate accepts.
-///
-/// Bounds the fixed buffers of the capless evaluation (see [`Position::capless_wins`]).
 pub const MAX_RESETS: u8 = 32;
 
 /// The parameters of one game: stones at the start, resets per player, initial maximum.
@@ -58,7 +56,7 @@ impl ParamError {
 crate::text::error_from_text!(ParamError, PositionError);
 
 /// `value` must lie in `1..=MAX_STONES`: `zero` if it is 0, `large` above.
-fn check_count(value: u32, zero: ParamError, large: ParamError) -> Result<(), ParamError> {
+const fn check_count(value: u32, zero: ParamError, large: ParamError) -> Result<(), ParamError> {
     if value == 0 {
         Err(zero)
     } else if value > MAX_STONES {
@@ -68,7 +66,7 @@ fn check_count(value: u32, zero: ParamError, large: ParamError) -> Result<(), Pa
     }
 }
 
-fn check_init_max(init_max: u32) -> Result<(), ParamError> {
+const fn check_init_max(init_max: u32) -> Result<(), ParamError> {
     check_count(
         init_max,
         ParamError::ZeroInitMax,
@@ -76,7 +74,7 @@ fn check_init_max(init_max: u32) -> Result<(), ParamError> {
     )
 }
 
-fn check_resets(resets: u8) -> Result<(), ParamError> {
+const fn check_resets(resets: u8) -> Result<(), ParamError> {
     if resets > MAX_RESETS {
         Err(ParamError::TooManyResets)
     } else {
@@ -84,16 +82,23 @@ fn check_resets(resets: u8) -> Result<(), ParamError> {
     }
 }
 
-fn check_stones(stones: u32) -> Result<(), ParamError> {
+const fn check_stones(stones: u32) -> Result<(), ParamError> {
     check_count(stones, ParamError::NoStones, ParamError::TooManyStones)
 }
 
 impl Params {
     /// Validated parameters: `stones` N >= 1, `resets` R <= [`MAX_RESETS`], `init_max` M >= 1.
-    pub fn new(stones: u32, resets: u8, init_max: u32) -> Result<Self, ParamError> {
-        check_stones(stones)?;
-        check_resets(resets)?;
-        check_init_max(init_max)?;
+    pub const fn new(stones: u32, resets: u8, init_max: u32) -> Result<Self, ParamError> {
+        // A `const fn` (tables are checked at compile time), so no `?`.
+        if let Err(e) = check_stones(stones) {
+            return Err(e);
+        }
+        if let Err(e) = check_resets(resets) {
+            return Err(e);
+        }
+        if let Err(e) = check_init_max(init_max) {
+            return Err(e);
+        }
         Ok(Params {
             stones,
             resets,
@@ -621,6 +626,27 @@ impl Position {
             !(multiple && k <= u32::from(opp) + 1)
         }
     }
+
+    /// How many piles in `1..=upto` the mover loses in the capless game (see
+    /// [`Position::capless_wins`]), in O(1): the count over a range is a difference
+    /// of two of these.
+    pub fn capless_losses(upto: u32, own: u8, opp: u8, m: u32) -> u32 {
+        if upto <= m {
+            return 0;
+        }
+        let q = m + 1;
+        let multiples = upto / q;
+        if own <= opp {
+            // The multiples of q below (own + 1) q, then every pile from there.
+            let tail = match (u32::from(own) + 1).checked_mul(q) {
+                Some(from) if upto >= from => upto - from + 1,
+                _ => 0,
+            };
+            multiples.min(u32::from(own)) + tail
+        } else {
+            multiples.min(u32::from(opp) + 1)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -668,6 +694,24 @@ mod tests {
         assert!(Position::capless_wins(1_000_000_000, 5, 4, 3));
         assert!(!Position::capless_wins(1_000_000_000, 4, 4, 3));
         assert!(Position::capless_wins(u32::MAX, 0, 0, u32::MAX));
+    }
+
+    #[test]
+    fn capless_losses_count_the_lost_piles() {
+        for m in 1..=5u32 {
+            for own in 0..6u8 {
+                for opp in 0..6u8 {
+                    let mut lost = 0;
+                    for s in 1..=10 * (m + 1) {
+                        lost += u32::from(!Position::capless_wins(s, own, opp, m));
+                        assert_eq!(Position::capless_losses(s, own, opp, m), lost);
+                    }
+                }
+            }
+        }
+        assert_eq!(Position::capless_losses(0, 1, 1, 3), 0);
+        // A tail that would start beyond u32: only multiples count.
+        assert_eq!(Position::capless_losses(u32::MAX, 32, 32, 999_999_999), 4);
     }
 }
 

@@ -279,7 +279,7 @@ proptest! {
             prop_assert!(!(next.is_none() && d.mv.reset), "a reset on the winning move");
         }
         // The embedded table agrees with the solver, move and value.
-        let table = Table::embedded().unwrap();
+        let table = Table::embedded();
         prop_assert_eq!(table.probe(&pos).unwrap().is_won(), won);
         prop_assert_eq!(table.best_move(&pos).unwrap().value.is_won(), won);
     }
@@ -356,7 +356,7 @@ fn command() -> impl Strategy<Value = Cmd> {
 }
 
 /// The tokens of `cmd` for the current game, and the reply the protocol documents.
-fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine<'static>>) -> (Vec<String>, Reply) {
+fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, Reply) {
     let game = match session.game() {
         Some(&ActiveGame::Expanding(g, bot)) => Some((g, bot)),
         _ => None,
@@ -410,7 +410,7 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine<'static>>) -> (Vec<
         }
         Cmd::Query { s, c, a, b, f } => {
             let pos = Position::new(s, c, a, b, f, M).unwrap();
-            let table = Table::embedded().unwrap();
+            let table = Table::embedded();
             let d = decide(&table, &pos, session.policy()).unwrap();
             // A table-only engine knows no distance.
             let text = format!(
@@ -500,7 +500,7 @@ proptest! {
     fn every_valid_command_gets_its_one_reply_whatever_the_spacing(
         cmds in prop::collection::vec((command(), prop::collection::vec(gap(true), 8), gap(false), gap(false)), 1..60),
     ) {
-        let engine = || TableEngine::embedded().unwrap();
+        let engine = || TableEngine::embedded();
         let mut spaced = Session::new(engine());
         let mut plain = Session::new(engine());
         for (cmd, gaps, lead, trail) in &cmds {

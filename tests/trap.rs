@@ -82,13 +82,22 @@ fn table_window_counts_equal_pile_by_pile_counts() {
     }
 }
 
-#[test]
-fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
-    let (n, r, m) = (200, 2, 3);
+/// Every stored position of the box: in won positions the trap keeps the winning
+/// move; in lost ones it picks, on the solver and on the table alike, the move a
+/// brute-force count of every alternative's winning replies picks. Returns (lost
+/// positions, those where the trap does not take 1).
+fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let blob = encode_table(&sol, "test").unwrap();
+    let table = Table::from_bytes(&blob).unwrap();
     let (mut lost, mut differs) = (0, 0);
-    for pos in stored(&sol, r, m) {
+    for pos in stored(&sol, r, m).step_by(step) {
         let d = decide(&sol, &pos, Policy::Trap).unwrap();
+        assert_eq!(
+            decide(&table, &pos, Policy::Trap),
+            Ok(d),
+            "table at {pos:?}"
+        );
         let base = best_move(&sol, &pos).unwrap();
         if sol.value(&pos).unwrap().is_won() {
             assert_eq!(d, base, "a won position keeps its winning move: {pos:?}");
@@ -118,19 +127,203 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
         assert_eq!(d.mv, best.3, "{pos:?}: {options:?}");
         differs += u32::from(d.mv != base.mv);
     }
+    (lost, differs)
+}
+
+#[test]
+fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
+    let (lost, differs) = check_trap(200, 2, 3, 1);
     assert!(lost > 10_000, "{lost}");
     assert!(differs > 0, "trap never differs from the baseline");
+    // More resets, the smallest M (the cap can be 1), a larger M, caps above the
+    // trap's block of 32 takes, and a sample of the default table's box.
+    for (n, r, m, step) in [
+        (120, 4, 3, 1),
+        (90, 3, 1, 1),
+        (150, 2, 5, 1),
+        (400, 1, 40, 1),
+        (999, 4, 3, 97),
+    ] {
+        let (lost, differs) = check_trap(n, r, m, step);
+        assert!(
+            lost > 0 && differs > 0,
+            "N={n} R={r} M={m}: {lost} {differs}"
+        );
+    }
+}
+
+/// The trap as it was first written, kept as the oracle of the batched one: each
+/// move's replies counted on their own, pile window by pile window.
+mod per_move {
+    use nimbot::rules::{Move, Position};
+    use nimbot::strategy::{position_value, DecideError, Decision, Oracle};
+    use nimbot::Value;
+
+    /// The winning move as first written: the oracle's largest lost pile below the
+    /// cap, then the piles the rules decide, then the cap.
+    pub fn best_move<O: Oracle>(oracle: &O, pos: &Position) -> Result<Decision, DecideError> {
+        let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
+        if limit >= s {
+            return Ok(Decision {
+                mv: Move::new(s, false),
+                value: Value::Won,
+            });
+        }
+        for &reset in pos.reset_choices() {
+            // Replies to takes 1..=w (w < c) all sit in the layer of this template.
+            let Ok(Some(template)) = pos.after(Move::new(1, reset)) else {
+                continue;
+            };
+            let w = limit.min(c.saturating_sub(1));
+            if w >= 1 {
+                let lo = s - w;
+                // Piles above the cap: ask the oracle for the largest lost one.
+                if let Some(p) = oracle.largest_loss_in(&template, lo.max(c + 1), s - 1)? {
+                    return Ok(Decision {
+                        mv: Move::new(s - p, reset),
+                        value: Value::Won,
+                    });
+                }
+                // Piles at or below the cap are decided by the rules.
+                for p in (lo..=c.min(s - 1)).rev() {
+                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
+                    {
+                        return Ok(Decision {
+                            mv: Move::new(s - p, reset),
+                            value: Value::Won,
+                        });
+                    }
+                }
+            }
+            if limit >= c {
+                let mv = Move::new(c, reset);
+                if let Ok(Some(next)) = pos.after(mv) {
+                    if position_value(oracle, &next)? == Value::Lost {
+                        return Ok(Decision {
+                            mv,
+                            value: Value::Won,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Decision {
+            mv: Move::new(1, false),
+            value: Value::Lost,
+        })
+    }
+
+    fn reply_counts<O: Oracle>(oracle: &O, q: &Position) -> Result<(u32, u32), DecideError> {
+        let (s, c, limit) = (q.stones(), q.cap(), q.limit());
+        let (mut winning, mut total) = (0u32, 0u32);
+        for &reset in q.reset_choices() {
+            total += limit;
+            if limit >= s {
+                winning += limit - s + 1;
+            }
+            let w = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
+            if w >= 1 {
+                if let Ok(Some(template)) = q.after(Move::new(1, reset)) {
+                    let lo = s - w;
+                    winning += oracle.count_losses_in(&template, lo.max(c + 1), s - 1)?;
+                    for p in lo..=c.min(s - 1) {
+                        if template.with_stones(p).and_then(|t| t.trivial_value())
+                            == Some(Value::Lost)
+                        {
+                            winning += 1;
+                        }
+                    }
+                }
+            }
+            if limit >= c && c < s {
+                if let Ok(Some(next)) = q.after(Move::new(c, reset)) {
+                    if position_value(oracle, &next)? == Value::Lost {
+                        winning += 1;
+                    }
+                }
+            }
+        }
+        Ok((winning, total))
+    }
+
+    /// The trap's move (the winning one when `pos` is won), or the first error met.
+    pub fn trap<O: Oracle>(oracle: &O, pos: &Position) -> Result<Move, DecideError> {
+        let d = best_move(oracle, pos)?;
+        if d.value.is_won() {
+            return Ok(d.mv);
+        }
+        let mut best: Option<(Move, u32)> = None;
+        for mv in pos.moves() {
+            let Ok(Some(next)) = pos.after(mv) else {
+                continue;
+            };
+            let (w, _) = reply_counts(oracle, &next)?;
+            if best.is_none_or(|(b, bw)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
+                best = Some((mv, w));
+            }
+        }
+        Ok(best.map_or(Move::new(1, false), |(mv, _)| mv))
+    }
+}
+
+#[test]
+fn the_batched_trap_plays_the_per_move_trap_s_moves() {
+    // The shipped table (N <= 999, R <= 4, M = 3), every stored position of a
+    // sample, and piles just past the table (errors must agree too); then a solver
+    // with M = 1, 5 and 60 (takes below the cap in two batches), every position,
+    // piles up to the cap included.
+    let table = Table::embedded().unwrap();
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    let (mut lost, mut errors) = (0, 0);
+    for pos in stored(&sol, 4, 3).step_by(5) {
+        for q in [
+            Some(pos),
+            pos.with_stones(table.highest_pile(pos.cap()) + 1),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let want = per_move::trap(&table, &q);
+            let got = decide(&table, &q, Policy::Trap).map(|d| d.mv);
+            assert_eq!(got, want, "table at {q:?}");
+            lost += u32::from(got.is_ok() && table.probe(&q).is_ok_and(|v| !v.is_won()));
+            errors += u32::from(got.is_err());
+        }
+    }
+    assert!(
+        lost > 40_000 && errors > 1_000,
+        "{lost} lost, {errors} errors"
+    );
+    for m in [1, 5, 60] {
+        let sol = Solution::solve(SolveBox::games(300, 3, m)).unwrap();
+        let mut lost = 0;
+        for pos in stored(&sol, 3, m) {
+            for q in [Some(pos), pos.with_stones(pos.cap())]
+                .into_iter()
+                .flatten()
+            {
+                let want = per_move::trap(&sol, &q);
+                assert_eq!(
+                    decide(&sol, &q, Policy::Trap).map(|d| d.mv),
+                    want,
+                    "M = {m}, {q:?}"
+                );
+                lost += u32::from(!position_value(&sol, &q).unwrap().is_won());
+            }
+        }
+        assert!(lost > 5_000, "M = {m}: {lost} lost");
+    }
 }
 
 #[test]
 fn the_policy_is_chosen_over_the_protocol() {
-    let mut s = Session::new(TableEngine::embedded().unwrap());
+    let mut s = Session::new(TableEngine::embedded());
     let mut say =
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy"), "policy trap");
     // A lost position where the trap does not take 1.
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let table = Table::embedded().unwrap();
+    let table = Table::embedded();
     let pos = stored(&sol, 4, 3)
         .find(|p| {
             !sol.value(p).unwrap().is_won()

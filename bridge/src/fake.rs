@@ -32,7 +32,7 @@ pub enum Trick {
 /// A fake board with a script of tricks, by command number (from 0, blank lines
 /// not counted).
 pub struct FakeBoard {
-    session: Session<TableEngine<'static>>,
+    session: Session<TableEngine>,
     script: BTreeMap<usize, Trick>,
     commands: usize,
     late: Option<String>,
@@ -54,8 +54,8 @@ impl FakeBoard {
         }
     }
 
-    fn session() -> Session<TableEngine<'static>> {
-        Session::new(TableEngine::embedded().expect("the embedded table opens"))
+    fn session() -> Session<TableEngine> {
+        Session::new(TableEngine::embedded())
     }
 
     /// Play `trick` on the command numbered `at`.

@@ -37,7 +37,7 @@ fn fake_board(at: usize, then: Then) -> String {
     let addr = format!("tcp:{}", listener.local_addr().unwrap());
     let seen = Arc::new(AtomicUsize::new(0));
     thread::spawn(move || {
-        let mut session = Session::new(TableEngine::embedded().unwrap());
+        let mut session = Session::new(TableEngine::embedded());
         for conn in listener.incoming().take(8) {
             let Ok(conn) = conn else { return };
             let mut out = conn.try_clone().unwrap();
@@ -54,7 +54,7 @@ fn fake_board(at: usize, then: Then) -> String {
                     break;
                 }
                 if n == at && then == Then::Reset {
-                    session = Session::new(TableEngine::embedded().unwrap());
+                    session = Session::new(TableEngine::embedded());
                     let _ = out.write_all(b"nimbot ready\n");
                     continue;
                 }

@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
         let p = table.params();
         let _ = (
             table.generator(),
-            table.restart_points(),
+            table.layout(),
             table.layer_count(),
             table.section_sizes(),
         );

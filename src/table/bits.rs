@@ -1,95 +1,159 @@
 //! Bit strings, least significant bit first: fixed-width fields and Elias gamma
-//! codes. The reader is checked (it never reads past its end and never panics); the
-//! writer exists for the encoder.
+//! codes. The reader is checked (it never reads past its end and never panics) and
+//! works in `u32` only; the writer exists for the encoder.
 
-/// Reads bits `at .. end` of a byte slice (bit `i` is bit `i % 8` of byte `i / 8`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BitReader<'a> {
-    bytes: &'a [u8],
-    at: u64,
-    end: u64,
+use super::source::ByteSource;
+
+/// Reads bits `at .. end` of a bit string that starts at byte `base` of a
+/// [`ByteSource`] (bit `i` is bit `i % 8` of byte `base + i / 8`), through a 32-bit
+/// window filled a byte at a time, so each byte is read once.
+pub(crate) struct BitReader<'s, S: ?Sized> {
+    src: &'s S,
+    /// The position of the next bit, the lowest of `window`.
+    at: u32,
+    end: u32,
+    /// Bits `at .. at + have` of the string.
+    window: u32,
+    have: u32,
+    /// The byte that comes into the window next.
+    next: u32,
 }
 
-impl<'a> BitReader<'a> {
-    /// A reader of bits `at .. end` of `bytes`.
-    pub(crate) const fn new(bytes: &'a [u8], at: u64, end: u64) -> Self {
-        BitReader { bytes, at, end }
+impl<'s, S: ByteSource + ?Sized> BitReader<'s, S> {
+    /// A reader of bits `at .. end` of the bit string at byte `base` of `src`.
+    pub(crate) fn new(src: &'s S, base: u32, at: u32, end: u32) -> Self {
+        let mut r = BitReader {
+            src,
+            at,
+            end,
+            window: 0,
+            have: 0,
+            // Past the end of any source when it overflows: reads then fail.
+            next: base.saturating_add(at / 8),
+        };
+        let skip = at % 8;
+        if skip != 0 {
+            if let Some(b) = src.byte(r.next) {
+                r.window = u32::from(b) >> skip;
+                r.have = 8 - skip;
+                r.next = r.next.saturating_add(1);
+            }
+        }
+        r
     }
 
     /// The position of the next bit.
-    pub(crate) const fn position(&self) -> u64 {
+    pub(crate) const fn position(&self) -> u32 {
         self.at
     }
 
-    /// At least 57 bits from the current position (zeros past the slice).
-    fn peek(&self) -> u64 {
-        let byte = usize::try_from(self.at / 8).unwrap_or(usize::MAX);
-        let word = match self.bytes.get(byte..byte.saturating_add(8)) {
-            Some(s) => <[u8; 8]>::try_from(s).map_or(0, u64::from_le_bytes),
-            None => {
-                let mut buf = [0u8; 8];
-                for (i, b) in buf.iter_mut().enumerate() {
-                    *b = self.bytes.get(byte.saturating_add(i)).copied().unwrap_or(0);
-                }
-                u64::from_le_bytes(buf)
-            }
-        };
-        word >> (self.at % 8)
+    /// Top the window up to at least 25 bits (fewer at the end of the source).
+    #[inline]
+    fn fill(&mut self) {
+        while self.have <= 24 {
+            let Some(b) = self.src.byte(self.next) else {
+                return;
+            };
+            self.window |= u32::from(b) << self.have;
+            self.have += 8;
+            self.next = self.next.saturating_add(1);
+        }
     }
 
-    /// The next `width` (<= 56) bits as a number, first bit least significant.
-    pub(crate) fn read(&mut self, width: u32) -> Option<u64> {
-        if width == 0 {
-            return Some(0);
-        }
-        if width > 56 {
+    /// Drop `n` (< 32) bits that are in the window and before `end`.
+    #[inline]
+    fn consume(&mut self, n: u32) {
+        self.window >>= n;
+        self.have -= n;
+        self.at += n;
+    }
+
+    /// Whether `n` more bits lie before `end`.
+    #[inline]
+    fn room(&self, n: u32) -> bool {
+        self.end.checked_sub(self.at).is_some_and(|left| left >= n)
+    }
+
+    /// The next `width` (<= 24) bits as a number, first bit least significant.
+    #[inline]
+    pub(crate) fn read(&mut self, width: u32) -> Option<u32> {
+        if width > 24 || !self.room(width) {
             return None;
         }
-        let next = self.at.checked_add(u64::from(width))?;
-        if next > self.end {
-            return None;
+        if self.have < width {
+            self.fill();
+            if self.have < width {
+                return None;
+            }
         }
-        let v = self.peek() & ((1u64 << width) - 1);
-        self.at = next;
+        let v = self.window & ((1u32 << width) - 1);
+        self.consume(width);
         Some(v)
     }
 
+    /// The next `width` (<= 32) bits as a number.
+    pub(crate) fn read_long(&mut self, width: u32) -> Option<u32> {
+        if width <= 24 {
+            return self.read(width);
+        }
+        if width > 32 {
+            return None;
+        }
+        let low = self.read(16)?;
+        let high = self.read(width - 16)?;
+        Some(low | (high << 16))
+    }
+
     /// One bit.
+    #[inline]
     pub(crate) fn bit(&mut self) -> Option<bool> {
         self.read(1).map(|b| b == 1)
     }
 
     /// An Elias gamma code: `z` zeros, a one, then the `z` low bits of `n` (n >= 1,
-    /// n < 2^33).
-    pub(crate) fn gamma(&mut self) -> Option<u64> {
-        let word = self.peek();
-        let z = word.trailing_zeros();
-        if z > 28 {
-            // Longer than one peek holds (or not a code at all): the slow way.
-            if z > 32 {
+    /// z <= 31).
+    #[inline]
+    pub(crate) fn gamma(&mut self) -> Option<u32> {
+        if self.have < 25 {
+            self.fill();
+        }
+        let z = self.window.trailing_zeros();
+        let len = 2 * z + 1;
+        if z <= 12 && len <= self.have {
+            if !self.room(len) {
                 return None;
             }
-            self.read(z + 1)?;
-            let low = self.read(z)?;
-            return Some((1u64 << z) | low);
+            let v = (1u32 << z) | ((self.window >> (z + 1)) & ((1u32 << z) - 1));
+            self.consume(len);
+            return Some(v);
         }
-        let next = self.at.checked_add(u64::from(2 * z + 1))?;
-        if next > self.end {
-            return None;
-        }
-        self.at = next;
-        Some((1u64 << z) | ((word >> (z + 1)) & ((1u64 << z) - 1)))
+        self.long_gamma()
     }
 
-    /// A gamma-coded `n - 1`: any value from 0.
-    pub(crate) fn count(&mut self) -> Option<u64> {
+    /// A gamma code longer than the window holds, or at the end of the source.
+    #[cold]
+    fn long_gamma(&mut self) -> Option<u32> {
+        let mut z = 0;
+        while !self.bit()? {
+            z += 1;
+            if z > 31 {
+                return None;
+            }
+        }
+        Some((1u32 << z) | self.read_long(z)?)
+    }
+
+    /// A gamma-coded `n + 1`: any value from 0 to `2^32 - 2`.
+    #[inline]
+    pub(crate) fn count(&mut self) -> Option<u32> {
         self.gamma().map(|n| n - 1)
     }
 
     /// A signed value, zigzag-mapped (0, -1, 1, -2, ...) then as [`BitReader::count`].
-    pub(crate) fn signed(&mut self) -> Option<i64> {
-        let n = i64::try_from(self.count()?).ok()?;
-        Some(if n & 1 == 0 { n >> 1 } else { -(n >> 1) - 1 })
+    pub(crate) fn signed(&mut self) -> Option<i32> {
+        let n = self.count()?;
+        let half = i32::try_from(n >> 1).ok()?;
+        Some(if n & 1 == 0 { half } else { -half - 1 })
     }
 }
 
@@ -172,16 +236,18 @@ mod writer {
         #[test]
         fn codes_read_back() {
             let mut w = BitWriter::default();
-            let counts = [0u64, 1, 2, 3, 7, 8, 1000, u64::from(u32::MAX)];
-            let signed = [0i64, -1, 1, -2, 2, 300, -300, -(1 << 31)];
+            let counts = [0u32, 1, 2, 3, 7, 8, 1000, 1 << 20, u32::MAX - 1];
+            let signed = [0i32, -1, 1, -2, 2, 300, -300, i32::MIN + 1, i32::MAX];
             for &n in &counts {
-                w.count(n);
+                w.count(n.into());
             }
             for &d in &signed {
-                w.signed(d);
+                w.signed(d.into());
             }
             w.push(0b101, 3);
-            let mut r = BitReader::new(&w.bytes, 0, w.bits);
+            w.push(0xABCDEF12, 32);
+            let bits = u32::try_from(w.bits).unwrap();
+            let mut r = BitReader::new(&w.bytes[..], 0, 0, bits);
             for &n in &counts {
                 assert_eq!(r.count(), Some(n));
             }
@@ -189,7 +255,22 @@ mod writer {
                 assert_eq!(r.signed(), Some(d));
             }
             assert_eq!(r.read(3), Some(0b101));
+            assert_eq!(r.read_long(32), Some(0xABCDEF12));
             assert_eq!(r.bit(), None, "past the end");
+            // From any bit of a prefixed string, and never past a shorter end.
+            let mut prefixed = vec![0xFF, 0xFF];
+            prefixed.extend_from_slice(&w.bytes);
+            for at in 0..40 {
+                let mut r = BitReader::new(&prefixed[..], 2, at, bits);
+                let mut plain = BitReader::new(&w.bytes[..], 0, at, bits);
+                while let Some(b) = plain.bit() {
+                    assert_eq!(r.bit(), Some(b));
+                }
+                assert_eq!(r.bit(), None);
+            }
+            let mut short = BitReader::new(&w.bytes[..], 0, 0, 2);
+            assert_eq!(short.count(), Some(0));
+            assert_eq!(short.count(), None, "the second code crosses the end");
         }
     }
 }

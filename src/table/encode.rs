@@ -1,11 +1,12 @@
-//! The table writer: a solved box in, a format-v2 blob out (see `table/FORMAT.md`
+//! The table writer: a solved box in, a format-v3 blob out (see `table/FORMAT.md`
 //! and [`super::layer`] for the coding).
 //!
-//! Each layer is coded explicitly or, when cheaper, as a copy of an earlier explicit
-//! layer of the same cap: the writer tries every such source at every shift that
-//! lines up the two layers' last run boundaries, keeps the cheapest coding, and
-//! places a restart point whenever the stream has grown by
-//! [`Encoding::restart_bits`] since the last one.
+//! Per cap, the two base layers (no resets on either side) are coded as tokens.
+//! Every other layer gets a 2-bit kind: with resets on both sides (`m = min(a, b) >=
+//! 1`) the layer is checked against its base relative `(a - m, b - m, f)` delayed by
+//! `m (M + 1)` piles, which holds for almost all of them, and then only its first
+//! `m (M + 1)` piles are coded (usually all won or all lost: no tokens at all);
+//! layers with resets on one side only are all won, all lost, or tokens.
 
 use alloc::vec::Vec;
 
@@ -13,26 +14,21 @@ use super::bits::{width_for, BitWriter};
 use super::checksum::crc32;
 use super::format::{TableFile, FORMAT_VERSION, MAGIC};
 use super::TableError;
-use crate::geometry::{keys_per_cap, Layers};
+use crate::geometry::{key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
 use crate::solver::Solution;
 
 /// Choices the writer makes; every choice gives a valid table of the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Encoding {
-    /// Code layers as copies of related layers when that is shorter.
+    /// Code layers with resets on both sides as delayed copies of their base
+    /// relative where that holds (kinds 0 to 2), instead of tokens (kind 3).
     pub copies: bool,
-    /// Stream bits between restart points: fewer points make a smaller table and
-    /// slower probes (a probe decodes up to this many bits to reach its layer).
-    pub restart_bits: u32,
 }
 
 impl Default for Encoding {
     fn default() -> Self {
-        Encoding {
-            copies: true,
-            restart_bits: 256,
-        }
+        Encoding { copies: true }
     }
 }
 
@@ -115,11 +111,11 @@ pub fn runs_of(values: impl Iterator<Item = bool>) -> Vec<u32> {
 
 /// Tokens `(w, l, k)` of a run list: periods (won run, lost run) with repeats
 /// folded; an odd list ends with `l = 0` (lost for ever).
-fn tokens(runs: &[u32]) -> Vec<(u64, u64, u64)> {
-    let mut out: Vec<(u64, u64, u64)> = Vec::new();
+fn tokens(runs: &[u32]) -> Vec<(u32, u32, u32)> {
+    let mut out: Vec<(u32, u32, u32)> = Vec::new();
     for pair in runs.chunks(2) {
-        let w = u64::from(pair[0]);
-        let l = pair.get(1).map_or(0, |&l| u64::from(l));
+        let w = pair[0];
+        let l = pair.get(1).copied().unwrap_or(0);
         match out.last_mut() {
             Some((pw, pl, k)) if *pw == w && *pl == l && l > 0 => *k += 1,
             _ => out.push((w, l, 0)),
@@ -132,15 +128,15 @@ fn tokens(runs: &[u32]) -> Vec<(u64, u64, u64)> {
 fn write_tokens(out: &mut BitWriter, runs: &[u32]) {
     let tokens = tokens(runs);
     out.count(tokens.len() as u64);
-    let mut prev: Option<(u64, u64)> = None;
+    let mut prev: Option<(u32, u32)> = None;
     for &(w, l, k) in &tokens {
         match prev {
             None => {
-                out.count(w);
-                out.count(l);
+                out.count(w.into());
+                out.count(l.into());
             }
             Some((pw, pl)) => {
-                let step = match (w as i64 - pw as i64, l as i64 - pl as i64) {
+                let step = match (i64::from(w) - i64::from(pw), i64::from(l) - i64::from(pl)) {
                     _ if pl == 0 || l == 0 => None,
                     (1, 0) => Some(0),
                     (-1, 0) => Some(1),
@@ -155,123 +151,147 @@ fn write_tokens(out: &mut BitWriter, runs: &[u32]) {
                     }
                     None => {
                         out.push(0, 1);
-                        out.signed(w as i64 - pw as i64);
-                        out.count(l);
+                        out.signed(i64::from(w) - i64::from(pw));
+                        out.count(l.into());
                     }
                 }
             }
         }
-        out.count(k);
+        // A final "lost for ever" token has no repeat count.
+        if l > 0 {
+            out.count(k.into());
+        }
         prev = Some((w, l));
     }
 }
 
 /// Run boundaries: the offsets where the value changes (cumulative run lengths).
-fn boundaries(runs: &[u32]) -> Vec<u64> {
+fn boundaries(runs: &[u32]) -> Vec<u32> {
     runs.iter()
-        .scan(0u64, |at, &r| {
-            *at += u64::from(r);
+        .scan(0u32, |at, &r| {
+            *at += r;
             Some(*at)
         })
         .collect()
 }
 
 /// The value at offset `t` of a layer with boundaries `b` (won before the first).
-fn value_at(b: &[u64], t: u64) -> bool {
+fn value_at(b: &[u32], t: u32) -> bool {
     b.partition_point(|&x| x <= t) % 2 == 0
 }
 
-/// The smallest `start` such that layer `v` equals layer `u` shifted by `d` from
-/// `start` to the end (`n` piles), or `None`.
-fn copy_start(v: &[u64], u: &[u64], d: i64, n: u64) -> Option<u64> {
-    let last = n.checked_sub(1)?;
-    let src_last = u64::try_from(last as i64 - d).ok()?;
-    if value_at(v, last) != value_at(u, src_last) {
-        return None;
-    }
-    let mut i = v.len();
-    let mut j = u.partition_point(|&x| (x as i64 + d) < n as i64);
-    while i > 0 && j > 0 && v[i - 1] as i64 == u[j - 1] as i64 + d {
-        i -= 1;
-        j -= 1;
-    }
-    let mut start = 0i64;
-    if i > 0 {
-        start = start.max(v[i - 1] as i64);
-    }
-    if j > 0 {
-        start = start.max(u[j - 1] as i64 + d);
-    }
-    let start = start.max(d).max(0) as u64;
-    (start < n).then_some(start)
+/// The boundaries of `b` strictly between `lo` and `hi`.
+fn inside(b: &[u32], lo: u32, hi: u32) -> &[u32] {
+    let from = b.partition_point(|&x| x <= lo);
+    let to = b.partition_point(|&x| x < hi);
+    b.get(from..to.max(from)).unwrap_or_default()
 }
 
-/// The runs of `v` before offset `start` (the value at `start - 1` continues).
-fn prefix_runs(v: &[u64], start: u64) -> Vec<u32> {
-    let mut prev = 0u64;
-    v.iter()
-        .take_while(|&&b| b < start)
+/// Whether the layer with boundaries `v` equals the one with boundaries `u`
+/// delayed by `d` on offsets `d .. n`.
+fn delayed_copy(v: &[u32], u: &[u32], d: u32, n: u32) -> bool {
+    if d >= n {
+        return true;
+    }
+    value_at(v, d) == value_at(u, 0)
+        && inside(v, d, n)
+            .iter()
+            .map(|&x| x - d)
+            .eq(inside(u, 0, n - d).iter().copied())
+}
+
+/// The token list of a layer's first `n` offsets, or its kind when they are all
+/// won (0) or all lost (1).
+fn head(v: &[u32], n: u32) -> Result<u32, Vec<u32>> {
+    if inside(v, 0, n).is_empty() {
+        return Ok(u32::from(!value_at(v, 0)));
+    }
+    // The runs before n (the last one continues past it).
+    let mut prev = 0;
+    Err(v
+        .iter()
+        .take_while(|&&b| b < n)
         .map(|&b| {
             let r = b - prev;
             prev = b;
-            r as u32
+            r
         })
-        .collect()
+        .collect())
 }
 
-/// Code one cap's layers (in key order) into `out`.
+/// Bits of a token list.
+fn token_bits(runs: &[u32]) -> u64 {
+    let mut w = BitWriter::default();
+    write_tokens(&mut w, runs);
+    w.bits
+}
+
+/// Code one cap's layers (runs in key order, `n` piles each) into `stream`;
+/// returns the base layers' offsets from the cap's start.
 fn encode_cap(
-    out: &mut BitWriter,
+    stream: &mut BitWriter,
     layers: &[Vec<u32>],
-    n: u64,
-    c: u32,
-    copies: bool,
-    mut placed: impl FnMut(&mut BitWriter),
-) {
-    let bounds: Vec<Vec<u64>> = layers.iter().map(|r| boundaries(r)).collect();
-    let mut explicit: Vec<usize> = Vec::new();
-    let max_shift = 2 * i64::from(c) + 8;
-    for (k, runs) in layers.iter().enumerate() {
-        placed(out);
-        let mut best = BitWriter::default();
-        best.push(0, 1);
-        write_tokens(&mut best, runs);
-        let mut copied = false;
-        let v = &bounds[k];
-        if copies && best.bits > 8 {
-            let anchor = v.last().copied().unwrap_or(0) as i64;
-            for &j in &explicit {
-                let u = &bounds[j];
-                let lo = u.partition_point(|&x| (x as i64) < anchor - max_shift);
-                for &ub in u
-                    .iter()
-                    .skip(lo)
-                    .take_while(|&&x| x as i64 <= anchor + max_shift)
-                {
-                    let d = anchor - ub as i64;
-                    let Some(start) = copy_start(v, u, d, n) else {
-                        continue;
-                    };
-                    let mut w = BitWriter::default();
-                    w.push(1, 1);
-                    w.gamma((k - j) as u64);
-                    w.signed(d);
-                    w.count(start);
-                    write_tokens(&mut w, &prefix_runs(v, start));
-                    if w.bits < best.bits {
-                        best = w;
-                        copied = true;
-                    }
+    params: &Params,
+    n: u32,
+    encoding: &Encoding,
+) -> [u64; 2] {
+    let r = params.resets();
+    let bounds: Vec<Vec<u32>> = layers.iter().map(|runs| boundaries(runs)).collect();
+    let start = stream.bits;
+    let mut kinds = BitWriter::default();
+    let mut extras = BitWriter::default();
+    for a in 0..=r {
+        for b in 0..=r {
+            for f in [false, true] {
+                let k = key(r, a, b, f);
+                if a == 0 && b == 0 {
+                    continue;
                 }
+                let m = a.min(b);
+                let full = head(&bounds[k], n).map_err(|_| &layers[k]);
+                let kind = if m == 0 {
+                    match full {
+                        Ok(kind) => kind,
+                        Err(runs) => {
+                            write_tokens(&mut extras, runs);
+                            2
+                        }
+                    }
+                } else {
+                    let d = u32::from(m) * (params.init_max() + 1);
+                    let source = &bounds[key(r, a - m, b - m, f)];
+                    let copy = encoding.copies && delayed_copy(&bounds[k], source, d, n);
+                    match (copy, head(&bounds[k], d.min(n))) {
+                        (true, Ok(kind)) => kind,
+                        (true, Err(prefix)) if token_bits(&prefix) <= token_bits(&layers[k]) => {
+                            write_tokens(&mut extras, &prefix);
+                            2
+                        }
+                        _ => {
+                            write_tokens(&mut extras, &layers[k]);
+                            3
+                        }
+                    }
+                };
+                kinds.push(kind.into(), 2);
             }
         }
-        if !copied {
-            explicit.push(k);
-        }
-        for (i, byte) in best.bytes.iter().enumerate() {
-            let width = (best.bits - 8 * i as u64).min(8) as u32;
-            out.push(u64::from(*byte), width);
-        }
+    }
+    append(stream, &kinds);
+    append(stream, &extras);
+    let mut base = [0u64; 2];
+    for (f, at) in base.iter_mut().enumerate() {
+        *at = stream.bits - start;
+        write_tokens(stream, &layers[key(r, 0, 0, f == 1)]);
+    }
+    base
+}
+
+/// Append the bits of `from` to `to`.
+fn append(to: &mut BitWriter, from: &BitWriter) {
+    for (i, byte) in from.bytes.iter().enumerate() {
+        let width = (from.bits - 8 * i as u64).min(8) as u32;
+        to.push(u64::from(*byte), width);
     }
 }
 
@@ -284,36 +304,22 @@ fn encode_layers(
 ) -> Vec<u8> {
     let per_cap = keys_per_cap(params.resets());
     let mut stream = BitWriter::default();
-    let mut restarts: Vec<(u64, u64)> = Vec::new();
-    let mut layer = 0u64;
-    let budget = u64::from(encoding.restart_bits.max(1));
+    let mut entries = Vec::new();
     for ((c, hi), cap_layers) in
         Layers::new(params.stones(), params.init_max()).zip(layers.chunks(per_cap))
     {
-        encode_cap(
-            &mut stream,
-            cap_layers,
-            u64::from(hi - c),
-            c,
-            encoding.copies,
-            |s| {
-                let due = match restarts.last() {
-                    None => true,
-                    Some(&(_, at)) => s.bits - at >= budget,
-                };
-                if due {
-                    restarts.push((layer, s.bits));
-                }
-                layer += 1;
-            },
-        );
+        let start = stream.bits;
+        let base = encode_cap(&mut stream, cap_layers, params, hi - c, encoding);
+        entries.push((start, base));
     }
-    let layer_bits = width_for(layer.max(1));
     let offset_bits = width_for(stream.bits + 1);
+    let largest = entries.iter().map(|&(_, [_, b1])| b1).max().unwrap_or(0);
+    let base_bits = width_for(largest + 1);
     let mut index = BitWriter::default();
-    for &(l, at) in &restarts {
-        index.push(l, u32::from(layer_bits));
-        index.push(at, u32::from(offset_bits));
+    for &(start, [b0, b1]) in &entries {
+        index.push(start, u32::from(offset_bits));
+        index.push(b0, u32::from(base_bits));
+        index.push(b1, u32::from(base_bits));
     }
     let file = TableFile {
         magic: MAGIC,
@@ -322,9 +328,9 @@ fn encode_layers(
         n_max: params.stones(),
         resets: params.resets(),
         init_max: params.init_max(),
-        layer_bits,
         offset_bits,
-        restarts: restarts.len() as u32,
+        base_bits,
+        caps: entries.len() as u32,
         index: &index.bytes,
         stream_bits: stream.bits as u32,
         stream: &stream.bytes,

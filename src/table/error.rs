@@ -15,8 +15,6 @@ pub enum TableError {
     Truncated,
     /// The CRC-32 does not match: the bytes were damaged.
     Checksum,
-    /// The postcard structure could not be decoded; postcard's reason is kept.
-    Decode(postcard::Error),
     /// Not a nimbot table.
     BadMagic,
     /// Written by an incompatible format version.
@@ -33,7 +31,6 @@ impl TableError {
         match self {
             TableError::Truncated => text!("table truncated"),
             TableError::Checksum => text!("table checksum mismatch"),
-            TableError::Decode(_) => text!("table structure unreadable"),
             TableError::BadMagic => text!("not a nimbot table"),
             TableError::UnsupportedVersion => text!("unsupported table format version"),
             TableError::BadParams => text!("table parameters out of range"),
@@ -51,21 +48,11 @@ impl TableError {
 
 impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableError::Decode(e) => write!(f, "{}: {e}", self.text()),
-            _ => fmt::Display::fmt(&self.text(), f),
-        }
+        fmt::Display::fmt(&self.text(), f)
     }
 }
 
-impl core::error::Error for TableError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            TableError::Decode(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+impl core::error::Error for TableError {}
 
 /// Why a probe of an opened table gave no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

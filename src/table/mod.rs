@@ -1,18 +1,21 @@
 //! The solution table: won/lost for every position of a box of games, in a postcard
-//! blob that is probed in place (format v2, specified in `table/FORMAT.md`).
+//! blob that is probed in place (format v3, specified in `table/FORMAT.md`).
 //!
 //! - which caps and piles a box stores is the crate's `geometry` module, shared with
 //!   the solver and the distances;
-//! - `format`: the serialized fields; `checksum`: the CRC-32 after them;
-//! - `bits`: the bit reader; `index`: restart points into the stream;
-//! - `layer`: how one layer's values are coded (periods, copies of a related layer);
+//! - `source`: where the bytes are read from ([`ByteSource`]: a slice, program
+//!   memory, external flash);
+//! - `format`: the serialized fields and [`Layout`], the `const fn` that checks a
+//!   blob (at compile time for an embedded one); `checksum`: the CRC-32 after them;
+//! - `bits`: the bit reader; `index`: where each cap starts;
+//! - `layer`: how layer values are coded (periods with repeats);
 //! - `encode` (feature `encode`): the writer, for `nimbot-table` and tests;
 //! - `error`: blobs refused when opened ([`TableError`]), probes that fail
 //!   ([`ProbeError`]).
 //!
-//! Loading checks the checksum and every header field; probing allocates nothing,
-//! reads the borrowed bytes with checked arithmetic, and reports a layer that does
-//! not decode as [`ProbeError::Corrupt`].
+//! Probing allocates nothing, uses `u32` arithmetic only, reads the bytes through
+//! the [`ByteSource`] with checked arithmetic, and reports a layer that does not
+//! decode as [`ProbeError::Corrupt`].
 
 mod bits;
 mod checksum;
@@ -22,19 +25,19 @@ mod error;
 mod format;
 mod index;
 mod layer;
+mod source;
 
 use self::bits::BitReader;
-use self::format::TableFile;
-use self::index::Index;
-use self::layer::{read_layer, visit_tokens, Header};
-use crate::geometry::{self, key, keys_per_cap, Layers};
+use self::index::{cap_entry, CapEntry};
+use self::layer::{skip_tokens, visit_tokens, Clip};
+use crate::geometry::{highest_pile, key};
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
-use crate::text::text;
 use crate::value::Value;
 
 pub use self::error::{ProbeError, TableError};
-pub use self::format::FORMAT_VERSION;
+pub use self::format::{Layout, FORMAT_VERSION};
+pub use self::source::{ByteSource, EmbeddedSource};
 // The writer's side (feature `encode`): what `nimbot-table` and the tests make
 // tables with.
 #[cfg(feature = "encode")]
@@ -49,85 +52,110 @@ pub use self::{
 /// `build.rs`). Open it with [`Table::embedded`]. Without the feature no blob is
 /// embedded: open your own with [`Table::from_bytes`], e.g.
 /// `Table::from_bytes(include_bytes!("my.nimt"))`.
+/// It is read as an [`EmbeddedSource`]: a slice, or program memory on the AVR.
 #[cfg(feature = "default-table")]
-pub static EMBEDDED_TABLE: &[u8] = include_bytes!(env!("NIMBOT_TABLE_FILE"));
+pub static EMBEDDED_TABLE: EmbeddedSource = {
+    let bytes: &nimbot_progmem::ProgMem<[u8]> = &EMBEDDED_BYTES;
+    #[cfg(not(target_arch = "avr"))]
+    let bytes = bytes.as_slice();
+    bytes
+};
 
-/// A validated table, borrowing its bytes (typically a `&'static` blob in flash).
-/// Cloning copies a few fields and the borrow, not the blob.
-#[derive(Clone, Debug)]
-pub struct Table<'a> {
-    file: TableFile<'a>,
-    params: Params,
-    /// Highest cap with stored piles.
-    c_top: u32,
-    /// Layers in the stream: caps times keys per cap.
-    layers: u64,
-    /// Size of the whole blob and its stored CRC-32, for reports.
-    size: usize,
-    checksum: u32,
+#[cfg(feature = "default-table")]
+nimbot_progmem::progmem! {
+    /// The bytes of [`EMBEDDED_TABLE`]: in program memory on the AVR.
+    static EMBEDDED_BYTES = *include_bytes!(env!("NIMBOT_TABLE_FILE"));
 }
 
-impl<'a> Table<'a> {
-    /// Check and open a table blob. Every header field is validated; nothing is
-    /// copied. The blob may be any table made by `nimbot-table generate`, embedded in
-    /// the caller's own crate: `Table::from_bytes(include_bytes!("my.nimt"))`.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, TableError> {
-        let split = bytes.len().checked_sub(4).ok_or(TableError::Truncated)?;
-        let (body, tail) = bytes.split_at_checked(split).ok_or(TableError::Truncated)?;
-        let stored = u32::from_le_bytes(tail.try_into().map_err(|_| TableError::Truncated)?);
-        if checksum::crc32(body) != stored {
-            return Err(TableError::Checksum);
+/// The layout of [`EMBEDDED_TABLE`], checked by the compiler: a damaged or
+/// mismatched blob fails the build, so nothing is checked at run time.
+#[cfg(feature = "default-table")]
+const EMBEDDED_LAYOUT: Layout = match Layout::check(include_bytes!(env!("NIMBOT_TABLE_FILE"))) {
+    Ok(layout) => layout,
+    Err(e) => build_error(e),
+};
+
+/// Stop the build on an embedded table that does not check, with the reason where
+/// the target has it as a `&str`.
+#[cfg(feature = "default-table")]
+const fn build_error(e: TableError) -> ! {
+    #[cfg(not(target_arch = "avr"))]
+    panic!("{}", e.as_str());
+    #[cfg(target_arch = "avr")]
+    {
+        let _ = e;
+        panic!("the embedded table does not check (nimbot-table info FILE says why)")
+    }
+}
+
+/// A checked table, reading its bytes from a [`ByteSource`]: by default an
+/// [`EmbeddedSource`] (a `&'static` blob in flash, as a slice or in the AVR's
+/// program memory), or a slice of any lifetime from [`Table::from_bytes`]. Copying
+/// it copies the source handle and a few fields, not the blob.
+#[derive(Clone, Copy, Debug)]
+pub struct Table<S = EmbeddedSource> {
+    source: S,
+    layout: Layout,
+}
+
+impl<'a> Table<&'a [u8]> {
+    /// Check and open a table blob ([`Layout::check`]: the checksum, every header
+    /// field, the index); nothing is copied. The blob may be any table made by
+    /// `nimbot-table generate`, embedded in the caller's own crate:
+    /// `Table::from_bytes(include_bytes!("my.nimt"))`.
+    pub const fn from_bytes(bytes: &'a [u8]) -> Result<Self, TableError> {
+        match Layout::check(bytes) {
+            Ok(layout) => Ok(Table {
+                source: bytes,
+                layout,
+            }),
+            Err(e) => Err(e),
         }
-        let (file, rest): (TableFile<'a>, &[u8]) =
-            postcard::take_from_bytes(body).map_err(TableError::Decode)?;
-        if !rest.is_empty() {
-            return Err(TableError::Malformed(text!("trailing bytes")));
-        }
-        if file.magic != format::MAGIC {
-            return Err(TableError::BadMagic);
-        }
-        if file.format_version != FORMAT_VERSION {
-            return Err(TableError::UnsupportedVersion);
-        }
-        let params = Params::new(file.n_max, file.resets, file.init_max)
-            .map_err(|_| TableError::BadParams)?;
-        let caps = Layers::new(params.stones(), params.init_max()).count() as u64;
-        if caps == 0 {
-            return Err(TableError::BadParams);
-        }
-        let layers = caps * keys_per_cap(file.resets) as u64;
-        let c_top = u32::try_from(u64::from(params.init_max()) + caps - 1)
-            .map_err(|_| TableError::BadParams)?;
-        if u64::from(file.stream_bits).div_ceil(8) != file.stream.len() as u64 {
-            return Err(TableError::Malformed(text!("stream size")));
-        }
-        let table = Table {
-            file,
-            params,
-            c_top,
-            layers,
-            size: bytes.len(),
-            checksum: stored,
-        };
-        table
-            .index()
-            .validate(layers, u64::from(table.file.stream_bits))?;
-        Ok(table)
     }
 
-    /// Check and open the table embedded at build time ([`EMBEDDED_TABLE`], feature
-    /// `default-table`).
-    #[cfg(feature = "default-table")]
-    pub fn embedded() -> Result<Table<'static>, TableError> {
-        Table::from_bytes(EMBEDDED_TABLE)
+    /// The generator that wrote the table.
+    pub fn generator(&self) -> &'a str {
+        let (at, len) = self.layout.generator;
+        let (at, len) = (at as usize, len as usize);
+        self.source
+            .get(at..at.saturating_add(len))
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or("")
+    }
+}
+
+#[cfg(feature = "default-table")]
+impl Table {
+    /// The table embedded at build time ([`EMBEDDED_TABLE`], feature
+    /// `default-table`), checked when the crate was compiled.
+    pub fn embedded() -> Self {
+        Table {
+            source: EMBEDDED_TABLE,
+            layout: EMBEDDED_LAYOUT,
+        }
+    }
+}
+
+impl<S: ByteSource> Table<S> {
+    /// A table whose bytes are read from `source` (program memory, external flash)
+    /// and whose `layout` was checked on the same bytes ([`Layout::check`], usually
+    /// at compile time on an `include_bytes!` of the file). Only the size is checked
+    /// here; bytes that differ from the checked ones make probes fail with
+    /// [`ProbeError::Corrupt`] or answer wrongly, but never panic.
+    pub fn from_source(source: S, layout: Layout) -> Result<Self, TableError> {
+        if source.len() != layout.size {
+            return Err(TableError::Truncated);
+        }
+        Ok(Table { source, layout })
     }
 
     /// Whether the table answers every position of games with `params`: at most its
     /// stones and resets, and the same M.
     pub fn covers(&self, params: &Params) -> bool {
-        params.stones() <= self.params.stones()
-            && params.resets() <= self.params.resets()
-            && params.init_max() == self.params.init_max()
+        let p = self.layout.params;
+        params.stones() <= p.stones()
+            && params.resets() <= p.resets()
+            && params.init_max() == p.init_max()
     }
 
     /// The value of `pos` for its mover. Positions whose cap no longer binds are
@@ -150,48 +178,48 @@ impl<'a> Table<'a> {
 
     /// The parameters of the largest game the table covers: N_max, R and M.
     pub const fn params(&self) -> Params {
-        self.params
+        self.layout.params
     }
 
-    /// The generator that wrote the table.
-    pub fn generator(&self) -> &'a str {
-        self.file.generator
+    /// Where the table's sections are (checked when it was opened).
+    pub const fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// Layers in the table (caps times `2 (R+1)^2`).
-    pub const fn layer_count(&self) -> u64 {
-        self.layers
-    }
-
-    /// Restart points in the stream (a probe decodes from the nearest one).
-    pub const fn restart_points(&self) -> u32 {
-        self.file.restarts
+    pub const fn layer_count(&self) -> u32 {
+        self.layout.caps * self.layout.keys
     }
 
     /// Highest cap with stored piles.
     pub const fn top_cap(&self) -> u32 {
-        self.c_top
+        self.layout.params.init_max() + self.layout.caps - 1
     }
 
     /// Highest stored pile for cap `c` (`c` itself when none).
     pub fn highest_pile(&self, c: u32) -> u32 {
-        let hi = geometry::highest_pile(self.params.stones(), self.params.init_max(), c);
-        u32::try_from(hi).unwrap_or(0).max(c)
+        let p = &self.layout.params;
+        match highest_pile(p.stones(), p.init_max(), c) {
+            Some(hi) if c <= self.top_cap() => hi.max(c),
+            _ => c,
+        }
     }
 
     /// Size of the whole blob, in bytes.
-    pub const fn size(&self) -> usize {
-        self.size
+    pub const fn size(&self) -> u32 {
+        self.layout.size
     }
 
     /// The blob's CRC-32 (the last four bytes, checked when it was opened).
     pub const fn checksum(&self) -> u32 {
-        self.checksum
+        self.layout.checksum
     }
 
-    /// Sizes of the sections, in bytes: (restart index, layer stream).
-    pub fn section_sizes(&self) -> (usize, usize) {
-        (self.file.index.len(), self.file.stream.len())
+    /// Sizes of the sections, in bytes: (cap index, layer stream).
+    pub fn section_sizes(&self) -> (u32, u32) {
+        let l = &self.layout;
+        let index = (l.caps * (l.offset_bits + 2 * l.base_bits)).div_ceil(8);
+        (index, l.stream_bits.div_ceil(8))
     }
 
     /// Visit every run of the layer `(cap, own, opp, pending)`, lowest piles first,
@@ -212,7 +240,7 @@ impl<'a> Table<'a> {
             own,
             opp,
             pending,
-            self.params.init_max(),
+            self.layout.params.init_max(),
         )
         .map_err(|_| ProbeError::OutOfRange)?;
         self.walk(
@@ -223,80 +251,100 @@ impl<'a> Table<'a> {
         )
     }
 
-    fn index(&self) -> Index<'a> {
-        let f = &self.file;
-        Index::new(f.index, u64::from(f.restarts), f.layer_bits, f.offset_bits)
+    /// A reader of the stream from bit `at`.
+    fn stream(&self, at: u32) -> BitReader<'_, S> {
+        BitReader::new(
+            &self.source,
+            self.layout.stream_at,
+            at,
+            self.layout.stream_bits,
+        )
     }
 
-    fn stream_reader(&self, at: u64) -> BitReader<'a> {
-        BitReader::new(self.file.stream, at, u64::from(self.file.stream_bits))
-    }
-
-    /// The number of the layer of `pos` (its pile ignored); `OutOfRange` outside the
-    /// table.
-    fn layer_number(&self, pos: &Position) -> Result<u64, ProbeError> {
-        let p = &self.params;
-        if pos.init_max() != p.init_max()
-            || pos.own_resets() > p.resets()
-            || pos.opp_resets() > p.resets()
-            || pos.cap() < p.init_max()
-            || pos.cap() > self.c_top
-        {
-            return Err(ProbeError::OutOfRange);
+    /// The kind of the `j`-th layer of the cap at `entry` (key order, the two base
+    /// layers left out) and, for kinds 2 and 3, where its tokens are: after the
+    /// kinds, past the token lists of the earlier layers of kind 2 or 3.
+    fn kind(&self, entry: &CapEntry, j: u32) -> Option<(u32, u32)> {
+        let mut r = self.stream(entry.start);
+        // Count the earlier kinds with the high bit set, twelve at a time.
+        let mut listed = 0;
+        let mut left = j;
+        while left > 0 {
+            let n = left.min(12);
+            let kinds = r.read(2 * n)?;
+            listed += (kinds & 0x00AA_AAAA).count_ones();
+            left -= n;
         }
-        let k = key(
-            p.resets(),
-            pos.own_resets(),
-            pos.opp_resets(),
-            pos.reset_pending(),
-        );
-        Ok(u64::from(pos.cap() - p.init_max()) * keys_per_cap(p.resets()) as u64 + k as u64)
-    }
-
-    /// The header of layer `n`, decoded from the nearest restart point.
-    fn header(&self, n: u64) -> Option<Header> {
-        let (first, offset) = self.index().restart_for(n)?;
-        let mut r = self.stream_reader(offset);
-        for _ in first..n {
-            read_layer(&mut r)?;
+        let kind = r.read(2)?;
+        if kind < 2 {
+            return Some((kind, 0));
         }
-        read_layer(&mut r)
+        let extras = entry.start.checked_add(2 * (self.layout.keys - 2))?;
+        let mut r = self.stream(extras);
+        for _ in 0..listed {
+            skip_tokens(&mut r)?;
+        }
+        Some((kind, r.position()))
     }
 
-    /// Visit the runs of layer `n` meeting offsets `lo ..= hi`.
-    fn visit_layer(
+    /// Visit the runs of a layer with no resets on one side (`min(own, opp) = 0`)
+    /// over the clip's offsets.
+    fn visit_plain(
         &self,
-        n: u64,
-        lo: u64,
-        hi: u64,
-        visit: &mut dyn FnMut(u64, u64, bool),
+        entry: &CapEntry,
+        own: u8,
+        opp: u8,
+        f: bool,
+        out: &mut Clip<'_>,
     ) -> Option<()> {
-        match self.header(n)? {
-            Header::Explicit { tokens } => {
-                visit_tokens(&mut self.stream_reader(tokens), lo, hi, 0, visit)
-            }
-            Header::Copy {
-                back,
-                shift,
-                start,
-                tokens,
-            } => {
-                if lo < start {
-                    let top = hi.min(start - 1);
-                    visit_tokens(&mut self.stream_reader(tokens), lo, top, 0, visit)?;
-                }
-                if hi >= start {
-                    // The source must be explicit (one level), and earlier.
-                    let Header::Explicit { tokens } = self.header(n.checked_sub(back)?)? else {
-                        return None;
-                    };
-                    let from = lo.max(start).checked_add_signed(-shift)?;
-                    let to = hi.checked_add_signed(-shift)?;
-                    visit_tokens(&mut self.stream_reader(tokens), from, to, shift, visit)?;
-                }
-                Some(())
+        if own == 0 && opp == 0 {
+            return visit_tokens(&mut self.stream(entry.base[usize::from(f)]), out);
+        }
+        let j = u32::try_from(key(self.layout.params.resets(), own, opp, f)).ok()? - 2;
+        match self.kind(entry, j)? {
+            (0, _) => out.emit(0, layer::FOREVER, true),
+            (1, _) => out.emit(0, layer::FOREVER, false),
+            (2, at) => visit_tokens(&mut self.stream(at), out)?,
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// Visit the runs of layer `(own, opp, f)` of the `i`-th cap over the clip's
+    /// offsets.
+    fn visit_layer(&self, i: u32, own: u8, opp: u8, f: bool, out: &mut Clip<'_>) -> Option<()> {
+        let entry = cap_entry(&self.source, &self.layout, i)?;
+        let m = own.min(opp);
+        if m == 0 {
+            return self.visit_plain(&entry, own, opp, f, out);
+        }
+        // Both sides have resets: the layer is its own values before offset
+        // d = m (M + 1), then layer (own - m, opp - m, f) d piles later.
+        let j = u32::try_from(key(self.layout.params.resets(), own, opp, f)).ok()? - 2;
+        let (kind, at) = self.kind(&entry, j)?;
+        let d = u32::from(m)
+            .checked_mul(self.layout.params.init_max().checked_add(1)?)
+            .unwrap_or(layer::FOREVER);
+        if kind == 3 {
+            // No copy: the tokens give every value.
+            return visit_tokens(&mut self.stream(at), out);
+        }
+        let (lo, hi) = (out.lo, out.hi);
+        if lo < d {
+            out.hi = hi.min(d - 1);
+            match kind {
+                0 => out.emit(0, layer::FOREVER, true),
+                1 => out.emit(0, layer::FOREVER, false),
+                _ => visit_tokens(&mut self.stream(at), out)?,
             }
         }
+        if hi >= d {
+            out.lo = lo.max(d) - d;
+            out.hi = hi - d;
+            out.shift = d;
+            self.visit_plain(&entry, own - m, opp - m, f, out)?;
+        }
+        Some(())
     }
 
     /// Walk the runs of `pos`'s layer over piles `from ..= upto` (clipped to the
@@ -309,22 +357,34 @@ impl<'a> Table<'a> {
         visit: &mut dyn FnMut(u32, u32, bool),
     ) -> Result<(), ProbeError> {
         let c = pos.cap();
-        let first = u64::from(c) + 1;
-        let from = u64::from(from).max(first);
-        if u64::from(upto) < from {
+        let first = c.saturating_add(1);
+        let from = from.max(first);
+        if upto < from {
             // No stored pile asked for (the rules decide piles up to the cap).
             return Ok(());
         }
-        let n = self.layer_number(pos)?;
-        if upto > self.highest_pile(c) {
+        let p = &self.layout.params;
+        if pos.init_max() != p.init_max()
+            || pos.own_resets() > p.resets()
+            || pos.opp_resets() > p.resets()
+            || c < p.init_max()
+            || c > self.top_cap()
+            || upto > self.highest_pile(c)
+        {
             return Err(ProbeError::OutOfRange);
         }
-        let pile = |t: u64| u32::try_from(t.saturating_add(first)).unwrap_or(u32::MAX);
+        let mut out = Clip {
+            lo: from - first,
+            hi: upto - first,
+            shift: 0,
+            visit: &mut |a, b, won| visit(a.saturating_add(first), b.saturating_add(first), won),
+        };
         self.visit_layer(
-            n,
-            from - first,
-            u64::from(upto) - first,
-            &mut |a, b, won| visit(pile(a), pile(b), won),
+            c - p.init_max(),
+            pos.own_resets(),
+            pos.opp_resets(),
+            pos.reset_pending(),
+            &mut out,
         )
         .ok_or(ProbeError::Corrupt)
     }
@@ -343,33 +403,20 @@ impl<'a> Table<'a> {
     }
 }
 
-impl Oracle for Table<'_> {
+impl<S: ByteSource> Oracle for Table<S> {
     fn value(&self, pos: &Position) -> Result<Value, DecideError> {
         Ok(self.stored_value(pos)?)
     }
 
-    fn largest_loss_in(
+    fn runs(
         &self,
         layer: &Position,
         lo: u32,
         hi: u32,
-    ) -> Result<Option<u32>, DecideError> {
-        let mut found = None;
-        self.walk(layer, lo, hi, &mut |_, last, won| {
-            if !won {
-                found = Some(last);
-            }
-        })?;
-        Ok(found)
-    }
-
-    fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {
-        let mut n = 0u32;
-        self.walk(layer, lo, hi, &mut |first, last, won| {
-            if !won {
-                n = n.saturating_add(last - first + 1);
-            }
-        })?;
-        Ok(n)
+        visit: &mut dyn FnMut(u32, u32, Value),
+    ) -> Result<(), DecideError> {
+        Ok(self.walk(layer, lo, hi, &mut |first, last, won| {
+            visit(first, last, Value::from_mover_wins(won))
+        })?)
     }
 }

@@ -250,7 +250,7 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// `moves`) come from the core's distances of the box around the position, within
 /// `--max-memory`; `longest` is refused (it would keep distances of whole games).
 struct TinyEngine {
-    table: Option<Table<'static>>,
+    table: Option<Table>,
     solutions: SolutionCache,
     distances: DistanceCache,
 }
@@ -292,7 +292,7 @@ impl Engine for TinyEngine {
 
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
-        table: Table::embedded().ok(),
+        table: Some(Table::embedded()),
         solutions: SolutionCache::new(sys::heap::limit() as u64),
         distances: DistanceCache::new(),
     })

@@ -1,7 +1,8 @@
 //! `nimbot-table bench`: how long generation takes and how fast a table answers, and
 //! the current generation against the previous one in the same run: the mask
-//! solver against the per-position solver (and a naive every-move solver), format
-//! v2 against v1 for several pile limits, and a few v2 coding choices.
+//! solver against the per-position solver (and a naive every-move solver), the
+//! current format against v1 for several pile limits, and the current format with
+//! and without delayed copies.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use clap::Args;
 use std::time::Instant;
 
 use nimbot::solver::{Solution, SolveBox};
-use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding};
+use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding, FORMAT_VERSION};
 use nimbot::{Params, Position, Table};
 
 use crate::generate::{generate, LimitArgs};
@@ -20,6 +21,9 @@ use crate::legacy::solver::OldSolution;
 use crate::legacy::v1::encode_v1;
 use crate::{open, read, GENERATOR};
 use nimbot_latency::{latency, median};
+
+/// Most positions the probe and decide benchmarks time (about 100 MB of them).
+const PROBE_LIMIT: u64 = 4_000_000;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -35,7 +39,8 @@ pub struct BenchArgs {
     /// JSON lines (one per benchmark) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Pile limits for the v1 / v2 size comparison (same R and M).
+    /// Pile limits for the size comparison of format v1 and the current one (same R
+    /// and M).
     #[arg(long, value_delimiter = ',', default_values_t = [999u32, 2000, 9999])]
     pub sizes: Vec<u32>,
     /// Skip the comparisons with the previous generation (solver, format, codings).
@@ -105,36 +110,36 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
             new_ms.len()
         );
     }
-    // Formats: v1 and v2 of the same limits.
+    // Formats: v1 and the current one of the same limits.
     for &stones in &args.sizes {
         let bx = SolveBox::games(stones, r, m);
         let p = Params::new(stones, r, m).map_err(|e| e.to_string())?;
         let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-        let v2 = encode_table_with(&sol, GENERATOR, &TableEncoding::default())
+        let current = encode_table_with(&sol, GENERATOR, &TableEncoding::default())
             .map_err(|e| e.to_string())?;
         drop(sol);
         let old = OldSolution::solve(bx)?;
         let v1 = encode_v1(&old, &p, GENERATOR);
         if args.json {
             println!(
-                "{{\"bench\":\"format\",\"stones\":{stones},\"resets\":{r},\"init_max\":{m},\"v1_bytes\":{},\"v2_bytes\":{},\"ratio\":{:.2}}}",
+                "{{\"bench\":\"format\",\"stones\":{stones},\"resets\":{r},\"init_max\":{m},\"v1_bytes\":{},\"v{FORMAT_VERSION}_bytes\":{},\"ratio\":{:.2}}}",
                 v1.len(),
-                v2.len(),
-                v1.len() as f64 / v2.len() as f64
+                current.len(),
+                v1.len() as f64 / current.len() as f64
             );
         } else {
             println!(
-                "format N<={stones} R={r} M={m}: v1 {} bytes, v2 {} bytes ({:.2}x smaller)",
+                "format N<={stones} R={r} M={m}: v1 {} bytes, v{FORMAT_VERSION} {} bytes ({:.2}x smaller)",
                 v1.len(),
-                v2.len(),
-                v1.len() as f64 / v2.len() as f64
+                current.len(),
+                v1.len() as f64 / current.len() as f64
             );
         }
     }
-    // Codings within v2: copies or not, and the restart-point spacing.
+    // Codings within the current format: delayed copies or not.
     let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
     let mut positions = Vec::new();
-    let probe_set = |t: &Table, out: &mut Vec<Position>| {
+    let probe_set = |t: &Table<&[u8]>, out: &mut Vec<Position>| {
         out.clear();
         for c in m..=t.top_cap() {
             for s in ((c + 1)..=t.highest_pile(c)).step_by(7) {
@@ -150,17 +155,11 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
             }
         }
     };
-    for (name, copies, restart_bits) in [
-        ("periods", false, 256),
-        ("periods+copies restart 128", true, 128),
-        ("periods+copies restart 256 (default)", true, 256),
-        ("periods+copies restart 1024", true, 1024),
-        ("periods+copies restart 4096", true, 4096),
+    for (name, copies) in [
+        ("periods", false),
+        ("periods+delayed copies (default)", true),
     ] {
-        let enc = TableEncoding {
-            copies,
-            restart_bits,
-        };
+        let enc = TableEncoding { copies };
         let blob = encode_table_with(&sol, GENERATOR, &enc).map_err(|e| e.to_string())?;
         let t = Table::from_bytes(&blob).map_err(|e| e.to_string())?;
         probe_set(&t, &mut positions);
@@ -246,9 +245,14 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
         ),
     };
     let p = table.params();
+    // Every stored position up to PROBE_LIMIT of them; every k-th pile of each layer
+    // beyond (the N <= 99,999 table stores 1.5 billion).
+    let stride = usize::try_from(crate::info::stored_positions(&table) / PROBE_LIMIT)
+        .unwrap_or(usize::MAX)
+        .max(1);
     let mut positions = Vec::new();
     for c in p.init_max()..=table.top_cap() {
-        for s in (c + 1)..=table.highest_pile(c) {
+        for s in ((c + 1)..=table.highest_pile(c)).step_by(stride) {
             for a in 0..=p.resets() {
                 for b in 0..=p.resets() {
                     for f in [false, true] {

@@ -15,7 +15,7 @@ pub struct Decoded {
 
 impl Decoded {
     /// Decode `table`, calling `progress` with the number of caps done.
-    pub fn new(table: &Table, mut progress: impl FnMut(u64)) -> Result<Self, String> {
+    pub fn new(table: &Table<&[u8]>, mut progress: impl FnMut(u64)) -> Result<Self, String> {
         let p = table.params();
         let keys = keys_per_cap(p.resets());
         let mut caps = Vec::new();

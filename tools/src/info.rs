@@ -20,7 +20,7 @@ pub struct InfoArgs {
 }
 
 /// Positions a table stores: every pile above the cap, every layer.
-pub fn stored_positions(table: &Table) -> u64 {
+pub fn stored_positions(table: &Table<&[u8]>) -> u64 {
     let p = table.params();
     (p.init_max()..=table.top_cap())
         .map(|c| u64::from(table.highest_pile(c) - c))
@@ -39,7 +39,7 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
     let bits = table.size() as f64 * 8.0 / positions.max(1) as f64;
     if args.json {
         println!(
-            "{{\"file\":\"{}\",\"format_version\":{FORMAT_VERSION},\"generator\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"top_cap\":{},\"positions\":{positions},\"bytes\":{},\"index_bytes\":{index},\"stream_bytes\":{stream},\"layers\":{layers},\"restart_points\":{},\"bits_per_state\":{bits:.4},\"crc32\":\"{:08x}\"}}",
+            "{{\"file\":\"{}\",\"format_version\":{FORMAT_VERSION},\"generator\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"top_cap\":{},\"positions\":{positions},\"bytes\":{},\"index_bytes\":{index},\"stream_bytes\":{stream},\"layers\":{layers},\"caps\":{caps},\"bits_per_state\":{bits:.4},\"crc32\":\"{:08x}\"}}",
             args.file.display().to_string().replace('\\', "\\\\").replace('"', "\\\""),
             table.generator().replace('\\', "\\\\").replace('"', "\\\""),
             p.stones(),
@@ -47,7 +47,6 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
             p.init_max(),
             table.top_cap(),
             table.size(),
-            table.restart_points(),
             table.checksum(),
         );
         return Ok(ExitCode::SUCCESS);
@@ -70,15 +69,15 @@ pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {
         grouped(positions)
     );
     println!(
-        "size          {} bytes: restart index {}, layer stream {}",
+        "size          {} bytes: cap index {}, layer stream {}",
         grouped(table.size() as u64),
         grouped(index as u64),
         grouped(stream as u64)
     );
     println!(
-        "layers        {} ({} restart points)",
+        "layers        {} ({} caps, each reached through the index)",
         grouped(layers),
-        grouped(u64::from(table.restart_points()))
+        grouped(caps)
     );
     println!("bits/state    {bits:.4}");
     println!("checksum      crc32 {:08x} (verified)", table.checksum());

@@ -92,7 +92,7 @@ pub fn read(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 /// Check and open table bytes read from `path`.
-pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Table<'a>, String> {
+pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Table<&'a [u8]>, String> {
     Table::from_bytes(bytes).map_err(|e| format!("{} is not a valid table: {e}", path.display()))
 }
 

@@ -75,6 +75,11 @@ impl BoardEngine {
         let device = Device::parse(board, args.baud);
         let mut port = Port::open(device.clone())
             .map_err(|e| fail(format!("cannot open the board at {device}: {e}")))?;
+        if let Some(path) = &args.board_log {
+            let file = std::fs::File::create(path)
+                .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
+            port.log_to(file);
+        }
         let mut link = Link::new(args.board_tries, policy.as_str());
         let timeout = Duration::from_secs_f64(args.board_timeout);
         let first = link.meet();

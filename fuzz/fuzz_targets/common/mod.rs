@@ -42,9 +42,9 @@ pub fn no_heap<T>(what: &str, f: impl FnOnce() -> T) -> T {
 /// The embedded table's engine, validated once (its CRC and checks would dominate
 /// a run). Not every target plays moves.
 #[allow(dead_code)]
-pub fn engine() -> nimbot::TableEngine<'static> {
-    static ENGINE: std::sync::OnceLock<nimbot::TableEngine<'static>> = std::sync::OnceLock::new();
+pub fn engine() -> nimbot::TableEngine {
+    static ENGINE: std::sync::OnceLock<nimbot::TableEngine> = std::sync::OnceLock::new();
     ENGINE
-        .get_or_init(|| nimbot::TableEngine::embedded().expect("embedded table"))
+        .get_or_init(|| nimbot::TableEngine::embedded())
         .clone()
 }
