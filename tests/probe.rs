@@ -169,7 +169,7 @@ fn moves_pages_through_long_move_lists() {
 fn a_values_only_engine_answers_with_dashes() {
     // The firmware's engine: the table alone. Its values are the solver's; every
     // distance is `-`.
-    let mut table = Session::new(TableEngine::embedded().unwrap());
+    let mut table = Session::new(TableEngine::embedded());
     let mut full = Session::new(TableOrSolverEngine::embedded());
     for line in ["moves 20 3 4 4 0", "moves 7 6 0 1 0", "moves 5 3 1 0 1"] {
         let t = say(&mut table, line);

@@ -272,7 +272,7 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
     // sample, and piles just past the table (errors must agree too); then a solver
     // with M = 1, 5 and 60 (takes below the cap in two batches), every position,
     // piles up to the cap included.
-    let table = Table::embedded().unwrap();
+    let table = Table::embedded();
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
     let (mut lost, mut errors) = (0, 0);
     for pos in stored(&sol, 4, 3).step_by(5) {
