@@ -289,14 +289,22 @@ def all_moves(proc, pos):
     raise Failure(f"{proc.name}: moves {pos}: no last page")
 
 
-def check_root_probe(fw, host, rng, samples):
+def check_root_probe(fw, host, rng, samples, with_moves=True):
     """The firmware's `moves` and `query` against the host binary's: the same moves
-    and values, and `-` for every distance (the firmware has no solver)."""
+    and values, and `-` for every distance (the firmware has no solver). Without
+    `moves` (the Arduino Uno, whose flash has no room for it): `query` alone, and
+    `moves` refused."""
     # (200, 40, 4, 4, 0): 80 moves over several lines, in the table (3 + ... + 39 + 200 <= 999).
     positions = [(20, 3, 4, 4, 0), (200, 40, 4, 4, 0), (7, 6, 0, 1, 0), (5, 3, 1, 0, 1)]
     positions += [(rng.randint(4, 999), 3, rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 1))
                   for _ in range(samples)]
     for pos in positions:
+        if not with_moves:
+            q = fw.ask("query %d %d %d %d %d" % pos).split()
+            h = host.ask("query %d %d %d %d %d" % pos).split()
+            if len(q) != 4 or q[0] != h[0] or q[3] != "-":
+                raise Failure(f"query {pos}: firmware {q}, host {h}")
+            continue
         (fv, fd), fitems = all_moves(fw, pos)
         (hv, hd), hitems = all_moves(host, pos)
         strip = lambda items: [w.rstrip("-0123456789") for w in items]
@@ -515,7 +523,10 @@ def main():
                 fw.ask("end")
 
         try:
-            n = check_root_probe(fw, oracle_proc, rng, args.other_samples)
+            n = check_root_probe(fw, oracle_proc, rng, args.other_samples,
+                                 with_moves=not args.expanding_only)
+            if args.expanding_only and not fw.ask("moves 20 3 4 4 0").startswith("error "):
+                raise Failure("`moves` on a board without it: no error")
             passed += n
             print(f"root probe: `moves` and `query` of {n} positions equal to the host's, "
                   "distances `-`", flush=True)

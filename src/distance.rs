@@ -57,11 +57,11 @@ pub struct Distances {
 }
 
 impl Distances {
-    /// Distances for every position of `bx` (the box [`Solution::solve`] would
+    /// Distances for every position of `bx` (the box [`Solution::solve`](crate::solver::Solution::solve) would
     /// solve), computed from the rules alone.
     ///
     /// # Errors
-    /// What [`Solution::solve`] refuses, [`SolveError::OutOfMemory`] if the
+    /// What [`Solution::solve`](crate::solver::Solution::solve) refuses, [`SolveError::OutOfMemory`] if the
     /// allocator refuses the memory (see [`Distances::memory_bytes`]) and
     /// [`SolveError::TooLong`] if a distance exceeds [`MAX_DISTANCE`].
     pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {

@@ -176,10 +176,11 @@ impl Group<'_> {
     }
 }
 
-/// Adds the opponent's winning replies to the counts of `near` and, if given, of
-/// `far`, which must be `near`'s layer after a take of its cap (the layer `near`'s
-/// cap-taking replies land in holds `far`'s replies below the cap too, so it is
-/// read once for both).
+/// Adds the opponent's winning replies to the counts of `near` and, if given, to
+/// those of `far`, which must be `near`'s layer after a take of its cap (the layer
+/// `near`'s cap-taking replies land in holds `far`'s replies below the cap too, so
+/// it is read once for both), all but `far`'s replies taking its cap
+/// ([`add_cap_replies`]: they only matter if `far` can still be the best).
 fn add_winning_replies<O: Oracle + ?Sized>(
     oracle: &O,
     near: &mut Group<'_>,
@@ -208,10 +209,19 @@ fn add_winning_replies<O: Oracle + ?Sized>(
                 }
             }
         }
-        if let Some(g) = far.as_deref_mut() {
-            if let Some(dest) = g.raised(reset) {
-                count_pass(oracle, &dest, None, Some(g))?;
-            }
+    }
+    Ok(())
+}
+
+/// Adds the opponent's winning replies taking the cap to `group`'s counts: what
+/// [`add_winning_replies`] leaves out of its `far` group.
+fn add_cap_replies<O: Oracle + ?Sized>(
+    oracle: &O,
+    group: &mut Group<'_>,
+) -> Result<(), DecideError> {
+    for &reset in group.layer.reset_choices() {
+        if let Some(dest) = group.raised(reset) {
+            count_pass(oracle, &dest, None, Some(&mut *group))?;
         }
     }
     Ok(())
@@ -310,24 +320,20 @@ fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, Dec
     let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
     // (winning replies, move) of the best move so far.
     let mut best: Option<(u32, Move)> = None;
-    let mut consider = |w: u32, mv: Move| {
-        if best.is_none_or(|(bw, b)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
-            best = Some((w, mv));
-        }
-    };
     let below = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
     for &reset in pos.reset_choices() {
         // Taking the cap (below the pile), counted with the first batch.
         let cap_take = Move::new(c, reset);
-        let mut cap_count = [0u32];
-        let mut far = match pos.after(cap_take) {
-            Ok(Some(layer)) if limit >= c => Some(Group {
-                layer,
-                lo: layer.stones(),
-                counts: &mut cap_count,
-            }),
+        let cap_layer = match pos.after(cap_take) {
+            Ok(Some(layer)) if limit >= c => Some(layer),
             _ => None,
         };
+        let mut cap_count = [0u32];
+        let mut far = cap_layer.map(|layer| Group {
+            layer,
+            lo: layer.stones(),
+            counts: &mut cap_count,
+        });
         // Takes first..=last leave piles s - last ..= s - first.
         let mut first = 1u32;
         while first <= below {
@@ -345,20 +351,40 @@ fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, Dec
                 add_winning_replies(oracle, &mut near, far.take().as_mut())?;
                 // counts[i] is for pile s - last + i: the take last - i.
                 for (take, &w) in (first..=last).rev().zip(near.counts.iter()) {
-                    consider(w, Move::new(take, reset));
+                    consider(&mut best, w, Move::new(take, reset));
                 }
             }
             first = last.saturating_add(1);
         }
+        let Some(layer) = cap_layer else {
+            continue;
+        };
         if let Some(mut g) = far.take() {
             // No take below the cap: the cap's take on its own.
             add_winning_replies(oracle, &mut g, None)?;
+        } else if best.is_none_or(|(w, _)| cap_count[0] < w) {
+            // The count so far is a lower bound, and the cap's take, the largest
+            // take, needs strictly fewer winning replies than the best to beat it:
+            // its replies taking the cap are read only when it still can.
+            add_cap_replies(
+                oracle,
+                &mut Group {
+                    layer,
+                    lo: layer.stones(),
+                    counts: &mut cap_count,
+                },
+            )?;
         }
-        if limit >= c && c < s {
-            consider(cap_count[0], cap_take);
-        }
+        consider(&mut best, cap_count[0], cap_take);
     }
     Ok(best.map_or(Move::new(1, false), |(_, mv)| mv))
+}
+
+/// `best` becomes `(w, mv)` if that is less in (winning replies, take, reset).
+fn consider(best: &mut Option<(u32, Move)>, w: u32, mv: Move) {
+    if best.is_none_or(|(bw, b)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
+        *best = Some((w, mv));
+    }
 }
 
 #[cfg(feature = "alloc")]
