@@ -457,11 +457,11 @@ impl<S: ByteSource> Oracle for Table<S> {
     }
 }
 
-/// A table read for one decision: it remembers where the layers of the caps it read
-/// start ([`LayerCache`]), so that the dozen or more layers a decision reads, several
-/// in the same cap, do not each skip the same earlier layers again. Same answers as
-/// the [`Table`]; make one per decision with [`Table::cached`] (a few hundred bytes
-/// of stack).
+/// A table read for one decision: it remembers where the layers of the caps it
+/// read start, so that the dozen or more layers a decision reads, several in the
+/// same cap, do not each skip the same earlier layers again. Same answers as the
+/// [`Table`]; make one per decision with [`Table::cached`] (about 200 bytes of
+/// stack).
 pub struct Cached<'t, S = EmbeddedSource> {
     table: &'t Table<S>,
     cache: LayerCache,
