@@ -285,7 +285,9 @@ class Tcp:
         return False
 
     def inputs(self):
-        return [self.server] + ([self.client] if self.client else [])
+        # The client first: a client that left and one that arrives in the same
+        # round are seen in that order, so the new one is not turned away as a second.
+        return ([self.client] if self.client else []) + [self.server]
 
     def read(self, fd):
         if fd is self.server:

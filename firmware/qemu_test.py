@@ -16,8 +16,9 @@ firmware and the host binary, each relaying the other's moves (the Fibonacci win
 must be the one theory names; both sides must agree on every Super-Nim verdict); a
 board built for Expanding Nim only (--expanding-only: the Arduino Uno) must instead
 refuse them and say protocol 1.
-Then malformed and overlong input must get `error ...` lines while the game in
-progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
+Then `moves` and `query` must list the host's moves and values, with `-` for every
+distance (the firmware has no solver). Then malformed and overlong input must get
+`error ...` lines while the game in progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
 the stack high-water mark for the RAM budget.
 
 Every read has a timeout; QEMU and the oracle are killed however this exits.
@@ -154,7 +155,7 @@ class Oracle:
     def query(self, pos):
         reply = self.proc.ask("query %d %d %d %d %d" % pos)
         words = reply.split()
-        if len(words) != 3 or words[0] not in ("win", "lose"):
+        if len(words) != 4 or words[0] not in ("win", "lose"):
             raise Failure(f"oracle: unexpected reply {reply!r} to query {pos}")
         return words[0] == "win", int(words[1]), words[2] == "1"
 
@@ -267,6 +268,53 @@ def play_other_games(fw, host, rng, samples, supernim_starts):
         relay(host, fw, f"supernim {heaps}")
         games += 2
     return games
+
+
+def all_moves(proc, pos):
+    """`moves S C A B F` on `proc`, every page: (value, distance, items)."""
+    items, head, start = [], None, 0
+    for _ in range(100):
+        reply = proc.ask("moves %d %d %d %d %d %d" % (pos + (start,)))
+        words = reply.split()
+        if len(words) < 3 or words[0] != "moves" or len(reply) > 120:
+            raise Failure(f"{proc.name}: moves {pos}: {reply!r}")
+        head = head or (words[1], words[2])
+        if words[-2:-1] == ["more"]:
+            items += words[3:-2]
+            start = int(words[-1])
+            if start != len(items):
+                raise Failure(f"{proc.name}: moves {pos}: 'more {start}' after {len(items)} moves")
+        else:
+            return head, items + words[3:]
+    raise Failure(f"{proc.name}: moves {pos}: no last page")
+
+
+def check_root_probe(fw, host, rng, samples, with_moves=True):
+    """The firmware's `moves` and `query` against the host binary's: the same moves
+    and values, and `-` for every distance (the firmware has no solver). Without
+    `moves` (the Arduino Uno, whose flash has no room for it): `query` alone, and
+    `moves` refused."""
+    # (200, 40, 4, 4, 0): 80 moves over several lines, in the table (3 + ... + 39 + 200 <= 999).
+    positions = [(20, 3, 4, 4, 0), (200, 40, 4, 4, 0), (7, 6, 0, 1, 0), (5, 3, 1, 0, 1)]
+    positions += [(rng.randint(4, 999), 3, rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 1))
+                  for _ in range(samples)]
+    for pos in positions:
+        if not with_moves:
+            q = fw.ask("query %d %d %d %d %d" % pos).split()
+            h = host.ask("query %d %d %d %d %d" % pos).split()
+            if len(q) != 4 or q[0] != h[0] or q[3] != "-":
+                raise Failure(f"query {pos}: firmware {q}, host {h}")
+            continue
+        (fv, fd), fitems = all_moves(fw, pos)
+        (hv, hd), hitems = all_moves(host, pos)
+        strip = lambda items: [w.rstrip("-0123456789") for w in items]
+        if fv != hv or fd != "-" or not hd.isdigit() or strip(fitems) != strip(hitems) \
+                or any(not w.endswith("-") for w in fitems):
+            raise Failure(f"moves {pos}: firmware {fv} {fd} {fitems}, host {hv} {hd} {hitems}")
+        q = fw.ask("query %d %d %d %d %d" % pos).split()
+        if len(q) != 4 or q[0] != fv or q[3] != "-":
+            raise Failure(f"query {pos} on the firmware: {q}")
+    return len(positions)
 
 
 def check_first_decisions(fw, host, starts):
@@ -473,6 +521,19 @@ def main():
                 failed += 1
                 print(f"FAIL first decisions: {e}", flush=True)
                 fw.ask("end")
+
+        try:
+            n = check_root_probe(fw, oracle_proc, rng, args.other_samples,
+                                 with_moves=not args.expanding_only)
+            if args.expanding_only and not fw.ask("moves 20 3 4 4 0").startswith("error "):
+                raise Failure("`moves` on a board without it: no error")
+            passed += n
+            print(f"root probe: `moves` and `query` of {n} positions equal to the host's, "
+                  "distances `-`", flush=True)
+        except Failure as e:
+            failed += 1
+            print(f"FAIL root probe: {e}", flush=True)
+            fw.ask("end")
 
         try:
             passed += check_bad_input(fw)

@@ -601,7 +601,7 @@ impl Arena {
         let (n, r, m) = (config.max_stones, config.resets, config.init_max);
         let top = Params::new(n, r, m).map_err(ArenaError::Params)?;
         let solution = Solution::solve(SolveBox::games(n, r, m)).map_err(ArenaError::Solve)?;
-        let distances = Distances::new(&solution);
+        let distances = Distances::solve(solution.solve_box()).expect("distances of the box");
         let t = Instant::now();
         let models = Arc::new(Models::solve(top).ok_or(ArenaError::ModelsTooLarge)?);
         let models_time = t.elapsed();

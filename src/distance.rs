@@ -1,86 +1,107 @@
 //! Distance to the end: how many plies a game lasts from a position when the winner
 //! finishes as fast as it can and the loser holds out as long as it can (the
-//! "longest resistance" of endgame tables). Host-only (`alloc`): it needs the solved
-//! box and two bytes per position. It powers [`Policy::Longest`]
-//! ([`longest_move`](crate::policy::longest_move)).
+//! "remoteness" of Gamesman solvers, the "longest resistance" of endgame tables).
+//! Host and tiny binary only (`alloc`): two bytes per position of a box. It powers
+//! [`Policy::Longest`] ([`longest_move`](crate::policy::longest_move)), the fastest
+//! win and the distances of a root probe ([`crate::probe`]).
+//!
+//! # The recurrence
+//! A position whose limit reaches the pile is 1 ply from the end. Otherwise its
+//! distance is one more than the least distance among its successors that are lost
+//! for their mover, if there is one (the mover wins: it hurries), else one more than
+//! the greatest distance among all its successors (the mover loses: it holds out).
+//! So the mover wins exactly when its distance is odd (it makes the last ply): the
+//! distances carry the values too, and nothing here reads the solver's bits. The
+//! tests check that parity against the solver on whole boxes, and the distances
+//! against a raw minimax.
+//!
+//! # Layout and cost
+//! As in the solver, takes below the cap lead into two layers of the same cap, at
+//! the last `w` piles below (`w = c - 1`, or `min(M, c - 1)` after a reset), and a
+//! layer's piles are contiguous here: a position reads two short slices and, for
+//! taking exactly the cap, one entry of the cap above. Positions whose cap no
+//! longer binds form one more block in front, piles from 1 (those right after a
+//! reset are the "capless" game; the others end in 1 ply), so a window that reaches
+//! below the cap reads a slice there. The cost is about `w` reads a position: the
+//! box of N <= 999, R = 4 (1,345,400 positions) in a few tens of milliseconds.
+//!
+//! # No panics
+//! Every array is reserved fallibly ([`SolveError::OutOfMemory`]), reads go
+//! through `get`, and a distance above [`MAX_DISTANCE`] is
+//! [`SolveError::TooLong`], never a wrapped number.
 //!
 //! [`Policy::Longest`]: crate::Policy::Longest
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::geometry;
 use crate::rules::Position;
-use crate::solver::{Solution, SolveBox};
-use crate::strategy::position_value;
-use crate::value::Value;
+use crate::solver::{filled, SolveBox, SolveError};
 
-/// Plies to the end for every position of a solved box, and for the small open-cap
-/// positions after a reset.
+/// The largest distance [`Distances`] keeps (two bytes a position).
+pub const MAX_DISTANCE: u16 = u16::MAX - 1;
+
+/// Plies to the end for every position of a box, and for the open-cap positions
+/// its moves reach.
 #[derive(Clone, Debug)]
 pub struct Distances {
     bx: SolveBox,
-    /// Per cap from the box's lowest: (cap, highest stored pile, first entry).
-    caps: Vec<(u32, u32, usize)>,
+    /// The open-cap block's piles (`1 ..= open`): one more than the top cap.
+    open: u32,
+    /// Where each cap's layers start in `dist` (cap `c_min + i` at `first[i]`), and
+    /// one more entry for the end. A cap's layers take `keys * (hi - c)` entries,
+    /// layer by layer in key order, piles `c + 1 ..= hi`.
+    first: Vec<usize>,
+    /// The open-cap block (layer by layer, piles `1 ..= open`), then the caps.
     dist: Vec<u16>,
-    /// Open-cap positions right after a reset (limit M, cap no longer binding):
-    /// `capless[(s * r + own) * r + opp]` for piles up to `capless_max`.
-    capless: Vec<u16>,
-    capless_max: u32,
 }
 
 impl Distances {
-    /// Distances for every position `solution` stores. About one pass over every
-    /// move of every position: a second or so for N <= 999, R = 4.
-    pub fn new(solution: &Solution) -> Self {
-        let bx = solution.solve_box();
-        let r = usize::from(bx.resets) + 1;
+    /// Distances for every position of `bx` (the box [`Solution::solve`](crate::solver::Solution::solve) would
+    /// solve), computed from the rules alone.
+    ///
+    /// # Errors
+    /// What [`Solution::solve`](crate::solver::Solution::solve) refuses, [`SolveError::OutOfMemory`] if the
+    /// allocator refuses the memory (see [`Distances::memory_bytes`]) and
+    /// [`SolveError::TooLong`] if a distance exceeds [`MAX_DISTANCE`].
+    pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {
+        bx.validate()?;
         let keys = geometry::keys_per_cap(bx.resets);
-        let mut caps = Vec::new();
-        let mut total = 0usize;
-        for (c, hi) in solution.layers() {
-            caps.push((c, hi, total));
-            total += (hi - c) as usize * keys;
+        let caps = bx.layer_bounds().count();
+        let open = bx.c_min + caps as u32;
+        let mut first = filled(caps + 1, 0usize)?;
+        let mut total = open as usize * keys;
+        for ((c, hi), slot) in bx.layer_bounds().zip(first.iter_mut()) {
+            *slot = total;
+            total = ((hi - c) as usize)
+                .checked_mul(keys)
+                .and_then(|n| total.checked_add(n))
+                .ok_or(SolveError::OutOfMemory)?;
         }
-        let capless_max = caps.last().map_or(bx.c_min, |&(c, _, _)| c + 1);
+        if let Some(end) = first.last_mut() {
+            *end = total;
+        }
         let mut d = Distances {
             bx,
-            caps,
-            dist: vec![0; total],
-            capless: vec![0; (capless_max as usize + 1) * r * r],
-            capless_max,
+            open,
+            first,
+            dist: filled(total, 0)?,
         };
-        // Open-cap positions only lead to open-cap positions with fewer stones.
-        for s in 1..=capless_max {
-            for a in 0..=bx.resets {
-                for b in 0..=bx.resets {
-                    let cap = capless_max.max(bx.c_min);
-                    if let Ok(pos) = Position::new(s, cap, a, b, true, bx.init_max) {
-                        let v = d.compute(solution, &pos);
-                        d.capless[(s as usize * r + usize::from(a)) * r + usize::from(b)] = v;
-                    }
-                }
-            }
+        // The open caps first (their piles only shrink), then the caps from the top
+        // (a move keeps the cap or raises it), piles upward.
+        // (Block usize::MAX is the open caps: its end is the first cap's start.)
+        for block in core::iter::once(usize::MAX).chain((0..caps).rev()) {
+            d.solve_block(block)?;
         }
-        // Successors have fewer stones and the same or a higher cap.
-        let caps = d.caps.clone();
-        for &(c, hi, _) in caps.iter().rev() {
-            for s in (c + 1)..=hi {
-                for a in 0..=bx.resets {
-                    for b in 0..=bx.resets {
-                        for f in [false, true] {
-                            if let Ok(pos) = Position::new(s, c, a, b, f, bx.init_max) {
-                                let v = d.compute(solution, &pos);
-                                if let Some(i) = d.index(&pos) {
-                                    d.dist[i] = v;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        d
+        Ok(d)
+    }
+
+    /// Bytes [`Distances::solve`] takes for `bx` (two per stored position and per
+    /// open-cap one): check it before solving a large box.
+    pub fn memory_bytes(bx: &SolveBox) -> u64 {
+        let keys = geometry::keys_per_cap(bx.resets) as u64;
+        let open = u64::from(bx.c_min) + bx.layer_bounds().count() as u64;
+        (bx.stored_positions() + open * keys) * 2
     }
 
     /// The box these distances cover.
@@ -88,73 +109,208 @@ impl Distances {
         self.bx
     }
 
-    fn index(&self, p: &Position) -> Option<usize> {
-        let first = self.caps.first()?.0;
-        let &(c, hi, off) = self.caps.get(p.cap().checked_sub(first)? as usize)?;
-        if p.stones() <= c || p.stones() > hi || p.init_max() != self.bx.init_max {
-            return None;
-        }
-        if p.own_resets() > self.bx.resets || p.opp_resets() > self.bx.resets {
-            return None;
-        }
-        let key = geometry::key(
-            self.bx.resets,
-            p.own_resets(),
-            p.opp_resets(),
-            p.reset_pending(),
-        );
-        Some(off + key * (hi - c) as usize + (p.stones() - c - 1) as usize)
-    }
-
     /// Plies to the end from `pos` (the move that empties the pile counts 1), or
-    /// `None` outside the box.
+    /// `None` outside the box. Odd: the mover wins; even: it loses.
     pub fn get(&self, pos: &Position) -> Option<u16> {
         if pos.stones() <= pos.limit() {
             return Some(1);
         }
-        if pos.cap() >= pos.stones() {
-            // The cap no longer binds: with no pending reset the mover takes all
-            // (handled above), so this is the capless game after a reset.
-            let r = usize::from(self.bx.resets) + 1;
-            if pos.stones() > self.capless_max
-                || pos.own_resets() > self.bx.resets
-                || pos.opp_resets() > self.bx.resets
-            {
-                return None;
-            }
-            let i = (pos.stones() as usize * r + usize::from(pos.own_resets())) * r
-                + usize::from(pos.opp_resets());
-            return self.capless.get(i).copied();
-        }
-        self.index(pos).and_then(|i| self.dist.get(i).copied())
+        self.lookup(pos)
     }
 
-    /// The distance of `pos` from its successors: the winner's shortest win, the
-    /// loser's longest loss.
-    fn compute(&self, solution: &Solution, pos: &Position) -> u16 {
-        if pos.stones() <= pos.limit() {
-            return 1;
+    /// Whether `pos` lies in the box (and with it every position it leads to).
+    pub fn covers(&self, pos: &Position) -> bool {
+        self.lookup(pos).is_some()
+    }
+
+    fn lookup(&self, pos: &Position) -> Option<u16> {
+        let (s, c, own, opp) = (pos.stones(), pos.cap(), pos.own_resets(), pos.opp_resets());
+        if pos.init_max() != self.bx.init_max || own.max(opp) > self.bx.resets || c < self.bx.c_min
+        {
+            return None;
         }
-        let won = position_value(solution, pos) == Ok(Value::Won);
-        let mut best: Option<u16> = None;
-        for mv in pos.moves() {
-            let d = match pos.after(mv) {
-                Ok(None) => 1,
-                Ok(Some(next)) => {
-                    // A winner only counts its winning moves.
-                    if won && position_value(solution, &next) != Ok(Value::Lost) {
-                        continue;
-                    }
-                    self.get(&next).unwrap_or(u16::MAX - 1).saturating_add(1)
-                }
-                Err(_) => continue,
+        let key = geometry::key(self.bx.resets, own, opp, pos.reset_pending());
+        if c >= s {
+            // The cap no longer binds: with no pending reset the mover takes all.
+            if !pos.reset_pending() {
+                return Some(1);
+            }
+            return self
+                .layer(usize::MAX, key)?
+                .get(s.checked_sub(1)? as usize)
+                .copied();
+        }
+        let i = (c - self.bx.c_min) as usize;
+        self.layer(i, key)?.get((s - c - 1) as usize).copied()
+    }
+
+    /// The cap of block `i` (`usize::MAX`: the open caps) and its layers' range.
+    fn block(&self, i: usize) -> Option<(u32, usize, usize)> {
+        let keys = geometry::keys_per_cap(self.bx.resets);
+        let start = match i {
+            usize::MAX => 0,
+            _ => *self.first.get(i)?,
+        };
+        let end = *self.first.get(i.wrapping_add(1))?;
+        let cap = match i {
+            usize::MAX => self.open,
+            _ => self.bx.c_min + i as u32,
+        };
+        Some((cap, start, (end - start) / keys))
+    }
+
+    /// Layer `key` of block `i`: its piles from the lowest.
+    fn layer(&self, i: usize, key: usize) -> Option<&[u16]> {
+        let (_, start, piles) = self.block(i)?;
+        self.dist
+            .get(start + key * piles..start + (key + 1) * piles)
+    }
+
+    /// Solve block `i` pile by pile, every layer of a pile from lower piles (of
+    /// this block and the open one) and the cap above.
+    fn solve_block(&mut self, i: usize) -> Result<(), SolveError> {
+        let (Some((c, start, piles)), Some((_, open_start, open_piles))) =
+            (self.block(i), self.block(usize::MAX))
+        else {
+            return Ok(());
+        };
+        let (above_start, above_piles) =
+            self.block(i.wrapping_add(1)).map_or((0, 0), |b| (b.1, b.2));
+        let is_open = i == usize::MAX;
+        let lowest = if is_open { 1 } else { c + 1 };
+        let (m, resets) = (self.bx.init_max, self.bx.resets);
+        let r = usize::from(resets) + 1;
+        let dist = &mut self.dist;
+        // Piles `from .. to` (from the block's lowest pile) of layer `key` of the
+        // block at `start` with `piles` piles.
+        let slice =
+            |dist: &[u16], (start, piles): (usize, usize), key: usize, from: u32, to: u32| {
+                let at = start + key * piles;
+                dist.get(at + from as usize..at + (to as usize).min(piles))
+                    .unwrap_or(&[])
+                    .iter()
+                    .fold((u16::MAX, 0u16), |(lost, all), &d| {
+                        // Odd (won for its mover) never counts as lost: it becomes MAX.
+                        (lost.min(d | (d & 1).wrapping_neg()), all.max(d))
+                    })
             };
-            best = Some(match best {
-                None => d,
-                Some(b) if won => b.min(d),
-                Some(b) => b.max(d),
-            });
+        for (s, at) in (lowest..).zip(0..piles) {
+            for key in 0..2 * r * r {
+                let (a, b, f) = ((key / 2 / r) as u8, (key / 2 % r) as u8, key % 2 == 1);
+                let limit = if f { m } else { c };
+                let mut best = Best::new();
+                if limit < s {
+                    // Takes below the cap: the opponent's two layers, over the window
+                    // (its piles up to the cap in the open block); taking the cap: the
+                    // same layers of the cap above.
+                    let lo = s - limit.min(c - 1);
+                    // The opponent's layer without a reset, then (one key lower) with one.
+                    let nat = geometry::key(resets, b, a, false);
+                    for layer in (nat - usize::from(a > 0))..=nat {
+                        let open = (open_start, open_piles);
+                        best.merge(slice(dist, open, layer, lo - 1, c.min(s - 1)));
+                        if !is_open && s > c + 1 {
+                            let from = lo.max(c + 1) - c - 1;
+                            best.merge(slice(dist, (start, piles), layer, from, s - c - 1));
+                        }
+                        // Taking exactly the cap, when the limit allows it.
+                        if limit >= c {
+                            let s2 = s - c;
+                            let d = if s2 > c + 1 {
+                                let at = above_start + layer * above_piles + (s2 - c - 2) as usize;
+                                dist.get(at).copied().unwrap_or(0)
+                            } else if layer != nat {
+                                let at = open_start + layer * open_piles + (s2 - 1) as usize;
+                                dist.get(at).copied().unwrap_or(0)
+                            } else {
+                                1
+                            };
+                            best.merge((d | (d & 1).wrapping_neg(), d));
+                        }
+                    }
+                } else {
+                    // The mover takes the whole pile.
+                    best.merge((0, 0));
+                }
+                let d = best.distance()?;
+                if let Some(slot) = dist.get_mut(start + key * piles + at) {
+                    *slot = d;
+                }
+            }
         }
-        best.unwrap_or(1)
+        Ok(())
+    }
+}
+
+/// The distances of one box, made when first asked for and kept for the next
+/// question: how the engines with the solver answer distances.
+#[derive(Clone, Debug, Default)]
+pub struct DistanceCache {
+    kept: Option<Distances>,
+}
+
+impl DistanceCache {
+    /// An empty cache.
+    pub const fn new() -> Self {
+        DistanceCache { kept: None }
+    }
+
+    /// Distances that cover `pos`: the kept ones if they do, else those of `bx`
+    /// (which must hold `pos`), made now in place of the kept ones, if
+    /// [`Distances::memory_bytes`] of `bx` is within `budget` and they can be made.
+    pub fn covering(&mut self, pos: &Position, bx: SolveBox, budget: u64) -> Option<&Distances> {
+        if !self.kept.as_ref().is_some_and(|d| d.covers(pos)) {
+            // The old distances go first, so that their memory can be reused.
+            self.kept = None;
+            if Distances::memory_bytes(&bx) > budget {
+                return None;
+            }
+            self.kept = Distances::solve(bx).ok();
+        }
+        self.kept.as_ref().filter(|d| d.covers(pos))
+    }
+
+    /// The distance of `pos` (see [`DistanceCache::covering`]); 1 without any
+    /// solving when the mover can take the whole pile.
+    pub fn get(&mut self, pos: &Position, bx: SolveBox, budget: u64) -> Option<u16> {
+        if pos.stones() <= pos.limit() {
+            return Some(1);
+        }
+        self.covering(pos, bx, budget)?.get(pos)
+    }
+}
+
+/// The best successor seen so far: the least distance of a lost one (the mover
+/// wins through it; `u16::MAX` for none yet) and the greatest of all.
+struct Best {
+    lost: u16,
+    all: u16,
+}
+
+impl Best {
+    const fn new() -> Self {
+        Best {
+            lost: u16::MAX,
+            all: 0,
+        }
+    }
+
+    /// Take in `(least lost, greatest)` of some successors.
+    fn merge(&mut self, (lost, all): (u16, u16)) {
+        self.lost = self.lost.min(lost);
+        self.all = self.all.max(all);
+    }
+
+    /// One more than the best successor: the winner's fastest, the loser's longest.
+    fn distance(&self) -> Result<u16, SolveError> {
+        let d = if self.lost == u16::MAX {
+            self.all
+        } else {
+            self.lost
+        };
+        if d >= MAX_DISTANCE {
+            return Err(SolveError::TooLong);
+        }
+        Ok(d + 1)
     }
 }

@@ -4,8 +4,9 @@
 //! game, for the line protocol and both tournament clients alike.
 
 use crate::policy::{decide, Knowledge, Policy};
+use crate::probe::Evaluation;
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::{DecideError, Decision};
+use crate::strategy::{position_value, DecideError, Decision, Oracle};
 use crate::table::{ByteSource, EmbeddedSource, Table};
 use crate::text::{text, Text};
 
@@ -61,6 +62,21 @@ pub trait Engine {
     /// [`DecideError::Unsupported`] for a policy the engine does not play
     /// ([`Engine::plays`]).
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError>;
+
+    /// The value of `pos` for its mover and, if this engine knows distances, its
+    /// distance to the end (engines with the solver, within their memory budget).
+    ///
+    /// # Errors
+    /// As [`Engine::decide`].
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError>;
+}
+
+/// The evaluation of an engine without distances: the value alone.
+fn values_only<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Evaluation, DecideError> {
+    Ok(Evaluation {
+        value: position_value(oracle, pos)?,
+        distance: None,
+    })
 }
 
 /// Why the bot has no move to play in a game.
@@ -168,6 +184,10 @@ impl<S: ByteSource> Engine for TableEngine<S> {
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         decide(&self.table, pos, policy)
     }
+
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        values_only(&self.table, pos)
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -176,10 +196,9 @@ pub use solving::{SolvingEngine, TableOrSolverEngine};
 #[cfg(feature = "alloc")]
 mod solving {
     use super::*;
-    use crate::distance::Distances;
+    use crate::distance::DistanceCache;
     use crate::policy::longest_move;
     use crate::solver::{Solution, SolutionCache, SolveBox};
-    use crate::strategy::Oracle;
     use crate::value::Value;
 
     impl Oracle for Solution {
@@ -198,9 +217,10 @@ mod solving {
     #[derive(Debug)]
     pub struct SolvingEngine {
         solutions: SolutionCache,
-        /// Distances to the end for the kept solution, made on the first `longest`
-        /// move.
-        distances: Option<Distances>,
+        /// Distances to the end, made when first needed (`longest` in a lost
+        /// position, [`Engine::evaluate`]); they come from the rules alone, so they
+        /// outlive the solution they were first made for.
+        distances: DistanceCache,
     }
 
     impl SolvingEngine {
@@ -209,33 +229,35 @@ mod solving {
         /// 0.26 GB and a few seconds); bigger ones are refused with
         /// [`DecideError::TooLarge`] instead of exhausting the machine.
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
-        /// Largest box (stored positions) for which `longest` computes distances to
-        /// the end (about 0.2 s for the 1.3 million of N <= 999, R = 4); beyond it,
-        /// a `longest` move in a lost position is refused with
-        /// [`DecideError::TooLarge`].
-        pub const LONGEST_BUDGET: u64 = 10_000_000;
+        /// Largest memory for distances to the end
+        /// ([`memory_bytes`](crate::distance::Distances::memory_bytes)): 256 MiB, two
+        /// bytes a position, about 14,000 stones with R = 4 (N <= 999 needs 2.7 MB).
+        /// Beyond it a `longest` move in a lost position is refused with
+        /// [`DecideError::TooLarge`] and [`Engine::evaluate`] has no distance.
+        pub const DISTANCE_BUDGET: u64 = 256 << 20;
 
         /// An engine that refuses boxes needing more than `budget` bytes.
         pub fn new(budget: u64) -> Self {
             SolvingEngine {
                 solutions: SolutionCache::new(budget),
-                distances: None,
+                distances: DistanceCache::new(),
             }
         }
 
-        /// Solve `bx` unless the kept solution already covers it; distances made
-        /// for another solution go.
+        /// Solve `bx` unless the kept solution already covers it.
         fn ensure(
             &mut self,
             bx: SolveBox,
             pos: Option<&Position>,
         ) -> Result<&Solution, DecideError> {
-            let before = self.solutions.get().map(Solution::solve_box);
-            let sol = self.solutions.ensure(bx, pos)?;
-            if before != Some(sol.solve_box()) {
-                self.distances = None;
-            }
-            Ok(sol)
+            self.solutions.ensure(bx, pos)
+        }
+
+        /// The distance to the end of `pos`, from distances of `bx` (a box that
+        /// holds `pos`) unless kept ones cover it; `None` beyond
+        /// [`SolvingEngine::DISTANCE_BUDGET`].
+        pub fn distance(&mut self, pos: &Position, bx: SolveBox) -> Option<u16> {
+            self.distances.get(pos, bx, Self::DISTANCE_BUDGET)
         }
     }
 
@@ -270,16 +292,22 @@ mod solving {
             if base.value == Value::Won {
                 return Ok(base);
             }
-            // Distances cost a pass over every move of every position: past a few
-            // million positions they are not made.
-            if sol.stored_positions() > Self::LONGEST_BUDGET {
-                return Err(DecideError::TooLarge);
-            }
-            let dist = match &mut self.distances {
-                Some(d) => d,
-                slot => slot.insert(Distances::new(sol)),
-            };
+            // Distances take two bytes a position: past the budget they are not
+            // made.
+            let dist = self
+                .distances
+                .covering(pos, sol.solve_box(), Self::DISTANCE_BUDGET)
+                .ok_or(DecideError::TooLarge)?;
             longest_move(sol, dist, pos)
+        }
+
+        fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+            let sol = self.ensure(SolveBox::around(pos), Some(pos))?;
+            let (value, bx) = (position_value(sol, pos)?, sol.solve_box());
+            Ok(Evaluation {
+                value,
+                distance: self.distance(pos, bx),
+            })
         }
     }
 
@@ -374,6 +402,26 @@ mod solving {
             }
             self.solver.decide(pos, policy)
         }
+
+        /// The table's value where it answers, with a distance from the solver's
+        /// distances of the table's whole box (made once, a few milliseconds for
+        /// the default table); the solver's answer elsewhere.
+        fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+            let Some(table) = self.table.as_mut() else {
+                return self.solver.evaluate(pos);
+            };
+            let e = match table.evaluate(pos) {
+                Err(DecideError::OutOfRange) => return self.solver.evaluate(pos),
+                answer => answer?,
+            };
+            let p = table.table().params();
+            let table_box = SolveBox::games(p.stones(), p.resets(), p.init_max());
+            let distance = e
+                .distance
+                .or_else(|| self.solver.distance(pos, table_box))
+                .or_else(|| self.solver.distance(pos, SolveBox::around(pos)));
+            Ok(Evaluation { distance, ..e })
+        }
     }
 }
 
@@ -400,6 +448,12 @@ impl Engine for TakeOne {
         Ok(Decision {
             mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
             value: crate::value::Value::Lost,
+        })
+    }
+    fn evaluate(&mut self, _: &Position) -> Result<Evaluation, DecideError> {
+        Ok(Evaluation {
+            value: crate::value::Value::Lost,
+            distance: None,
         })
     }
 }

@@ -94,6 +94,7 @@ mod num;
 #[cfg(feature = "platform")]
 pub mod platform;
 pub mod policy;
+pub mod probe;
 pub mod protocol;
 #[cfg(any(feature = "related-games", feature = "exploit"))]
 pub mod rng;

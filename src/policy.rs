@@ -15,7 +15,7 @@
 //! in the `exploit` module (it needs threads: feature `exploit`).
 
 use crate::rules::{Move, Position};
-use crate::strategy::{best_move, position_value, DecideError, Decision, Oracle};
+use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
 use crate::text::{match_text, Text};
 use crate::value::Value;
 
@@ -98,42 +98,183 @@ pub fn reply_counts<O: Oracle + ?Sized>(
     oracle: &O,
     q: &Position,
 ) -> Result<(u32, u32), DecideError> {
-    let (s, c, limit) = (q.stones(), q.cap(), q.limit());
-    let (mut winning, mut total) = (0u32, 0u32);
-    for &reset in q.reset_choices() {
-        total = total.saturating_add(limit);
+    let mut winning = [0u32];
+    let mut group = Group {
+        layer: *q,
+        lo: q.stones(),
+        counts: &mut winning,
+    };
+    add_winning_replies(oracle, &mut group, None)?;
+    let total = q
+        .reset_choices()
+        .iter()
+        .fold(0u32, |t, _| t.saturating_add(q.limit()));
+    Ok((winning[0], total))
+}
+
+/// Positions of one layer whose winning replies are counted together: the piles
+/// `lo..=top` of `layer` (which holds the top pile), pile `x`'s count in
+/// `counts[x - lo]`.
+///
+/// Whatever its pile, a position's replies land in few layers: for each reset
+/// choice, the takes below the cap in one layer (a window of piles just below the
+/// pile), the take of the cap itself in the next cap's layer. Neighbouring piles'
+/// windows overlap, so each of those layers is read once for the whole group
+/// ([`count_pass`]): a few layer reads instead of a few per position.
+struct Group<'a> {
+    layer: Position,
+    lo: u32,
+    counts: &'a mut [u32],
+}
+
+impl Group<'_> {
+    fn top(&self) -> u32 {
+        self.layer.stones()
+    }
+
+    /// Pile `x`'s count grows by `n` (wrapping: a window's count is added as the
+    /// difference of two running counts, only the sum is exact). Out of line: it is
+    /// called from several loops, and each inlined copy costs flash.
+    #[inline(never)]
+    fn add(&mut self, x: u32, n: u32) {
+        if let Some(k) = x
+            .checked_sub(self.lo)
+            .and_then(|i| self.counts.get_mut(i as usize))
+        {
+            *k = k.wrapping_add(n);
+        }
+    }
+
+    /// Counts the takes of the whole pile or more: they end the game.
+    fn add_emptying_takes(&mut self) {
+        let limit = self.layer.limit();
+        for x in self.lo..=self.top().min(limit) {
+            self.add(x, limit - x + 1);
+        }
+    }
+
+    /// The most the replies below the cap take (from piles above it).
+    fn width(&self) -> u32 {
+        self.layer.limit().min(self.layer.cap().saturating_sub(1))
+    }
+
+    /// The layer the replies below the cap with `reset` land in, if any.
+    fn below(&self, reset: bool) -> Option<Position> {
+        if self.width() == 0 {
+            return None;
+        }
+        self.layer.after(Move::new(1, reset)).ok().flatten()
+    }
+
+    /// The layer the reply taking the cap with `reset` lands in, if any.
+    fn raised(&self, reset: bool) -> Option<Position> {
+        let c = self.layer.cap();
+        if self.layer.limit() < c {
+            return None;
+        }
+        self.layer.after(Move::new(c, reset)).ok().flatten()
+    }
+}
+
+/// Adds the opponent's winning replies to the counts of `near` and, if given, to
+/// those of `far`, which must be `near`'s layer after a take of its cap (the layer
+/// `near`'s cap-taking replies land in holds `far`'s replies below the cap too, so
+/// it is read once for both), all but `far`'s replies taking its cap
+/// ([`add_cap_replies`]: they only matter if `far` can still be the best).
+fn add_winning_replies<O: Oracle + ?Sized>(
+    oracle: &O,
+    near: &mut Group<'_>,
+    mut far: Option<&mut Group<'_>>,
+) -> Result<(), DecideError> {
+    for &reset in near.layer.reset_choices() {
         // Takes of the whole pile or more end the game.
-        if limit >= s {
-            winning = winning.saturating_add(limit - s + 1);
+        near.add_emptying_takes();
+        if let Some(g) = far.as_deref_mut() {
+            g.add_emptying_takes();
         }
-        // Takes below the cap (and the pile) land in one layer.
-        let w = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
-        if w >= 1 {
-            if let Ok(Some(template)) = q.after(Move::new(1, reset)) {
-                let lo = s - w;
-                winning = winning.saturating_add(oracle.count_losses_in(
-                    &template,
-                    lo.max(c + 1),
-                    s - 1,
-                )?);
-                for p in lo..=c.min(s - 1) {
-                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
-                    {
-                        winning += 1;
-                    }
-                }
+        if let Some(dest) = near.below(reset) {
+            count_pass(oracle, &dest, Some(&mut *near), None)?;
+        }
+        let far_below = far.as_deref().and_then(|g| g.below(reset));
+        match near.raised(reset) {
+            Some(dest) if far_below.is_some_and(|b| b.with_stones(dest.stones()) == Some(dest)) => {
+                count_pass(oracle, &dest, far.as_deref_mut(), Some(&mut *near))?;
             }
-        }
-        // Taking exactly the cap (when it is below the pile) raises it.
-        if limit >= c && c < s {
-            if let Ok(Some(next)) = q.after(Move::new(c, reset)) {
-                if position_value(oracle, &next)? == Value::Lost {
-                    winning += 1;
+            raised => {
+                if let Some(dest) = raised {
+                    count_pass(oracle, &dest, None, Some(&mut *near))?;
+                }
+                if let Some(dest) = far_below {
+                    count_pass(oracle, &dest, far.as_deref_mut(), None)?;
                 }
             }
         }
     }
-    Ok((winning, total))
+    Ok(())
+}
+
+/// Adds the opponent's winning replies taking the cap to `group`'s counts: what
+/// [`add_winning_replies`] leaves out of its `far` group.
+fn add_cap_replies<O: Oracle + ?Sized>(
+    oracle: &O,
+    group: &mut Group<'_>,
+) -> Result<(), DecideError> {
+    for &reset in group.layer.reset_choices() {
+        if let Some(dest) = group.raised(reset) {
+            count_pass(oracle, &dest, None, Some(&mut *group))?;
+        }
+    }
+    Ok(())
+}
+
+/// One read of the layer `dest` for the replies that land in it: `window`'s
+/// replies below its cap (pile `x` reaches the piles `max(x - w, 1) ..= x - 1`,
+/// counted as `P(x - 1) - P(x - w - 1)` with `P(y)` the lost piles read up to `y`)
+/// and `point`'s replies taking its cap (pile `x` reaches pile `x - c`).
+fn count_pass<O: Oracle + ?Sized>(
+    oracle: &O,
+    dest: &Position,
+    mut window: Option<&mut Group<'_>>,
+    mut point: Option<&mut Group<'_>>,
+) -> Result<(), DecideError> {
+    let (mut from, mut to) = (u32::MAX, 0u32);
+    if let Some(g) = window.as_deref() {
+        from = g.lo.saturating_sub(g.width()).max(1);
+        to = g.top().saturating_sub(1);
+    }
+    if let Some(g) = point.as_deref() {
+        let c = g.layer.cap();
+        from = from.min(g.lo.max(c.saturating_add(1)).saturating_sub(c));
+        to = to.max(g.top().saturating_sub(c));
+    }
+    if from > to {
+        return Ok(());
+    }
+    // Lost piles read before the current run.
+    let mut before = 0u32;
+    layer_runs(oracle, dest, from, to, &mut |first, last, value| {
+        let lost = value == Value::Lost;
+        // P(y) for y in first..=last.
+        let p = |y: u32| before.wrapping_add(if lost { y - first + 1 } else { 0 });
+        if let Some(g) = window.as_deref_mut() {
+            let step = g.width().saturating_add(1);
+            for x in first.saturating_add(1).max(g.lo)..=last.saturating_add(1).min(g.top()) {
+                g.add(x, p(x - 1));
+            }
+            for x in first.saturating_add(step).max(g.lo)..=last.saturating_add(step).min(g.top()) {
+                g.add(x, p(x - step).wrapping_neg());
+            }
+        }
+        if lost {
+            if let Some(g) = point.as_deref_mut() {
+                let c = g.layer.cap();
+                for x in first.saturating_add(c).max(g.lo)..=last.saturating_add(c).min(g.top()) {
+                    g.add(x, 1);
+                }
+            }
+            before = before.wrapping_add(last - first + 1);
+        }
+    })
 }
 
 /// The move for `pos` under `policy`, for the policies won/lost knowledge suffices
@@ -163,20 +304,87 @@ pub fn decide<O: Oracle + ?Sized>(
     })
 }
 
-/// [`Policy::Trap`]'s move in a lost position.
+/// The most moves [`trap_move`] counts the replies of together: the takes below
+/// the cap of games up to 1,000 stones (a cap of at most 45) in one batch, so that
+/// each layer the replies land in is read once.
+const TRAP_BATCH: usize = 48;
+
+/// [`Policy::Trap`]'s move in a lost position: the least (winning replies, take,
+/// reset) over the legal moves.
+///
+/// For each reset choice, the takes below the cap all leave the opponent in one
+/// layer (piles `s - 1, s - 2, ...`): their replies are counted together, in
+/// batches of [`TRAP_BATCH`], with the cap's take, which leaves it in the next
+/// cap's layer ([`add_winning_replies`]).
 fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, DecideError> {
-    // (move, winning replies) of the best move so far.
-    let mut best: Option<(Move, u32)> = None;
-    for mv in pos.moves() {
-        let Ok(Some(next)) = pos.after(mv) else {
+    let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
+    // (winning replies, move) of the best move so far.
+    let mut best: Option<(u32, Move)> = None;
+    let below = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
+    for &reset in pos.reset_choices() {
+        // Taking the cap (below the pile), counted with the first batch.
+        let cap_take = Move::new(c, reset);
+        let cap_layer = match pos.after(cap_take) {
+            Ok(Some(layer)) if limit >= c => Some(layer),
+            _ => None,
+        };
+        let mut cap_count = [0u32];
+        let mut far = cap_layer.map(|layer| Group {
+            layer,
+            lo: layer.stones(),
+            counts: &mut cap_count,
+        });
+        // Takes first..=last leave piles s - last ..= s - first.
+        let mut first = 1u32;
+        while first <= below {
+            let last = below.min(first.saturating_add(TRAP_BATCH as u32 - 1));
+            let mut counts = [0u32; TRAP_BATCH];
+            let counts = counts
+                .get_mut(..(last - first) as usize + 1)
+                .unwrap_or_default();
+            if let Ok(Some(layer)) = pos.after(Move::new(first, reset)) {
+                let mut near = Group {
+                    layer,
+                    lo: s - last,
+                    counts,
+                };
+                add_winning_replies(oracle, &mut near, far.take().as_mut())?;
+                // counts[i] is for pile s - last + i: the take last - i.
+                for (take, &w) in (first..=last).rev().zip(near.counts.iter()) {
+                    consider(&mut best, w, Move::new(take, reset));
+                }
+            }
+            first = last.saturating_add(1);
+        }
+        let Some(layer) = cap_layer else {
             continue;
         };
-        let (w, _) = reply_counts(oracle, &next)?;
-        if best.is_none_or(|(b, bw)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
-            best = Some((mv, w));
+        if let Some(mut g) = far.take() {
+            // No take below the cap: the cap's take on its own.
+            add_winning_replies(oracle, &mut g, None)?;
+        } else if best.is_none_or(|(w, _)| cap_count[0] < w) {
+            // The count so far is a lower bound, and the cap's take, the largest
+            // take, needs strictly fewer winning replies than the best to beat it:
+            // its replies taking the cap are read only when it still can.
+            add_cap_replies(
+                oracle,
+                &mut Group {
+                    layer,
+                    lo: layer.stones(),
+                    counts: &mut cap_count,
+                },
+            )?;
         }
+        consider(&mut best, cap_count[0], cap_take);
     }
-    Ok(best.map_or(Move::new(1, false), |(mv, _)| mv))
+    Ok(best.map_or(Move::new(1, false), |(_, mv)| mv))
+}
+
+/// `best` becomes `(w, mv)` if that is less in (winning replies, take, reset).
+fn consider(best: &mut Option<(u32, Move)>, w: u32, mv: Move) {
+    if best.is_none_or(|(bw, b)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
+        *best = Some((w, mv));
+    }
 }
 
 #[cfg(feature = "alloc")]

@@ -768,6 +768,32 @@ impl Iterator for Moves {
         Some(mv)
     }
 
+    /// The move `n` places on, in constant time (a root probe pages through the
+    /// moves of a pile of any size).
+    fn nth(&mut self, n: usize) -> Option<Move> {
+        let mv = self.next?;
+        let limit = u64::from(self.limit);
+        let passes = if self.with_reset { 2 } else { 1 };
+        let at = u64::from(mv.take.saturating_sub(1)) + if mv.reset { limit } else { 0 };
+        let target = u64::try_from(n).ok().and_then(|n| at.checked_add(n));
+        match target.filter(|&t| t < limit * passes) {
+            Some(t) => {
+                let (reset, take) = if t < limit {
+                    (false, t)
+                } else {
+                    (true, t - limit)
+                };
+                // take < limit <= u32::MAX here.
+                self.next = Some(Move::new(u32::try_from(take + 1).ok()?, reset));
+                self.next()
+            }
+            None => {
+                self.next = None;
+                None
+            }
+        }
+    }
+
     fn size_hint(&self) -> (usize, Option<usize>) {
         let left = match self.next {
             None => 0,

@@ -50,6 +50,11 @@ pub enum SolveError {
     CapBelowInitMax,
     /// The allocator refused the memory the box needs (see [`SolveBox::memory_bytes`]).
     OutOfMemory,
+    /// A distance to the end does not fit the 16 bits [`Distances`] keeps per
+    /// position (boxes of well over 100,000 stones).
+    ///
+    /// [`Distances`]: crate::distance::Distances
+    TooLong,
 }
 
 impl SolveError {
@@ -60,6 +65,7 @@ impl SolveError {
             SolveError::TooManyResets => "resets exceed 32",
             SolveError::CapBelowInitMax => "cap is below init max",
             SolveError::OutOfMemory => "not enough memory to solve the box",
+            SolveError::TooLong => "a distance exceeds 65,534 plies",
         }
     }
 }
@@ -71,7 +77,7 @@ crate::error::error_from_as_str!(SolveError);
 impl From<SolveError> for DecideError {
     fn from(e: SolveError) -> Self {
         match e {
-            SolveError::OutOfMemory => DecideError::TooLarge,
+            SolveError::OutOfMemory | SolveError::TooLong => DecideError::TooLarge,
             _ => DecideError::OutOfRange,
         }
     }
@@ -80,7 +86,7 @@ impl From<SolveError> for DecideError {
 /// A vector of `len` copies of `value`, or [`SolveError::OutOfMemory`]: the memory
 /// is reserved fallibly first, and filled only while there is capacity, so no path
 /// can grow the vector (which would abort when out of memory).
-fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
+pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| SolveError::OutOfMemory)?;
@@ -176,7 +182,7 @@ impl SolveBox {
         }
     }
 
-    fn validate(&self) -> Result<(), SolveError> {
+    pub(crate) fn validate(&self) -> Result<(), SolveError> {
         if self.n_max == 0 || self.n_max > MAX_STONES || self.init_max == 0 {
             return Err(SolveError::BadParams);
         }
@@ -190,7 +196,7 @@ impl SolveBox {
     }
 
     /// Layers `(c, highest stored pile)` of the box, lowest cap first.
-    fn layer_bounds(&self) -> Layers {
+    pub(crate) fn layer_bounds(&self) -> Layers {
         Layers::new(self.n_max, self.c_min)
     }
 

@@ -117,14 +117,36 @@ pub fn position_value<O: Oracle + ?Sized>(
     }
 }
 
+/// The values of `layer` (its own pile ignored) over piles `lo..=hi`, `lo` at least
+/// 1, as runs `visit(first, last, value)`, lowest first: the piles up to the cap by
+/// the rules ([`Position::trivial_value`]), the others by the oracle, in one pass.
+pub(crate) fn layer_runs<O: Oracle + ?Sized>(
+    oracle: &O,
+    layer: &Position,
+    lo: u32,
+    hi: u32,
+    visit: &mut dyn FnMut(u32, u32, Value),
+) -> Result<(), DecideError> {
+    let c = layer.cap();
+    for p in lo..=hi.min(c) {
+        if let Some(v) = layer.with_stones(p).and_then(|q| q.trivial_value()) {
+            visit(p, p, v);
+        }
+    }
+    if hi > c {
+        oracle.runs(layer, lo.max(c.saturating_add(1)), hi, visit)?;
+    }
+    Ok(())
+}
+
 /// A winning move whenever `pos` is won, else a legal move.
 ///
 /// A win takes the whole pile when the limit allows (never with a reset). Otherwise
 /// moves without a reset are tried before moves with one, so resets are kept: first
-/// takes below the cap (which keep it, so the replies form one layer and the oracle
-/// finds a lost one in a single pass; the smallest such take wins), then taking the
-/// cap itself. A reset is never proposed without one left. In a lost position the
-/// move is "take 1, no reset": the refined choice belongs to the trap-play policy.
+/// takes below the cap (which keep it, so the replies form one layer, read in a
+/// single pass; the smallest take to a lost pile wins), then taking the cap itself.
+/// A reset is never proposed without one left. In a lost position the move is
+/// "take 1, no reset": the refined choice belongs to the trap-play policy.
 pub fn best_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Decision, DecideError> {
     let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
     if limit >= s {
@@ -133,24 +155,22 @@ pub fn best_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Decis
             value: Value::Won,
         });
     }
+    // The largest pile of `layer` in `lo..=hi` that is lost for its mover.
+    let largest_loss = |layer: &Position, lo: u32, hi: u32| {
+        let mut found = None;
+        layer_runs(oracle, layer, lo, hi, &mut |_, last, v| {
+            if v == Value::Lost {
+                found = Some(last);
+            }
+        })
+        .map(|()| found)
+    };
     for &reset in pos.reset_choices() {
-        // Replies to takes 1..=w (w < c) all sit in the layer of this template.
-        let Ok(Some(template)) = pos.after(Move::new(1, reset)) else {
-            continue;
-        };
+        // Takes 1..=w (below the cap, w < s) all land in the layer of this template.
         let w = limit.min(c.saturating_sub(1));
         if w >= 1 {
-            let lo = s - w;
-            // Piles above the cap: ask the oracle for the largest lost one.
-            if let Some(p) = oracle.largest_loss_in(&template, lo.max(c + 1), s - 1)? {
-                return Ok(Decision {
-                    mv: Move::new(s - p, reset),
-                    value: Value::Won,
-                });
-            }
-            // Piles at or below the cap are decided by the rules.
-            for p in (lo..=c.min(s - 1)).rev() {
-                if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost) {
+            if let Ok(Some(template)) = pos.after(Move::new(1, reset)) {
+                if let Some(p) = largest_loss(&template, s - w, s - 1)? {
                     return Ok(Decision {
                         mv: Move::new(s - p, reset),
                         value: Value::Won,
@@ -161,7 +181,7 @@ pub fn best_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Decis
         if limit >= c {
             let mv = Move::new(c, reset);
             if let Ok(Some(next)) = pos.after(mv) {
-                if position_value(oracle, &next)? == Value::Lost {
+                if largest_loss(&next, next.stones(), next.stones())?.is_some() {
                     return Ok(Decision {
                         mv,
                         value: Value::Won,

@@ -375,3 +375,164 @@ fn capless_wins_matches_raw_minimax_with_open_cap() {
         }
     }
 }
+
+/// Distances to the end from the raw rules alone: plies until the pile is empty
+/// when the winner (by [`Minimax`]) finishes as fast as it can and the loser holds
+/// out as long as it can. A move that empties the pile counts 1.
+struct Remoteness {
+    values: Minimax,
+    memo: HashMap<Raw, u32>,
+}
+
+impl Remoteness {
+    fn new(m: u32) -> Self {
+        Remoteness {
+            values: Minimax::new(m),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Every raw move with whether it wins for its mover and its distance
+    /// (counting the move).
+    fn moves(&mut self, st: Raw) -> Vec<(u32, bool, bool, u32)> {
+        let m = self.values.m;
+        let mut out = Vec::new();
+        for (k, reset, next) in st.moves(m) {
+            let (wins, d) = match next {
+                None => (true, 1),
+                Some(n) => (!self.values.wins(n), 1 + self.distance(n)),
+            };
+            out.push((k, reset, wins, d));
+        }
+        out
+    }
+
+    fn distance(&mut self, st: Raw) -> u32 {
+        if let Some(&d) = self.memo.get(&st) {
+            return d;
+        }
+        let moves = self.moves(st);
+        let fastest_win = moves.iter().filter(|mv| mv.2).map(|mv| mv.3).min();
+        let longest = moves.iter().map(|mv| mv.3).max().expect("a legal move");
+        let d = fastest_win.unwrap_or(longest);
+        self.memo.insert(st, d);
+        d
+    }
+}
+
+/// Ask `session` for every move of the position `s c a b f` on the line protocol,
+/// following `more`: (value word, distance) and the items `TAKE[r]:vD`.
+fn protocol_moves(
+    session: &mut nimbot::protocol::Session<nimbot::engine::TableOrSolverEngine<'static>>,
+    line: &str,
+) -> ((String, String), Vec<String>) {
+    let mut items = Vec::new();
+    let mut head = None;
+    let mut from = 0usize;
+    loop {
+        let ask = format!("{line} {from}");
+        let reply = session.handle_line(ask.as_bytes()).expect("a reply");
+        let reply = String::from_utf8(reply.to_vec()).unwrap();
+        assert!(reply.len() <= nimbot::protocol::MAX_REPLY, "{reply}");
+        let words: Vec<&str> = reply.split(' ').collect();
+        assert_eq!(words[0], "moves", "{ask} -> {reply}");
+        let this = (words[1].to_string(), words[2].to_string());
+        assert_eq!(*head.get_or_insert(this.clone()), this, "{ask}");
+        let mut rest = &words[3..];
+        let more = match rest {
+            [items @ .., "more", i] => {
+                rest = items;
+                Some(i.parse::<usize>().unwrap())
+            }
+            _ => None,
+        };
+        assert!(!rest.is_empty(), "{ask} -> {reply}: no move listed");
+        items.extend(rest.iter().map(|w| w.to_string()));
+        match more {
+            Some(i) => {
+                assert_eq!(i, items.len(), "{ask} -> {reply}");
+                from = i;
+            }
+            None => break,
+        }
+    }
+    (head.unwrap(), items)
+}
+
+#[test]
+fn moves_and_distances_agree_with_raw_minimax() {
+    // Every raw state reachable from every start with N <= 60, R <= 2, M in 1..=4:
+    // `moves` and `query` on the line protocol (the host's table-then-solver
+    // engine) against the raw minimax with distances, move by move.
+    let t0 = Instant::now();
+    let mut states_checked = 0u64;
+    let mut moves_checked = 0u64;
+    for m in 1..=4u32 {
+        let mut rm = Remoteness::new(m);
+        let mut session =
+            nimbot::protocol::Session::new(nimbot::engine::TableOrSolverEngine::embedded());
+        // `new` sets M for `query` and `moves`.
+        let ok = session.handle_line(format!("new 60 2 {m} first").as_bytes());
+        assert_eq!(ok.as_deref(), Some(&b"ok"[..]));
+        let mut distinct = HashSet::new();
+        for r in 0..=2u8 {
+            for n in 1..=60u32 {
+                distinct.extend(reachable(n, r, m));
+            }
+        }
+        let mut states: Vec<Raw> = distinct.into_iter().collect();
+        states.sort_by_key(|r| (r.s, r.h, r.own, r.opp, r.reset));
+        for st in states {
+            let pos = normalized(st, m);
+            let line = format!(
+                "{} {} {} {} {}",
+                pos.stones(),
+                pos.cap(),
+                pos.own_resets(),
+                pos.opp_resets(),
+                u8::from(pos.reset_pending())
+            );
+            let won = rm.values.wins(st);
+            let d = rm.distance(st);
+            assert_eq!(d % 2 == 1, won, "parity at {st:?}");
+            let word = if won { "win" } else { "lose" };
+            let ((v, dist), items) = protocol_moves(&mut session, &format!("moves {line}"));
+            assert_eq!(
+                (v.as_str(), dist.as_str()),
+                (word, &*d.to_string()),
+                "{st:?}"
+            );
+            // The raw moves the probe lists: takes up to the pile, no reset on the
+            // emptying take (the rest repeat it), every take without a reset first.
+            let mut raw = rm.moves(st);
+            raw.sort_by_key(|&(k, reset, _, _)| (reset, k));
+            let want: Vec<String> = raw
+                .into_iter()
+                .filter(|&(k, reset, _, _)| k < st.s || (k == st.s && !reset))
+                .map(|(k, reset, wins, d)| {
+                    let r = if reset { "r" } else { "" };
+                    let v = if wins { "w" } else { "l" };
+                    format!("{k}{r}:{v}{d}")
+                })
+                .collect();
+            assert_eq!(items, want, "moves {line} (M = {m}, {st:?})");
+            let q = session
+                .handle_line(format!("query {line}").as_bytes())
+                .unwrap();
+            let q = String::from_utf8(q.to_vec()).unwrap();
+            let words: Vec<&str> = q.split(' ').collect();
+            assert_eq!(
+                (words[0], words[3]),
+                (word, &*d.to_string()),
+                "query {line}"
+            );
+            states_checked += 1;
+            moves_checked += want.len() as u64;
+        }
+    }
+    println!(
+        "moves: {states_checked} raw states, {moves_checked} moves equal to the raw minimax in {:?}",
+        t0.elapsed()
+    );
+    assert!(states_checked > 20_000, "only {states_checked} states");
+}

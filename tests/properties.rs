@@ -412,8 +412,9 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
             let pos = Position::new(s, c, a, b, f, M).unwrap();
             let table = Table::embedded();
             let d = decide(&table, &pos, session.policy()).unwrap();
+            // A table-only engine knows no distance.
             let text = format!(
-                "{} {} {}",
+                "{} {} {} -",
                 d.value.as_word(),
                 d.mv.take,
                 u8::from(d.mv.reset)

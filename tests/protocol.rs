@@ -250,7 +250,8 @@ fn session_commands_report_version_limits_and_end() {
     let help = send(&mut s, "help");
     assert!(help.starts_with("help new "), "{help}");
     // The whole list fits in one reply: nothing cut at MAX_REPLY.
-    assert!(help.ends_with("; policy; version; limits"), "{help}");
+    assert!(help.ends_with(";policy;version;limits"), "{help}");
+    assert!(help.contains("query|moves S C A B F"), "{help}");
     dialogue(
         &mut s,
         &[

@@ -152,6 +152,169 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
     }
 }
 
+/// The trap as it was first written, kept as the oracle of the batched one: each
+/// move's replies counted on their own, pile window by pile window.
+mod per_move {
+    use nimbot::rules::{Move, Position};
+    use nimbot::strategy::{position_value, DecideError, Decision, Oracle};
+    use nimbot::Value;
+
+    /// The winning move as first written: the oracle's largest lost pile below the
+    /// cap, then the piles the rules decide, then the cap.
+    pub fn best_move<O: Oracle>(oracle: &O, pos: &Position) -> Result<Decision, DecideError> {
+        let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
+        if limit >= s {
+            return Ok(Decision {
+                mv: Move::new(s, false),
+                value: Value::Won,
+            });
+        }
+        for &reset in pos.reset_choices() {
+            // Replies to takes 1..=w (w < c) all sit in the layer of this template.
+            let Ok(Some(template)) = pos.after(Move::new(1, reset)) else {
+                continue;
+            };
+            let w = limit.min(c.saturating_sub(1));
+            if w >= 1 {
+                let lo = s - w;
+                // Piles above the cap: ask the oracle for the largest lost one.
+                if let Some(p) = oracle.largest_loss_in(&template, lo.max(c + 1), s - 1)? {
+                    return Ok(Decision {
+                        mv: Move::new(s - p, reset),
+                        value: Value::Won,
+                    });
+                }
+                // Piles at or below the cap are decided by the rules.
+                for p in (lo..=c.min(s - 1)).rev() {
+                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
+                    {
+                        return Ok(Decision {
+                            mv: Move::new(s - p, reset),
+                            value: Value::Won,
+                        });
+                    }
+                }
+            }
+            if limit >= c {
+                let mv = Move::new(c, reset);
+                if let Ok(Some(next)) = pos.after(mv) {
+                    if position_value(oracle, &next)? == Value::Lost {
+                        return Ok(Decision {
+                            mv,
+                            value: Value::Won,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Decision {
+            mv: Move::new(1, false),
+            value: Value::Lost,
+        })
+    }
+
+    fn reply_counts<O: Oracle>(oracle: &O, q: &Position) -> Result<(u32, u32), DecideError> {
+        let (s, c, limit) = (q.stones(), q.cap(), q.limit());
+        let (mut winning, mut total) = (0u32, 0u32);
+        for &reset in q.reset_choices() {
+            total += limit;
+            if limit >= s {
+                winning += limit - s + 1;
+            }
+            let w = limit.min(c.saturating_sub(1)).min(s.saturating_sub(1));
+            if w >= 1 {
+                if let Ok(Some(template)) = q.after(Move::new(1, reset)) {
+                    let lo = s - w;
+                    winning += oracle.count_losses_in(&template, lo.max(c + 1), s - 1)?;
+                    for p in lo..=c.min(s - 1) {
+                        if template.with_stones(p).and_then(|t| t.trivial_value())
+                            == Some(Value::Lost)
+                        {
+                            winning += 1;
+                        }
+                    }
+                }
+            }
+            if limit >= c && c < s {
+                if let Ok(Some(next)) = q.after(Move::new(c, reset)) {
+                    if position_value(oracle, &next)? == Value::Lost {
+                        winning += 1;
+                    }
+                }
+            }
+        }
+        Ok((winning, total))
+    }
+
+    /// The trap's move (the winning one when `pos` is won), or the first error met.
+    pub fn trap<O: Oracle>(oracle: &O, pos: &Position) -> Result<Move, DecideError> {
+        let d = best_move(oracle, pos)?;
+        if d.value.is_won() {
+            return Ok(d.mv);
+        }
+        let mut best: Option<(Move, u32)> = None;
+        for mv in pos.moves() {
+            let Ok(Some(next)) = pos.after(mv) else {
+                continue;
+            };
+            let (w, _) = reply_counts(oracle, &next)?;
+            if best.is_none_or(|(b, bw)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
+                best = Some((mv, w));
+            }
+        }
+        Ok(best.map_or(Move::new(1, false), |(mv, _)| mv))
+    }
+}
+
+#[test]
+fn the_batched_trap_plays_the_per_move_trap_s_moves() {
+    // The shipped table (N <= 999, R <= 4, M = 3), every stored position of a
+    // sample, and piles just past the table (errors must agree too); then a solver
+    // with M = 1, 5 and 60 (takes below the cap in two batches), every position,
+    // piles up to the cap included.
+    let table = Table::embedded();
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    let (mut lost, mut errors) = (0, 0);
+    for pos in stored(&sol, 4, 3).step_by(5) {
+        for q in [
+            Some(pos),
+            pos.with_stones(table.highest_pile(pos.cap()) + 1),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let want = per_move::trap(&table, &q);
+            let got = decide(&table, &q, Policy::Trap).map(|d| d.mv);
+            assert_eq!(got, want, "table at {q:?}");
+            lost += u32::from(got.is_ok() && table.probe(&q).is_ok_and(|v| !v.is_won()));
+            errors += u32::from(got.is_err());
+        }
+    }
+    assert!(
+        lost > 40_000 && errors > 1_000,
+        "{lost} lost, {errors} errors"
+    );
+    for m in [1, 5, 60] {
+        let sol = Solution::solve(SolveBox::games(300, 3, m)).unwrap();
+        let mut lost = 0;
+        for pos in stored(&sol, 3, m) {
+            for q in [Some(pos), pos.with_stones(pos.cap())]
+                .into_iter()
+                .flatten()
+            {
+                let want = per_move::trap(&sol, &q);
+                assert_eq!(
+                    decide(&sol, &q, Policy::Trap).map(|d| d.mv),
+                    want,
+                    "M = {m}, {q:?}"
+                );
+                lost += u32::from(!position_value(&sol, &q).unwrap().is_won());
+            }
+        }
+        assert!(lost > 5_000, "M = {m}: {lost} lost");
+    }
+}
+
 #[test]
 fn the_policy_is_chosen_over_the_protocol() {
     let mut s = Session::new(TableEngine::embedded());
@@ -169,12 +332,13 @@ fn the_policy_is_chosen_over_the_protocol() {
         .expect("some lost position where the trap differs");
     let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
     let query = query_line(&pos);
+    // The table alone has no distances: `-`.
     assert_eq!(
         say(&query),
-        format!("lose {} {}", trap.take, u8::from(trap.reset))
+        format!("lose {} {} -", trap.take, u8::from(trap.reset))
     );
     assert_eq!(say("policy first"), "policy first");
-    assert_eq!(say(&query), "lose 1 0");
+    assert_eq!(say(&query), "lose 1 0 -");
     assert_eq!(say("policy"), "policy first");
     assert_eq!(
         say("policy sneaky"),
@@ -189,7 +353,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
     // Won: some winning move leads to distance d - 1; lost: the longest move does.
     let (n, r, m) = (300, 2, 3);
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     let mut checked = 0;
     for pos in stored(&sol, r, m) {
         let d = dist.get(&pos).unwrap();
@@ -224,7 +388,7 @@ fn distances_are_a_fixed_point_of_the_rules() {
 fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
     let (n, r, m) = (300, 4, 3);
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     for start in (20..=300).step_by(7) {
         let mut pos = Position::new(start, m, r, r, false, m).unwrap();
         let expected = dist.get(&pos).unwrap();
@@ -272,7 +436,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
         |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
     assert_eq!(say("policy longest"), "policy longest");
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let dist = Distances::new(&sol);
+    let dist = Distances::solve(sol.solve_box()).unwrap();
     let pos = stored(&sol, 4, 3)
         .step_by(101)
         .find(|p| {
@@ -284,7 +448,12 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
     let want = longest_move(&sol, &dist, &pos).unwrap().mv;
     assert_eq!(
         say(&query_line(&pos)),
-        format!("lose {} {}", want.take, u8::from(want.reset))
+        format!(
+            "lose {} {} {}",
+            want.take,
+            u8::from(want.reset),
+            dist.get(&pos).unwrap()
+        )
     );
 }
 

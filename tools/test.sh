@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything nimbot checks before a change lands: formatting, lints, the no_std
 # build, the docs, every test, a 30 s fuzz run of each target (tools/fuzz.sh smoke,
-# which installs cargo-fuzz when missing), the firmware in QEMU (tools/firmware.sh
-# test, which installs its cross toolchain and QEMU when missing), the tiny static
+# which installs cargo-fuzz when missing), the firmware in QEMU and rp2040py, and
+# through the host bridge (tools/firmware.sh test, which installs its cross
+# toolchain and emulators when missing), the tiny static
 # binary (tools/tiny.sh test), then the embedding examples (tools/examples.sh test:
 # run on the host, built for thumbv6m-none-eabi). Run from anywhere:
 # tools/test.sh
@@ -58,7 +59,7 @@ cargo test --workspace --release
 step "fuzz smoke run: every cargo-fuzz target for 30 s (tools/fuzz.sh smoke)"
 tools/fuzz.sh smoke
 
-step "firmware, every board: build, no reachable panic, games in QEMU (the Pico: build and .uf2)"
+step "firmware, every board: build, no reachable panic, games in QEMU (the Pico in rp2040py), games and faults through the host bridge"
 tools/firmware.sh test --board all
 
 step "firmware through the fallback toolchain (Debian's rustc, core from source): the LM3S6965"

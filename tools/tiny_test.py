@@ -163,8 +163,7 @@ NOISE = ["", "bogus", "opp x 0", "opp 1 2", "go now", "new 5 4 3 third", "x" * 1
 
 # The two replies where the tiny binary (Expanding Nim only, protocol version 1)
 # differs from the full one (version 2, with Fibonacci Nim and Super-Nim).
-TINY_HELP = ("help new N R M first|second; go; opp M; query S C A B F; state; end; policy; "
-             "version; limits")
+TINY_HELP = "help new N R M first|second;go;opp M;query|moves S C A B F;state;end;policy;version;limits"
 
 
 def as_tiny(full_output):

@@ -15,7 +15,8 @@
 //!   `opp 2 0`) is caught before its answer goes to the server;
 //! - anything else (a garbled or illegal reply, `error ...`, silence, the banner of a
 //!   reset, a lost device) is a fault: the link realigns the reply stream (a blank
-//!   line and `version`, skipping whatever stale replies come before its answer),
+//!   line and `version`, skipping whatever stale replies come before its answer,
+//!   and asking again at once when the board's banner says it has just booted),
 //!   starts the game afresh on the board (`policy`, `new`) and replays the record
 //!   (each replayed answer of the board must be the move it played then), then asks
 //!   again. After `tries` faults on one question it gives up ([`Out::GiveUp`]) and
@@ -471,20 +472,27 @@ impl Link {
                     }
                     return self.aligned_on(protocol);
                 }
-                if line == BANNER {
-                    // Booting, or reset since the fault: its answer is still to come.
-                    if self.phase == Phase::Align {
-                        self.stats.faults[Fault::Reset.slot()] += 1;
-                    }
-                    return Out::Wait;
-                }
                 self.stale += 1;
                 if self.stale > MAX_STALE {
                     return self.fault(Fault::Garbled);
                 }
+                if line == BANNER {
+                    // The board has just booted (or reset since the fault): a
+                    // `version` that reached it before its receiver was running is
+                    // lost, so ask again now rather than after the timeout; if the
+                    // first one was heard after all, its answer is skipped as stale.
+                    // Not a try: the board is up and answering.
+                    if self.phase == Phase::Align {
+                        self.stats.faults[Fault::Reset.slot()] += 1;
+                    }
+                    return Out::Send("\nversion".into());
+                }
                 Out::Wait
             }
             _ if line == BANNER => self.fault(Fault::Reset),
+            // The answer to a `version` of an earlier realignment that took more than
+            // one try: stale, and harmless.
+            _ if parse_version(line).is_some() => Out::Wait,
             _ if line.starts_with("error") => self.fault(Fault::Refused),
             Phase::MeetLimits { protocol } => match parse_limits(line) {
                 Some(limits) => {
@@ -763,11 +771,12 @@ fn parse_move(line: &str) -> Option<(Move, bool)> {
     Some((Move::new(number(k)?, flag(f)?), won))
 }
 
-/// `win K F` or `lose K F`.
+/// `win K F` or `lose K F`, with the distance to the end after it (`-` from a
+/// board, which has no solver) or without (older firmware).
 fn parse_query(line: &str) -> Option<Move> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     match words.as_slice() {
-        ["win" | "lose", k, f] => Some(Move::new(number(k)?, flag(f)?)),
+        ["win" | "lose", k, f] | ["win" | "lose", k, f, _] => Some(Move::new(number(k)?, flag(f)?)),
         _ => None,
     }
 }
@@ -977,6 +986,27 @@ mod tests {
     }
 
     #[test]
+    fn a_board_that_boots_during_the_meeting_is_asked_again_at_once() {
+        // The first `version` reaches the board before its receiver runs: lost,
+        // then the banner. The link asks again without waiting for the timeout.
+        let mut bench = Bench::new(FakeBoard::new().on(0, Trick::Reset));
+        let info = bench.meet();
+        assert_eq!(info.protocol, 2);
+        assert_eq!(bench.link.stats().total_faults(), 0);
+        assert_eq!(bench.board.commands(), 3, "version, version, limits");
+        // A board that only ever says its banner (a reset loop) is given up.
+        let mut looping = Bench::new(FakeBoard::new());
+        let mut out = looping.link.meet();
+        let mut banners = 0;
+        while let Out::Send(_) = out {
+            banners += 1;
+            assert!(banners <= 3 * (MAX_STALE + 1), "never gives up");
+            out = looping.link.on_line(BANNER);
+        }
+        assert_eq!(out, Out::GiveUp(Fault::Garbled));
+    }
+
+    #[test]
     fn plays_whole_games_without_a_fault() {
         let mut bench = Bench::new(FakeBoard::new());
         bench.meet();
@@ -1059,6 +1089,27 @@ mod tests {
                 assert!(bench.give_ups.is_empty(), "{ctx}");
             }
         }
+    }
+
+    #[test]
+    fn a_late_answer_to_a_realignment_is_not_a_fault() {
+        let log = clean_log(200, Player::Second, 9);
+        let opp = (10..log.len())
+            .find(|&i| log[i].starts_with("opp "))
+            .unwrap();
+        // The `opp` is lost; the first `version` after it is answered only after
+        // the second: two `version` answers come in a row.
+        let board = FakeBoard::new()
+            .on(opp, Trick::Drop)
+            .on(opp + 1, Trick::Late);
+        let mut bench = Bench::new(board);
+        bench.meet();
+        bench.play(200, 4, Player::Second, 9);
+        let stats = bench.link.stats();
+        assert_eq!(stats.count(Fault::Silence), 2, "{stats:?}");
+        assert_eq!(stats.total_faults(), 2, "{stats:?}");
+        assert!(bench.give_ups.is_empty());
+        assert_eq!(stats.board_moves, bench.ours());
     }
 
     #[test]
@@ -1189,6 +1240,7 @@ mod tests {
             assert_eq!(parse_move(bad), None, "{bad}");
         }
         assert_eq!(parse_query("lose 1 0"), Some(Move::new(1, false)));
+        assert_eq!(parse_query("win 2 1 -"), Some(Move::new(2, true)));
         assert_eq!(
             parse_limits("limits stones 999 resets 4 init_max any line 80"),
             Some(BoardLimits {

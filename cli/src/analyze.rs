@@ -1,5 +1,6 @@
-//! `nimbot analyze GAME-LOG`: replay a platform game log with the rules and the
-//! solver, and say where the game was thrown away.
+//! `nimbot analyze GAME-LOG`: replay a platform game log (or a game record of
+//! `--record`, [`crate::record`]) with the rules and the solver, and say where the
+//! game was thrown away.
 //!
 //! For every move: the value of the position before it, the winning moves there,
 //! whether the move threw a win away (a blunder: from a won position it leaves the
@@ -27,13 +28,15 @@ use serde::Serialize;
 
 use crate::game_log::{self, Log, Record};
 use crate::json;
+use crate::record;
 
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  nimbot analyze game-log.txt\n  nimbot analyze game-log.txt --resets 4 --init-max 3 --json"
 )]
 pub struct AnalyzeArgs {
-    /// The server's game log (`game-log.txt`); `-` reads stdin.
+    /// The server's game log (`game-log.txt`) or a record of `--record` (JSON
+    /// lines, which name N, R and M themselves); `-` reads stdin.
     log: PathBuf,
     /// R: resets each player had (the log does not say).
     #[arg(long, short = 'r', default_value_t = 4)]
@@ -59,6 +62,8 @@ struct Ply {
     /// For a lost position: plies to the end when the winner is fastest and the
     /// loser holds out longest.
     hold_out: Option<u16>,
+    /// Plies to the end from the position before the move, won or lost.
+    distance: Option<u16>,
 }
 
 /// A game log replayed with the rules and the solver.
@@ -110,8 +115,15 @@ fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
 }
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
-    let analysis =
-        read_log(&args.log).and_then(|log| Analysis::replay(&log, args.resets, args.init_max));
+    let analysis = read_log(&args.log).and_then(|input| match input {
+        Input::Log(log) => Analysis::replay(&log, None, args.resets, args.init_max),
+        Input::Record(log, params) => Analysis::replay(
+            &log,
+            Some(params.stones()),
+            params.resets(),
+            params.init_max(),
+        ),
+    });
     match analysis {
         Ok(a) => {
             let text = if args.json {
@@ -129,26 +141,76 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     }
 }
 
-/// The log at `path` (`-`: stdin), parsed.
-fn read_log(path: &Path) -> Result<Log, String> {
+/// What `analyze` reads: a platform log, or a record with its game's parameters.
+enum Input {
+    Log(Log),
+    Record(Log, Params),
+}
+
+/// The log or record at `path` (`-`: stdin), parsed: a record is JSON lines.
+fn read_log(path: &Path) -> Result<Input, String> {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).map_err(|e| format!("stdin: {e}"))?
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
     };
-    game_log::parse(&text)
+    if text.trim_start().starts_with('{') {
+        from_record(&record::parse(&text)?)
+    } else {
+        game_log::parse(&text).map(Input::Log)
+    }
+}
+
+/// A record as the log the server would have written of the same game: one
+/// record per judged move (the stones left by the rules; a refused move leaves
+/// them), the reason line.
+fn from_record(rec: &record::Record) -> Result<Input, String> {
+    let h = &rec.header;
+    let params = Params::new(h.stones, h.resets, h.init_max)
+        .map_err(|e| format!("the record's game (N = {}): {e}", h.stones))?;
+    let mut game = Game::new(params);
+    let mut records = Vec::new();
+    for p in &rec.plies {
+        let seat = if p.seat == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let mv = Move::new(p.take, p.reset);
+        if !p.refused {
+            game.play(seat, mv)
+                .map_err(|e| format!("record ply {}: {e}", p.ply))?;
+        }
+        records.push(Record {
+            name: h.names[usize::from(p.seat.min(1))].clone(),
+            take: p.take,
+            reset: p.reset,
+            current_max: game.limit(),
+            stones_left: game.stones(),
+        });
+    }
+    let reason = rec.end.as_ref().map(|e| e.reason.clone());
+    Ok(Input::Record(Log { records, reason }, params))
 }
 
 impl Analysis {
-    /// Replay `log` for a game with `resets` and `init_max` (N comes from the log).
-    fn replay(log: &Log, resets: u8, init_max: u32) -> Result<Analysis, String> {
+    /// Replay `log` for a game with `resets` and `init_max` (N is `stones` if given,
+    /// else it comes from the log).
+    fn replay(
+        log: &Log,
+        stones: Option<u32>,
+        resets: u8,
+        init_max: u32,
+    ) -> Result<Analysis, String> {
         let first = log.records.first().ok_or("the log holds no move")?;
         // N from the first record; a refused first take left the pile as it was.
         let refused_first = log.records.len() == 1
             && log.reason.as_deref().is_some_and(|r| {
                 r.ends_with("made an illegal move") || r.ends_with("exceeded time limit")
             });
-        let stones = if refused_first {
+        let stones = if let Some(n) = stones {
+            n
+        } else if refused_first {
             first.stones_left
         } else {
             first
@@ -162,7 +224,7 @@ impl Analysis {
             return Err(format!("N = {stones} is too large to solve here"));
         }
         let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-        let dist = Distances::new(&sol);
+        let dist = Distances::solve(bx).map_err(|e| e.to_string())?;
         let mut game = Game::new(params);
         let mut plies: Vec<Ply> = Vec::new();
         let mut note = None;
@@ -192,6 +254,7 @@ impl Analysis {
                 refused,
                 blunder: refused.is_some() || (won && leaves_won),
                 hold_out: if won { None } else { dist.get(&before) },
+                distance: dist.get(&before),
             });
             if refused.is_some() {
                 break;
@@ -263,6 +326,8 @@ struct PlyLine<'a> {
     blunder: bool,
     refused: Option<String>,
     hold_out: Option<u16>,
+    /// Plies to the end from the position before the move.
+    distance: Option<u16>,
 }
 
 /// The game's summary as a JSON line.
@@ -301,6 +366,7 @@ fn render_json(a: &Analysis) -> String {
             blunder: p.blunder,
             refused: p.refused.map(|r| r.to_string()),
             hold_out: p.hold_out,
+            distance: p.distance,
         });
     }
     let s = a.summary();
@@ -330,8 +396,8 @@ fn render_text(a: &Analysis) -> String {
     );
     let _ = writeln!(
         out,
-        "{:>4} {:>4} {:>6} {:>6} {:>5}  {:<26} winning moves",
-        "ply", "seat", "move", "stones", "limit", "verdict"
+        "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} winning moves",
+        "ply", "seat", "move", "stones", "limit", "value", "verdict"
     );
     for (i, p) in a.plies.iter().enumerate() {
         let verdict = match (p.refused, p.won, p.blunder) {
@@ -352,14 +418,21 @@ fn render_text(a: &Analysis) -> String {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
+        // The mover's value and distance: the game's value history.
+        let value = format!(
+            "{} {}",
+            if p.won { "win" } else { "lose" },
+            p.distance.map_or("-".to_owned(), |d| d.to_string())
+        );
         let _ = writeln!(
             out,
-            "{:>4} {:>4} {:>6} {:>6} {:>5}  {:<26} {}",
+            "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} {}",
             i + 1,
             p.seat.index(),
             fmt_move(Move::new(p.record.take, p.record.reset)),
             p.before.stones(),
             p.before.limit(),
+            value,
             verdict,
             winning
         );

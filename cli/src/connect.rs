@@ -5,21 +5,23 @@
 //! state messages are not held back by delayed ACKs, which the server charges to our
 //! clock), a bounded splitter, and one write per outgoing message. With `--board`
 //! the moves come from a board on a serial line (`crate::board`); with `--retry`
-//! a server that is not up yet is waited for.
+//! a server that is not up yet is waited for; with `--record` the game is written
+//! down (`crate::record`).
 
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use nimbot::exploit::HostEngine;
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::{Engine, Player};
 
 use crate::board::{BoardArgs, BoardEngine};
+use crate::record::Recorder;
 use crate::PolicyArgs;
 
 #[derive(Args, Debug)]
@@ -56,6 +58,11 @@ pub struct ConnectArgs {
     /// pace x 500 moves at most, e.g. 10 s of the 120 s at 20 ms for 999 stones).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pace: u64,
+    /// Write the game's record to FILE (JSON lines: a header, one line per ply
+    /// with the mover's value, distance, blunder flag and clock, the end), for
+    /// `nimbot analyze`; written when the game is over.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     #[command(flatten)]
     board: BoardArgs,
     #[command(flatten)]
@@ -135,6 +142,11 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
     };
     // The board is met, and checked for what is known of the game, before a seat
     // is taken.
+    if args.board.board.is_some() {
+        if let Err(code) = args.play.board_win(CMD) {
+            return code;
+        }
+    }
     let mut board = match meet_board(CMD, &args.board, policy, seat) {
         Ok(b) => b,
         Err(code) => return code,
@@ -144,17 +156,56 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
             return code;
         }
     }
+    let mut recorder = match open_record(CMD, args.record.as_deref(), seat, policy) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
     let stream = match reach(CMD, &args.addr, args.retry) {
         Ok(s) => s,
         Err(e) => return fail(CMD, &e, board.as_ref()),
     };
     let outcome = match board.as_mut() {
-        Some(b) => play(stream, client, b, args),
-        None => play(stream, client, &mut HostEngine::new(), args),
+        Some(b) => play(stream, client, b, args, recorder.as_mut()),
+        None => play(
+            stream,
+            client,
+            &mut args.play.host(),
+            args,
+            recorder.as_mut(),
+        ),
     };
+    close_record(CMD, recorder, &outcome);
     match outcome {
         Ok(r) => report(CMD, &r, board.as_ref()),
         Err(e) => fail(CMD, &e, board.as_ref()),
+    }
+}
+
+/// The recorder of `--record`, or the usage error's exit status.
+pub fn open_record(
+    cmd: &'static str,
+    path: Option<&std::path::Path>,
+    seat: Player,
+    policy: nimbot::Policy,
+) -> Result<Option<Recorder>, ExitCode> {
+    path.map(|p| Recorder::create(p, cmd, Some(seat), Some(policy)))
+        .transpose()
+        .map_err(|e| {
+            eprintln!("nimbot {cmd}: --record: {e}");
+            ExitCode::from(EXIT_USAGE)
+        })
+}
+
+/// Write the record of a game that ended with `outcome` (one line on stderr if it
+/// cannot be written; the game's exit status stands).
+pub fn close_record(cmd: &str, recorder: Option<Recorder>, outcome: &Result<GameResult, String>) {
+    let Some(recorder) = recorder else { return };
+    let (winner, reason) = match outcome {
+        Ok(r) => (Some(r.winner), r.reason.as_str().to_owned()),
+        Err(e) => (None, e.clone()),
+    };
+    if let Err(e) = recorder.finish(winner, &reason) {
+        eprintln!("nimbot {cmd}: --record: {e}");
     }
 }
 
@@ -207,6 +258,7 @@ fn play<E: Engine + ?Sized>(
     mut client: Client,
     engine: &mut E,
     args: &ConnectArgs,
+    mut recorder: Option<&mut Recorder>,
 ) -> Result<GameResult, String> {
     let _ = stream.set_nodelay(true);
     if args.timeout > 0.0 {
@@ -236,7 +288,11 @@ fn play<E: Engine + ?Sized>(
                 Err(e) => return Err(e.as_str().into()),
             }
             let msg = splitter.object().unwrap_or(&[]);
-            match client.handle(msg, engine) {
+            let step = client.handle(msg, engine);
+            if let Some(r) = recorder.as_deref_mut() {
+                r.state(client.game(), msg, true);
+            }
+            match step {
                 Ok(Step::Wait) => {}
                 Ok(Step::Send(bytes)) => {
                     let wait = pace.saturating_sub(arrived.elapsed());

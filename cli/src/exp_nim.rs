@@ -3,16 +3,18 @@
 //! `nimbot::platform::text_client::TextClient`; this file moves bytes and flushes every answer.
 
 use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Args;
-use nimbot::exploit::HostEngine;
 use nimbot::platform::text_client::{TextAction, TextClient};
 use nimbot::platform::wire::{GameResult, EXIT_USAGE};
 use nimbot::Engine;
 
 use crate::board::BoardArgs;
-use crate::connect::{fail, meet_board, report, seat};
+use crate::connect::{close_record, fail, meet_board, open_record, report, seat};
+use crate::record::Recorder;
 use crate::PolicyArgs;
 
 #[derive(Args, Debug)]
@@ -36,6 +38,10 @@ pub struct ExpNimArgs {
     /// M: the initial maximum.
     #[arg(long, short = 'm', default_value_t = 3)]
     init_max: u32,
+    /// Write the game's record to FILE (JSON lines, as `connect --record`; exp-nim
+    /// shows no clocks, so only nimbot's own are recorded).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     #[command(flatten)]
     board: BoardArgs,
     #[command(flatten)]
@@ -56,6 +62,11 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if args.board.board.is_some() {
+        if let Err(code) = args.play.board_win(CMD) {
+            return code;
+        }
+    }
     let mut board = match meet_board(CMD, &args.board, policy, seat) {
         Ok(b) => b,
         Err(code) => return code,
@@ -65,10 +76,21 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
             return code;
         }
     }
-    let outcome = match board.as_mut() {
-        Some(b) => play(client, b),
-        None => play(client, &mut HostEngine::new()),
+    let mut recorder = match open_record(CMD, args.record.as_deref(), seat, policy) {
+        Ok(r) => r,
+        Err(code) => return code,
     };
+    if let Some(r) = recorder.as_mut() {
+        // exp-nim does not show the names.
+        let names = ["nimbot", "opponent"];
+        let ours = seat.index();
+        r.names([0, 1].map(|i| names[usize::from(i != ours)].to_owned()));
+    }
+    let outcome = match board.as_mut() {
+        Some(b) => play(client, b, recorder.as_mut()),
+        None => play(client, &mut args.play.host(), recorder.as_mut()),
+    };
+    close_record(CMD, recorder, &outcome);
     match outcome {
         Ok(r) => report(CMD, &r, board.as_ref()),
         Err(e) => fail(CMD, &e, board.as_ref()),
@@ -76,20 +98,39 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
 }
 
 /// Play through the text client on stdin/stdout to the end of the game.
-fn play<E: Engine + ?Sized>(mut client: TextClient, engine: &mut E) -> Result<GameResult, String> {
+fn play<E: Engine + ?Sized>(
+    mut client: TextClient,
+    engine: &mut E,
+    mut recorder: Option<&mut Recorder>,
+) -> Result<GameResult, String> {
     client.prepare(engine).map_err(|e| e.as_str().to_owned())?;
     let mut input = io::stdin().lock();
     let mut output = io::stdout().lock();
     let mut buf = [0u8; 4096];
     loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => return client.end_of_input().map_err(|e| e.as_str().to_owned()),
+        let read = input.read(&mut buf);
+        let arrived = Instant::now();
+        let n = match read {
+            Ok(0) => {
+                let end = client.end_of_input();
+                if let Some(r) = recorder.as_deref_mut() {
+                    r.game(client.game(), None);
+                }
+                return end.map_err(|e| e.as_str().to_owned());
+            }
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(format!("read failed: {e}")),
         };
         for &b in buf.get(..n).unwrap_or(&[]) {
-            match client.feed(b, engine) {
+            let action = client.feed(b, engine);
+            if let Some(r) = recorder.as_deref_mut() {
+                if let Ok(TextAction::Send(_)) = action {
+                    r.own_clock(arrived.elapsed().as_secs_f64());
+                }
+                r.game(client.game(), None);
+            }
+            match action {
                 Ok(TextAction::None) => {}
                 Ok(TextAction::Send(line)) => output
                     .write_all(&line)

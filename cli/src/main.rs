@@ -12,8 +12,11 @@ mod exp_nim;
 mod game_log;
 mod json;
 mod matches;
+mod moves;
 mod nim_arena;
+mod record;
 mod serve;
+mod win;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -25,6 +28,7 @@ use nimbot::fibonacci as fib;
 use nimbot::policy::Knowledge;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
+use win::WinChoice;
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -54,6 +58,11 @@ struct PolicyArgs {
     /// compares them (docs/policies.md).
     #[arg(long, value_enum, value_name = "POLICY")]
     policy: Option<PolicyArg>,
+    /// How nimbot wins a won position: `smallest` takes the smallest winning take;
+    /// `fastest` the winning move that ends the game soonest against best play
+    /// (from the distances to the end). docs/policies.md compares them.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = win::Win::Smallest)]
+    win: win::Win,
 }
 
 impl PolicyArgs {
@@ -88,8 +97,23 @@ impl PolicyArgs {
     /// The engine of the commands that play on the host (the embedded table
     /// whenever it covers the game, the in-memory solver beyond it, the models for
     /// `exploit`) and the policy, or the usage error's exit status.
-    fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
-        self.policy(cmd, false).map(|p| (HostEngine::new(), p))
+    fn engine(self, cmd: &str) -> Result<(WinChoice<HostEngine>, Policy), ExitCode> {
+        self.policy(cmd, false).map(|p| (self.host(), p))
+    }
+
+    /// The host's engine, winning as `--win` says.
+    fn host(self) -> WinChoice<HostEngine> {
+        WinChoice::new(HostEngine::new(), self.win)
+    }
+
+    /// With a board, which decides the moves itself: `--win fastest` is refused
+    /// (the usage error's exit status, after one line on stderr).
+    fn board_win(self, cmd: &str) -> Result<(), ExitCode> {
+        if self.win == win::Win::Fastest {
+            eprintln!("nimbot {cmd}: --win fastest needs distances, which a board does not have");
+            return Err(ExitCode::from(2));
+        }
+        Ok(())
     }
 }
 
@@ -116,6 +140,7 @@ const AFTER_HELP: &str = "\
 Examples:
   nimbot demo --stones 100            watch nimbot play a random opponent
   nimbot query 20 3 4 4 0             value and move for 20 stones, cap 3, 4 resets each
+  nimbot moves 20 3 4 4 0 --json      every move there, its value and its distance
   nimbot query --game fibonacci 20 19 Fibonacci Nim: 20 stones, at most 19 this move
   nimbot arena --game super-nim --opponent greedy --games 100 --json
   printf 'new 20 4 3 first\\ngo\\n' | nimbot
@@ -133,8 +158,10 @@ enum Command {
     /// Expanding Nim (the default game): S C A B F — S stones left, C the cap
     /// max(M, largest take so far + 1), A and B the resets left to the player to move
     /// and to the opponent, F = 1 if the opponent reset on the previous move. Prints
-    /// "win K R" (a winning move: take K, reset R = 0/1) or "lose K R" (the move it
-    /// would play in a lost position). Positions beyond any table are solved in memory.
+    /// "win K R D" (a winning move: take K, reset R = 0/1) or "lose K R D" (the move
+    /// it would play in a lost position), D the plies to the end when the winner
+    /// hurries and the loser holds out ("-" if the game is too large for distances).
+    /// Positions beyond any table are solved in memory; `moves` lists every move.
     ///
     /// Fibonacci Nim (--game fibonacci): S LIMIT — S stones left, at most LIMIT may be
     /// taken this move (a game of N stones starts at S = N, LIMIT = N - 1). Prints
@@ -153,6 +180,14 @@ enum Command {
         #[command(flatten)]
         play: PolicyArgs,
     },
+    /// Print every move of one position with its value and its distance to the end.
+    ///
+    /// The position is S C A B F, as for `query`. A move's distance counts the plies
+    /// to the end after it, itself included, when the winner hurries and the loser
+    /// holds out; "-" if the game is too large for distances. Winning moves come
+    /// first, fastest first, then losing ones, longest first (--json: one line, in
+    /// the line protocol's order).
+    Moves(moves::MovesArgs),
     /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
     /// (the default) every opponent family under each lost-position policy, over many
     /// starts and both seats; for Super-Nim a match against --opponent.
@@ -178,10 +213,12 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play local games through the referee and print a results table.
     Match(matches::MatchArgs),
-    /// Replay a platform game log and show where the game was thrown away.
+    /// Replay a game record or a platform game log and show where the game was
+    /// thrown away.
     ///
-    /// Reads the server's game-log.txt (N comes from its first record; give R and M,
-    /// which the log does not hold) and prints, for every move, the value of the
+    /// Reads a record of --record (JSON lines, which name N, R and M) or the server's
+    /// game-log.txt (N comes from its first record; give R and M, which the log does
+    /// not hold) and prints, for every move, the value and distance of the
     /// position before it, the winning moves there, whether the move was a blunder
     /// (from a won position it leaves the opponent a won one, or the server refused
     /// it) and, in a lost position, how many plies could still have been held out;
@@ -200,6 +237,7 @@ fn main() -> ExitCode {
             init_max,
             play,
         } => run_query(game, &numbers, init_max, play),
+        Command::Moves(args) => moves::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -290,7 +328,7 @@ fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> Ex
 }
 
 /// `S C A B F` as an Expanding Nim position.
-fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+pub(crate) fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
     let &[stones, cap, own, opp, pending] = numbers else {
         return Err(format!(
             "expanding nim needs 5 numbers S C A B F, got {}",
@@ -335,12 +373,16 @@ fn query_expanding(pos: &Position, play: PolicyArgs) -> ExitCode {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide(pos, policy) {
-        Ok(d) => {
+    match engine
+        .decide(pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
+    {
+        Ok((d, distance)) => {
             let word = d.value.as_word();
+            let distance = distance.map_or("-".to_string(), |d| d.to_string());
             let _ = writeln!(
                 io::stdout(),
-                "{word} {} {}",
+                "{word} {} {} {distance}",
                 d.mv.take,
                 u8::from(d.mv.reset)
             );

@@ -23,6 +23,8 @@ use nimbot::platform::referee::{parse_hello, welcome, CurrentMax, Referee};
 use nimbot::platform::wire::MAX_NAME;
 use nimbot::{Params, Player};
 
+use crate::record::Recorder;
+
 /// Longest message accepted from a client (the stock server reads 1024 bytes).
 const MAX_IN: usize = 1024;
 /// Connections kept open at once while waiting for two valid hellos.
@@ -73,6 +75,10 @@ pub struct ServeArgs {
     /// per judged move, then "Game over" and the reason), for `nimbot analyze`.
     #[arg(long, value_name = "FILE")]
     game_log: Option<PathBuf>,
+    /// Write the game's record to FILE (JSON lines, as `connect --record`, with
+    /// both players' clocks), for `nimbot analyze`; written when the game is over.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,8 +217,31 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         },
         None => None,
     };
-    match referee(args, params, listener, &mut log, &mut game_log) {
-        Ok(()) => ExitCode::SUCCESS,
+    let mut recorder = match &args.record {
+        Some(path) => match Recorder::create(path, "serve", None, None) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("nimbot serve: --record: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let played = referee(
+        args,
+        params,
+        listener,
+        &mut log,
+        &mut game_log,
+        &mut recorder,
+    );
+    if let (Some(r), Ok(winner)) = (recorder, &played) {
+        if let Err(e) = r.finish(*winner, "no result") {
+            eprintln!("nimbot serve: --record: {e}");
+        }
+    }
+    match played {
+        Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             log.line(&format!("no game: {e}"));
             if args.log.is_some() {
@@ -392,7 +421,8 @@ fn referee(
     listener: TcpListener,
     log: &mut Log,
     game_log: &mut Option<GameLog>,
-) -> Result<(), String> {
+    recorder: &mut Option<Recorder>,
+) -> Result<Option<Player>, String> {
     let (tx, rx) = sync_channel::<Event>(64);
     let (mut seats, ids, early) = join(args, &listener, &tx, &rx, log)?;
     drop(listener);
@@ -412,11 +442,17 @@ fn referee(
         Meaning::Largest => CurrentMax::Largest,
     };
     let limit_us = micros(Duration::from_secs_f64(args.time));
+    if let Some(r) = recorder.as_mut() {
+        r.names(names.clone().map(|n| text(&n)));
+    }
     let mut referee = Referee::new(params, names, limit_us, meaning);
     let extras = args
         .welcome_extras
         .then_some(args.time.ceil().min(f64::from(u32::MAX)) as u32);
     let hello = welcome(&params, extras);
+    if let Some(r) = recorder.as_mut() {
+        r.game(Some(referee.game()), None);
+    }
     broadcast(&mut seats, &hello, log);
     let mut turn_start = Instant::now();
     let seat_of = |conn: usize| {
@@ -434,6 +470,9 @@ fn referee(
         if let Some(state) = referee.closed_mover(micros(waited)) {
             log.line("the player to move has closed its connection");
             log_state(game_log, None, &state);
+            if let Some(r) = recorder.as_mut() {
+                r.state(Some(referee.game()), &state, false);
+            }
             broadcast(&mut seats, &state, log);
             break;
         }
@@ -446,6 +485,9 @@ fn referee(
                     log.line("the player to move ran out of time");
                     if let Some(state) = referee.on_timeout(micros(turn_start.elapsed())) {
                         log_state(game_log, None, &state);
+                        if let Some(r) = recorder.as_mut() {
+                            r.state(Some(referee.game()), &state, false);
+                        }
                         broadcast(&mut seats, &state, log);
                     }
                     break;
@@ -494,6 +536,9 @@ fn referee(
             }
             let mover = matches!(ev.kind, Kind::Object(_)).then(|| referee.name(player));
             log_state(game_log, mover, &state);
+            if let Some(r) = recorder.as_mut() {
+                r.state(Some(referee.game()), &state, mover.is_some());
+            }
             broadcast(&mut seats, &state, log);
             turn_start = Instant::now();
         }
@@ -510,7 +555,7 @@ fn referee(
     for c in &seats {
         let _ = c.stream.shutdown(Shutdown::Both);
     }
-    Ok(())
+    Ok(referee.verdict().map(|v| v.winner))
 }
 
 /// Send `msg` to both players in one write each; a failed write is logged, and that

@@ -223,3 +223,134 @@ fn serve_writes_a_game_log_that_analyze_reads() {
         assert!(!line.contains("\"hold_out\":null"), "{line}");
     }
 }
+
+const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/stock_client.py");
+
+/// `analyze --json` of `path`: one value per ply and the summary.
+fn analyze_json(path: &std::path::Path, extra: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["analyze", path.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let o = Command::new(BIN).args(&args).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_record_of_connect_reads_back_with_the_blunders_of_the_servers_log() {
+    // The stock-like Python client has the won start (N = 100, R = 4, M = 3) and
+    // throws it away (it takes 1 unless it can take the pile); nimbot, second,
+    // records the game, and so does the referee, next to its game-log.txt.
+    let (n, r, m) = (100u32, 4u8, 3u32);
+    assert!(first_wins(n, r, m));
+    let dir = std::env::temp_dir().join(format!("nimbot-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (log_path, ours, theirs) = (
+        dir.join("game-log.txt"),
+        dir.join("connect.jsonl"),
+        dir.join("serve.jsonl"),
+    );
+    let referee = Referee::start(&[
+        &n.to_string(),
+        &r.to_string(),
+        "-t",
+        "60",
+        "--game-log",
+        log_path.to_str().unwrap(),
+        "--record",
+        theirs.to_str().unwrap(),
+    ]);
+    let py = spawn(
+        "python3",
+        &[PEER, "127.0.0.1", &referee.port, "0", "py one"],
+    );
+    thread::sleep(Duration::from_millis(20));
+    let bot = spawn(
+        BIN,
+        &[
+            "connect",
+            &referee.addr,
+            "--second",
+            "--name",
+            "nimbot",
+            "--timeout",
+            "60",
+            "--record",
+            ours.to_str().unwrap(),
+        ],
+    );
+    let (pc, pout, perr) = py.finish(60.0);
+    let (bc, _, berr) = bot.finish(60.0);
+    let (code, log) = referee.end(10.0);
+    let ctx = format!("{pout}{perr}{berr}{log}");
+    assert_eq!((code, pc, bc), (Some(0), Some(0), Some(0)), "{ctx}");
+    // The record itself: a header naming the game and both seats, a line per ply,
+    // the end.
+    let text = std::fs::read_to_string(&ours).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let header = &lines[0];
+    assert_eq!(header["kind"], "header");
+    assert_eq!(
+        (
+            header["stones"].as_u64(),
+            header["resets"].as_u64(),
+            header["init_max"].as_u64()
+        ),
+        (Some(100), Some(4), Some(3))
+    );
+    assert_eq!(header["names"], serde_json::json!(["py one", "nimbot"]));
+    assert_eq!(header["seat"], 1);
+    assert_eq!(lines.last().unwrap()["kind"], "end");
+    assert_eq!(lines.last().unwrap()["winner"], 1);
+    let plies = &lines[1..lines.len() - 1];
+    // nimbot's moves have a clock from the server's state messages.
+    assert!(
+        plies
+            .iter()
+            .filter(|p| p["seat"] == 1)
+            .all(|p| p["clock"].as_f64().is_some()),
+        "{text}"
+    );
+    // The server's log, nimbot's record and the referee's record, analyzed: the
+    // same plies, values, distances and blunders.
+    let from_log = analyze_json(&log_path, &["-r", "4", "-m", "3"]);
+    let from_ours = analyze_json(&ours, &[]);
+    let from_theirs = analyze_json(&theirs, &[]);
+    assert_eq!(from_log, from_ours);
+    assert_eq!(from_log, from_theirs);
+    let summary = from_log.last().unwrap();
+    assert!(summary["blunders"][0].as_u64().unwrap() >= 1, "{summary}");
+    assert_eq!(summary["blunders"][1], 0, "{summary}");
+    // The record's own flags, values and distances are the analysis's.
+    assert_eq!(plies.len() + 1, from_log.len());
+    for (p, a) in plies.iter().zip(&from_log) {
+        assert_eq!(p["blunder"], a["blunder"], "{p} / {a}");
+        assert_eq!(p["distance"], a["distance"], "{p} / {a}");
+        let value = if a["value"] == "won" { "win" } else { "lose" };
+        assert_eq!(p["value"], value, "{p} / {a}");
+    }
+    // The text report names the first blunder.
+    let o = Command::new(BIN)
+        .args(["analyze", ours.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    let first = summary["first_blunder_ply"][0].as_u64().unwrap();
+    assert!(
+        out.contains(&format!(
+            "summary: first blunder seat 0 (py one) at ply {first};"
+        )),
+        "{out}"
+    );
+}

@@ -28,16 +28,16 @@ fn stdout(o: &Output) -> String {
 fn query_prints_value_and_move() {
     let o = nimbot(&["query", "8", "3", "0", "0", "0"], "");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "win 1 0\n");
+    assert_eq!(stdout(&o), "win 1 0 3\n");
     // 4 stones, cap 3, no resets: every take leaves the opponent a pile it can empty.
     let o = nimbot(&["query", "4", "3", "0", "0", "0"], "");
-    assert_eq!(stdout(&o), "lose 1 0\n");
+    assert_eq!(stdout(&o), "lose 1 0 2\n");
     // After a reset the limit is M: 5 stones, M = 1, reset pending, cap open. Taking
     // 1 without a reset hands over an open cap; with the only reset it wins, since
     // the opponent has none to answer with.
     let o = nimbot(&["query", "5", "9", "1", "0", "1", "--init-max", "1"], "");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "win 1 1\n");
+    assert_eq!(stdout(&o), "win 1 1 3\n");
     // A position far outside any game of the default box is solved on the fly.
     let o = nimbot(&["query", "5000", "60", "4", "4", "0"], "");
     assert_eq!(
@@ -252,10 +252,10 @@ fn fibonacci_query_prints_win_or_lose_and_the_take() {
     // A pile within the limit is taken whole.
     assert_eq!(query(&["--game", "fibonacci", "8", "8"]).1, "win 8\n");
     // The default game is still Expanding Nim, and it can be named.
-    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0\n");
+    assert_eq!(query(&["8", "3", "0", "0", "0"]).1, "win 1 0 3\n");
     assert_eq!(
         query(&["--game", "expanding", "8", "3", "0", "0", "0"]).1,
-        "win 1 0\n"
+        "win 1 0 3\n"
     );
     for bad in [
         &["--game", "fibonacci", "0", "3"][..],
@@ -320,4 +320,143 @@ fn super_nim_arena_prints_one_json_line_and_is_reproducible() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn moves_lists_every_move_as_the_line_protocol_does() {
+    // A position beyond the table (solved on the fly) and one inside it.
+    for (pos, m) in [
+        ("8 3 1 0 0", "3"),
+        ("1200 30 2 1 1", "3"),
+        ("9 9 1 1 0", "2"),
+    ] {
+        let args: Vec<&str> = ["moves", "--json", "-m", m]
+            .into_iter()
+            .chain(pos.split(' '))
+            .collect();
+        let o = nimbot(&args, "");
+        assert_eq!(o.status.code(), Some(0), "{pos}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        // The protocol's pages, joined: `moves V D K[r]:VD ... [more I]`.
+        let mut protocol = Vec::new();
+        let mut from = 0;
+        let head = loop {
+            let o = nimbot(&[], &format!("new 2000 2 {m} first\nmoves {pos} {from}\n"));
+            let out = stdout(&o);
+            let reply = out.lines().nth(1).unwrap().to_owned();
+            let words: Vec<String> = reply.split(' ').map(str::to_owned).collect();
+            let n = words.len();
+            if n >= 2 && words[n - 2] == "more" {
+                protocol.extend(words[3..n - 2].iter().cloned());
+                from = words[n - 1].parse().unwrap();
+            } else {
+                protocol.extend(words[3..].iter().cloned());
+                break format!("{} {}", words[1], words[2]);
+            }
+        };
+        let word = |w: &serde_json::Value| if w == "win" { "w" } else { "l" };
+        assert_eq!(
+            format!("{} {}", v["value"].as_str().unwrap(), v["distance"]),
+            head,
+            "{pos}"
+        );
+        let listed: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|mv| {
+                let r = if mv["reset"] == true { "r" } else { "" };
+                format!("{}{r}:{}{}", mv["take"], word(&mv["value"]), mv["distance"])
+            })
+            .collect();
+        assert_eq!(listed, protocol, "{pos}");
+        // The table: a line for the position, a heading, then the same moves,
+        // winning ones first.
+        let table: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+        let text = stdout(&nimbot(&table, ""));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "{} in {} plies",
+                v["value"].as_str().unwrap(),
+                v["distance"]
+            )
+        );
+        assert_eq!(lines.len(), 2 + listed.len(), "{text}");
+        let values: Vec<&str> = lines[2..]
+            .iter()
+            .map(|l| l.split_whitespace().nth(2).unwrap())
+            .collect();
+        assert!(
+            values.windows(2).all(|w| w[0] == "win" || w[1] == "lose"),
+            "{text}"
+        );
+    }
+    let o = nimbot(&["moves", "--json", "5", "3", "0", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn win_fastest_plays_a_winning_move_of_least_distance() {
+    // 8 stones, cap 3, a reset against none: taking 1 wins in 5 plies, taking 3 in 3.
+    let o = nimbot(&["query", "8", "3", "1", "0", "0"], "");
+    assert_eq!(stdout(&o), "win 1 0 3\n");
+    let o = nimbot(&["query", "8", "3", "1", "0", "0", "--win", "fastest"], "");
+    assert_eq!(stdout(&o), "win 3 0 3\n");
+    // In the table and beyond it: the move is a winning one whose distance is the
+    // position's (the fastest), the smallest such take.
+    for pos in ["100 3 4 4 0", "57 5 2 3 1", "3000 40 1 1 0", "733 12 4 3 0"] {
+        let words: Vec<&str> = pos.split(' ').collect();
+        let q: Vec<&str> = ["query", "--win", "fastest"]
+            .iter()
+            .copied()
+            .chain(words.iter().copied())
+            .collect();
+        let reply = stdout(&nimbot(&q, ""));
+        let r: Vec<&str> = reply.split_whitespace().collect();
+        let m: Vec<&str> = ["moves", "--json"]
+            .iter()
+            .copied()
+            .chain(words.iter().copied())
+            .collect();
+        let v: serde_json::Value = serde_json::from_str(&stdout(&nimbot(&m, ""))).unwrap();
+        if v["value"] != "win" {
+            assert_eq!(r[0], "lose", "{pos}");
+            continue;
+        }
+        let fastest = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|mv| mv["value"] == "win" && mv["distance"] == v["distance"])
+            .map(|mv| {
+                (
+                    mv["take"].to_string(),
+                    if mv["reset"] == true { "1" } else { "0" },
+                )
+            })
+            .next()
+            .unwrap();
+        assert_eq!(
+            (r[1], r[2]),
+            (fastest.0.as_str(), fastest.1),
+            "{pos}: {reply}"
+        );
+    }
+    // A board has no distances.
+    let o = nimbot(
+        &[
+            "connect",
+            "127.0.0.1:9",
+            "--first",
+            "--board",
+            "/dev/null",
+            "--win",
+            "fastest",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--win fastest"));
 }

@@ -23,17 +23,26 @@ fn game(n: u32, r: u8, text_first: bool) {
         .unwrap()
         .success());
     let status = dir.join("status");
-    let referee = Referee::start(&[&n.to_string(), &r.to_string(), "-t", "30"]);
+    let (ours, theirs) = (dir.join("exp-nim.jsonl"), dir.join("serve.jsonl"));
+    let referee = Referee::start(&[
+        &n.to_string(),
+        &r.to_string(),
+        "-t",
+        "30",
+        "--record",
+        theirs.to_str().unwrap(),
+    ]);
     let (seat, flag, stones) = if text_first {
         ("--first", "-f", format!("--stones {n}"))
     } else {
         ("--second", "", String::new())
     };
     let script = format!(
-        "({BIN} exp-nim {seat} {stones} --resets {r} < '{f}' 2> '{s}.err'; echo $? > '{s}') \
+        "({BIN} exp-nim {seat} {stones} --resets {r} --record '{rec}' < '{f}' 2> '{s}.err'; echo $? > '{s}') \
          | python3 '{PEER}' {flag} -n text {addr} > '{f}'",
         f = fifo.display(),
         s = status.display(),
+        rec = ours.display(),
         addr = referee.addr
     );
     let text = spawn("timeout", &["30", "sh", "-c", &script]);
@@ -50,6 +59,24 @@ fn game(n: u32, r: u8, text_first: bool) {
     assert_eq!(code_text.trim(), if text_wins { "0" } else { "1" }, "{ctx}");
     assert_eq!(bc, Some(if text_wins { 1 } else { 0 }), "{ctx}");
     assert_eq!(err_text.lines().count(), 1, "{ctx}");
+    // exp-nim's record holds the referee's plies (its own clocks only, and names
+    // it cannot know), and nimbot's moves with a clock.
+    let plies = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["kind"] == "ply")
+            .collect()
+    };
+    let (a, b) = (plies(&ours), plies(&theirs));
+    assert_eq!(a.len(), b.len(), "{ctx}");
+    let ours_seat = u64::from(!text_first);
+    for (x, y) in a.iter().zip(&b) {
+        for key in ["seat", "take", "reset", "value", "distance", "blunder"] {
+            assert_eq!(x[key], y[key], "{key}: {x} / {y}");
+        }
+        assert_eq!(x["clock"].is_f64(), x["seat"] == ours_seat, "{x}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

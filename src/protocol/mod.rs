@@ -6,7 +6,7 @@
 //!
 //! The grammar is written once, in `docs/protocol.md` (its summary, `GRAMMAR`, is
 //! what `nimbot serial --help` prints). In short: one command per line of at most
-//! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `state`, `end`, `policy`,
+//! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `moves`, `state`, `end`, `policy`,
 //! `version`, `limits`, `help`; with the `related-games` feature, Fibonacci Nim and
 //! Super-Nim games ([`ActiveGame`]) start with their own `new`. Any bad input gets
 //! one `error <reason>` line and changes nothing.
@@ -21,6 +21,8 @@ use crate::engine::{bot_move, Engine, MoveError};
 use crate::fibonacci as fib;
 use crate::num::{parse_u32, Decimal};
 use crate::policy::Policy;
+#[cfg(not(target_arch = "avr"))]
+use crate::probe::{evaluate_move, root_moves};
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::DecideError;
 #[cfg(feature = "related-games")]
@@ -56,7 +58,8 @@ pub const GRAMMAR: &str = "\
 new N R M first|second        -> ok (the bot takes that seat)
 go                            -> move K F [won]      (F = 1: with a reset)
 opp K F                       -> move K F [won] | lost
-query S C A B F               -> win K F | lose K F
+query S C A B F               -> win K F D | lose K F D   (D: plies to the end, - if unknown)
+moves S C A B F [I]           -> moves win|lose D  K[r]:w|lD ... [more I]
 state | end | version | limits | policy [first|trap|longest|exploit] | help
 new fibonacci N first|second  -> ok; then go -> move K [won], opp K
 new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
@@ -65,13 +68,18 @@ Bad input gets one \"error ...\" line and changes nothing.";
 
 /// The reply to `help`: the commands in one line.
 #[cfg(feature = "related-games")]
-const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second; go; \
-    opp M; query S C A B F; state; end; policy; version; limits";
+const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp M;\
+    query|moves S C A B F;state;end;policy;version;limits";
 
 /// The reply to `help`: the commands in one line.
-#[cfg(not(feature = "related-games"))]
-const HELP: &str = "help new N R M first|second; go; opp M; query S C A B F; state; \
-    end; policy; version; limits";
+#[cfg(all(not(feature = "related-games"), not(target_arch = "avr")))]
+const HELP: &str = "help new N R M first|second;go;opp M;query|moves S C A B F;state;\
+    end;policy;version;limits";
+
+/// The reply to `help` on the AVR (the Arduino Uno), which has no `moves`.
+#[cfg(all(not(feature = "related-games"), target_arch = "avr"))]
+const HELP: &str = "help new N R M first|second;go;opp M;query S C A B F;state;\
+    end;policy;version;limits";
 
 /// One reply line, without its line ending: at most [`MAX_REPLY`] bytes of ASCII,
 /// kept on the stack. Read it as bytes (it dereferences to `[u8]`).
@@ -181,6 +189,9 @@ impl<E: Engine> Session<E> {
             (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
             (b"opp", _) => self.cmd_opp(&mut words, &mut out),
             (b"query", _) => self.cmd_query(&mut words, &mut out),
+            // Not on the AVR: the Arduino Uno's 32 KB of flash have no room for it.
+            #[cfg(not(target_arch = "avr"))]
+            (b"moves", _) => self.cmd_moves(&mut words, &mut out),
             (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
             (b"end", _) => words.end().map(|()| {
                 self.game = None;
@@ -305,31 +316,99 @@ impl<E: Engine> Session<E> {
         Ok(())
     }
 
-    fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
-        const USAGE: Error = Error::Msg(text!(
-            "usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)"
-        ));
-        let stones = words.number().map_err(|e| e.or(USAGE))?;
-        let cap = words.number().map_err(|e| e.or(USAGE))?;
-        let own = words.number().map_err(|e| e.or(USAGE))?;
-        let opp = words.number().map_err(|e| e.or(USAGE))?;
-        let pending = words.flag().map_err(|e| e.or(USAGE))?;
-        words.end()?;
+    /// The position `S C A B F` of `query` and `moves` (M: the game's, else the
+    /// engine's, else [`DEFAULT_INIT_MAX`]).
+    fn position(&self, words: &mut Words<'_>, usage: Error) -> Result<Position, Error> {
+        let mut n = [0u32; 4];
+        for v in &mut n {
+            *v = words.number().map_err(|e| e.or(usage))?;
+        }
+        let [stones, cap, own, opp] = n;
+        let pending = words.flag().map_err(|e| e.or(usage))?;
         let init_max = match (self.expanding(), self.engine.limits().init_max) {
             (Some((g, _)), _) => g.params().init_max(),
             (None, Some(m)) => m,
             (None, None) => DEFAULT_INIT_MAX,
         };
         let clamp = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
-        let pos = Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
-            .map_err(|e| Error::Msg(e.text()))?;
+        Position::new(stones, cap, clamp(own), clamp(opp), pending, init_max)
+            .map_err(|e| Error::Msg(e.text()))
+    }
+
+    fn cmd_query(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error = Error::Msg(text!(
+            "usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)"
+        ));
+        let pos = self.position(words, USAGE)?;
+        words.end()?;
         let decision = self
             .engine
             .decide(&pos, self.policy)
             .map_err(|e| Error::Msg(e.text()))?;
+        // The AVR's table engine has no distances: `-` without asking (flash).
+        #[cfg(not(target_arch = "avr"))]
+        let distance = self
+            .engine
+            .evaluate(&pos)
+            .map_err(|e| Error::Msg(e.text()))?
+            .distance;
+        #[cfg(target_arch = "avr")]
+        let distance = None;
         out.text(decision.value.word());
         out.text(text!(" "));
         out.mv(decision.mv);
+        out.text(text!(" "));
+        out.distance(distance);
+        Ok(())
+    }
+
+    /// `moves S C A B F [FROM]`: the position's value and distance, then its moves
+    /// from number FROM (0 = the first) as `TAKE[r]:VD` (V = w|l for the mover, D
+    /// the plies to the end counting the move, or `-`), as many as fit the line,
+    /// then `more I` if moves from number I are left.
+    #[cfg(not(target_arch = "avr"))]
+    fn cmd_moves(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
+        const USAGE: Error = Error::Msg(text!(
+            "usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]"
+        ));
+        let pos = self.position(words, USAGE)?;
+        let from = match words.next() {
+            None => 0,
+            Some(w) => parse_u32(w).ok_or(Error::BadNumber)?,
+        };
+        words.end()?;
+        let fail = |e: crate::strategy::DecideError| Error::Msg(e.text());
+        let eval = self.engine.evaluate(&pos).map_err(fail)?;
+        out.text(text!("moves "));
+        out.text(eval.value.word());
+        out.text(text!(" "));
+        out.distance(eval.distance);
+        // An engine without distances (`-` above) gets `-` for every move too.
+        let known = eval.distance.is_some();
+        // Room kept at the end of the line for " more I".
+        const MORE: usize = 16;
+        for (i, mv) in (0u32..).zip(root_moves(&pos)).skip(from as usize) {
+            let m = evaluate_move(&mut self.engine, &pos, mv).map_err(fail)?;
+            let before = out.0 .0.len();
+            out.text(text!(" "));
+            out.num(mv.take);
+            if mv.reset {
+                out.text(text!("r"));
+            }
+            out.text(if m.value.is_won() {
+                text!(":w")
+            } else {
+                text!(":l")
+            });
+            out.distance(m.distance.filter(|_| known));
+            if out.0 .0.len() + MORE > MAX_REPLY {
+                // The move does not fit: it starts the next line.
+                out.0 .0.truncate(before);
+                out.text(text!(" more "));
+                out.num(i);
+                return Ok(());
+            }
+        }
         Ok(())
     }
 
@@ -499,6 +578,14 @@ impl Out {
             if self.0 .0.push(d).is_err() {
                 return;
             }
+        }
+    }
+
+    /// A distance to the end, or `-` when the engine has none.
+    fn distance(&mut self, d: Option<u16>) {
+        match d {
+            Some(d) => self.num(d),
+            None => self.text(text!("-")),
         }
     }
 

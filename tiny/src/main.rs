@@ -17,16 +17,18 @@
 mod hosts;
 mod sys;
 
+use nimbot::distance::DistanceCache;
 use nimbot::num::{parse_u32, parse_u64, Decimal};
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
+use nimbot::policy::Knowledge;
+use nimbot::probe::Evaluation;
 use nimbot::protocol::{serve, Session};
 use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
-use nimbot::policy::Knowledge;
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
@@ -50,7 +52,7 @@ nimbot (tiny static build): perfect play for Expanding Nim with resets
 
 Usage:
   nimbot [serial]                  the line protocol on stdin/stdout
-  nimbot query S C A B F [-m M]    value and move of a position (win|lose K R)
+  nimbot query S C A B F [-m M]    value, move and distance of a position (win|lose K R D)
   nimbot connect HOST:PORT --first|--second [--name NAME] [--init-max M] [--timeout SECS]
                  [--retry SECS]    keep trying a server that is not up yet
   nimbot exp-nim --first|--second [--stones N] [--resets R] [--init-max M]
@@ -98,7 +100,9 @@ fn main(args: &Args) -> u8 {
             // allows by default): `longest` and `exploit` need distances and models.
             let named = value.and_then(Policy::from_name);
             let Some(p) = named.filter(|p| p.needs() == Knowledge::Values) else {
-                return usage("--policy takes first or trap (longest and exploit need the full binary)");
+                return usage(
+                    "--policy takes first or trap (longest and exploit need the full binary)",
+                );
             };
             policy = p;
             continue;
@@ -244,11 +248,13 @@ fn usage_arg(msg: &str, arg: &[u8]) -> u8 {
 /// else a solution from the core's solver (its `SolutionCache`, as the full binary's
 /// `SolvingEngine` keeps one), refusing boxes that cannot fit in `--max-memory` (a
 /// box needs at least one bit per stored position). Both answer through one `dyn
-/// Oracle`, so the move code is compiled once, and there are no distances (`longest`
-/// is refused): a smaller binary.
+/// Oracle`, so the move code is compiled once. Distances to the end (`query`,
+/// `moves`) come from the core's distances of the box around the position, within
+/// `--max-memory`; `longest` is refused (it would keep distances of whole games).
 struct TinyEngine {
     table: Option<Table>,
     solutions: SolutionCache,
+    distances: DistanceCache,
 }
 
 impl TinyEngine {
@@ -274,12 +280,23 @@ impl Engine for TinyEngine {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
         nimbot::policy::decide(oracle, pos, policy)
     }
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        let oracle = self.cover(SolveBox::around(pos), pos)?;
+        let value = nimbot::strategy::position_value(oracle, pos)?;
+        // Distances of the smallest box around `pos` (unless kept ones cover it):
+        // all a `query` or a `moves` needs.
+        let distance = self
+            .distances
+            .get(pos, SolveBox::around(pos), sys::heap::limit() as u64);
+        Ok(Evaluation { value, distance })
+    }
 }
 
 fn engine(_cmd: &str) -> Result<TinyEngine, u8> {
     Ok(TinyEngine {
         table: Some(Table::embedded()),
         solutions: SolutionCache::new(sys::heap::limit() as u64),
+        distances: DistanceCache::new(),
     })
 }
 
@@ -416,12 +433,20 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine.decide(&pos, policy) {
-        Ok(d) => {
+    match engine
+        .decide(&pos, policy)
+        .and_then(|d| Ok((d, engine.evaluate(&pos)?.distance)))
+    {
+        Ok((d, distance)) => {
             line.push(d.value.as_word().as_bytes())
                 .push(b" ")
                 .num(d.mv.take.into())
-                .push(if d.mv.reset { b" 1\n" } else { b" 0\n" });
+                .push(if d.mv.reset { b" 1 " } else { b" 0 " });
+            match distance {
+                Some(d) => line.num(d.into()),
+                None => line.push(b"-"),
+            };
+            line.push(b"\n");
             print(STDOUT, &[line.bytes()], 0)
         }
         Err(DecideError::TooLarge) => too_large("query"),

@@ -8,6 +8,7 @@ mod info;
 mod legacy;
 mod plot;
 mod progress;
+mod stats;
 mod verify;
 
 use std::path::Path;
@@ -40,6 +41,7 @@ Examples:
   nimbot-table info table/default.nimt
   nimbot-table plot table/default.nimt -o map.png
   nimbot-table bench --json
+  nimbot-table stats --stones 999 --resets 4 --init-max 3
 
 Exit status: 0 success, 1 a check failed (verify found a mismatch), 2 bad arguments
 or an unreadable / invalid table file.";
@@ -58,6 +60,10 @@ enum Command {
     Plot(plot::PlotArgs),
     /// Measure generation time and probe / best-move latency.
     Bench(bench::BenchArgs),
+    /// The whole game in numbers (from a fresh solve, no table file): won and lost
+    /// positions per reset state, the starts the first player loses, the longest
+    /// perfect-play games, how lost positions repeat along a layer.
+    Stats(stats::StatsArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +74,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Plot(args) => plot::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Stats(args) => stats::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -268,3 +268,57 @@ fn bench_compares_the_generations_in_one_run() {
     }
     assert!(lines[5].starts_with("{\"bench\":\"generate\""), "{text}");
 }
+
+#[test]
+fn stats_of_the_default_limits_match_the_snapshot() {
+    // The snapshot docs/solving.md quotes: regenerate it with
+    // `nimbot-table stats > tools/tests/stats-999-4-3.txt` when the output changes
+    // on purpose.
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stats-999-4-3.txt");
+    let o = run(&[
+        "stats",
+        "--stones",
+        "999",
+        "--resets",
+        "4",
+        "--init-max",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out, std::fs::read_to_string(&snapshot).unwrap());
+    // And what it says agrees with the solver: the won and lost counts add up to
+    // the stored positions per reset state, and the lost starts are the solver's.
+    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
+    let per_state = sol.stored_positions() / 50;
+    let rows: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("  A "))
+        .skip(1)
+        .take(50)
+        .collect();
+    for row in &rows {
+        let w: Vec<u64> = row
+            .split_whitespace()
+            .skip(3)
+            .take(2)
+            .map(|x| x.replace(',', "").parse().unwrap())
+            .collect();
+        assert_eq!(w[0] + w[1], per_state, "{row}");
+    }
+    let lost: Vec<u32> = (1..=999)
+        .filter(|&n| sol.value(&Params::new(n, 4, 3).unwrap().start()) == Some(nimbot::Value::Lost))
+        .collect();
+    let listed: Vec<u32> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("the first player loses"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .flat_map(|l| l.split_whitespace().map(|x| x.parse::<u32>().unwrap()))
+        .collect();
+    assert_eq!(listed, lost);
+    assert!(out.contains(&format!(
+        "loses the start of {} of the 999 games",
+        lost.len()
+    )));
+}

@@ -79,6 +79,8 @@ enum Conn {
 /// An open device, with the bytes of a line not yet complete.
 pub struct Port {
     device: Device,
+    /// Where the conversation is written, line by line (`--board-log`).
+    log: Option<(File, Instant)>,
     conn: Option<Conn>,
     pending: Vec<u8>,
     /// Bytes of the line being received.
@@ -96,11 +98,24 @@ impl Port {
         let conn = connect(&device)?;
         Ok(Port {
             device,
+            log: None,
             conn: Some(conn),
             pending: Vec::new(),
             line_len: 0,
             overlong: false,
         })
+    }
+
+    /// Write the conversation to `file`: every line sent (`>`) and received (`<`),
+    /// every timeout and every reopening, with the seconds since this call.
+    pub fn log_to(&mut self, file: File) {
+        self.log = Some((file, Instant::now()));
+    }
+
+    fn note(&mut self, what: std::fmt::Arguments<'_>) {
+        if let Some((file, start)) = self.log.as_mut() {
+            let _ = writeln!(file, "{:10.4} {what}", start.elapsed().as_secs_f64());
+        }
     }
 
     /// The device this port opened.
@@ -118,8 +133,17 @@ impl Port {
         self.pending.clear();
         self.line_len = 0;
         self.overlong = false;
-        self.conn = Some(connect(&self.device)?);
-        Ok(())
+        match connect(&self.device) {
+            Ok(conn) => {
+                self.conn = Some(conn);
+                self.note(format_args!("(reopened)"));
+                Ok(())
+            }
+            Err(e) => {
+                self.note(format_args!("(cannot reopen: {e})"));
+                Err(e)
+            }
+        }
     }
 
     /// Write `text` and a line end.
@@ -130,11 +154,16 @@ impl Port {
         let mut bytes = Vec::with_capacity(text.len() + 1);
         bytes.extend_from_slice(text.as_bytes());
         bytes.push(b'\n');
-        match self.conn.as_mut() {
+        self.note(format_args!("> {text:?}"));
+        let sent = match self.conn.as_mut() {
             Some(Conn::Serial(f)) => f.write_all(&bytes).and_then(|()| f.flush()),
             Some(Conn::Tcp(s)) => s.write_all(&bytes),
             None => Err(io::ErrorKind::NotConnected.into()),
+        };
+        if let Err(e) = &sent {
+            self.note(format_args!("(cannot send: {e})"));
         }
+        sent
     }
 
     /// The next line (without its line end; invalid UTF-8 replaced), or `None` if
@@ -145,13 +174,23 @@ impl Port {
     pub fn read_line(&mut self, deadline: Instant) -> io::Result<Option<String>> {
         loop {
             if let Some(line) = self.take_line() {
+                self.note(format_args!("< {line:?}"));
                 return Ok(Some(line));
             }
             let left = deadline.saturating_duration_since(Instant::now());
             let mut buf = [0u8; 512];
-            let n = match self.read_some(&mut buf, left)? {
-                Some(n) => n,
-                None => return Ok(None),
+            let n = match self.read_some(&mut buf, left) {
+                Ok(Some(n)) => n,
+                Ok(None) => {
+                    if !left.is_zero() {
+                        self.note(format_args!("(nothing by the deadline)"));
+                    }
+                    return Ok(None);
+                }
+                Err(e) => {
+                    self.note(format_args!("(lost: {e})"));
+                    return Err(e);
+                }
             };
             self.absorb(buf.get(..n).unwrap_or(&[]));
         }

@@ -11,6 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::engine::{Limits, TableOrSolverEngine};
+use nimbot::probe::Evaluation;
 use nimbot::strategy::DecideError;
 use nimbot::{Decision, Engine, Move, Params, Player, Policy, Position};
 
@@ -74,6 +75,11 @@ impl BoardEngine {
         let device = Device::parse(board, args.baud);
         let mut port = Port::open(device.clone())
             .map_err(|e| fail(format!("cannot open the board at {device}: {e}")))?;
+        if let Some(path) = &args.board_log {
+            let file = std::fs::File::create(path)
+                .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
+            port.log_to(file);
+        }
         let mut link = Link::new(args.board_tries, policy.as_str());
         let timeout = Duration::from_secs_f64(args.board_timeout);
         let first = link.meet();
@@ -296,6 +302,11 @@ impl Engine for BoardEngine {
             self.fall_back(pos, policy, Fault::Diverged)?
         };
         Ok(Decision { mv, value })
+    }
+
+    /// Values and distances are the host's (the board has no distances).
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        self.host.evaluate(pos)
     }
 }
 

@@ -47,6 +47,10 @@ pub struct BoardArgs {
     /// fallback plays every remaining move. 0: no limit.
     #[arg(long, value_name = "SECS", default_value_t = 30.0, requires = "board")]
     pub board_budget: f64,
+    /// Write the conversation with the board to this file, line by line with the
+    /// time (for finding out what a misbehaving board or line does).
+    #[arg(long, value_name = "FILE", requires = "board")]
+    pub board_log: Option<std::path::PathBuf>,
     /// When the board fails a move: `host` plays it (the summary line says how many
     /// it played), `forfeit` gives the game up (exit status 3).
     #[arg(long, value_enum, default_value_t = Fallback::Host, requires = "board")]

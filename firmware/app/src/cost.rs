@@ -22,6 +22,7 @@ use core::cell::Cell;
 
 use nimbot::engine::Limits;
 use nimbot::num::{parse_u32, Decimal};
+use nimbot::probe::Evaluation;
 
 use crate::Part;
 use nimbot::protocol::Line;
@@ -91,6 +92,10 @@ impl<E: Engine, T: Ticker> Engine for Timed<'_, E, T> {
         costs.decide.set(costs.decide.get().saturating_add(ticks));
         costs.decisions.set(costs.decisions.get().saturating_add(1));
         decision
+    }
+
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        self.engine.evaluate(pos)
     }
 }
 

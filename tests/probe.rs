@@ -1,0 +1,237 @@
+//! The root probe and distances to the end beyond the raw minimax's reach
+//! (tests/minimax.rs checks every reachable state up to 60 stones): random
+//! positions of games up to 5,000 stones against the solver's values, one ply deep;
+//! the distances' parity against the solver on whole boxes; the line protocol's
+//! `moves` paging and its values-only form.
+
+use nimbot::distance::Distances;
+use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
+use nimbot::probe::{evaluate_move, root_moves};
+use nimbot::protocol::{Session, MAX_REPLY};
+use nimbot::rng::SplitMix64;
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::position_value;
+use nimbot::{Engine, Move, Position, TableEngine, Value};
+
+/// A random position of the box of `n` stones (R, M): a stored one (cap below the
+/// pile) most of the time, sometimes one whose cap is open.
+fn random_position(rng: &mut SplitMix64, n: u32, r: u8, m: u32) -> Position {
+    // Cap c is reachable with pile s when s + m + ... + (c - 1) <= n.
+    loop {
+        let c = m + rng.below(u64::from(n / 20 + 2)) as u32;
+        let below: u64 = (u64::from(m)..u64::from(c)).sum();
+        let Some(room) = u64::from(n).checked_sub(below) else {
+            continue;
+        };
+        if room == 0 {
+            continue;
+        }
+        let s = 1 + rng.below(room) as u32;
+        let a = rng.below(u64::from(r) + 1) as u8;
+        let b = rng.below(u64::from(r) + 1) as u8;
+        return Position::new(s, c, a, b, rng.chance(0.5), m).unwrap();
+    }
+}
+
+#[test]
+fn root_probe_agrees_with_the_solver_on_random_positions_up_to_5000_stones() {
+    let (n, r, m) = (5000, 4, 3);
+    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let mut engine = SolvingEngine::default();
+    engine
+        .prepare(&nimbot::Params::new(n, r, m).unwrap())
+        .unwrap();
+    let mut rng = SplitMix64::new(25);
+    let (mut positions, mut moves) = (0, 0);
+    while positions < 3000 {
+        let pos = random_position(&mut rng, n, r, m);
+        let want = position_value(&sol, &pos).unwrap();
+        let e = engine.evaluate(&pos).unwrap();
+        assert_eq!(e.value, want, "{pos:?}");
+        let d = e.distance.expect("the solver's engine knows distances");
+        assert_eq!(d % 2 == 1, want.is_won(), "parity at {pos:?}");
+        let (mut fastest_win, mut longest) = (None::<u16>, 0u16);
+        for mv in root_moves(&pos) {
+            let me = evaluate_move(&mut engine, &pos, mv).unwrap();
+            let wins = match pos.after(mv).unwrap() {
+                None => true,
+                Some(next) => !position_value(&sol, &next).unwrap().is_won(),
+            };
+            assert_eq!(me.value.is_won(), wins, "{pos:?} {mv:?}");
+            let md = me.distance.unwrap();
+            assert_eq!(md % 2 == 1, wins, "{pos:?} {mv:?}");
+            if wins {
+                fastest_win = Some(fastest_win.map_or(md, |f| f.min(md)));
+            }
+            longest = longest.max(md);
+            moves += 1;
+        }
+        // The position's distance from its moves: the winner's fastest, the
+        // loser's longest.
+        assert_eq!(d, fastest_win.unwrap_or(longest), "{pos:?}");
+        positions += 1;
+    }
+    assert!(moves > 3000 * 4, "{moves}");
+}
+
+#[test]
+fn distance_parity_is_the_solvers_value_on_whole_boxes() {
+    let boxes = [
+        SolveBox::games(400, 2, 3),
+        SolveBox::games(300, 0, 1),
+        SolveBox::games(250, 5, 4),
+        SolveBox::games(200, 3, 7),
+        SolveBox {
+            n_max: 300,
+            resets: 3,
+            init_max: 3,
+            c_min: 9,
+        },
+    ];
+    for bx in boxes {
+        let sol = Solution::solve(bx).unwrap();
+        let dist = Distances::solve(bx).unwrap();
+        let mut checked = 0u64;
+        for (c, hi) in sol.layers() {
+            for s in 1..=hi {
+                for a in 0..=bx.resets {
+                    for b in 0..=bx.resets {
+                        for f in [false, true] {
+                            let pos = Position::new(s, c, a, b, f, bx.init_max).unwrap();
+                            let v = sol.value(&pos).unwrap();
+                            let d = dist.get(&pos).unwrap();
+                            assert_eq!(d % 2 == 1, v.is_won(), "{bx:?} {pos:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "{bx:?}: {checked}");
+        // Beyond the box: no answer rather than a wrong one.
+        let outside = Position::new(bx.n_max + 50, bx.c_min, 0, 0, false, bx.init_max).unwrap();
+        assert!(!dist.covers(&outside));
+    }
+}
+
+fn say<E: Engine>(s: &mut Session<E>, line: &str) -> String {
+    String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap()
+}
+
+#[test]
+fn moves_pages_through_long_move_lists() {
+    // 900 stones, cap 40, 4 resets each: 80 moves, several lines.
+    let mut s = Session::new(TableOrSolverEngine::embedded());
+    let pos = Position::new(900, 40, 4, 4, false, 3).unwrap();
+    let all: Vec<Move> = root_moves(&pos).collect();
+    assert_eq!(all.len(), 80);
+    let mut listed = Vec::new();
+    let mut from = 0;
+    let mut pages = 0;
+    loop {
+        let reply = say(&mut s, &format!("moves 900 40 4 4 0 {from}"));
+        assert!(reply.len() <= MAX_REPLY);
+        pages += 1;
+        let words: Vec<&str> = reply.split(' ').collect();
+        let (items, more) = match words.as_slice() {
+            [_, _, _, items @ .., "more", i] => (items, Some(i.parse::<usize>().unwrap())),
+            [_, _, _, items @ ..] => (items, None),
+            _ => panic!("{reply}"),
+        };
+        for item in items {
+            let (mv, _) = item.split_once(':').unwrap();
+            let reset = mv.ends_with('r');
+            let take: u32 = mv.trim_end_matches('r').parse().unwrap();
+            listed.push(Move::new(take, reset));
+        }
+        match more {
+            Some(i) => from = i,
+            None => break,
+        }
+    }
+    assert_eq!(listed, all);
+    assert!(pages >= 4, "{pages} pages");
+    // Past the last move: the position alone.
+    let head = say(&mut s, "moves 900 40 4 4 0 80");
+    assert_eq!(head.split(' ').count(), 3, "{head}");
+    assert_eq!(
+        say(&mut s, "moves 900 40 4 4"),
+        "error usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]"
+    );
+    assert_eq!(say(&mut s, "moves 900 40 4 4 0 x"), "error bad number");
+    assert_eq!(
+        say(&mut s, "moves 900 40 4 4 0 1 2"),
+        "error too many arguments"
+    );
+}
+
+#[test]
+fn a_values_only_engine_answers_with_dashes() {
+    // The firmware's engine: the table alone. Its values are the solver's; every
+    // distance is `-`.
+    let mut table = Session::new(TableEngine::embedded());
+    let mut full = Session::new(TableOrSolverEngine::embedded());
+    for line in ["moves 20 3 4 4 0", "moves 7 6 0 1 0", "moves 5 3 1 0 1"] {
+        let t = say(&mut table, line);
+        let f = say(&mut full, line);
+        let strip = |r: &str| -> Vec<String> {
+            r.split(' ')
+                .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-'))
+                .map(str::to_string)
+                .collect()
+        };
+        // Same moves and values word for word once the distances are taken off.
+        assert_eq!(strip(&t), strip(&f), "{t} / {f}");
+        for w in t.split(' ').skip(2) {
+            assert!(w.ends_with('-'), "{line}: {t}");
+        }
+    }
+    assert_eq!(
+        say(&mut table, "query 20 3 4 4 0").split(' ').nth(3),
+        Some("-")
+    );
+    assert_eq!(say(&mut table, "query 3 3 0 0 0"), "win 3 0 -");
+    assert_eq!(say(&mut full, "query 3 3 0 0 0"), "win 3 0 1");
+    // 20 stones, cap 3, 4 resets each is lost (docs/protocol.md's example).
+    let reply = say(&mut full, "moves 20 3 4 4 0");
+    assert!(reply.starts_with("moves lose "), "{reply}");
+    assert!(reply.contains(" 1:l") && reply.contains(" 3r:l"), "{reply}");
+    assert!(!reply.contains(":w"), "{reply}");
+    let value = position_value(&Solution::solve(SolveBox::games(20, 4, 3)).unwrap(), &{
+        Position::new(20, 3, 4, 4, false, 3).unwrap()
+    });
+    assert_eq!(value, Ok(Value::Lost));
+}
+
+#[test]
+fn root_moves_are_the_legal_moves_up_to_the_pile_and_page_from_anywhere() {
+    for (s, c, a, f) in [
+        (20, 3, 4, false),
+        (7, 6, 0, false),
+        (5, 3, 1, true),
+        (3, 9, 2, false),
+    ] {
+        let pos = Position::new(s, c, a, 1, f, 3).unwrap();
+        let all: Vec<Move> = root_moves(&pos).collect();
+        // The one enumeration of legal moves, less what repeats taking the pile.
+        let legal: Vec<Move> = pos
+            .moves()
+            .filter(|mv| mv.take < s || (mv.take == s && !mv.reset))
+            .collect();
+        assert_eq!(all, legal, "{pos:?}");
+        for i in 0..=all.len() + 2 {
+            assert_eq!(root_moves(&pos).nth(i), all.get(i).copied(), "{pos:?} {i}");
+            let rest: Vec<Move> = root_moves(&pos).skip(i).collect();
+            assert_eq!(rest, all.get(i..).unwrap_or(&[]), "{pos:?} {i}");
+        }
+    }
+    // A pile of a billion stones under a cap of 800 million: the 1.5 billionth move
+    // (a reset move) is found at once, and the list ends where it should.
+    let pos = Position::new(1_000_000_000, 800_000_000, 1, 0, false, 3).unwrap();
+    assert_eq!(
+        root_moves(&pos).nth(1_500_000_000),
+        Some(Move::new(700_000_001, true))
+    );
+    assert_eq!(root_moves(&pos).nth(1_600_000_000), None);
+    assert_eq!(root_moves(&pos).skip(1_599_999_999).count(), 1);
+}
