@@ -182,7 +182,8 @@ impl<S: ByteSource> Engine for TableEngine<S> {
     }
 
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
-        decide(&self.table, pos, policy)
+        // One decision reads many layers of the same caps: remember their offsets.
+        decide(&self.table.cached(), pos, policy)
     }
 
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {

@@ -286,6 +286,10 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
             let want = per_move::trap(&table, &q);
             let got = decide(&table, &q, Policy::Trap).map(|d| d.mv);
             assert_eq!(got, want, "table at {q:?}");
+            // A table remembering layer offsets across the decision's reads (as
+            // the engine decides) plays the same.
+            let cached = decide(&table.cached(), &q, Policy::Trap).map(|d| d.mv);
+            assert_eq!(cached, want, "cached table at {q:?}");
             lost += u32::from(got.is_ok() && table.probe(&q).is_ok_and(|v| !v.is_won()));
             errors += u32::from(got.is_err());
         }

@@ -18,6 +18,7 @@
 //! decode as [`ProbeError::Corrupt`].
 
 mod bits;
+mod cache;
 mod checksum;
 #[cfg(feature = "encode")]
 mod encode;
@@ -28,6 +29,7 @@ mod layer;
 mod source;
 
 use self::bits::BitReader;
+use self::cache::LayerCache;
 use self::index::{cap_entry, CapEntry};
 use self::layer::{skip_tokens, visit_tokens, Clip};
 use crate::geometry::{highest_pile, key};
@@ -165,7 +167,7 @@ impl<S: ByteSource> Table<S> {
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         match pos.trivial_value() {
             Some(v) => Ok(v),
-            None => self.stored_value(pos),
+            None => self.stored_value(pos, None),
         }
     }
 
@@ -248,6 +250,7 @@ impl<S: ByteSource> Table<S> {
             cap.saturating_add(1),
             self.highest_pile(cap),
             &mut |first, last, won| visit(first, last, won),
+            None,
         )
     }
 
@@ -264,7 +267,14 @@ impl<S: ByteSource> Table<S> {
     /// The kind of the `j`-th layer of the cap at `entry` (key order, the two base
     /// layers left out) and, for kinds 2 and 3, where its tokens are: after the
     /// kinds, past the token lists of the earlier layers of kind 2 or 3.
-    fn kind(&self, entry: &CapEntry, j: u32) -> Option<(u32, u32)> {
+    /// A `cache` remembers where the lists skipped start.
+    fn kind(
+        &self,
+        i: u32,
+        entry: &CapEntry,
+        j: u32,
+        cache: Option<&LayerCache>,
+    ) -> Option<(u32, u32)> {
         let mut r = self.stream(entry.start);
         // Count the earlier kinds with the high bit set, twelve at a time.
         let mut listed = 0;
@@ -280,28 +290,36 @@ impl<S: ByteSource> Table<S> {
             return Some((kind, 0));
         }
         let extras = entry.start.checked_add(2 * (self.layout.keys - 2))?;
-        let mut r = self.stream(extras);
-        for _ in 0..listed {
+        let (mut skipped, at) = cache.map_or((0, extras), |c| c.nearest(i, listed, extras));
+        let mut r = self.stream(at);
+        while skipped < listed {
             skip_tokens(&mut r)?;
+            skipped += 1;
+            if let Some(c) = cache {
+                c.record(i, skipped, extras, r.position());
+            }
         }
         Some((kind, r.position()))
     }
 
     /// Visit the runs of a layer with no resets on one side (`min(own, opp) = 0`)
     /// over the clip's offsets.
+    #[allow(clippy::too_many_arguments)]
     fn visit_plain(
         &self,
+        i: u32,
         entry: &CapEntry,
         own: u8,
         opp: u8,
         f: bool,
         out: &mut Clip<'_>,
+        cache: Option<&LayerCache>,
     ) -> Option<()> {
         if own == 0 && opp == 0 {
             return visit_tokens(&mut self.stream(entry.base[usize::from(f)]), out);
         }
         let j = u32::try_from(key(self.layout.params.resets(), own, opp, f)).ok()? - 2;
-        match self.kind(entry, j)? {
+        match self.kind(i, entry, j, cache)? {
             (0, _) => out.emit(0, layer::FOREVER, true),
             (1, _) => out.emit(0, layer::FOREVER, false),
             (2, at) => visit_tokens(&mut self.stream(at), out)?,
@@ -312,16 +330,22 @@ impl<S: ByteSource> Table<S> {
 
     /// Visit the runs of layer `(own, opp, f)` of the `i`-th cap over the clip's
     /// offsets.
-    fn visit_layer(&self, i: u32, own: u8, opp: u8, f: bool, out: &mut Clip<'_>) -> Option<()> {
+    fn visit_layer(
+        &self,
+        i: u32,
+        (own, opp, f): (u8, u8, bool),
+        out: &mut Clip<'_>,
+        cache: Option<&LayerCache>,
+    ) -> Option<()> {
         let entry = cap_entry(&self.source, &self.layout, i)?;
         let m = own.min(opp);
         if m == 0 {
-            return self.visit_plain(&entry, own, opp, f, out);
+            return self.visit_plain(i, &entry, own, opp, f, out, cache);
         }
         // Both sides have resets: the layer is its own values before offset
         // d = m (M + 1), then layer (own - m, opp - m, f) d piles later.
         let j = u32::try_from(key(self.layout.params.resets(), own, opp, f)).ok()? - 2;
-        let (kind, at) = self.kind(&entry, j)?;
+        let (kind, at) = self.kind(i, &entry, j, cache)?;
         let d = u32::from(m)
             .checked_mul(self.layout.params.init_max().checked_add(1)?)
             .unwrap_or(layer::FOREVER);
@@ -342,7 +366,7 @@ impl<S: ByteSource> Table<S> {
             out.lo = lo.max(d) - d;
             out.hi = hi - d;
             out.shift = d;
-            self.visit_plain(&entry, own - m, opp - m, f, out)?;
+            self.visit_plain(i, &entry, own - m, opp - m, f, out, cache)?;
         }
         Some(())
     }
@@ -355,6 +379,7 @@ impl<S: ByteSource> Table<S> {
         from: u32,
         upto: u32,
         visit: &mut dyn FnMut(u32, u32, bool),
+        cache: Option<&LayerCache>,
     ) -> Result<(), ProbeError> {
         let c = pos.cap();
         let first = c.saturating_add(1);
@@ -381,31 +406,38 @@ impl<S: ByteSource> Table<S> {
         };
         self.visit_layer(
             c - p.init_max(),
-            pos.own_resets(),
-            pos.opp_resets(),
-            pos.reset_pending(),
+            (pos.own_resets(), pos.opp_resets(), pos.reset_pending()),
             &mut out,
+            cache,
         )
         .ok_or(ProbeError::Corrupt)
     }
 
     /// The stored value of `pos` (cap below the pile).
-    fn stored_value(&self, pos: &Position) -> Result<Value, ProbeError> {
+    fn stored_value(
+        &self,
+        pos: &Position,
+        cache: Option<&LayerCache>,
+    ) -> Result<Value, ProbeError> {
         let s = pos.stones();
         if s <= pos.cap() {
             return Err(ProbeError::OutOfRange);
         }
         let mut value = None;
-        self.walk(pos, s, s, &mut |_, _, won| {
-            value = Some(Value::from_mover_wins(won))
-        })?;
+        self.walk(
+            pos,
+            s,
+            s,
+            &mut |_, _, won| value = Some(Value::from_mover_wins(won)),
+            cache,
+        )?;
         value.ok_or(ProbeError::Corrupt)
     }
 }
 
 impl<S: ByteSource> Oracle for Table<S> {
     fn value(&self, pos: &Position) -> Result<Value, DecideError> {
-        Ok(self.stored_value(pos)?)
+        Ok(self.stored_value(pos, None)?)
     }
 
     fn runs(
@@ -415,8 +447,54 @@ impl<S: ByteSource> Oracle for Table<S> {
         hi: u32,
         visit: &mut dyn FnMut(u32, u32, Value),
     ) -> Result<(), DecideError> {
-        Ok(self.walk(layer, lo, hi, &mut |first, last, won| {
-            visit(first, last, Value::from_mover_wins(won))
-        })?)
+        Ok(self.walk(
+            layer,
+            lo,
+            hi,
+            &mut |first, last, won| visit(first, last, Value::from_mover_wins(won)),
+            None,
+        )?)
+    }
+}
+
+/// A table read for one decision: it remembers where the layers of the caps it
+/// read start, so that the dozen or more layers a decision reads, several in the
+/// same cap, do not each skip the same earlier layers again. Same answers as the
+/// [`Table`]; make one per decision with [`Table::cached`] (about 200 bytes of
+/// stack).
+pub struct Cached<'t, S = EmbeddedSource> {
+    table: &'t Table<S>,
+    cache: LayerCache,
+}
+
+impl<S: ByteSource> Table<S> {
+    /// This table with a memory of layer offsets for one decision ([`Cached`]).
+    pub fn cached(&self) -> Cached<'_, S> {
+        Cached {
+            table: self,
+            cache: LayerCache::new(),
+        }
+    }
+}
+
+impl<S: ByteSource> Oracle for Cached<'_, S> {
+    fn value(&self, pos: &Position) -> Result<Value, DecideError> {
+        Ok(self.table.stored_value(pos, Some(&self.cache))?)
+    }
+
+    fn runs(
+        &self,
+        layer: &Position,
+        lo: u32,
+        hi: u32,
+        visit: &mut dyn FnMut(u32, u32, Value),
+    ) -> Result<(), DecideError> {
+        Ok(self.table.walk(
+            layer,
+            lo,
+            hi,
+            &mut |first, last, won| visit(first, last, Value::from_mover_wins(won)),
+            Some(&self.cache),
+        )?)
     }
 }
