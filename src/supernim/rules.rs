@@ -176,6 +176,15 @@ impl Heaps {
     /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
     pub fn apply(&self, mv: Move) -> Result<(Heaps, u32), Error> {
         let mut next = self.clone();
+        let points = next.play(mv)?;
+        Ok((next, points))
+    }
+
+    /// [`Heaps::apply`] in place: plays `mv` on these heaps and returns the points
+    /// it scores. On an error the heaps are left in an unspecified (valid) state:
+    /// the search plays on a copy it drops then, and holds one copy per level
+    /// instead of two (the firmware's stack).
+    pub(crate) fn play(&mut self, mv: Move) -> Result<u32, Error> {
         match mv {
             Move::Merge { from, onto } => {
                 if from == onto {
@@ -184,29 +193,29 @@ impl Heaps {
                 if self.count(from) == 0 || self.count(onto) == 0 {
                     return Err(Error::NoSuchHeap);
                 }
-                next.remove(from)?;
-                next.remove(onto)?;
-                next.insert(from.saturating_add(onto).min(MERGE_CAP))?;
-                Ok((next, 0))
+                self.remove(from)?;
+                self.remove(onto)?;
+                self.insert(from.saturating_add(onto).min(MERGE_CAP))?;
+                Ok(0)
             }
             Move::Grow(n) => {
-                next.remove_for_step(n, true)?;
+                self.remove_for_step(n, true)?;
                 let grown = n
                     .checked_mul(3)
                     .and_then(|m| m.checked_add(1))
                     .filter(|m| *m <= MAX_HEAP_SIZE)
                     .ok_or(Error::HeapTooLarge)?;
-                next.insert(grown)?;
-                Ok((next, 0))
+                self.insert(grown)?;
+                Ok(0)
             }
             Move::Split(n) => {
-                next.remove_for_step(n, false)?;
+                self.remove_for_step(n, false)?;
                 if n == 2 {
-                    return Ok((next, SPLIT_TWO_POINTS));
+                    return Ok(SPLIT_TWO_POINTS);
                 }
-                next.insert(n / 2)?;
-                next.insert(n / 2)?;
-                Ok((next, 0))
+                self.insert(n / 2)?;
+                self.insert(n / 2)?;
+                Ok(0)
             }
         }
     }

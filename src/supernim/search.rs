@@ -58,16 +58,24 @@ impl Search {
             return None;
         }
         // One cursor per level, not a move list: the stack stays small at depth.
-        let mut moves = heaps.move_iter().peekable();
-        if heaps.is_empty() || plies_left == 0 || moves.peek().is_none() {
+        let mut moves = heaps.move_iter();
+        let first = if heaps.is_empty() || plies_left == 0 {
+            None
+        } else {
+            moves.next()
+        };
+        let Some(first) = first else {
             return Some(finished(lead));
-        }
+        };
         if depth == 0 {
             return Some(lead);
         }
         let mut best = i32::MIN + 1;
-        for mv in moves {
-            let Ok((child, points)) = heaps.apply(mv) else {
+        let mut next = Some(first);
+        while let Some(mv) = next {
+            next = moves.next();
+            let mut child = heaps.clone();
+            let Ok(points) = child.play(mv) else {
                 continue;
             };
             let child_lead = -lead.saturating_add(points as i32);
