@@ -129,10 +129,15 @@ def play(fw, n, r, bot, opponent, record):
         game.play(take, reset)
 
 
-def schedule(full, rng, with_oracle):
-    """The games: (N, R, bot seat, opponent)."""
+def schedule(full, rng, with_oracle, starts=None, only=None):
+    """The games: (N, R, bot seat, opponent); `starts` (the short schedule's piles, e.g.
+    of a bigger table) and `only` (opponent kinds) narrow the short schedule."""
     opponents = ["perfect", "greedy"] if with_oracle else []
     opponents += ["random", "ones", "most"]
+    if only:
+        opponents = [o for o in opponents if o in only]
+    if starts:
+        return [(n, r, bot, o) for r in (0, 4) for n in starts for bot in (0, 1) for o in opponents]
     if full:
         starts = [999, 998, 997, 777, 500, 257, 100, 31, 13]
         resets = range(0, 5)
@@ -211,6 +216,12 @@ def main():
                     help=f"QEMU's command line without `-kernel ELF`; `{ICOUNT}` is added")
     ap.add_argument("--oracle", help="the host nimbot binary (the perfect opponent); none: no perfect games")
     ap.add_argument("--short", action="store_true", help="a few games only (the test's check)")
+    ap.add_argument("--starts", default=None, metavar="N,N,...",
+                    help="these piles only, R = 0 and 4, both seats (an image with a bigger table)")
+    ap.add_argument("--opponents", default=None, metavar="KIND,KIND,...",
+                    help="these opponents only (perfect, greedy, random, ones, most)")
+    ap.add_argument("--oracle-policy", default=None, metavar="POLICY",
+                    help="the oracle's --policy (as in qemu_test.py: `trap` beyond about 14,000 stones)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--clock", type=float, action="append", metavar="MHZ",
                     help="a clock to convert to microseconds at (repeatable; default 12 and 50)")
@@ -234,7 +245,8 @@ def main():
         fw = LineProcess(qemu, "firmware", args.timeout)
         oracle = None
         if args.oracle:
-            oracle_proc = LineProcess([args.oracle], "oracle", args.timeout)
+            oracle_argv = [args.oracle] + (["--policy", args.oracle_policy] if args.oracle_policy else [])
+            oracle_proc = LineProcess(oracle_argv, "oracle", args.timeout)
             oracle = Oracle(oracle_proc)
         banner = fw.readline(timeout=max(args.timeout, 30))
         if banner != "nimbot ready":
@@ -255,7 +267,9 @@ def main():
             checked = {"decision": "go after new 999 4 3 first", "trace": traced, "timer": round(timed)}
             log(f"trace check: the go of `new 999 4 3 first` is {traced} instructions in QEMU's trace, "
                 f"{timed:.0f} by the timer (which also holds the call and its own reads)")
-        games = schedule(not args.short, rng, oracle is not None)
+        starts = [int(n) for n in args.starts.split(",")] if args.starts else None
+        only = args.opponents.split(",") if args.opponents else None
+        games = schedule(not args.short and not starts, rng, oracle is not None, starts, only)
         decisions = []  # (decide instructions, line instructions, position, game)
         for i, (n, r, bot, kind) in enumerate(games):
             opponent = Opponent(kind, oracle, rng)
@@ -308,8 +322,9 @@ def main():
         print(json.dumps(result, indent=2))
     else:
         g = worst[3]
-        print(f"{len(decisions)} decisions in {len(games)} complete games (M = 3, piles up to 999, "
-              f"resets 0 to 4, opponents {', '.join(sorted({x[3] for x in games}))}), {elapsed:.0f} s")
+        top = max(n for n, _, _, _ in games)
+        print(f"{len(decisions)} decisions in {len(games)} complete games (M = 3, piles up to {top}, "
+              f"resets {min(r for _, r, _, _ in games)} to {max(r for _, r, _, _ in games)}, opponents {', '.join(sorted({x[3] for x in games}))}), {elapsed:.0f} s")
         print("instructions per decision (engine decide: read the table, choose the move):")
         print(f"  median {decide['median']:,.0f}   p99 {decide['p99']:,.0f}   worst {decide['worst']:,.0f}")
         print(f"  worst at position stones {s} cap {c} resets {a} {b} pending {f} "

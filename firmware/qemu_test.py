@@ -289,14 +289,22 @@ def all_moves(proc, pos):
     raise Failure(f"{proc.name}: moves {pos}: no last page")
 
 
-def check_root_probe(fw, host, rng, samples):
+def check_root_probe(fw, host, rng, samples, with_moves=True):
     """The firmware's `moves` and `query` against the host binary's: the same moves
-    and values, and `-` for every distance (the firmware has no solver)."""
+    and values, and `-` for every distance (the firmware has no solver). Without
+    `moves` (the Arduino Uno, whose flash has no room for it): `query` alone, and
+    `moves` refused."""
     # (200, 40, 4, 4, 0): 80 moves over several lines, in the table (3 + ... + 39 + 200 <= 999).
     positions = [(20, 3, 4, 4, 0), (200, 40, 4, 4, 0), (7, 6, 0, 1, 0), (5, 3, 1, 0, 1)]
     positions += [(rng.randint(4, 999), 3, rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 1))
                   for _ in range(samples)]
     for pos in positions:
+        if not with_moves:
+            q = fw.ask("query %d %d %d %d %d" % pos).split()
+            h = host.ask("query %d %d %d %d %d" % pos).split()
+            if len(q) != 4 or q[0] != h[0] or q[3] != "-":
+                raise Failure(f"query {pos}: firmware {q}, host {h}")
+            continue
         (fv, fd), fitems = all_moves(fw, pos)
         (hv, hd), hitems = all_moves(host, pos)
         strip = lambda items: [w.rstrip("-0123456789") for w in items]
@@ -415,6 +423,18 @@ def main():
     ap.add_argument("--samples", type=int, default=16, help="random N per (R, seat) beyond the fixed ones")
     ap.add_argument("--fixed", default=None, metavar="N,N,...",
                     help="the fixed piles played against the perfect opponent (default: 22 from 1 to 999)")
+    ap.add_argument("--stones", default="1-999", metavar="LO-HI",
+                    help="the piles random samples come from (default 1-999, the default table's; "
+                         "a bigger embedded table: e.g. 50001-99999)")
+    ap.add_argument("--resets", default="0,1,4", metavar="R,R,...",
+                    help="the resets per player every sample is played with (default 0,1,4)")
+    ap.add_argument("--oracle-policy", default=None, metavar="POLICY",
+                    help="the oracle's --policy, how the perfect opponent moves in lost positions "
+                         "(default: the binary's own; `trap` where its default needs distances, which "
+                         "the host makes only up to about 14,000 stones)")
+    ap.add_argument("--games-only", action="store_true",
+                    help="play the Expanding Nim games and measure the stack, nothing else "
+                         "(the big-table image: its other checks are the default image's)")
     ap.add_argument("--random-samples", type=int, default=None,
                     help="random N per (R, seat) against the random opponent (default: half of --samples)")
     ap.add_argument("--supernim", action="append", default=None, metavar="HEAPS",
@@ -439,7 +459,8 @@ def main():
     started = time.monotonic()
     try:
         fw = LineProcess(qemu, "firmware", args.timeout)
-        oracle_proc = LineProcess([args.oracle], "oracle", args.timeout)
+        oracle_argv = [args.oracle] + (["--policy", args.oracle_policy] if args.oracle_policy else [])
+        oracle_proc = LineProcess(oracle_argv, "oracle", args.timeout)
         oracle = Oracle(oracle_proc)
         # Boot handshake: bytes that reach a UART before the firmware has enabled
         # it are dropped (some UARTs in QEMU drop them, as real ones do), so
@@ -460,12 +481,13 @@ def main():
         if args.fixed is not None:
             fixed = [int(n) for n in args.fixed.split(",") if n]
         random_samples = args.samples // 2 if args.random_samples is None else args.random_samples
+        lo, hi = (int(x) for x in args.stones.split("-"))
         games = []
-        for r in (0, 1, 4):
+        for r in (int(x) for x in args.resets.split(",")):
             for bot in (0, 1):
-                ns = fixed + rng.sample(range(14, 999), args.samples)
+                ns = fixed + rng.sample(range(max(lo, 14), hi), args.samples)
                 games += [(n, r, bot, "perfect") for n in ns]
-                games += [(n, r, bot, "random") for n in rng.sample(range(1, 1000), random_samples)]
+                games += [(n, r, bot, "random") for n in rng.sample(range(lo, hi + 1), random_samples)]
         total_moves = 0
         for n, r, bot, opponent in games:
             label = f"N={n} R={r} seat={'first' if bot == 0 else 'second'} vs {opponent}"
@@ -487,49 +509,55 @@ def main():
         elapsed = time.monotonic() - started
         print(f"games: {len(games)} complete games ({total_moves} moves) in {elapsed:.1f} s", flush=True)
 
-        try:
-            t0 = time.monotonic()
-            if args.expanding_only:
-                passed += check_expanding_only(fw)
-                print("other games: refused (Expanding Nim only, protocol 1)", flush=True)
-            else:
-                supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
-                n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
-                passed += n
-                print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
-                      f"in {time.monotonic() - t0:.1f} s", flush=True)
-        except Failure as e:
-            failed += 1
-            print(f"FAIL other games: {e}", flush=True)
-            fw.ask("end")
-
-        if args.first_decision:
+        # The related games, the root probe and bad input (a big-table image shares
+        # them with the default one: --games-only leaves them to that run).
+        if not args.games_only:
             try:
                 t0 = time.monotonic()
-                passed += check_first_decisions(fw, oracle_proc, args.first_decision)
-                print(f"first decisions: {len(args.first_decision)} Super-Nim searches agree with the host binary "
-                      f"in {time.monotonic() - t0:.1f} s", flush=True)
+                if args.expanding_only:
+                    passed += check_expanding_only(fw)
+                    print("other games: refused (Expanding Nim only, protocol 1)", flush=True)
+                else:
+                    supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
+                    n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
+                    passed += n
+                    print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
+                          f"in {time.monotonic() - t0:.1f} s", flush=True)
             except Failure as e:
                 failed += 1
-                print(f"FAIL first decisions: {e}", flush=True)
+                print(f"FAIL other games: {e}", flush=True)
                 fw.ask("end")
 
-        try:
-            n = check_root_probe(fw, oracle_proc, rng, args.other_samples)
-            passed += n
-            print(f"root probe: `moves` and `query` of {n} positions equal to the host's, "
-                  "distances `-`", flush=True)
-        except Failure as e:
-            failed += 1
-            print(f"FAIL root probe: {e}", flush=True)
-            fw.ask("end")
+            if args.first_decision:
+                try:
+                    t0 = time.monotonic()
+                    passed += check_first_decisions(fw, oracle_proc, args.first_decision)
+                    print(f"first decisions: {len(args.first_decision)} Super-Nim searches agree with the host binary "
+                          f"in {time.monotonic() - t0:.1f} s", flush=True)
+                except Failure as e:
+                    failed += 1
+                    print(f"FAIL first decisions: {e}", flush=True)
+                    fw.ask("end")
 
-        try:
-            passed += check_bad_input(fw)
-            print("bad input: every malformed or overlong line got one error; the game survived", flush=True)
-        except Failure as e:
-            failed += 1
-            print(f"FAIL bad input: {e}", flush=True)
+            try:
+                n = check_root_probe(fw, oracle_proc, rng, args.other_samples,
+                                     with_moves=not args.expanding_only)
+                if args.expanding_only and not fw.ask("moves 20 3 4 4 0").startswith("error "):
+                    raise Failure("`moves` on a board without it: no error")
+                passed += n
+                print(f"root probe: `moves` and `query` of {n} positions equal to the host's, "
+                      "distances `-`", flush=True)
+            except Failure as e:
+                failed += 1
+                print(f"FAIL root probe: {e}", flush=True)
+                fw.ask("end")
+
+            try:
+                passed += check_bad_input(fw)
+                print("bad input: every malformed or overlong line got one error; the game survived", flush=True)
+            except Failure as e:
+                failed += 1
+                print(f"FAIL bad input: {e}", flush=True)
 
         reply = fw.ask("stack")
         words = reply.split()

@@ -7,7 +7,8 @@
 #                             bench; table: nimbot-table bench; every board's
 #                             footprint with its stack, tools/firmware.sh test --board
 #                             all; the firmware's decisions in QEMU: tools/firmware.sh
-#                             bench), a quarter of an hour on a loaded machine
+#                             bench; --win on the referee's clock, tools/win_clock.sh),
+#                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
 #                             the examples)
 #
@@ -58,6 +59,7 @@ if [ "$MODE" = all ]; then
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
+  record "Winning moves on the referee's clock (--win)" '^\{' tools/win_clock.sh
   record "Firmware footprint, every board (stack: high-water mark in QEMU)" '^\|' \
     tools/firmware.sh test --board all
   record "Firmware decisions in QEMU (LM3S6965, instructions)" \

@@ -15,7 +15,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use nimbot::exploit::HostEngine;
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
@@ -143,6 +142,11 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
     };
     // The board is met, and checked for what is known of the game, before a seat
     // is taken.
+    if args.board.board.is_some() {
+        if let Err(code) = args.play.board_win(CMD) {
+            return code;
+        }
+    }
     let mut board = match meet_board(CMD, &args.board, policy, seat) {
         Ok(b) => b,
         Err(code) => return code,
@@ -165,7 +169,7 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
         None => play(
             stream,
             client,
-            &mut HostEngine::new(),
+            &mut args.play.host(),
             args,
             recorder.as_mut(),
         ),

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::exploit::HostEngine;
 use nimbot::platform::text_client::{TextAction, TextClient};
 use nimbot::platform::wire::{GameResult, EXIT_USAGE};
 use nimbot::Engine;
@@ -63,6 +62,11 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if args.board.board.is_some() {
+        if let Err(code) = args.play.board_win(CMD) {
+            return code;
+        }
+    }
     let mut board = match meet_board(CMD, &args.board, policy, seat) {
         Ok(b) => b,
         Err(code) => return code,
@@ -84,7 +88,7 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
     }
     let outcome = match board.as_mut() {
         Some(b) => play(client, b, recorder.as_mut()),
-        None => play(client, &mut HostEngine::new(), recorder.as_mut()),
+        None => play(client, &mut args.play.host(), recorder.as_mut()),
     };
     close_record(CMD, recorder, &outcome);
     match outcome {

@@ -16,6 +16,7 @@ mod moves;
 mod nim_arena;
 mod record;
 mod serve;
+mod win;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -27,6 +28,7 @@ use nimbot::fibonacci as fib;
 use nimbot::policy::Knowledge;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
+use win::WinChoice;
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -56,6 +58,11 @@ struct PolicyArgs {
     /// compares them (docs/policies.md).
     #[arg(long, value_enum, value_name = "POLICY")]
     policy: Option<PolicyArg>,
+    /// How nimbot wins a won position: `smallest` takes the smallest winning take;
+    /// `fastest` the winning move that ends the game soonest against best play
+    /// (from the distances to the end). docs/policies.md compares them.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = win::Win::Smallest)]
+    win: win::Win,
 }
 
 impl PolicyArgs {
@@ -90,8 +97,23 @@ impl PolicyArgs {
     /// The engine of the commands that play on the host (the embedded table
     /// whenever it covers the game, the in-memory solver beyond it, the models for
     /// `exploit`) and the policy, or the usage error's exit status.
-    fn engine(self, cmd: &str) -> Result<(HostEngine, Policy), ExitCode> {
-        self.policy(cmd, false).map(|p| (HostEngine::new(), p))
+    fn engine(self, cmd: &str) -> Result<(WinChoice<HostEngine>, Policy), ExitCode> {
+        self.policy(cmd, false).map(|p| (self.host(), p))
+    }
+
+    /// The host's engine, winning as `--win` says.
+    fn host(self) -> WinChoice<HostEngine> {
+        WinChoice::new(HostEngine::new(), self.win)
+    }
+
+    /// With a board, which decides the moves itself: `--win fastest` is refused
+    /// (the usage error's exit status, after one line on stderr).
+    fn board_win(self, cmd: &str) -> Result<(), ExitCode> {
+        if self.win == win::Win::Fastest {
+            eprintln!("nimbot {cmd}: --win fastest needs distances, which a board does not have");
+            return Err(ExitCode::from(2));
+        }
+        Ok(())
     }
 }
 

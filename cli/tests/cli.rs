@@ -396,3 +396,67 @@ fn moves_lists_every_move_as_the_line_protocol_does() {
     let o = nimbot(&["moves", "--json", "5", "3", "0", "0"], "");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn win_fastest_plays_a_winning_move_of_least_distance() {
+    // 8 stones, cap 3, a reset against none: taking 1 wins in 5 plies, taking 3 in 3.
+    let o = nimbot(&["query", "8", "3", "1", "0", "0"], "");
+    assert_eq!(stdout(&o), "win 1 0 3\n");
+    let o = nimbot(&["query", "8", "3", "1", "0", "0", "--win", "fastest"], "");
+    assert_eq!(stdout(&o), "win 3 0 3\n");
+    // In the table and beyond it: the move is a winning one whose distance is the
+    // position's (the fastest), the smallest such take.
+    for pos in ["100 3 4 4 0", "57 5 2 3 1", "3000 40 1 1 0", "733 12 4 3 0"] {
+        let words: Vec<&str> = pos.split(' ').collect();
+        let q: Vec<&str> = ["query", "--win", "fastest"]
+            .iter()
+            .copied()
+            .chain(words.iter().copied())
+            .collect();
+        let reply = stdout(&nimbot(&q, ""));
+        let r: Vec<&str> = reply.split_whitespace().collect();
+        let m: Vec<&str> = ["moves", "--json"]
+            .iter()
+            .copied()
+            .chain(words.iter().copied())
+            .collect();
+        let v: serde_json::Value = serde_json::from_str(&stdout(&nimbot(&m, ""))).unwrap();
+        if v["value"] != "win" {
+            assert_eq!(r[0], "lose", "{pos}");
+            continue;
+        }
+        let fastest = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|mv| mv["value"] == "win" && mv["distance"] == v["distance"])
+            .map(|mv| {
+                (
+                    mv["take"].to_string(),
+                    if mv["reset"] == true { "1" } else { "0" },
+                )
+            })
+            .next()
+            .unwrap();
+        assert_eq!(
+            (r[1], r[2]),
+            (fastest.0.as_str(), fastest.1),
+            "{pos}: {reply}"
+        );
+    }
+    // A board has no distances.
+    let o = nimbot(
+        &[
+            "connect",
+            "127.0.0.1:9",
+            "--first",
+            "--board",
+            "/dev/null",
+            "--win",
+            "fastest",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--win fastest"));
+}

@@ -21,6 +21,7 @@ use crate::engine::{bot_move, Engine, MoveError};
 use crate::fibonacci as fib;
 use crate::num::{parse_u32, Decimal};
 use crate::policy::Policy;
+#[cfg(not(target_arch = "avr"))]
 use crate::probe::{evaluate_move, root_moves};
 use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
 use crate::strategy::DecideError;
@@ -71,8 +72,13 @@ const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp
     query|moves S C A B F;state;end;policy;version;limits";
 
 /// The reply to `help`: the commands in one line.
-#[cfg(not(feature = "related-games"))]
+#[cfg(all(not(feature = "related-games"), not(target_arch = "avr")))]
 const HELP: &str = "help new N R M first|second;go;opp M;query|moves S C A B F;state;\
+    end;policy;version;limits";
+
+/// The reply to `help` on the AVR (the Arduino Uno), which has no `moves`.
+#[cfg(all(not(feature = "related-games"), target_arch = "avr"))]
+const HELP: &str = "help new N R M first|second;go;opp M;query S C A B F;state;\
     end;policy;version;limits";
 
 /// One reply line, without its line ending: at most [`MAX_REPLY`] bytes of ASCII,
@@ -183,6 +189,8 @@ impl<E: Engine> Session<E> {
             (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
             (b"opp", _) => self.cmd_opp(&mut words, &mut out),
             (b"query", _) => self.cmd_query(&mut words, &mut out),
+            // Not on the AVR: the Arduino Uno's 32 KB of flash have no room for it.
+            #[cfg(not(target_arch = "avr"))]
             (b"moves", _) => self.cmd_moves(&mut words, &mut out),
             (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
             (b"end", _) => words.end().map(|()| {
@@ -337,15 +345,20 @@ impl<E: Engine> Session<E> {
             .engine
             .decide(&pos, self.policy)
             .map_err(|e| Error::Msg(e.text()))?;
-        let eval = self
+        // The AVR's table engine has no distances: `-` without asking (flash).
+        #[cfg(not(target_arch = "avr"))]
+        let distance = self
             .engine
             .evaluate(&pos)
-            .map_err(|e| Error::Msg(e.text()))?;
+            .map_err(|e| Error::Msg(e.text()))?
+            .distance;
+        #[cfg(target_arch = "avr")]
+        let distance = None;
         out.text(decision.value.word());
         out.text(text!(" "));
         out.mv(decision.mv);
         out.text(text!(" "));
-        out.distance(eval.distance);
+        out.distance(distance);
         Ok(())
     }
 
@@ -353,6 +366,7 @@ impl<E: Engine> Session<E> {
     /// from number FROM (0 = the first) as `TAKE[r]:VD` (V = w|l for the mover, D
     /// the plies to the end counting the move, or `-`), as many as fit the line,
     /// then `more I` if moves from number I are left.
+    #[cfg(not(target_arch = "avr"))]
     fn cmd_moves(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         const USAGE: Error = Error::Msg(text!(
             "usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]"

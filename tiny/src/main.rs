@@ -17,18 +17,18 @@
 mod hosts;
 mod sys;
 
+use nimbot::distance::DistanceCache;
 use nimbot::num::{parse_u32, parse_u64, Decimal};
 use nimbot::platform::json::{Feed, Splitter};
 use nimbot::platform::tcp_client::{Client, ClientError, Step};
 use nimbot::platform::text_client::{TextAction, TextClient, TextError};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
-use nimbot::protocol::{serve, Session};
-use nimbot::distance::DistanceCache;
+use nimbot::policy::Knowledge;
 use nimbot::probe::Evaluation;
+use nimbot::protocol::{serve, Session};
 use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
-use nimbot::policy::Knowledge;
 use nimbot::{Engine, Player, Policy, Position};
 
 use sys::heap::OUT_OF_MEMORY;
@@ -100,7 +100,9 @@ fn main(args: &Args) -> u8 {
             // allows by default): `longest` and `exploit` need distances and models.
             let named = value.and_then(Policy::from_name);
             let Some(p) = named.filter(|p| p.needs() == Knowledge::Values) else {
-                return usage("--policy takes first or trap (longest and exploit need the full binary)");
+                return usage(
+                    "--policy takes first or trap (longest and exploit need the full binary)",
+                );
             };
             policy = p;
             continue;
