@@ -176,6 +176,15 @@ impl Heaps {
     /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
     pub fn apply(&self, mv: Move) -> Result<(Heaps, u32), Error> {
         let mut next = self.clone();
+        let points = next.play(mv)?;
+        Ok((next, points))
+    }
+
+    /// [`Heaps::apply`] in place: plays `mv` on these heaps and returns the points
+    /// it scores. On an error the heaps are left in an unspecified (valid) state:
+    /// the search plays on a copy it drops then, and holds one copy per level
+    /// instead of two (the firmware's stack).
+    pub(crate) fn play(&mut self, mv: Move) -> Result<u32, Error> {
         match mv {
             Move::Merge { from, onto } => {
                 if from == onto {
@@ -184,29 +193,29 @@ impl Heaps {
                 if self.count(from) == 0 || self.count(onto) == 0 {
                     return Err(Error::NoSuchHeap);
                 }
-                next.remove(from)?;
-                next.remove(onto)?;
-                next.insert(from.saturating_add(onto).min(MERGE_CAP))?;
-                Ok((next, 0))
+                self.remove(from)?;
+                self.remove(onto)?;
+                self.insert(from.saturating_add(onto).min(MERGE_CAP))?;
+                Ok(0)
             }
             Move::Grow(n) => {
-                next.remove_for_step(n, true)?;
+                self.remove_for_step(n, true)?;
                 let grown = n
                     .checked_mul(3)
                     .and_then(|m| m.checked_add(1))
                     .filter(|m| *m <= MAX_HEAP_SIZE)
                     .ok_or(Error::HeapTooLarge)?;
-                next.insert(grown)?;
-                Ok((next, 0))
+                self.insert(grown)?;
+                Ok(0)
             }
             Move::Split(n) => {
-                next.remove_for_step(n, false)?;
+                self.remove_for_step(n, false)?;
                 if n == 2 {
-                    return Ok((next, SPLIT_TWO_POINTS));
+                    return Ok(SPLIT_TWO_POINTS);
                 }
-                next.insert(n / 2)?;
-                next.insert(n / 2)?;
-                Ok((next, 0))
+                self.insert(n / 2)?;
+                self.insert(n / 2)?;
+                Ok(0)
             }
         }
     }
@@ -225,28 +234,31 @@ impl Heaps {
     }
 
     /// The moves of [`Heaps::moves`], in the same order, generated one at a time:
-    /// a search holds this cursor (about 30 bytes) per level instead of a list of
+    /// a search holds this cursor (a few words) per level instead of a list of
     /// up to [`MAX_MOVES`] moves, which keeps a deep search within a small stack.
-    pub fn move_iter(&self) -> Moves {
+    pub fn move_iter(&self) -> Moves<'_> {
         Moves {
-            sizes: self.distinct(),
+            sizes: &self.0,
             room: self.0.len() < MAX_HEAPS,
             stage: Stage::SplitTwo,
             i: 0,
             j: 0,
         }
     }
+}
 
-    /// The distinct sizes, ascending.
-    fn distinct(&self) -> Vec<u16, MAX_HEAPS> {
-        let mut d: Vec<u16, MAX_HEAPS> = Vec::new();
-        for &n in &self.0 {
-            if d.last() != Some(&n) {
-                let _ = d.push(n);
-            }
-        }
-        d
-    }
+/// The `k`-th distinct size (from 0) of the ascending `sorted`.
+fn nth_distinct(sorted: &[u16], k: usize) -> Option<u16> {
+    let mut prev = None;
+    sorted
+        .iter()
+        .copied()
+        .filter(move |&n| {
+            let new = prev != Some(n);
+            prev = Some(n);
+            new
+        })
+        .nth(k)
 }
 
 /// Where [`Moves`] is in the order of [`Heaps::moves`].
@@ -260,8 +272,11 @@ enum Stage {
 
 /// The cursor of [`Heaps::move_iter`].
 #[derive(Clone, Debug)]
-pub struct Moves {
-    sizes: Vec<u16, MAX_HEAPS>,
+pub struct Moves<'a> {
+    /// The heaps' sizes, ascending, read in place: the cursor holds no copy of
+    /// them (one cursor per level of a deep search). `i` and `j` count distinct
+    /// sizes.
+    sizes: &'a [u16],
     /// Whether a split has a free slot for its second heap.
     room: bool,
     stage: Stage,
@@ -269,7 +284,7 @@ pub struct Moves {
     j: usize,
 }
 
-impl Iterator for Moves {
+impl Iterator for Moves<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
@@ -283,7 +298,7 @@ impl Iterator for Moves {
                     }
                 }
                 Stage::Collatz => {
-                    let Some(&n) = self.sizes.get(self.i) else {
+                    let Some(n) = nth_distinct(self.sizes, self.i) else {
                         self.stage = Stage::Merge;
                         self.i = 0;
                         self.j = 1;
@@ -300,9 +315,10 @@ impl Iterator for Moves {
                     }
                 }
                 Stage::Merge => {
-                    let (Some(&from), Some(&onto)) =
-                        (self.sizes.get(self.i), self.sizes.get(self.j))
-                    else {
+                    let (Some(from), Some(onto)) = (
+                        nth_distinct(self.sizes, self.i),
+                        nth_distinct(self.sizes, self.j),
+                    ) else {
                         self.i += 1;
                         self.j = self.i + 1;
                         if self.i >= self.sizes.len() {

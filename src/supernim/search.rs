@@ -12,7 +12,7 @@
 
 use heapless::Vec;
 
-use super::rules::{Game, Heaps, Move, MAX_MOVES};
+use super::rules::{Game, Heaps, Move};
 
 /// Extra value of a finished game for the side ahead.
 pub const WIN_BONUS: i32 = 1000;
@@ -58,16 +58,24 @@ impl Search {
             return None;
         }
         // One cursor per level, not a move list: the stack stays small at depth.
-        let mut moves = heaps.move_iter().peekable();
-        if heaps.is_empty() || plies_left == 0 || moves.peek().is_none() {
+        let mut moves = heaps.move_iter();
+        let first = if heaps.is_empty() || plies_left == 0 {
+            None
+        } else {
+            moves.next()
+        };
+        let Some(first) = first else {
             return Some(finished(lead));
-        }
+        };
         if depth == 0 {
             return Some(lead);
         }
         let mut best = i32::MIN + 1;
-        for mv in moves {
-            let Ok((child, points)) = heaps.apply(mv) else {
+        let mut next = Some(first);
+        while let Some(mv) = next {
+            next = moves.next();
+            let mut child = heaps.clone();
+            let Ok(points) = child.play(mv) else {
                 continue;
             };
             let child_lead = -lead.saturating_add(points as i32);
@@ -86,6 +94,24 @@ impl Search {
     }
 }
 
+/// Puts `mv` first in `leaders`, keeping the others' order: try this iteration's
+/// best first next time. `leaders` gains at most one move per iteration, so it is
+/// never full; if it were, the order would merely stay as it is.
+fn move_to_front(leaders: &mut Vec<Move, { MAX_DEPTH as usize }>, mv: Move) {
+    let at = match leaders.iter().position(|m| *m == mv) {
+        Some(at) => at,
+        None => {
+            if leaders.push(mv).is_err() {
+                return;
+            }
+            leaders.len() - 1
+        }
+    };
+    if let Some(front) = leaders.get_mut(..=at) {
+        front.rotate_right(1);
+    }
+}
+
 fn finished(lead: i32) -> i32 {
     lead.saturating_add(WIN_BONUS * lead.signum())
 }
@@ -99,25 +125,29 @@ pub fn decide(game: &Game, budget: u32) -> Decision {
 /// moves left in the game, searching at most `budget` nodes.
 pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> Decision {
     let mut search = Search { nodes: 0, budget };
-    let mut root: Vec<Move, MAX_MOVES> = if plies_left == 0 {
-        Vec::new()
-    } else {
-        heaps.moves()
-    };
+    // The root's moves come in the order of `Heaps::moves` with the best move of
+    // each complete iteration moved to the front: the order is the earlier
+    // iterations' best moves, most recent first (`leaders`), then the other moves
+    // as generated. Keeping only the leaders (one per iteration, at most
+    // MAX_DEPTH) instead of the whole list of up to MAX_MOVES moves keeps the
+    // frame small on the firmware's stack.
+    let mut leaders: Vec<Move, { MAX_DEPTH as usize }> = Vec::new();
+    let mut moves = heaps.move_iter().take(if plies_left == 0 { 0 } else { 2 });
     let mut decision = Decision {
-        mv: root.first().copied(),
+        mv: moves.next(),
         value: lead,
         depth: 0,
         nodes: 0,
     };
-    if root.len() <= 1 {
+    if moves.next().is_none() {
         return decision;
     }
     let max_depth = MAX_DEPTH.min(plies_left);
     'deepen: for depth in 1..=max_depth {
         let mut alpha = i32::MIN + 1;
         let mut best: Option<(Move, i32)> = None;
-        for &mv in &root {
+        let others = heaps.move_iter().filter(|m| !leaders.contains(m));
+        for mv in leaders.iter().copied().chain(others) {
             let Ok((child, points)) = heaps.apply(mv) else {
                 continue;
             };
@@ -142,12 +172,7 @@ pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> D
             decision.mv = Some(mv);
             decision.value = value;
             decision.depth = depth;
-            // Try this iteration's best first next time.
-            if let Some(at) = root.iter().position(|m| *m == mv) {
-                if let Some(front) = root.get_mut(..=at) {
-                    front.rotate_right(1);
-                }
-            }
+            move_to_front(&mut leaders, mv);
         }
     }
     decision.nodes = search.nodes;
