@@ -35,6 +35,8 @@ use nimbot::{Game, Move, Outcome, Params, Player};
 
 /// The board's first line after a reset (the firmware's boot banner).
 pub const BANNER: &str = "nimbot ready";
+/// How many times a question's tries the meeting gets ([`Link::meeting_tries`]).
+pub const MEETING_TRY_FACTOR: u32 = 2;
 /// Protocol versions whose Expanding Nim commands the bridge speaks.
 pub const PROTOCOLS: RangeInclusive<u32> = 1..=2;
 /// Lines skipped while waiting for the answer that realigns the stream; more than
@@ -351,8 +353,15 @@ impl Link {
         self.tries
     }
 
+    /// Faults the meeting survives: [`MEETING_TRY_FACTOR`] times a question's. The
+    /// meeting comes before a seat is taken, so it costs no game clock, and a noisy
+    /// line or a board still booting should not keep a working board out.
+    pub fn meeting_tries(&self) -> u32 {
+        self.max_tries.saturating_mul(MEETING_TRY_FACTOR)
+    }
+
     /// Meet the board: `version`, then `limits`; ends in [`Out::Met`] or
-    /// [`Out::GiveUp`]. A blank line goes first, to end whatever partial line the
+    /// [`Out::GiveUp`] after [`Link::meeting_tries`] faults. A blank line goes first, to end whatever partial line the
     /// board may hold.
     pub fn meet(&mut self) -> Out {
         self.tries = 0;
@@ -716,7 +725,11 @@ impl Link {
         self.aligned = false;
         self.synced = None;
         self.tries += 1;
-        let limit = if self.down { 1 } else { self.max_tries };
+        let limit = match self.phase {
+            Phase::MeetVersion | Phase::MeetLimits { .. } => self.meeting_tries(),
+            _ if self.down => 1,
+            _ => self.max_tries,
+        };
         if self.tries >= limit {
             return self.abandon(fault);
         }
@@ -982,7 +995,7 @@ mod tests {
         let mut silent = Bench::new(FakeBoard::new().on(0, Trick::Die));
         let out = silent.link.meet();
         assert_eq!(silent.drive(out), Out::GiveUp(Fault::Silence));
-        assert_eq!(silent.board.commands(), 3);
+        assert_eq!(silent.board.commands(), 3 * MEETING_TRY_FACTOR as usize);
     }
 
     #[test]
@@ -1000,7 +1013,10 @@ mod tests {
         let mut banners = 0;
         while let Out::Send(_) = out {
             banners += 1;
-            assert!(banners <= 3 * (MAX_STALE + 1), "never gives up");
+            assert!(
+                banners <= 3 * MEETING_TRY_FACTOR * (MAX_STALE + 1),
+                "never gives up"
+            );
             out = looping.link.on_line(BANNER);
         }
         assert_eq!(out, Out::GiveUp(Fault::Garbled));

@@ -88,7 +88,7 @@ impl BoardEngine {
             Out::GiveUp(why) => {
                 return Err(fail(format!(
                     "the board at {device} does not answer the line protocol ({why} to `version`/`limits`, {} tries of {} s)",
-                    args.board_tries, args.board_timeout
+                    link.meeting_tries(), args.board_timeout
                 )))
             }
             other => return Err(fail(format!("the board at {device}: unexpected {other:?}"))),

@@ -41,6 +41,7 @@ pub struct BoardArgs {
     pub board_timeout: f64,
     /// Faults (no reply, a garbled or illegal reply, a reset) allowed on one move
     /// before the fallback plays it; after a fallback the next move gets one try.
+    /// Meeting the board, before a seat is taken, gets twice as many.
     #[arg(long, value_name = "N", default_value_t = 3, requires = "board")]
     pub board_tries: u32,
     /// Seconds of the game's clock a failing board may cost in all; past them the
