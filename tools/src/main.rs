@@ -63,7 +63,7 @@ enum Command {
     /// The whole game in numbers (from a fresh solve, no table file): won and lost
     /// positions per reset state, the starts the first player loses, the longest
     /// perfect-play games, how lost positions repeat along a layer.
-    Stats(stats::StatsArgs),
+    Stats(generate::LimitArgs),
 }
 
 fn main() -> ExitCode {

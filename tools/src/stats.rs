@@ -9,27 +9,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use clap::Args;
 use nimbot::distance::Distances;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::{Params, Position, Value};
 
+use crate::generate::LimitArgs;
 use crate::grouped;
 
-#[derive(Args, Debug)]
-pub struct StatsArgs {
-    /// N: every game with at most this many stones.
-    #[arg(long, short = 'n', default_value_t = 999)]
-    pub stones: u32,
-    /// R: resets per player.
-    #[arg(long, short = 'r', default_value_t = 4)]
-    pub resets: u8,
-    /// M: the initial maximum.
-    #[arg(long, short = 'm', default_value_t = 3)]
-    pub init_max: u32,
-}
-
-pub fn run(args: &StatsArgs) -> Result<ExitCode, String> {
+pub fn run(args: &LimitArgs) -> Result<ExitCode, String> {
     let (n, r, m) = (args.stones, args.resets, args.init_max);
     Params::new(n, r, m).map_err(|e| e.to_string())?;
     let bx = SolveBox::games(n, r, m);
