@@ -133,15 +133,35 @@ impl Group<'_> {
     }
 
     /// Pile `x`'s count grows by `n` (wrapping: a window's count is added as the
-    /// difference of two running counts, only the sum is exact). Out of line: it is
-    /// called from several loops, and each inlined copy costs flash.
-    #[inline(never)]
+    /// difference of two running counts, only the sum is exact).
     fn add(&mut self, x: u32, n: u32) {
         if let Some(k) = x
             .checked_sub(self.lo)
             .and_then(|i| self.counts.get_mut(i as usize))
         {
             *k = k.wrapping_add(n);
+        }
+    }
+
+    /// The counts of the group's piles among `first + shift ..= last + shift` grow:
+    /// pile `x` by `n(x - shift)`, where `n(y)` is `at_first` plus, if `rising`,
+    /// `y - first`, negated if `negate`. The one loop of [`count_pass`]'s three
+    /// (out of line: each inlined copy costs flash).
+    #[inline(never)]
+    fn add_run(
+        &mut self,
+        (first, last): (u32, u32),
+        shift: u32,
+        at_first: u32,
+        rising: bool,
+        negate: bool,
+    ) {
+        let lo = first.saturating_add(shift).max(self.lo);
+        let hi = last.saturating_add(shift).min(self.top());
+        for x in lo..=hi {
+            let y = x.wrapping_sub(shift);
+            let n = at_first.wrapping_add(if rising { y.wrapping_sub(first) } else { 0 });
+            self.add(x, if negate { n.wrapping_neg() } else { n });
         }
     }
 
@@ -254,23 +274,17 @@ fn count_pass<O: Oracle + ?Sized>(
     let mut before = 0u32;
     layer_runs(oracle, dest, from, to, &mut |first, last, value| {
         let lost = value == Value::Lost;
-        // P(y) for y in first..=last.
-        let p = |y: u32| before.wrapping_add(if lost { y - first + 1 } else { 0 });
+        // P(y) for y in first..=last: P(first), rising by one a pile when lost.
+        let p_first = before.wrapping_add(u32::from(lost));
         if let Some(g) = window.as_deref_mut() {
             let step = g.width().saturating_add(1);
-            for x in first.saturating_add(1).max(g.lo)..=last.saturating_add(1).min(g.top()) {
-                g.add(x, p(x - 1));
-            }
-            for x in first.saturating_add(step).max(g.lo)..=last.saturating_add(step).min(g.top()) {
-                g.add(x, p(x - step).wrapping_neg());
-            }
+            // Pile x gains P(x - 1) and loses P(x - step).
+            g.add_run((first, last), 1, p_first, lost, false);
+            g.add_run((first, last), step, p_first, lost, true);
         }
         if lost {
             if let Some(g) = point.as_deref_mut() {
-                let c = g.layer.cap();
-                for x in first.saturating_add(c).max(g.lo)..=last.saturating_add(c).min(g.top()) {
-                    g.add(x, 1);
-                }
+                g.add_run((first, last), g.layer.cap(), 1, false, false);
             }
             before = before.wrapping_add(last - first + 1);
         }
