@@ -167,10 +167,11 @@ impl Group<'_> {
 
     /// Counts the takes of the whole pile or more: they end the game.
     fn add_emptying_takes(&mut self) {
+        // Pile x (up to the limit) has limit + 1 - x of them: add_run's rising
+        // count from x = lo, started at lo - limit - 1 and negated.
         let limit = self.layer.limit();
-        for x in self.lo..=self.top().min(limit) {
-            self.add(x, limit - x + 1);
-        }
+        let start = self.lo.wrapping_sub(limit).wrapping_sub(1);
+        self.add_run((self.lo, limit), 0, start, true, true);
     }
 
     /// The most the replies below the cap take (from piles above it).

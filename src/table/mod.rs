@@ -283,7 +283,13 @@ impl<S: ByteSource> Table<S> {
         while left > 0 {
             let n = left.min(12);
             let kinds = r.read(2 * n)?;
-            listed += (kinds & 0x00AA_AAAA).count_ones();
+            // One step a set bit, not `count_ones`: that is long code on targets
+            // without the instruction (the AVR, the Cortex-M0).
+            let mut high = kinds & 0x00AA_AAAA;
+            while high != 0 {
+                high &= high - 1;
+                listed += 1;
+            }
             left -= n;
         }
         let kind = r.read(2)?;
