@@ -566,8 +566,9 @@ impl Out {
     /// Replace what was written by the error line of the illegal move `e` (with
     /// the take and the limit for a take out of range) and return
     /// [`Error::Written`].
+    #[inline(never)]
     fn illegal(&mut self, e: IllegalMove) -> Error {
-        *self = Out::default();
+        self.0 .0.clear();
         self.text(text!("error illegal move: "));
         match e {
             IllegalMove::BadTake { take, limit } => {
