@@ -166,6 +166,7 @@ impl Group<'_> {
     }
 
     /// Counts the takes of the whole pile or more: they end the game.
+    #[inline(never)]
     fn add_emptying_takes(&mut self) {
         // Pile x (up to the limit) has limit + 1 - x of them: add_run's rising
         // count from x = lo, started at lo - limit - 1 and negated.
@@ -274,22 +275,41 @@ fn count_pass<O: Oracle + ?Sized>(
     // Lost piles read before the current run.
     let mut before = 0u32;
     layer_runs(oracle, dest, from, to, &mut |first, last, value| {
-        let lost = value == Value::Lost;
-        // P(y) for y in first..=last: P(first), rising by one a pile when lost.
-        let p_first = before.wrapping_add(u32::from(lost));
-        if let Some(g) = window.as_deref_mut() {
-            let step = g.width().saturating_add(1);
-            // Pile x gains P(x - 1) and loses P(x - step).
-            g.add_run((first, last), 1, p_first, lost, false);
-            g.add_run((first, last), step, p_first, lost, true);
-        }
-        if lost {
-            if let Some(g) = point.as_deref_mut() {
-                g.add_run((first, last), g.layer.cap(), 1, false, false);
-            }
-            before = before.wrapping_add(last - first + 1);
-        }
+        count_run(
+            &mut window,
+            &mut point,
+            &mut before,
+            (first, last),
+            value == Value::Lost,
+        );
     })
+}
+
+/// [`count_pass`]'s work for one run `first..=last` of the layer, lost or won, with
+/// `before` lost piles read ahead of it. A function of its own rather than the
+/// closure's body: the compiler copies a closure's body into its `dyn` call stub.
+#[inline(never)]
+fn count_run(
+    window: &mut Option<&mut Group<'_>>,
+    point: &mut Option<&mut Group<'_>>,
+    before: &mut u32,
+    (first, last): (u32, u32),
+    lost: bool,
+) {
+    // P(y) for y in first..=last: P(first), rising by one a pile when lost.
+    let p_first = before.wrapping_add(u32::from(lost));
+    if let Some(g) = window.as_deref_mut() {
+        let step = g.width().saturating_add(1);
+        // Pile x gains P(x - 1) and loses P(x - step).
+        g.add_run((first, last), 1, p_first, lost, false);
+        g.add_run((first, last), step, p_first, lost, true);
+    }
+    if lost {
+        if let Some(g) = point.as_deref_mut() {
+            g.add_run((first, last), g.layer.cap(), 1, false, false);
+        }
+        *before = before.wrapping_add(last - first + 1);
+    }
 }
 
 /// The move for `pos` under `policy`, for the policies won/lost knowledge suffices

@@ -99,6 +99,7 @@ fn seat(words: &mut Words<'_>) -> Option<Player> {
 
 /// A refused Fibonacci Nim move: a take out of range as an illegal move with its
 /// numbers (written to `out`), the others by their text.
+#[inline]
 fn fib_error(e: fib::Error, out: &mut Out) -> Error {
     match e {
         fib::Error::BadTake { take, limit } => out.illegal(IllegalMove::BadTake {

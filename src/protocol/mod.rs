@@ -497,19 +497,25 @@ impl Error {
         }
     }
 
-    /// The `error ...` line (for [`Error::Written`], the one already written: an
-    /// empty line if none was).
+    /// The `error ...` line alone.
     fn reply(self) -> Reply {
         let mut out = Out::default();
+        self.write(&mut out);
+        out.0
+    }
+
+    /// Make `out`, a refused command's reply, the `error ...` line: what the command
+    /// wrote is replaced, except for [`Error::Written`], whose line it is.
+    fn write(self, out: &mut Out) {
         let reason = match self {
             Error::Msg(m) => m,
             Error::BadNumber => text!("bad number"),
             Error::Missing => text!("missing argument"),
-            Error::Written => return out.0,
+            Error::Written => return,
         };
+        out.0 .0.clear();
         out.text(text!("error "));
         out.text(reason);
-        out.0
     }
 }
 
@@ -563,12 +569,11 @@ impl<'a> Words<'a> {
 struct Out(Reply);
 
 impl Out {
-    /// Replace what was written by the error line of the illegal move `e` (with
-    /// the take and the limit for a take out of range) and return
-    /// [`Error::Written`].
+    /// Write the error line of the illegal move `e` (with the take and the limit
+    /// for a take out of range) and return [`Error::Written`]. Called before
+    /// anything else is written: a refused move comes before its reply.
     #[inline(never)]
     fn illegal(&mut self, e: IllegalMove) -> Error {
-        self.0 .0.clear();
         self.text(text!("error illegal move: "));
         match e {
             IllegalMove::BadTake { take, limit } => {
