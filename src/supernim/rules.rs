@@ -206,7 +206,9 @@ impl Heaps {
 
     /// Takes back `mv`, which [`Heaps::play`] has just played on these heaps: they
     /// are as they were before it. Refused (with the heaps in an unspecified valid
-    /// state) only if `mv` was not the last move played.
+    /// state) only if `mv` was not the last move played. Not inlined: its
+    /// temporaries stay out of the search's recursive frame.
+    #[inline(never)]
     pub(crate) fn undo(&mut self, mv: Move) -> Result<(), Error> {
         let (taken, made) = exchange(mv);
         self.replace(made, taken)
