@@ -39,34 +39,33 @@ pub struct Decision {
 struct Search {
     nodes: u32,
     budget: u32,
+    /// The heaps of the node being searched: each move is played on them and
+    /// taken back before the next is generated.
+    heaps: Heaps,
+    /// The game's moves left minus the plies left to search, the same at every
+    /// node of one iteration (both count down together): a node's moves left
+    /// are its `depth` plus this, one argument fewer on every level.
+    slack: u32,
 }
 
 impl Search {
-    /// Value of `heaps` for the mover, whose lead is `lead`, searching `depth` more
-    /// plies with `plies_left` moves left in the game. `None`: out of budget (the
-    /// heaps are then left in an unspecified valid state).
+    /// Value of `self.heaps` for the mover, whose lead is `lead`, searching
+    /// `depth` more plies. `None`: out of budget (the heaps are then left in an
+    /// unspecified valid state).
     ///
-    /// Each move is played on `heaps` and taken back before the next is generated:
-    /// a level of the recursion holds a move cursor and a few words, no copy of
+    /// A level of the recursion holds a move cursor and a few words, no copy of
     /// the heaps and no list of moves, so that a deep search fits a small stack.
-    fn negamax(
-        &mut self,
-        heaps: &mut Heaps,
-        lead: i32,
-        depth: u32,
-        plies_left: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
+    fn negamax(&mut self, lead: i32, depth: u32, mut alpha: i32, beta: i32) -> Option<i32> {
         self.nodes = self.nodes.saturating_add(1);
         if self.nodes > self.budget {
             return None;
         }
         let mut moves = Cursor::default();
-        let first = if heaps.is_empty() || plies_left == 0 {
+        let game_over = depth == 0 && self.slack == 0;
+        let first = if self.heaps.is_empty() || game_over {
             None
         } else {
-            moves.next(heaps.sizes())
+            moves.next(self.heaps.sizes())
         };
         let Some(first) = first else {
             return Some(finished(lead));
@@ -77,12 +76,12 @@ impl Search {
         let mut best = i32::MIN + 1;
         let mut next = Some(first);
         while let Some(mv) = next {
-            if let Ok(points) = heaps.play(mv) {
+            if let Ok(points) = self.heaps.play(mv) {
                 let child_lead = -lead.saturating_add(points as i32);
-                let v = self.negamax(heaps, child_lead, depth - 1, plies_left - 1, -beta, -alpha);
+                let v = self.negamax(child_lead, depth - 1, -beta, -alpha);
                 // A move that cannot be taken back (never: it was just played)
                 // ends the search as the budget does.
-                heaps.undo(mv).ok()?;
+                self.heaps.undo(mv).ok()?;
                 let v = -v?;
                 if v > best {
                     best = v;
@@ -94,7 +93,7 @@ impl Search {
                     break;
                 }
             }
-            next = moves.next(heaps.sizes());
+            next = moves.next(self.heaps.sizes());
         }
         Some(best)
     }
@@ -137,7 +136,12 @@ pub fn decide(game: &Game, budget: u32) -> Decision {
 /// The move for heaps `heaps`, a mover's lead of `lead` points and `plies_left`
 /// moves left in the game, searching at most `budget` nodes.
 pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> Decision {
-    let mut search = Search { nodes: 0, budget };
+    let mut search = Search {
+        nodes: 0,
+        budget,
+        heaps: Heaps::default(),
+        slack: 0,
+    };
     // The root's moves come in the order of `Heaps::moves` with the best move of
     // each complete iteration moved to the front: the order is the earlier
     // iterations' best moves, most recent first (`leaders`), then the other moves
@@ -159,24 +163,20 @@ pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> D
     'deepen: for depth in 1..=max_depth {
         let mut alpha = i32::MIN + 1;
         let mut best: Option<(u8, Move, i32)> = None;
+        // Below the root: `depth - 1` plies to search, `plies_left - 1` to play.
+        search.slack = plies_left.saturating_sub(depth);
         let numbered = || (0u8..).zip(heaps.move_iter());
         let firsts = leaders
             .iter()
             .filter_map(|&k| numbered().nth(usize::from(k)));
         let others = numbered().filter(|(k, _)| !leaders.contains(k));
         for (k, mv) in firsts.chain(others) {
-            let Ok((mut child, points)) = heaps.apply(mv) else {
+            let Ok((child, points)) = heaps.apply(mv) else {
                 continue;
             };
+            search.heaps = child;
             let child_lead = -lead.saturating_add(points as i32);
-            let Some(v) = search.negamax(
-                &mut child,
-                child_lead,
-                depth - 1,
-                plies_left - 1,
-                i32::MIN + 1,
-                -alpha,
-            ) else {
+            let Some(v) = search.negamax(child_lead, depth - 1, i32::MIN + 1, -alpha) else {
                 break 'deepen;
             };
             let v = -v;
