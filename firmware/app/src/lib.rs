@@ -18,6 +18,7 @@
 #[cfg(feature = "cost")]
 pub mod cost;
 pub mod guard;
+pub mod polled;
 #[cfg(feature = "nb")]
 pub mod serial;
 pub mod stack;
