@@ -1,6 +1,7 @@
 //! Super-Nim: move generation against hand-worked positions from the rules, the
-//! bounds, the game record, the search, a self-play referee, and the player's
-//! results against a random and a greedy opponent.
+//! bounds, the game record, the search (and its values against a plain negamax),
+//! a self-play referee, and the player's results against a random and a greedy
+//! opponent.
 
 use nimbot::rng::SplitMix64;
 use nimbot::supernim::{
@@ -256,6 +257,69 @@ fn the_search_is_deterministic_and_keeps_its_budget() {
     let d = decide_heaps(&heaps(&[3, 5, 7, 9]), 0, 50, 3);
     assert_eq!(d.depth, 0);
     assert!(heaps(&[3, 5, 7, 9]).moves().contains(&d.mv.unwrap()));
+}
+
+/// Plain depth-limited negamax, written from the rules: every move's heaps are a
+/// fresh copy (`Heaps::apply`), no pruning, no budget. The leaves as the search
+/// module documents them: a finished game (no sticks, no moves left in the game,
+/// no move within bounds) is worth the lead plus the win bonus toward the side
+/// ahead, the horizon the lead.
+fn plain_value(h: &Heaps, lead: i32, depth: u32, plies_left: u32) -> i32 {
+    let moves = h.moves();
+    if h.is_empty() || plies_left == 0 || moves.is_empty() {
+        return lead + sn::WIN_BONUS * lead.signum();
+    }
+    if depth == 0 {
+        return lead;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let (child, points) = h.apply(mv).unwrap();
+            -plain_value(&child, -(lead + points as i32), depth - 1, plies_left - 1)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn the_search_agrees_with_a_plain_negamax() {
+    // The search plays each move on one copy of the heaps and takes it back, with
+    // alpha-beta pruning: its value at the depth it completed must be the plain
+    // search's, and its move must reach that value.
+    let mut rng = SplitMix64::new(26);
+    let mut searched = 0;
+    for i in 0..300u32 {
+        let mut h = random_start(&mut rng);
+        for _ in 0..rng.below(12) {
+            let moves = h.moves();
+            if moves.is_empty() {
+                break;
+            }
+            h = h
+                .apply(moves[rng.below(moves.len() as u64) as usize])
+                .unwrap()
+                .0;
+        }
+        let lead = (i % 7) as i32 - 3;
+        let plies_left = 1 + rng.below(5) as u32;
+        let d = decide_heaps(&h, lead, plies_left, 200_000);
+        if d.depth == 0 {
+            continue;
+        }
+        searched += 1;
+        let want = plain_value(&h, lead, d.depth, plies_left);
+        assert_eq!(
+            d.value,
+            want,
+            "{:?} lead {lead} plies {plies_left}: {d:?}",
+            h.sizes()
+        );
+        let (child, points) = h.apply(d.mv.unwrap()).unwrap();
+        let got = -plain_value(&child, -(lead + points as i32), d.depth - 1, plies_left - 1);
+        assert_eq!(got, want, "{:?}: {d:?}", h.sizes());
+    }
+    assert!(searched > 150, "{searched} positions searched");
 }
 
 #[test]

@@ -34,10 +34,14 @@ fn main() -> ! {
         true,
         &mut chip.resets,
     ));
-    let Some(mut port) = usb_serial::UsbSerial::new(&bus) else {
+    // Borrowed where it was built: moving the port (a kilobyte) out of the
+    // `Option` would keep a second copy in this frame for good.
+    let mut port = usb_serial::UsbSerial::new(&bus);
+    let Some(port) = port.as_mut() else {
         board::halt()
     };
-    nimbot_firmware::run(&mut port, &nimbot_firmware::Stack::reserved())
+    port.wait_open();
+    nimbot_firmware::run(port, &nimbot_firmware::Stack::reserved())
 }
 
 /// Resets the chip: reachable only through the HAL's own panic paths (see the

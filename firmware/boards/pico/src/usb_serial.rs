@@ -10,7 +10,7 @@
 //!
 //! The host's DTR line (raised when a program opens the port, dropped when the
 //! last one closes it) says whether anyone is listening:
-//! - [`UsbSerial::new`] returns once the port has been opened for the first time,
+//! - [`UsbSerial::wait_open`] returns once the port has been opened for the first time,
 //!   so the application's boot banner reaches whoever opened it, as it does on a
 //!   UART that was already connected at reset;
 //! - while the port is closed, replies are dropped, as on a UART with nothing on
@@ -58,9 +58,12 @@ pub struct UsbSerial<'a> {
 }
 
 impl<'a> UsbSerial<'a> {
-    /// Enumerates on the bus and waits until a host program opens the port (see
-    /// the module documentation). `None` if the device's description is refused
-    /// (it is not: one language, and 64 is a valid packet size for endpoint 0).
+    /// The port on the bus, not yet enumerated: [`UsbSerial::wait_open`] comes
+    /// next. `None` if the device's description is refused (it is not: one
+    /// language, and 64 is a valid packet size for endpoint 0). Not inlined: the
+    /// builder's temporaries live in this frame, which is gone before the
+    /// application runs, not in `main`'s, which stays under it for good.
+    #[inline(never)]
     pub fn new(bus: &'a UsbBusAllocator<UsbBus>) -> Option<Self> {
         let serial = SerialPort::new(bus);
         let strings = StringDescriptors::default()
@@ -75,11 +78,15 @@ impl<'a> UsbSerial<'a> {
             .and_then(|b| b.max_packet_size_0(64))
             .ok()?
             .build();
-        let mut port = Self { device, serial };
-        while !port.serial.dtr() {
-            port.poll();
+        Some(Self { device, serial })
+    }
+
+    /// Enumerates on the bus and waits until a host program opens the port (see
+    /// the module documentation).
+    pub fn wait_open(&mut self) {
+        while !self.serial.dtr() {
+            self.poll();
         }
-        Some(port)
     }
 
     /// Lets the device answer the host: enumeration, control requests, and the
