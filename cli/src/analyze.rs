@@ -1,5 +1,5 @@
 //! `nimbot analyze GAME-LOG`: replay a platform game log (or a game record of
-//! `--record`, [`crate::record`]) with the rules and the solver, and say where the
+//! `--record`, `nimbot_host::record`) with the rules and the solver, and say where the
 //! game was thrown away.
 //!
 //! For every move: the value of the position before it, the winning moves there,
@@ -8,27 +8,19 @@
 //! how many plies it could still have held out against best play. Then a summary:
 //! the first blunder and the blunders of each seat.
 //!
-//! Three steps: [`Analysis::replay`] computes (the log against the rules and the
-//! solver), [`Analysis::summary`] reports (blunders per seat, the winner) and
-//! [`render_text`] or [`render_json`] renders.
+//! Three steps: `nimbot_host::analysis` computes (the log against the rules and
+//! the solver) and reports (blunders per seat, the winner); this file reads the
+//! file and renders ([`render_text`] or [`render_json`]).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::distance::Distances;
-use nimbot::engine::SolvingEngine;
-use nimbot::rules::IllegalMove;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::position_value;
-use nimbot::Value;
-use nimbot::{Game, Move, Outcome, Params, Player, Position};
+use nimbot::Move;
+use nimbot_host::analysis::Analysis;
+use nimbot_host::json;
 use serde::Serialize;
-
-use crate::game_log::{self, Log, Record};
-use crate::json;
-use crate::record;
 
 #[derive(Args, Debug)]
 #[command(
@@ -49,81 +41,13 @@ pub struct AnalyzeArgs {
     json: bool,
 }
 
-/// What one move did.
-struct Ply {
-    record: Record,
-    seat: Player,
-    before: Position,
-    won: bool,
-    winning: Vec<Move>,
-    /// The server's objection, if it refused the move.
-    refused: Option<IllegalMove>,
-    blunder: bool,
-    /// For a lost position: plies to the end when the winner is fastest and the
-    /// loser holds out longest.
-    hold_out: Option<u16>,
-    /// Plies to the end from the position before the move, won or lost.
-    distance: Option<u16>,
-}
-
-/// A game log replayed with the rules and the solver.
-struct Analysis {
-    /// N, from the log's first record.
-    stones: u32,
-    resets: u8,
-    init_max: u32,
-    /// The seats' names, from their first records.
-    names: [String; 2],
-    plies: Vec<Ply>,
-    /// The seat that won by the rules (or by the server's refusal of the last move).
-    winner: Option<usize>,
-    /// The log's reason line.
-    reason: Option<String>,
-    /// Why the replay stopped early, if it did.
-    note: Option<String>,
-}
-
-/// Blunders per seat and the ply of each seat's first one.
-struct Summary {
-    blunders: [u32; 2],
-    first: [Option<usize>; 2],
-}
-
 fn fmt_move(m: Move) -> String {
     format!("{}{}", m.take, if m.reset { "r" } else { "" })
 }
 
-fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
-    let mut out = Vec::new();
-    for reset in [false, true] {
-        if reset && pos.own_resets() == 0 {
-            continue;
-        }
-        for take in 1..=pos.limit().min(pos.stones()) {
-            let mv = Move::new(take, reset);
-            let wins = match pos.after(mv) {
-                Ok(None) => !reset,
-                Ok(Some(next)) => position_value(sol, &next) == Ok(Value::Lost),
-                Err(_) => false,
-            };
-            if wins {
-                out.push(mv);
-            }
-        }
-    }
-    out
-}
-
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
-    let analysis = read_log(&args.log).and_then(|input| match input {
-        Input::Log(log) => Analysis::replay(&log, None, args.resets, args.init_max),
-        Input::Record(log, params) => Analysis::replay(
-            &log,
-            Some(params.stones()),
-            params.resets(),
-            params.init_max(),
-        ),
-    });
+    let analysis =
+        read_log(&args.log).and_then(|text| Analysis::of_text(&text, args.resets, args.init_max));
     match analysis {
         Ok(a) => {
             let text = if args.json {
@@ -141,172 +65,12 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     }
 }
 
-/// What `analyze` reads: a platform log, or a record with its game's parameters.
-enum Input {
-    Log(Log),
-    Record(Log, Params),
-}
-
-/// The log or record at `path` (`-`: stdin), parsed: a record is JSON lines.
-fn read_log(path: &Path) -> Result<Input, String> {
-    let text = if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("stdin: {e}"))?
+/// The text of the log or record at `path` (`-`: stdin).
+fn read_log(path: &Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("stdin: {e}"))
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
-    };
-    if text.trim_start().starts_with('{') {
-        from_record(&record::parse(&text)?)
-    } else {
-        game_log::parse(&text).map(Input::Log)
-    }
-}
-
-/// A record as the log the server would have written of the same game: one
-/// record per judged move (the stones left by the rules; a refused move leaves
-/// them), the reason line.
-fn from_record(rec: &record::Record) -> Result<Input, String> {
-    let h = &rec.header;
-    let params = Params::new(h.stones, h.resets, h.init_max)
-        .map_err(|e| format!("the record's game (N = {}): {e}", h.stones))?;
-    let mut game = Game::new(params);
-    let mut records = Vec::new();
-    for p in &rec.plies {
-        let seat = if p.seat == 0 {
-            Player::First
-        } else {
-            Player::Second
-        };
-        let mv = Move::new(p.take, p.reset);
-        if !p.refused {
-            game.play(seat, mv)
-                .map_err(|e| format!("record ply {}: {e}", p.ply))?;
-        }
-        records.push(Record {
-            name: h.names[usize::from(p.seat.min(1))].clone(),
-            take: p.take,
-            reset: p.reset,
-            current_max: game.limit(),
-            stones_left: game.stones(),
-        });
-    }
-    let reason = rec.end.as_ref().map(|e| e.reason.clone());
-    Ok(Input::Record(Log { records, reason }, params))
-}
-
-impl Analysis {
-    /// Replay `log` for a game with `resets` and `init_max` (N is `stones` if given,
-    /// else it comes from the log).
-    fn replay(
-        log: &Log,
-        stones: Option<u32>,
-        resets: u8,
-        init_max: u32,
-    ) -> Result<Analysis, String> {
-        let first = log.records.first().ok_or("the log holds no move")?;
-        // N from the first record; a refused first take left the pile as it was.
-        let refused_first = log.records.len() == 1
-            && log.reason.as_deref().is_some_and(|r| {
-                r.ends_with("made an illegal move") || r.ends_with("exceeded time limit")
-            });
-        let stones = if let Some(n) = stones {
-            n
-        } else if refused_first {
-            first.stones_left
-        } else {
-            first
-                .stones_left
-                .saturating_add(first.take.min(u32::MAX - first.stones_left))
-        };
-        let params = Params::new(stones, resets, init_max)
-            .map_err(|e| format!("N = {stones} from the log: {e}"))?;
-        let bx = SolveBox::games(stones, resets, init_max);
-        if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
-            return Err(format!("N = {stones} is too large to solve here"));
-        }
-        let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-        let dist = Distances::solve(bx).map_err(|e| e.to_string())?;
-        let mut game = Game::new(params);
-        let mut plies: Vec<Ply> = Vec::new();
-        let mut note = None;
-        for (i, rec) in log.records.iter().enumerate() {
-            let seat = if i % 2 == 0 {
-                Player::First
-            } else {
-                Player::Second
-            };
-            let Some(before) = game.position() else {
-                note = Some(format!("record {} comes after the game ended", i + 1));
-                break;
-            };
-            let won = position_value(&sol, &before) == Ok(Value::Won);
-            let mv = Move::new(rec.take, rec.reset);
-            let refused = game.check(seat, mv).err();
-            let leaves_won = match before.after(mv) {
-                Ok(Some(next)) => position_value(&sol, &next) == Ok(Value::Won),
-                _ => false,
-            };
-            plies.push(Ply {
-                record: rec.clone(),
-                seat,
-                before,
-                won,
-                winning: winning_moves(&sol, &before),
-                refused,
-                blunder: refused.is_some() || (won && leaves_won),
-                hold_out: if won { None } else { dist.get(&before) },
-                distance: dist.get(&before),
-            });
-            if refused.is_some() {
-                break;
-            }
-            if let Ok(Outcome::Continue) = game.play(seat, mv) {
-                if game.stones() != rec.stones_left {
-                    note = Some(format!(
-                        "record {} says {} stones left, the rules say {}",
-                        i + 1,
-                        rec.stones_left,
-                        game.stones()
-                    ));
-                    break;
-                }
-            }
-        }
-        let names = [0, 1].map(|s| {
-            log.records
-                .get(s)
-                .map_or_else(|| "?".to_string(), |r| r.name.clone())
-        });
-        let winner = match game.winner() {
-            Some(w) => Some(w.index()),
-            None => plies
-                .last()
-                .filter(|p| p.refused.is_some())
-                .map(|p| p.seat.other().index()),
-        };
-        Ok(Analysis {
-            stones,
-            resets,
-            init_max,
-            names,
-            plies,
-            winner,
-            reason: log.reason.clone(),
-            note,
-        })
-    }
-
-    /// The blunders of each seat and where each seat's first one is.
-    fn summary(&self) -> Summary {
-        let mut s = Summary {
-            blunders: [0; 2],
-            first: [None; 2],
-        };
-        for (i, p) in self.plies.iter().enumerate().filter(|(_, p)| p.blunder) {
-            let seat = p.seat.index();
-            s.blunders[seat] += 1;
-            s.first[seat].get_or_insert(i + 1);
-        }
-        s
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     }
 }
 

@@ -10,9 +10,9 @@ use clap::Args;
 use nimbot::supernim::{play_match, MatchConfig, Opponent, DEFAULT_NODE_BUDGET};
 use serde::Serialize;
 
-use crate::json;
 use crate::nim_arena::{self, NimArenaArgs};
 use crate::Game;
+use nimbot_host::json;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {

@@ -20,9 +20,11 @@ use nimbot::platform::tcp_client::{Client, Step};
 use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::{Engine, Player};
 
-use crate::board::{BoardArgs, BoardEngine};
-use crate::record::Recorder;
+use nimbot_bridge::engine::BoardEngine;
+
+use crate::board::BoardArgs;
 use crate::PolicyArgs;
+use nimbot_host::record::Recorder;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -71,7 +73,7 @@ pub struct ConnectArgs {
 
 /// One summary line on stderr and the exit status for a finished game; with a
 /// board, the bridge's part follows the result.
-pub fn report(cmd: &str, r: &GameResult, board: Option<&BoardEngine>) -> ExitCode {
+fn report(cmd: &str, r: &GameResult, board: Option<&BoardEngine>) -> ExitCode {
     let summary = String::from_utf8_lossy(&r.summary(cmd)).into_owned();
     match board {
         Some(b) => eprintln!("{summary}; {}", b.describe()),
@@ -91,7 +93,7 @@ pub fn seat(first: bool) -> Player {
 
 /// A game that could not be played to its end: one line, exit status 3. A game
 /// the bridge gave up (`--board-fallback forfeit`) says so.
-pub fn fail(cmd: &str, msg: &str, board: Option<&BoardEngine>) -> ExitCode {
+fn fail(cmd: &str, msg: &str, board: Option<&BoardEngine>) -> ExitCode {
     match board {
         Some(b) if b.forfeited().is_some() => {
             let why = b.forfeited().unwrap_or_default();
@@ -104,19 +106,6 @@ pub fn fail(cmd: &str, msg: &str, board: Option<&BoardEngine>) -> ExitCode {
         None => eprintln!("nimbot {cmd}: error: {msg}"),
     }
     ExitCode::from(EXIT_FAILED)
-}
-
-/// Meet the board when `--board` is given (exit status 2 if it cannot play).
-pub fn meet_board(
-    cmd: &'static str,
-    args: &BoardArgs,
-    policy: nimbot::Policy,
-    seat: Player,
-) -> Result<Option<BoardEngine>, ExitCode> {
-    if args.board.is_none() {
-        return Ok(None);
-    }
-    BoardEngine::meet(cmd, args, policy, seat).map(Some)
 }
 
 pub fn run(args: &ConnectArgs) -> ExitCode {
@@ -142,22 +131,16 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
     };
     // The board is met, and checked for what is known of the game, before a seat
     // is taken.
-    if args.board.board.is_some() {
-        if let Err(code) = args.play.board_win(CMD) {
-            return code;
-        }
-    }
-    let mut board = match meet_board(CMD, &args.board, policy, seat) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    if let Some(b) = &board {
-        if let Err(code) = b.check(None, None, args.init_max) {
-            return code;
-        }
-    }
-    let mut recorder = match open_record(CMD, args.record.as_deref(), seat, policy) {
-        Ok(r) => r,
+    let known = (None, None, args.init_max);
+    let (mut board, mut recorder) = match board_and_record(
+        CMD,
+        &args.board,
+        args.play,
+        (policy, seat),
+        known,
+        args.record.as_deref(),
+    ) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     let stream = match reach(CMD, &args.addr, args.retry) {
@@ -174,38 +157,53 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
             recorder.as_mut(),
         ),
     };
-    close_record(CMD, recorder, &outcome);
-    match outcome {
-        Ok(r) => report(CMD, &r, board.as_ref()),
-        Err(e) => fail(CMD, &e, board.as_ref()),
-    }
+    finish(CMD, recorder, outcome, board.as_ref())
 }
 
-/// The recorder of `--record`, or the usage error's exit status.
-pub fn open_record(
+/// What `connect` and `exp-nim` play with besides their client, before a seat is
+/// taken: the board of `--board` (met and checked for the `known` N, R and M, see
+/// [`BoardArgs::meet`]) and the recorder of `--record`; or the exit status of the
+/// first that cannot be had, after one line on stderr.
+pub fn board_and_record(
     cmd: &'static str,
-    path: Option<&std::path::Path>,
-    seat: Player,
-    policy: nimbot::Policy,
-) -> Result<Option<Recorder>, ExitCode> {
-    path.map(|p| Recorder::create(p, cmd, Some(seat), Some(policy)))
+    board: &BoardArgs,
+    play: PolicyArgs,
+    (policy, seat): (nimbot::Policy, Player),
+    known: (Option<u32>, Option<u8>, u32),
+    record: Option<&std::path::Path>,
+) -> Result<(Option<BoardEngine>, Option<Recorder>), ExitCode> {
+    let board = board.meet(cmd, play, policy, seat, known)?;
+    let recorder = record
+        .map(|p| Recorder::create(p, cmd, Some(seat), Some(policy)))
         .transpose()
         .map_err(|e| {
             eprintln!("nimbot {cmd}: --record: {e}");
             ExitCode::from(EXIT_USAGE)
-        })
+        })?;
+    Ok((board, recorder))
 }
 
-/// Write the record of a game that ended with `outcome` (one line on stderr if it
-/// cannot be written; the game's exit status stands).
-pub fn close_record(cmd: &str, recorder: Option<Recorder>, outcome: &Result<GameResult, String>) {
-    let Some(recorder) = recorder else { return };
-    let (winner, reason) = match outcome {
-        Ok(r) => (Some(r.winner), r.reason.as_str().to_owned()),
-        Err(e) => (None, e.clone()),
-    };
-    if let Err(e) = recorder.finish(winner, &reason) {
-        eprintln!("nimbot {cmd}: --record: {e}");
+/// The end of a game of `connect` or `exp-nim` that ended with `outcome`: its
+/// record written (one line on stderr if it cannot be; the game's exit status
+/// stands), then the summary line and exit status of [`report`] or [`fail`].
+pub fn finish(
+    cmd: &str,
+    recorder: Option<Recorder>,
+    outcome: Result<GameResult, String>,
+    board: Option<&BoardEngine>,
+) -> ExitCode {
+    if let Some(recorder) = recorder {
+        let (winner, reason) = match &outcome {
+            Ok(r) => (Some(r.winner), r.reason.as_str().to_owned()),
+            Err(e) => (None, e.clone()),
+        };
+        if let Err(e) = recorder.finish(winner, &reason) {
+            eprintln!("nimbot {cmd}: --record: {e}");
+        }
+    }
+    match outcome {
+        Ok(r) => report(cmd, &r, board),
+        Err(e) => fail(cmd, &e, board),
     }
 }
 

@@ -13,9 +13,9 @@ use nimbot::platform::wire::{GameResult, EXIT_USAGE};
 use nimbot::Engine;
 
 use crate::board::BoardArgs;
-use crate::connect::{close_record, fail, meet_board, open_record, report, seat};
-use crate::record::Recorder;
+use crate::connect::{board_and_record, finish, seat};
 use crate::PolicyArgs;
+use nimbot_host::record::Recorder;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -62,22 +62,16 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    if args.board.board.is_some() {
-        if let Err(code) = args.play.board_win(CMD) {
-            return code;
-        }
-    }
-    let mut board = match meet_board(CMD, &args.board, policy, seat) {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    if let Some(b) = &board {
-        if let Err(code) = b.check(args.stones, Some(args.resets), args.init_max) {
-            return code;
-        }
-    }
-    let mut recorder = match open_record(CMD, args.record.as_deref(), seat, policy) {
-        Ok(r) => r,
+    let known = (args.stones, Some(args.resets), args.init_max);
+    let (mut board, mut recorder) = match board_and_record(
+        CMD,
+        &args.board,
+        args.play,
+        (policy, seat),
+        known,
+        args.record.as_deref(),
+    ) {
+        Ok(both) => both,
         Err(code) => return code,
     };
     if let Some(r) = recorder.as_mut() {
@@ -90,11 +84,7 @@ pub fn run(args: &ExpNimArgs) -> ExitCode {
         Some(b) => play(client, b, recorder.as_mut()),
         None => play(client, &mut args.play.host(), recorder.as_mut()),
     };
-    close_record(CMD, recorder, &outcome);
-    match outcome {
-        Ok(r) => report(CMD, &r, board.as_ref()),
-        Err(e) => fail(CMD, &e, board.as_ref()),
-    }
+    finish(CMD, recorder, outcome, board.as_ref())
 }
 
 /// Play through the text client on stdin/stdout to the end of the game.

@@ -9,12 +9,9 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
-mod game_log;
-mod json;
 mod matches;
 mod moves;
 mod nim_arena;
-mod record;
 mod serve;
 mod win;
 

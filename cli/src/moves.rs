@@ -10,7 +10,7 @@ use nimbot::probe::{evaluate_move, root_moves, Evaluation, MoveEvaluation};
 use nimbot::{Engine, Position};
 use serde::Serialize;
 
-use crate::json;
+use nimbot_host::json;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {

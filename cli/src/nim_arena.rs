@@ -14,7 +14,7 @@ use nimbot::arena::{Arena, ArenaConfig, Cell, Column, Family, Loss};
 use nimbot::{Player, Policy};
 use serde::Serialize;
 
-use crate::json;
+use nimbot_host::json;
 
 #[derive(Args, Debug)]
 pub struct NimArenaArgs {

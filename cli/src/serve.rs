@@ -23,7 +23,7 @@ use nimbot::platform::referee::{parse_hello, welcome, CurrentMax, Referee};
 use nimbot::platform::wire::MAX_NAME;
 use nimbot::{Params, Player};
 
-use crate::record::Recorder;
+use nimbot_host::record::Recorder;
 
 /// Longest message accepted from a client (the stock server reads 1024 bytes).
 const MAX_IN: usize = 1024;
@@ -390,7 +390,7 @@ fn join(
 }
 
 /// The platform-format game log, if asked for.
-type GameLog = crate::game_log::Writer<io::BufWriter<File>>;
+type GameLog = nimbot_host::game_log::Writer<io::BufWriter<File>>;
 
 /// Write the record of a judged move (`by` sent it) and, at the end, the reason,
 /// from the state message the players get.
@@ -401,7 +401,7 @@ fn log_state(game_log: &mut Option<GameLog>, by: Option<&[u8]>, state: &[u8]) {
     };
     let num = |k: &str| obj.get(k).and_then(|v| v.as_u32()).unwrap_or(0);
     if let Some(name) = by {
-        let _ = w.record(&crate::game_log::Record {
+        let _ = w.record(&nimbot_host::game_log::Record {
             name: text(name),
             take: num("stones_removed"),
             reset: obj.get("reset_used").and_then(|v| v.as_bool()) == Some(true),

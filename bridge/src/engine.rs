@@ -5,8 +5,12 @@
 //! game to the [`Link`] and moves bytes between the link and the [`Port`]: the thin
 //! std adapter around the link's state machine. It owns the clocks: the reply
 //! timeout, and a budget of time a failing board may cost over a game.
+//!
+//! It lives in the library, not the CLI, so that tests and other front ends can
+//! put a board in a game with [`BoardOptions`]; what goes wrong comes back as a
+//! one-line message, and the caller decides how to say it and with what status.
 
-use std::process::ExitCode;
+use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,18 +19,44 @@ use nimbot::probe::Evaluation;
 use nimbot::strategy::DecideError;
 use nimbot::{Decision, Engine, Move, Params, Player, Policy, Position};
 
-use super::device::{Device, Port};
-use super::{BoardArgs, Fallback};
-use nimbot_bridge::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};
-
-/// The exit status for a board that cannot play, before any seat is taken.
-const EXIT_BOARD: u8 = 2;
+use crate::device::{Device, Port};
+use crate::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};
 /// Pause between attempts to reopen a lost device.
 const REOPEN_PAUSE: Duration = Duration::from_millis(50);
 
+/// What the bridge does with a move the board fails to give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// The host plays it from its own engine; [`BoardEngine::describe`] counts such
+    /// moves.
+    Host,
+    /// Give up the game ([`BoardEngine::forfeited`] says why) rather than send a
+    /// move the board did not choose.
+    Forfeit,
+}
+
+/// How to reach a board and how patient to be with it: plain values, so that a
+/// caller other than the command line (a test, another front end) can drive a
+/// board without clap; the CLI checks its flags and fills this in.
+#[derive(Clone, Debug)]
+pub struct BoardOptions {
+    /// Where the board is.
+    pub device: Device,
+    /// Faults allowed on one move before the fallback plays it (at least 1; the
+    /// meeting gets twice as many).
+    pub tries: u32,
+    /// How long to wait for each reply.
+    pub timeout: Duration,
+    /// The time of the game's clock a failing board may cost in all; zero: no limit.
+    pub budget: Duration,
+    /// Write the conversation to this file ([`Port::log_to`]).
+    pub log: Option<PathBuf>,
+    /// What to do with a move the board fails to give.
+    pub fallback: Fallback,
+}
+
 /// A board on a serial line or socket, as an [`Engine`].
 pub struct BoardEngine {
-    cmd: &'static str,
     port: Port,
     link: Link,
     info: BoardInfo,
@@ -40,78 +70,60 @@ pub struct BoardEngine {
     spent: Duration,
     /// The board's table covers the current game.
     covered: bool,
-    /// Why the bridge gave up the game (`--board-fallback forfeit`).
+    /// Why the bridge gave up the game ([`Fallback::Forfeit`]).
     forfeit: Option<String>,
 }
 
 impl BoardEngine {
     /// Open the board's device and meet it: it must answer `version` and
-    /// `limits` and speak a protocol the bridge knows. Anything else is one line on
-    /// stderr and exit status 2, before the caller takes a seat anywhere.
+    /// `limits` and speak a protocol the bridge knows.
+    ///
+    /// # Errors
+    /// Why the board cannot play, one line naming the device, before the caller
+    /// takes a seat anywhere.
     pub fn meet(
-        cmd: &'static str,
-        args: &BoardArgs,
+        options: &BoardOptions,
         policy: Policy,
         seat: Player,
-    ) -> Result<BoardEngine, ExitCode> {
-        let fail = |msg: String| {
-            eprintln!("nimbot {cmd}: {msg}");
-            ExitCode::from(EXIT_BOARD)
-        };
-        let Some(board) = args.board.as_deref() else {
-            return Err(fail("no --board given".into()));
-        };
-        let seconds = |x: f64| x >= 0.0 && x.is_finite();
-        let sane = args.board_timeout > 0.0
-            && seconds(args.board_timeout)
-            && seconds(args.board_budget)
-            && args.board_tries > 0
-            && args.baud > 0;
-        if !sane {
-            return Err(fail(
-                "--board-timeout must be positive seconds, --board-budget seconds, --board-tries and --baud at least 1".into(),
-            ));
-        }
-        let device = Device::parse(board, args.baud);
+    ) -> Result<BoardEngine, String> {
+        let device = &options.device;
         let mut port = Port::open(device.clone())
-            .map_err(|e| fail(format!("cannot open the board at {device}: {e}")))?;
-        if let Some(path) = &args.board_log {
+            .map_err(|e| format!("cannot open the board at {device}: {e}"))?;
+        if let Some(path) = &options.log {
             let file = std::fs::File::create(path)
-                .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             port.log_to(file);
         }
-        let mut link = Link::new(args.board_tries, policy.as_str());
-        let timeout = Duration::from_secs_f64(args.board_timeout);
+        let mut link = Link::new(options.tries, policy.as_str());
         let first = link.meet();
-        let info = match drive(&mut port, &mut link, timeout, None, first) {
+        let info = match drive(&mut port, &mut link, options.timeout, None, first) {
             Out::Met(info) => info,
             Out::GiveUp(why) => {
-                return Err(fail(format!(
+                return Err(format!(
                     "the board at {device} does not answer the line protocol ({why} to `version`/`limits`, {} tries of {} s)",
-                    link.meeting_tries(), args.board_timeout
-                )))
+                    link.meeting_tries(), options.timeout.as_secs_f64()
+                ))
             }
-            other => return Err(fail(format!("the board at {device}: unexpected {other:?}"))),
+            other => return Err(format!("the board at {device}: unexpected {other:?}")),
         };
         if !PROTOCOLS.contains(&info.protocol) {
-            return Err(fail(format!(
+            return Err(format!(
                 "the board at {device} ({}) speaks protocol {}; this bridge speaks {} to {}",
                 info.software,
                 info.protocol,
                 PROTOCOLS.start(),
                 PROTOCOLS.end()
-            )));
+            ));
         }
         Ok(BoardEngine {
-            cmd,
             port,
             link,
             info,
             seat,
             host: TableOrSolverEngine::embedded(),
-            fallback: args.board_fallback,
-            timeout,
-            budget: Duration::from_secs_f64(args.board_budget),
+            fallback: options.fallback,
+            timeout: options.timeout,
+            budget: options.budget,
             spent: Duration::ZERO,
             covered: true,
             forfeit: None,
@@ -119,14 +131,17 @@ impl BoardEngine {
     }
 
     /// Check what is known of the game before joining: M always, N and R when the
-    /// command line gives them. A game the board's table does not cover is one line
-    /// on stderr and exit status 2.
+    /// caller knows them.
+    ///
+    /// # Errors
+    /// A game the board's table does not cover: one line naming the game, the
+    /// device and what its table covers.
     pub fn check(
         &self,
         stones: Option<u32>,
         resets: Option<u8>,
         init_max: u32,
-    ) -> Result<(), ExitCode> {
+    ) -> Result<(), String> {
         let limits = self.info.limits;
         let fits = stones.is_none_or(|n| n <= limits.max_stones)
             && resets.is_none_or(|r| u32::from(r) <= limits.max_resets)
@@ -142,12 +157,10 @@ impl BoardEngine {
             game.push_str(&format!("R = {r}, "));
         }
         game.push_str(&format!("M = {init_max}"));
-        eprintln!(
-            "nimbot {}: the board at {} cannot play this game ({game}): its table covers {limits}",
-            self.cmd,
+        Err(format!(
+            "the board at {} cannot play this game ({game}): its table covers {limits}",
             self.port.device()
-        );
-        Err(ExitCode::from(EXIT_BOARD))
+        ))
     }
 
     /// The bridge's part of the game's summary line.
@@ -165,7 +178,7 @@ impl BoardEngine {
         s
     }
 
-    /// Why the bridge gave up the game (`--board-fallback forfeit`).
+    /// Why the bridge gave up the game ([`Fallback::Forfeit`]).
     pub fn forfeited(&self) -> Option<&str> {
         self.forfeit.as_deref()
     }
@@ -213,7 +226,7 @@ impl BoardEngine {
     }
 
     /// What is left of the time a failing board may cost this game (`None`: no
-    /// limit, `--board-budget 0`).
+    /// limit: a zero budget).
     fn remaining(&self) -> Option<Duration> {
         (!self.budget.is_zero()).then(|| self.budget.saturating_sub(self.spent))
     }

@@ -242,7 +242,7 @@ impl Port {
 
     /// Read what arrives within `wait`: `Some(n)` bytes (at least one), or `None`.
     fn read_some(&mut self, buf: &mut [u8], wait: Duration) -> io::Result<Option<usize>> {
-        let n = match self.conn.as_mut() {
+        let read = match self.conn.as_mut() {
             None => return Err(io::ErrorKind::NotConnected.into()),
             Some(Conn::Tcp(s)) => {
                 // The board's side writes a reply in small pieces (QEMU a byte at a
@@ -251,17 +251,7 @@ impl Port {
                 let _ = socket2::SockRef::from(&*s).set_tcp_quickack(true);
                 // A zero timeout means "block forever" to std: wait at least 1 ms.
                 s.set_read_timeout(Some(wait.max(Duration::from_millis(1))))?;
-                match s.read(buf) {
-                    Ok(n) => n,
-                    Err(e)
-                        if e.kind() == io::ErrorKind::WouldBlock
-                            || e.kind() == io::ErrorKind::TimedOut =>
-                    {
-                        return Ok(None)
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(None),
-                    Err(e) => return Err(e),
-                }
+                s.read(buf)
             }
             Some(Conn::Serial(f)) => {
                 let timeout = Timespec::try_from(wait).unwrap_or(Timespec {
@@ -275,17 +265,24 @@ impl Port {
                     Err(rustix::io::Errno::INTR) => return Ok(None),
                     Err(e) => return Err(e.into()),
                 }
-                match f.read(buf) {
-                    Ok(n) => n,
-                    Err(e)
-                        if e.kind() == io::ErrorKind::WouldBlock
-                            || e.kind() == io::ErrorKind::Interrupted =>
-                    {
-                        return Ok(None)
-                    }
-                    Err(e) => return Err(e),
-                }
+                f.read(buf)
             }
+        };
+        // Both kinds of device say "nothing yet" the same ways: a socket's read
+        // timeout (`WouldBlock` or `TimedOut`, by platform) and a signal.
+        let n = match read {
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock
+                        | io::ErrorKind::TimedOut
+                        | io::ErrorKind::Interrupted
+                ) =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
         };
         if n == 0 {
             self.conn = None;
@@ -341,4 +338,69 @@ fn open_serial(path: &std::path::Path, baud: u32) -> io::Result<File> {
     let flags = fcntl_getfl(fd.as_fd())?;
     fcntl_setfl(fd.as_fd(), flags - OFlags::NONBLOCK)?;
     Ok(File::from(fd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    #[test]
+    fn addresses_with_a_port_and_no_slash_are_sockets() {
+        assert_eq!(
+            Device::parse("tcp:localhost:5555", 9600),
+            Device::Tcp("localhost:5555".into())
+        );
+        assert_eq!(
+            Device::parse("127.0.0.1:5555", 9600),
+            Device::Tcp("127.0.0.1:5555".into())
+        );
+        for path in [
+            "/dev/ttyACM0",
+            "ttyUSB0",
+            "./odd:5555",
+            ":5555",
+            "host:port",
+        ] {
+            assert_eq!(
+                Device::parse(path, 9600),
+                Device::Serial {
+                    path: PathBuf::from(path),
+                    baud: 9600
+                },
+                "{path}"
+            );
+        }
+    }
+
+    /// Over a real socket: lines split across writes are joined, CR LF is taken,
+    /// an overlong line is cut at [`MAX_LINE`] with its rest dropped, silence is
+    /// `None` at the deadline and the peer closing is an error.
+    #[test]
+    fn a_port_reads_whole_lines_by_a_deadline() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut port = Port::open(Device::Tcp(addr.to_string())).unwrap();
+        let (mut peer, _) = listener.accept().unwrap();
+        let soon = || Instant::now() + Duration::from_secs(5);
+        port.send_line("version").unwrap();
+        let mut got = [0u8; 8];
+        peer.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"version\n");
+        peer.write_all(b"ok ni").unwrap();
+        peer.write_all(b"mbot\r\n").unwrap();
+        assert_eq!(
+            port.read_line(soon()).unwrap().as_deref(),
+            Some("ok nimbot")
+        );
+        let long = "x".repeat(MAX_LINE + 40);
+        peer.write_all(format!("{long}\nnext\n").as_bytes())
+            .unwrap();
+        assert_eq!(port.read_line(soon()).unwrap(), Some("x".repeat(MAX_LINE)));
+        assert_eq!(port.read_line(soon()).unwrap().as_deref(), Some("next"));
+        assert_eq!(port.read_line(Instant::now()).unwrap(), None);
+        drop(peer);
+        let closed = port.read_line(soon()).unwrap_err();
+        assert_eq!(closed.kind(), io::ErrorKind::UnexpectedEof);
+    }
 }

@@ -1,0 +1,254 @@
+//! A game replayed with the rules and the solver, to say where it was thrown
+//! away: what `nimbot analyze` prints, computed here so that tests and other tools
+//! get the same verdicts as the command (which only reads the file and renders).
+//!
+//! The game comes from a platform game log ([`crate::game_log`]) or a record of
+//! `--record` ([`crate::record`]), which is read as the log the server would have
+//! written of the same game. For every move: the value of the position before it,
+//! the winning moves there, whether the move threw a win away (a blunder: from a
+//! won position it leaves the opponent a won one, or the server refuses it), and for
+//! a player in a lost position how many plies it could still have held out against
+//! best play. [`Analysis::summary`] then counts the blunders of each seat.
+
+use nimbot::distance::Distances;
+use nimbot::engine::SolvingEngine;
+use nimbot::rules::IllegalMove;
+use nimbot::solver::{Solution, SolveBox};
+use nimbot::strategy::position_value;
+use nimbot::Value;
+use nimbot::{Game, Move, Outcome, Params, Player, Position};
+
+use crate::game_log::{self, Log};
+use crate::record::{self, Record};
+
+/// What one move did.
+pub struct Ply {
+    /// The log's record of the move.
+    pub record: game_log::Record,
+    pub seat: Player,
+    pub before: Position,
+    pub won: bool,
+    pub winning: Vec<Move>,
+    /// The server's objection, if it refused the move.
+    pub refused: Option<IllegalMove>,
+    pub blunder: bool,
+    /// For a lost position: plies to the end when the winner is fastest and the
+    /// loser holds out longest.
+    pub hold_out: Option<u16>,
+    /// Plies to the end from the position before the move, won or lost.
+    pub distance: Option<u16>,
+}
+
+/// A game log replayed with the rules and the solver.
+pub struct Analysis {
+    /// N, from the log's first record.
+    pub stones: u32,
+    pub resets: u8,
+    pub init_max: u32,
+    /// The seats' names, from their first records.
+    pub names: [String; 2],
+    pub plies: Vec<Ply>,
+    /// The seat that won by the rules (or by the server's refusal of the last move).
+    pub winner: Option<usize>,
+    /// The log's reason line.
+    pub reason: Option<String>,
+    /// Why the replay stopped early, if it did.
+    pub note: Option<String>,
+}
+
+/// Blunders per seat and the ply of each seat's first one.
+pub struct Summary {
+    pub blunders: [u32; 2],
+    pub first: [Option<usize>; 2],
+}
+
+/// The moves that win from `pos`, by `sol`: no reset first, takes ascending.
+fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
+    let mut out = Vec::new();
+    for reset in [false, true] {
+        if reset && pos.own_resets() == 0 {
+            continue;
+        }
+        for take in 1..=pos.limit().min(pos.stones()) {
+            let mv = Move::new(take, reset);
+            let wins = match pos.after(mv) {
+                Ok(None) => !reset,
+                Ok(Some(next)) => position_value(sol, &next) == Ok(Value::Lost),
+                Err(_) => false,
+            };
+            if wins {
+                out.push(mv);
+            }
+        }
+    }
+    out
+}
+
+/// A record as the log the server would have written of the same game: one
+/// record per judged move (the stones left by the rules; a refused move leaves
+/// them), the reason line.
+fn from_record(rec: &Record) -> Result<(Log, Params), String> {
+    let h = &rec.header;
+    let params = Params::new(h.stones, h.resets, h.init_max)
+        .map_err(|e| format!("the record's game (N = {}): {e}", h.stones))?;
+    let mut game = Game::new(params);
+    let mut records = Vec::new();
+    for p in &rec.plies {
+        let seat = if p.seat == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let mv = Move::new(p.take, p.reset);
+        if !p.refused {
+            game.play(seat, mv)
+                .map_err(|e| format!("record ply {}: {e}", p.ply))?;
+        }
+        records.push(game_log::Record {
+            name: h.names[usize::from(p.seat.min(1))].clone(),
+            take: p.take,
+            reset: p.reset,
+            current_max: game.limit(),
+            stones_left: game.stones(),
+        });
+    }
+    let reason = rec.end.as_ref().map(|e| e.reason.clone());
+    Ok((Log { records, reason }, params))
+}
+
+impl Analysis {
+    /// Replay `text`, a platform log or a record (JSON lines, which name N, R and
+    /// M themselves; `resets` and `init_max` are for a log, which does not).
+    ///
+    /// # Errors
+    /// Text that is neither, a game that cannot be replayed or solved here: one
+    /// line.
+    pub fn of_text(text: &str, resets: u8, init_max: u32) -> Result<Analysis, String> {
+        if text.trim_start().starts_with('{') {
+            let (log, params) = from_record(&record::parse(text)?)?;
+            Analysis::replay(
+                &log,
+                Some(params.stones()),
+                params.resets(),
+                params.init_max(),
+            )
+        } else {
+            Analysis::replay(&game_log::parse(text)?, None, resets, init_max)
+        }
+    }
+
+    /// Replay `log` for a game with `resets` and `init_max` (N is `stones` if given,
+    /// else it comes from the log).
+    pub fn replay(
+        log: &Log,
+        stones: Option<u32>,
+        resets: u8,
+        init_max: u32,
+    ) -> Result<Analysis, String> {
+        let first = log.records.first().ok_or("the log holds no move")?;
+        // N from the first record; a refused first take left the pile as it was.
+        let refused_first = log.records.len() == 1
+            && log.reason.as_deref().is_some_and(|r| {
+                r.ends_with("made an illegal move") || r.ends_with("exceeded time limit")
+            });
+        let stones = if let Some(n) = stones {
+            n
+        } else if refused_first {
+            first.stones_left
+        } else {
+            first
+                .stones_left
+                .saturating_add(first.take.min(u32::MAX - first.stones_left))
+        };
+        let params = Params::new(stones, resets, init_max)
+            .map_err(|e| format!("N = {stones} from the log: {e}"))?;
+        let bx = SolveBox::games(stones, resets, init_max);
+        if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
+            return Err(format!("N = {stones} is too large to solve here"));
+        }
+        let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
+        let dist = Distances::solve(bx).map_err(|e| e.to_string())?;
+        let mut game = Game::new(params);
+        let mut plies: Vec<Ply> = Vec::new();
+        let mut note = None;
+        for (i, rec) in log.records.iter().enumerate() {
+            let seat = if i % 2 == 0 {
+                Player::First
+            } else {
+                Player::Second
+            };
+            let Some(before) = game.position() else {
+                note = Some(format!("record {} comes after the game ended", i + 1));
+                break;
+            };
+            let won = position_value(&sol, &before) == Ok(Value::Won);
+            let mv = Move::new(rec.take, rec.reset);
+            let refused = game.check(seat, mv).err();
+            let leaves_won = match before.after(mv) {
+                Ok(Some(next)) => position_value(&sol, &next) == Ok(Value::Won),
+                _ => false,
+            };
+            plies.push(Ply {
+                record: rec.clone(),
+                seat,
+                before,
+                won,
+                winning: winning_moves(&sol, &before),
+                refused,
+                blunder: refused.is_some() || (won && leaves_won),
+                hold_out: if won { None } else { dist.get(&before) },
+                distance: dist.get(&before),
+            });
+            if refused.is_some() {
+                break;
+            }
+            if let Ok(Outcome::Continue) = game.play(seat, mv) {
+                if game.stones() != rec.stones_left {
+                    note = Some(format!(
+                        "record {} says {} stones left, the rules say {}",
+                        i + 1,
+                        rec.stones_left,
+                        game.stones()
+                    ));
+                    break;
+                }
+            }
+        }
+        let names = [0, 1].map(|s| {
+            log.records
+                .get(s)
+                .map_or_else(|| "?".to_string(), |r| r.name.clone())
+        });
+        let winner = match game.winner() {
+            Some(w) => Some(w.index()),
+            None => plies
+                .last()
+                .filter(|p| p.refused.is_some())
+                .map(|p| p.seat.other().index()),
+        };
+        Ok(Analysis {
+            stones,
+            resets,
+            init_max,
+            names,
+            plies,
+            winner,
+            reason: log.reason.clone(),
+            note,
+        })
+    }
+
+    /// The blunders of each seat and where each seat's first one is.
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary {
+            blunders: [0; 2],
+            first: [None; 2],
+        };
+        for (i, p) in self.plies.iter().enumerate().filter(|(_, p)| p.blunder) {
+            let seat = p.seat.index();
+            s.blunders[seat] += 1;
+            s.first[seat].get_or_insert(i + 1);
+        }
+        s
+    }
+}
