@@ -13,7 +13,6 @@ mod matches;
 mod moves;
 mod nim_arena;
 mod serve;
-mod win;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -25,7 +24,7 @@ use nimbot::fibonacci as fib;
 use nimbot::policy::Knowledge;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
-use win::WinChoice;
+use nimbot_host::win::{Win, WinChoice};
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -58,8 +57,8 @@ struct PolicyArgs {
     /// How nimbot wins a won position: `smallest` takes the smallest winning take;
     /// `fastest` the winning move that ends the game soonest against best play
     /// (from the distances to the end). docs/policies.md compares them.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = win::Win::Smallest)]
-    win: win::Win,
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Win::Smallest)]
+    win: Win,
 }
 
 impl PolicyArgs {
@@ -106,7 +105,7 @@ impl PolicyArgs {
     /// With a board, which decides the moves itself: `--win fastest` is refused
     /// (the usage error's exit status, after one line on stderr).
     fn board_win(self, cmd: &str) -> Result<(), ExitCode> {
-        if self.win == win::Win::Fastest {
+        if self.win == Win::Fastest {
             eprintln!("nimbot {cmd}: --win fastest needs distances, which a board does not have");
             return Err(ExitCode::from(2));
         }
