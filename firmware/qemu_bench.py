@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 
-from qemu_test import M, Failure, Game, LineProcess, Oracle, parse_move
+from qemu_test import M, Failure, Game, LineProcess, Oracle, await_banner, oracle_process, parse_move
 
 ICOUNT = "-icount shift=0,align=off,sleep=off"
 # Calibration loops: `cost spin N` runs 2 N instructions.
@@ -245,12 +245,9 @@ def main():
         fw = LineProcess(qemu, "firmware", args.timeout)
         oracle = None
         if args.oracle:
-            oracle_argv = [args.oracle] + (["--policy", args.oracle_policy] if args.oracle_policy else [])
-            oracle_proc = LineProcess(oracle_argv, "oracle", args.timeout)
+            oracle_proc = oracle_process(args.oracle, args.oracle_policy, args.timeout)
             oracle = Oracle(oracle_proc)
-        banner = fw.readline(timeout=max(args.timeout, 30))
-        if banner != "nimbot ready":
-            raise Failure(f"boot: expected the banner 'nimbot ready', got {banner!r}")
+        await_banner(fw, args.timeout)
         ratio, spin_ticks = calibrate(fw)
         log(f"calibration: cost spin {', '.join(f'{n} -> {t}' for n, t in spin_ticks.items())} ticks: "
             f"{ratio:.4f} instructions a tick")

@@ -41,6 +41,28 @@ class Failure(Exception):
     pass
 
 
+class Tally:
+    """Checks passed and failed; a section of checks that fails counts once."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def fail(self, label, e):
+        self.failed += 1
+        print(f"FAIL {label}: {e}", flush=True)
+
+    def section(self, label, check, fw=None):
+        """Run `check` (it returns how many checks passed); a Failure is reported under
+        `label` and, when `fw` is given, the firmware's game is ended so that whatever
+        was in flight does not leak into the next section."""
+        try:
+            self.passed += check()
+        except Failure as e:
+            self.fail(label, e)
+            if fw is not None:
+                fw.ask("end")
+
+
 class LineProcess:
     """A child process spoken to one line at a time, with a timeout per reply."""
 
@@ -101,6 +123,20 @@ class LineProcess:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+
+
+def oracle_process(path, policy, timeout):
+    """The host binary in `stdio` mode, the oracle both scripts ask for values."""
+    return LineProcess([path] + (["--policy", policy] if policy else []), "oracle", timeout)
+
+
+def await_banner(fw, timeout):
+    """Boot handshake: bytes that reach a UART before the firmware has enabled it are
+    dropped (some UARTs in QEMU drop them, as real ones do), so nothing is sent
+    before the banner the firmware writes once it listens."""
+    banner = fw.readline(timeout=max(timeout, 30))
+    if banner != "nimbot ready":
+        raise Failure(f"boot: expected the banner 'nimbot ready', got {banner!r}")
 
 
 class Game:
@@ -454,20 +490,14 @@ def main():
     qemu = shlex.split(args.qemu) + [args.image_flag, args.elf]
     print("qemu: " + " ".join(qemu), flush=True)
     rng = random.Random(args.seed)
-    passed = failed = 0
+    tally = Tally()
     fw = oracle_proc = None
     started = time.monotonic()
     try:
         fw = LineProcess(qemu, "firmware", args.timeout)
-        oracle_argv = [args.oracle] + (["--policy", args.oracle_policy] if args.oracle_policy else [])
-        oracle_proc = LineProcess(oracle_argv, "oracle", args.timeout)
+        oracle_proc = oracle_process(args.oracle, args.oracle_policy, args.timeout)
         oracle = Oracle(oracle_proc)
-        # Boot handshake: bytes that reach a UART before the firmware has enabled
-        # it are dropped (some UARTs in QEMU drop them, as real ones do), so
-        # nothing is sent before the banner the firmware writes once it listens.
-        banner = fw.readline(timeout=max(args.timeout, 30))
-        if banner != "nimbot ready":
-            raise Failure(f"boot: expected the banner 'nimbot ready', got {banner!r}")
+        await_banner(fw, args.timeout)
         # A line garbled on the way in gets an error reply: ask again a few times.
         for _ in range(3):
             reply = fw.ask("version")
@@ -489,75 +519,66 @@ def main():
                 games += [(n, r, bot, "perfect") for n in ns]
                 games += [(n, r, bot, "random") for n in rng.sample(range(lo, hi + 1), random_samples)]
         total_moves = 0
+
+        def one_game(n, r, bot, opponent):
+            nonlocal total_moves
+            start_won = oracle.query((n, M, r, r, 0))[0]
+            bot_should_win = start_won == (bot == 0)
+            winner, moves = play(fw, oracle, n, r, bot, opponent, rng)
+            total_moves += moves
+            if opponent == "perfect" and (winner == bot) != bot_should_win:
+                raise Failure(f"won={winner == bot}, theory says {bot_should_win}")
+            if bot_should_win and winner != bot:
+                raise Failure("lost a won start")
+            return 1
+
         for n, r, bot, opponent in games:
             label = f"N={n} R={r} seat={'first' if bot == 0 else 'second'} vs {opponent}"
-            try:
-                start_won = oracle.query((n, M, r, r, 0))[0]
-                bot_should_win = start_won == (bot == 0)
-                winner, moves = play(fw, oracle, n, r, bot, opponent, rng)
-                total_moves += moves
-                if opponent == "perfect" and (winner == bot) != bot_should_win:
-                    raise Failure(f"won={winner == bot}, theory says {bot_should_win}")
-                if bot_should_win and winner != bot:
-                    raise Failure("lost a won start")
-                passed += 1
-            except Failure as e:
-                failed += 1
-                print(f"FAIL {label}: {e}", flush=True)
-                # Resynchronize: whatever was in flight is stale.
-                fw.ask("end")
+            tally.section(label, lambda: one_game(n, r, bot, opponent), fw)
         elapsed = time.monotonic() - started
         print(f"games: {len(games)} complete games ({total_moves} moves) in {elapsed:.1f} s", flush=True)
 
         # The related games, the root probe and bad input (a big-table image shares
         # them with the default one: --games-only leaves them to that run).
         if not args.games_only:
-            try:
+            def other_games():
                 t0 = time.monotonic()
                 if args.expanding_only:
-                    passed += check_expanding_only(fw)
+                    n = check_expanding_only(fw)
                     print("other games: refused (Expanding Nim only, protocol 1)", flush=True)
-                else:
-                    supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
-                    n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
-                    passed += n
-                    print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
-                          f"in {time.monotonic() - t0:.1f} s", flush=True)
-            except Failure as e:
-                failed += 1
-                print(f"FAIL other games: {e}", flush=True)
-                fw.ask("end")
+                    return n
+                supernim = SUPERNIM_STARTS if args.supernim is None else args.supernim
+                n = play_other_games(fw, oracle_proc, rng, args.other_samples, supernim)
+                print(f"other games: {n} Fibonacci Nim and Super-Nim games against the host binary "
+                      f"in {time.monotonic() - t0:.1f} s", flush=True)
+                return n
 
-            if args.first_decision:
-                try:
-                    t0 = time.monotonic()
-                    passed += check_first_decisions(fw, oracle_proc, args.first_decision)
-                    print(f"first decisions: {len(args.first_decision)} Super-Nim searches agree with the host binary "
-                          f"in {time.monotonic() - t0:.1f} s", flush=True)
-                except Failure as e:
-                    failed += 1
-                    print(f"FAIL first decisions: {e}", flush=True)
-                    fw.ask("end")
+            def first_decisions():
+                t0 = time.monotonic()
+                n = check_first_decisions(fw, oracle_proc, args.first_decision)
+                print(f"first decisions: {len(args.first_decision)} Super-Nim searches agree with the host binary "
+                      f"in {time.monotonic() - t0:.1f} s", flush=True)
+                return n
 
-            try:
+            def root_probe():
                 n = check_root_probe(fw, oracle_proc, rng, args.other_samples,
                                      with_moves=not args.expanding_only)
                 if args.expanding_only and not fw.ask("moves 20 3 4 4 0").startswith("error "):
                     raise Failure("`moves` on a board without it: no error")
-                passed += n
                 print(f"root probe: `moves` and `query` of {n} positions equal to the host's, "
                       "distances `-`", flush=True)
-            except Failure as e:
-                failed += 1
-                print(f"FAIL root probe: {e}", flush=True)
-                fw.ask("end")
+                return n
 
-            try:
-                passed += check_bad_input(fw)
+            def bad_input():
+                n = check_bad_input(fw)
                 print("bad input: every malformed or overlong line got one error; the game survived", flush=True)
-            except Failure as e:
-                failed += 1
-                print(f"FAIL bad input: {e}", flush=True)
+                return n
+
+            tally.section("other games", other_games, fw)
+            if args.first_decision:
+                tally.section("first decisions", first_decisions, fw)
+            tally.section("root probe", root_probe, fw)
+            tally.section("bad input", bad_input)
 
         reply = fw.ask("stack")
         words = reply.split()
@@ -567,19 +588,18 @@ def main():
         ram = args.static_ram + stack
         print(f"stack high-water mark: {stack} bytes; RAM: {args.static_ram} static + {stack} stack = {ram} bytes (budget {args.ram_budget})", flush=True)
         if ram > args.ram_budget:
-            failed += 1
-            print(f"FAIL RAM {ram} bytes is over the budget of {args.ram_budget}", flush=True)
+            tally.fail("RAM", f"{ram} bytes is over the budget of {args.ram_budget}")
         else:
-            passed += 1
+            tally.passed += 1
     except Failure as e:
-        failed += 1
+        tally.failed += 1
         print(f"FAIL {e}", flush=True)
     finally:
         for p in (fw, oracle_proc):
             if p is not None:
                 p.kill()
-    print(f"firmware: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"firmware: {tally.passed} passed, {tally.failed} failed")
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

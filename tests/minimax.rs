@@ -72,10 +72,14 @@ impl Raw {
 }
 
 /// Memoized minimax for one value of M (the value of a raw state does not depend on
-/// N or R, so one memo serves every game with this M).
+/// N or R, so one memo serves every game with this M), and the distances to the end
+/// from the raw rules alone: plies until the pile is empty when the winner finishes
+/// as fast as it can and the loser holds out as long as it can (a move that empties
+/// the pile counts 1).
 struct Minimax {
     m: u32,
     memo: HashMap<Raw, bool>,
+    distances: HashMap<Raw, u32>,
 }
 
 impl Minimax {
@@ -83,6 +87,7 @@ impl Minimax {
         Minimax {
             m,
             memo: HashMap::new(),
+            distances: HashMap::new(),
         }
     }
 
@@ -109,6 +114,32 @@ impl Minimax {
         }
         self.memo.insert(st, v);
         v
+    }
+
+    /// Every raw move with whether it wins for its mover and its distance
+    /// (counting the move).
+    fn scored_moves(&mut self, st: Raw) -> Vec<(u32, bool, bool, u32)> {
+        let mut out = Vec::new();
+        for (k, reset, next) in st.moves(self.m) {
+            let (wins, d) = match next {
+                None => (true, 1),
+                Some(n) => (!self.wins(n), 1 + self.distance(n)),
+            };
+            out.push((k, reset, wins, d));
+        }
+        out
+    }
+
+    fn distance(&mut self, st: Raw) -> u32 {
+        if let Some(&d) = self.distances.get(&st) {
+            return d;
+        }
+        let moves = self.scored_moves(st);
+        let fastest_win = moves.iter().filter(|mv| mv.2).map(|mv| mv.3).min();
+        let longest = moves.iter().map(|mv| mv.3).max().expect("a legal move");
+        let d = fastest_win.unwrap_or(longest);
+        self.distances.insert(st, d);
+        d
     }
 }
 
@@ -376,50 +407,6 @@ fn capless_wins_matches_raw_minimax_with_open_cap() {
     }
 }
 
-/// Distances to the end from the raw rules alone: plies until the pile is empty
-/// when the winner (by [`Minimax`]) finishes as fast as it can and the loser holds
-/// out as long as it can. A move that empties the pile counts 1.
-struct Remoteness {
-    values: Minimax,
-    memo: HashMap<Raw, u32>,
-}
-
-impl Remoteness {
-    fn new(m: u32) -> Self {
-        Remoteness {
-            values: Minimax::new(m),
-            memo: HashMap::new(),
-        }
-    }
-
-    /// Every raw move with whether it wins for its mover and its distance
-    /// (counting the move).
-    fn moves(&mut self, st: Raw) -> Vec<(u32, bool, bool, u32)> {
-        let m = self.values.m;
-        let mut out = Vec::new();
-        for (k, reset, next) in st.moves(m) {
-            let (wins, d) = match next {
-                None => (true, 1),
-                Some(n) => (!self.values.wins(n), 1 + self.distance(n)),
-            };
-            out.push((k, reset, wins, d));
-        }
-        out
-    }
-
-    fn distance(&mut self, st: Raw) -> u32 {
-        if let Some(&d) = self.memo.get(&st) {
-            return d;
-        }
-        let moves = self.moves(st);
-        let fastest_win = moves.iter().filter(|mv| mv.2).map(|mv| mv.3).min();
-        let longest = moves.iter().map(|mv| mv.3).max().expect("a legal move");
-        let d = fastest_win.unwrap_or(longest);
-        self.memo.insert(st, d);
-        d
-    }
-}
-
 /// Ask `session` for every move of the position `s c a b f` on the line protocol,
 /// following `more`: (value word, distance) and the items `TAKE[r]:vD`.
 fn protocol_moves(
@@ -468,7 +455,7 @@ fn moves_and_distances_agree_with_raw_minimax() {
     let mut states_checked = 0u64;
     let mut moves_checked = 0u64;
     for m in 1..=4u32 {
-        let mut rm = Remoteness::new(m);
+        let mut rm = Minimax::new(m);
         let mut session =
             nimbot::protocol::Session::new(nimbot::engine::TableOrSolverEngine::embedded());
         // `new` sets M for `query` and `moves`.
@@ -492,7 +479,7 @@ fn moves_and_distances_agree_with_raw_minimax() {
                 pos.opp_resets(),
                 u8::from(pos.reset_pending())
             );
-            let won = rm.values.wins(st);
+            let won = rm.wins(st);
             let d = rm.distance(st);
             assert_eq!(d % 2 == 1, won, "parity at {st:?}");
             let word = if won { "win" } else { "lose" };
@@ -504,7 +491,7 @@ fn moves_and_distances_agree_with_raw_minimax() {
             );
             // The raw moves the probe lists: takes up to the pile, no reset on the
             // emptying take (the rest repeat it), every take without a reset first.
-            let mut raw = rm.moves(st);
+            let mut raw = rm.scored_moves(st);
             raw.sort_by_key(|&(k, reset, _, _)| (reset, k));
             let want: Vec<String> = raw
                 .into_iter()

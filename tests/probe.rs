@@ -4,6 +4,9 @@
 //! the distances' parity against the solver on whole boxes; the line protocol's
 //! `moves` paging and its values-only form.
 
+mod common;
+
+use common::send;
 use nimbot::distance::Distances;
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::probe::{evaluate_move, root_moves};
@@ -114,10 +117,6 @@ fn distance_parity_is_the_solvers_value_on_whole_boxes() {
     }
 }
 
-fn say<E: Engine>(s: &mut Session<E>, line: &str) -> String {
-    String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap()
-}
-
 #[test]
 fn moves_pages_through_long_move_lists() {
     // 900 stones, cap 40, 4 resets each: 80 moves, several lines.
@@ -129,7 +128,7 @@ fn moves_pages_through_long_move_lists() {
     let mut from = 0;
     let mut pages = 0;
     loop {
-        let reply = say(&mut s, &format!("moves 900 40 4 4 0 {from}"));
+        let reply = send(&mut s, &format!("moves 900 40 4 4 0 {from}"));
         assert!(reply.len() <= MAX_REPLY);
         pages += 1;
         let words: Vec<&str> = reply.split(' ').collect();
@@ -152,15 +151,15 @@ fn moves_pages_through_long_move_lists() {
     assert_eq!(listed, all);
     assert!(pages >= 4, "{pages} pages");
     // Past the last move: the position alone.
-    let head = say(&mut s, "moves 900 40 4 4 0 80");
+    let head = send(&mut s, "moves 900 40 4 4 0 80");
     assert_eq!(head.split(' ').count(), 3, "{head}");
     assert_eq!(
-        say(&mut s, "moves 900 40 4 4"),
+        send(&mut s, "moves 900 40 4 4"),
         "error usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]"
     );
-    assert_eq!(say(&mut s, "moves 900 40 4 4 0 x"), "error bad number");
+    assert_eq!(send(&mut s, "moves 900 40 4 4 0 x"), "error bad number");
     assert_eq!(
-        say(&mut s, "moves 900 40 4 4 0 1 2"),
+        send(&mut s, "moves 900 40 4 4 0 1 2"),
         "error too many arguments"
     );
 }
@@ -172,8 +171,8 @@ fn a_values_only_engine_answers_with_dashes() {
     let mut table = Session::new(TableEngine::embedded());
     let mut full = Session::new(TableOrSolverEngine::embedded());
     for line in ["moves 20 3 4 4 0", "moves 7 6 0 1 0", "moves 5 3 1 0 1"] {
-        let t = say(&mut table, line);
-        let f = say(&mut full, line);
+        let t = send(&mut table, line);
+        let f = send(&mut full, line);
         let strip = |r: &str| -> Vec<String> {
             r.split(' ')
                 .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-'))
@@ -187,13 +186,13 @@ fn a_values_only_engine_answers_with_dashes() {
         }
     }
     assert_eq!(
-        say(&mut table, "query 20 3 4 4 0").split(' ').nth(3),
+        send(&mut table, "query 20 3 4 4 0").split(' ').nth(3),
         Some("-")
     );
-    assert_eq!(say(&mut table, "query 3 3 0 0 0"), "win 3 0 -");
-    assert_eq!(say(&mut full, "query 3 3 0 0 0"), "win 3 0 1");
+    assert_eq!(send(&mut table, "query 3 3 0 0 0"), "win 3 0 -");
+    assert_eq!(send(&mut full, "query 3 3 0 0 0"), "win 3 0 1");
     // 20 stones, cap 3, 4 resets each is lost (docs/protocol.md's example).
-    let reply = say(&mut full, "moves 20 3 4 4 0");
+    let reply = send(&mut full, "moves 20 3 4 4 0");
     assert!(reply.starts_with("moves lose "), "{reply}");
     assert!(reply.contains(" 1:l") && reply.contains(" 3r:l"), "{reply}");
     assert!(!reply.contains(":w"), "{reply}");

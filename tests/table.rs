@@ -1,5 +1,8 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
+mod common;
+
+use common::send;
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::policy::decide;
 use nimbot::protocol::Session;
@@ -247,20 +250,17 @@ fn the_table_engine_refuses_what_the_table_does_not_cover() {
     assert!(by_table.value.is_won());
     // Over the line protocol, as the firmware runs it: an error line, nothing else.
     let mut session = Session::new(e);
-    let reply = |s: &mut Session<TableEngine>, line: &str| {
-        String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap()
-    };
     assert_eq!(
-        reply(&mut session, "limits"),
+        send(&mut session, "limits"),
         "limits stones 999 resets 4 init_max 3 line 80"
     );
     assert_eq!(
-        reply(&mut session, "new 1000 4 3 first"),
+        send(&mut session, "new 1000 4 3 first"),
         "error position outside the engine's limits"
     );
-    assert_eq!(reply(&mut session, "state"), "state none");
-    assert_eq!(reply(&mut session, "new 999 4 3 first"), "ok");
-    assert!(reply(&mut session, "go").starts_with("move "));
+    assert_eq!(send(&mut session, "state"), "state none");
+    assert_eq!(send(&mut session, "new 999 4 3 first"), "ok");
+    assert!(send(&mut session, "go").starts_with("move "));
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! The lost-position policy: its reply counts against brute force, its choice
 //! against every alternative, and its selection through the protocol and the CLI.
 
+mod common;
+
+use common::{dialogue, send};
 use nimbot::distance::Distances;
 use nimbot::engine::TableOrSolverEngine;
 use nimbot::policy::{decide, longest_move, reply_counts};
@@ -322,9 +325,7 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
 #[test]
 fn the_policy_is_chosen_over_the_protocol() {
     let mut s = Session::new(TableEngine::embedded());
-    let mut say =
-        |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
-    assert_eq!(say("policy"), "policy trap");
+    assert_eq!(send(&mut s, "policy"), "policy trap");
     // A lost position where the trap does not take 1.
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
     let table = Table::embedded();
@@ -338,18 +339,23 @@ fn the_policy_is_chosen_over_the_protocol() {
     let query = query_line(&pos);
     // The table alone has no distances: `-`.
     assert_eq!(
-        say(&query),
+        send(&mut s, &query),
         format!("lose {} {} -", trap.take, u8::from(trap.reset))
     );
-    assert_eq!(say("policy first"), "policy first");
-    assert_eq!(say(&query), "lose 1 0 -");
-    assert_eq!(say("policy"), "policy first");
-    assert_eq!(
-        say("policy sneaky"),
-        "error usage: policy [first|trap|longest|exploit]"
+    dialogue(
+        &mut s,
+        &[
+            ("policy first", "policy first"),
+            (&query, "lose 1 0 -"),
+            ("policy", "policy first"),
+            (
+                "policy sneaky",
+                "error usage: policy [first|trap|longest|exploit]",
+            ),
+            ("policy trap extra", "error too many arguments"),
+            ("policy", "policy first"),
+        ],
     );
-    assert_eq!(say("policy trap extra"), "error too many arguments");
-    assert_eq!(say("policy"), "policy first");
 }
 
 #[test]
@@ -436,9 +442,7 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
 #[test]
 fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
     let mut s = Session::new(TableOrSolverEngine::embedded());
-    let mut say =
-        |line: &str| String::from_utf8(s.handle_line(line.as_bytes()).unwrap().to_vec()).unwrap();
-    assert_eq!(say("policy longest"), "policy longest");
+    assert_eq!(send(&mut s, "policy longest"), "policy longest");
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
     let dist = Distances::solve(sol.solve_box()).unwrap();
     let pos = stored(&sol, 4, 3)
@@ -451,7 +455,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
         .expect("a lost position where longest and trap differ");
     let want = longest_move(&sol, &dist, &pos).unwrap().mv;
     assert_eq!(
-        say(&query_line(&pos)),
+        send(&mut s, &query_line(&pos)),
         format!(
             "lose {} {} {}",
             want.take,

@@ -3,11 +3,12 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::{Command, Output};
 use std::thread;
 use std::time::Duration;
 
-use common::{first_wins, spawn, Referee, BIN};
+use common::{connect_with, first_wins, spawn, Referee, BIN};
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value};
 use nimbot::{Game, Move, Outcome, Params};
@@ -139,41 +140,15 @@ fn serve_writes_a_game_log_that_analyze_reads() {
     let dir = std::env::temp_dir().join(format!("nimbot-gamelog-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game-log.txt");
-    let referee = Referee::start(&[
-        &n.to_string(),
-        &r.to_string(),
-        "-t",
-        "60",
-        "--game-log",
-        path.to_str().unwrap(),
-    ]);
-    let p0 = spawn(
-        BIN,
-        &[
-            "connect",
-            &referee.addr,
-            "--first",
-            "--name",
-            "slow one",
-            "--pace",
-            "20",
-            "--timeout",
-            "60",
-        ],
+    let referee = logging_referee(n, r, &path, &[]);
+    let p0 = connect_with(
+        &referee.addr,
+        true,
+        "slow one",
+        &["--pace", "20", "--timeout", "60"],
     );
     thread::sleep(Duration::from_millis(5));
-    let p1 = spawn(
-        BIN,
-        &[
-            "connect",
-            &referee.addr,
-            "--second",
-            "--name",
-            "fast",
-            "--timeout",
-            "60",
-        ],
-    );
+    let p1 = connect_with(&referee.addr, false, "fast", &["--timeout", "60"]);
     let (c0, _, e0) = p0.finish(90.0);
     let (c1, _, e1) = p1.finish(90.0);
     let (code, log) = referee.end(10.0);
@@ -224,6 +199,21 @@ fn serve_writes_a_game_log_that_analyze_reads() {
     }
 }
 
+/// A referee for (n, r) with a minute a side that writes its game log to `log`.
+fn logging_referee(n: u32, r: u8, log: &Path, more: &[&str]) -> Referee {
+    let (n, r) = (n.to_string(), r.to_string());
+    let mut args = vec![
+        n.as_str(),
+        &r,
+        "-t",
+        "60",
+        "--game-log",
+        log.to_str().unwrap(),
+    ];
+    args.extend_from_slice(more);
+    Referee::start(&args)
+}
+
 const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/stock_client.py");
 
 /// `analyze --json` of `path`: one value per ply and the summary.
@@ -258,34 +248,17 @@ fn a_record_of_connect_reads_back_with_the_blunders_of_the_servers_log() {
         dir.join("connect.jsonl"),
         dir.join("serve.jsonl"),
     );
-    let referee = Referee::start(&[
-        &n.to_string(),
-        &r.to_string(),
-        "-t",
-        "60",
-        "--game-log",
-        log_path.to_str().unwrap(),
-        "--record",
-        theirs.to_str().unwrap(),
-    ]);
+    let referee = logging_referee(n, r, &log_path, &["--record", theirs.to_str().unwrap()]);
     let py = spawn(
         "python3",
         &[PEER, "127.0.0.1", &referee.port, "0", "py one"],
     );
     thread::sleep(Duration::from_millis(20));
-    let bot = spawn(
-        BIN,
-        &[
-            "connect",
-            &referee.addr,
-            "--second",
-            "--name",
-            "nimbot",
-            "--timeout",
-            "60",
-            "--record",
-            ours.to_str().unwrap(),
-        ],
+    let bot = connect_with(
+        &referee.addr,
+        false,
+        "nimbot",
+        &["--timeout", "60", "--record", ours.to_str().unwrap()],
     );
     let (pc, pout, perr) = py.finish(60.0);
     let (bc, _, berr) = bot.finish(60.0);

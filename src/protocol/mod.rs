@@ -164,35 +164,56 @@ impl<E: Engine> Session<E> {
     /// Adapters that read lines themselves (e.g. firmware answering a diagnostic
     /// command of its own first) call this to reply exactly as [`serve`] does.
     pub fn handle(&mut self, line: Line<'_>) -> Option<Reply> {
+        let mut reply = Reply::default();
+        self.handle_into(line, &mut reply).then_some(reply)
+    }
+
+    /// [`handle`](Self::handle) writing the reply into `reply` (emptied first)
+    /// instead of returning it; false, and `reply` empty, when there is none. A
+    /// firmware builds every reply in the one buffer it keeps, not in copies on
+    /// its stack.
+    pub fn handle_into(&mut self, line: Line<'_>, reply: &mut Reply) -> bool {
         match line {
-            Line::TooLong => Some(Error::Msg(text!("line too long")).reply()),
-            Line::Text(text) => self.handle_line(text),
+            Line::TooLong => {
+                Error::Msg(text!("line too long")).write(reply);
+                true
+            }
+            Line::Text(text) => self.reply_to(text, reply),
         }
     }
 
     /// Handle one command line (without its line ending). `None` for a blank line,
     /// which gets no reply; otherwise the reply line.
     pub fn handle_line(&mut self, line: &[u8]) -> Option<Reply> {
+        let mut reply = Reply::default();
+        self.reply_to(line, &mut reply).then_some(reply)
+    }
+
+    /// The body of [`handle_line`](Self::handle_line): the reply goes to `out`
+    /// (emptied first); false for a blank line.
+    fn reply_to(&mut self, line: &[u8], out: &mut Out) -> bool {
+        out.0.clear();
         let mut words = Words::new(line);
-        let cmd = words.next()?;
-        let mut out = Out::default();
+        let Some(cmd) = words.next() else {
+            return false;
+        };
         let result = match (cmd, &mut self.game) {
-            (b"new", _) => self.cmd_new(&mut words, &mut out),
+            (b"new", _) => self.cmd_new(&mut words, out),
             #[cfg(feature = "related-games")]
             (b"go" | b"opp" | b"state", Some(ActiveGame::Fibonacci(g, bot))) => {
-                games::fibonacci(cmd, g, *bot, &mut words, &mut out)
+                games::fibonacci(cmd, g, *bot, &mut words, out)
             }
             #[cfg(feature = "related-games")]
             (b"go" | b"opp" | b"state", Some(ActiveGame::SuperNim(g, bot))) => {
-                games::supernim(cmd, g, *bot, &mut words, &mut out)
+                games::supernim(cmd, g, *bot, &mut words, out)
             }
-            (b"go", _) => words.end().and_then(|()| self.cmd_go(&mut out)),
-            (b"opp", _) => self.cmd_opp(&mut words, &mut out),
-            (b"query", _) => self.cmd_query(&mut words, &mut out),
+            (b"go", _) => words.end().and_then(|()| self.cmd_go(out)),
+            (b"opp", _) => self.cmd_opp(&mut words, out),
+            (b"query", _) => self.cmd_query(&mut words, out),
             // Not on the AVR: the Arduino Uno's 32 KB of flash have no room for it.
             #[cfg(not(target_arch = "avr"))]
-            (b"moves", _) => self.cmd_moves(&mut words, &mut out),
-            (b"state", _) => words.end().map(|()| self.cmd_state(&mut out)),
+            (b"moves", _) => self.cmd_moves(&mut words, out),
+            (b"state", _) => words.end().map(|()| self.cmd_state(out)),
             (b"end", _) => words.end().map(|()| {
                 self.game = None;
                 out.text(text!("ok"));
@@ -203,15 +224,15 @@ impl<E: Engine> Session<E> {
                 out.text(text!(" protocol "));
                 out.num(PROTOCOL_VERSION);
             }),
-            (b"limits", _) => words.end().map(|()| self.cmd_limits(&mut out)),
-            (b"policy", _) => self.cmd_policy(&mut words, &mut out),
+            (b"limits", _) => words.end().map(|()| self.cmd_limits(out)),
+            (b"policy", _) => self.cmd_policy(&mut words, out),
             (b"help", _) => words.end().map(|()| out.text(text!(HELP))),
             _ => Err(Error::Msg(text!("unknown command (try help)"))),
         };
-        Some(match result {
-            Ok(()) => out.0,
-            Err(e) => e.reply(),
-        })
+        if let Err(e) = result {
+            e.write(out);
+        }
+        true
     }
 
     /// The Expanding Nim game in progress, if that is what is played.
@@ -389,7 +410,7 @@ impl<E: Engine> Session<E> {
         const MORE: usize = 16;
         for (i, mv) in (0u32..).zip(root_moves(&pos)).skip(from as usize) {
             let m = evaluate_move(&mut self.engine, &pos, mv).map_err(fail)?;
-            let before = out.0 .0.len();
+            let before = out.0.len();
             out.text(text!(" "));
             out.num(mv.take);
             if mv.reset {
@@ -401,9 +422,9 @@ impl<E: Engine> Session<E> {
                 text!(":l")
             });
             out.distance(m.distance.filter(|_| known));
-            if out.0 .0.len() + MORE > MAX_REPLY {
+            if out.0.len() + MORE > MAX_REPLY {
                 // The move does not fit: it starts the next line.
-                out.0 .0.truncate(before);
+                out.0.truncate(before);
                 out.text(text!(" more "));
                 out.num(i);
                 return Ok(());
@@ -491,8 +512,9 @@ impl Error {
         }
     }
 
-    fn reply(self) -> Reply {
-        let mut out = Out::default();
+    /// Writes the `error ...` line to `out`, in place of what it held.
+    fn write(self, out: &mut Out) {
+        out.0.clear();
         out.text(text!("error "));
         match self {
             Error::Msg(m) => out.text(m),
@@ -509,7 +531,6 @@ impl Error {
                 out.text(e.text());
             }
         }
-        out.0
     }
 }
 
@@ -557,17 +578,16 @@ impl<'a> Words<'a> {
     }
 }
 
-/// A reply under construction. Writes past [`MAX_REPLY`] are dropped; the replies
-/// above are far shorter.
-#[derive(Default)]
-struct Out(Reply);
+/// A reply under construction: the [`Reply`] itself, written in place. Writes
+/// past [`MAX_REPLY`] are dropped; the replies above are far shorter.
+type Out = Reply;
 
 impl Out {
     // One copy of the loop for the many call sites (smaller on every target).
     #[inline(never)]
     fn text(&mut self, text: Text) {
         for b in text.bytes() {
-            if self.0 .0.push(b).is_err() {
+            if self.0.push(b).is_err() {
                 return;
             }
         }
@@ -575,7 +595,7 @@ impl Out {
 
     fn num(&mut self, n: impl Into<u64>) {
         for &d in Decimal::new(n).as_bytes() {
-            if self.0 .0.push(d).is_err() {
+            if self.0.push(d).is_err() {
                 return;
             }
         }
@@ -666,6 +686,17 @@ macro_rules! next_line_body {
 }
 
 impl LineReader {
+    /// Forgets the line so far and the bytes read ahead, as a new reader would
+    /// (after an error that garbled the line), in place: a firmware keeps no
+    /// second reader on its stack.
+    pub fn restart(&mut self) {
+        self.line.clear();
+        self.overflow = false;
+        self.start = 0;
+        self.end = 0;
+        self.eof = false;
+    }
+
     /// The next line from `input`, or `Ok(None)` at the end of input. A last line
     /// without a line ending still counts.
     pub fn next_line<R: Read>(&mut self, input: &mut R) -> Result<Option<Line<'_>>, R::Error> {

@@ -159,19 +159,6 @@ impl Heaps {
         self.0.iter().filter(|&&h| h == n).count()
     }
 
-    /// Takes away a heap of `n` for a Collatz step on it. Refused, in this order, if
-    /// there is no such heap or `n` has the wrong parity (`odd`: a grow takes an odd
-    /// heap, a split an even one). Inlined, so that `odd` is a constant in each arm
-    /// of [`Heaps::apply`] (the smaller code for the tiny binary and the firmware).
-    #[inline(always)]
-    fn remove_for_step(&mut self, n: u16, odd: bool) -> Result<(), Error> {
-        self.remove(n)?;
-        if (n % 2 == 1) != odd {
-            return Err(Error::WrongParity);
-        }
-        Ok(())
-    }
-
     /// The heaps after `mv`, and the points it scores for the mover (2 for
     /// splitting a 2, else 0). Refused if illegal or if it would leave the bounds.
     pub fn apply(&self, mv: Move) -> Result<(Heaps, u32), Error> {
@@ -181,9 +168,9 @@ impl Heaps {
     }
 
     /// [`Heaps::apply`] in place: plays `mv` on these heaps and returns the points
-    /// it scores. On an error the heaps are left in an unspecified (valid) state:
-    /// the search plays on a copy it drops then, and holds one copy per level
-    /// instead of two (the firmware's stack).
+    /// it scores; [`Heaps::undo`] takes it back. On an error the heaps are left in
+    /// an unspecified (valid) state: the search plays only the moves it generates,
+    /// on one copy of the heaps for its whole recursion (the firmware's stack).
     pub(crate) fn play(&mut self, mv: Move) -> Result<u32, Error> {
         match mv {
             Move::Merge { from, onto } => {
@@ -193,31 +180,49 @@ impl Heaps {
                 if self.count(from) == 0 || self.count(onto) == 0 {
                     return Err(Error::NoSuchHeap);
                 }
-                self.remove(from)?;
-                self.remove(onto)?;
-                self.insert(from.saturating_add(onto).min(MERGE_CAP))?;
-                Ok(0)
             }
-            Move::Grow(n) => {
-                self.remove_for_step(n, true)?;
-                let grown = n
-                    .checked_mul(3)
-                    .and_then(|m| m.checked_add(1))
-                    .filter(|m| *m <= MAX_HEAP_SIZE)
-                    .ok_or(Error::HeapTooLarge)?;
-                self.insert(grown)?;
-                Ok(0)
-            }
-            Move::Split(n) => {
-                self.remove_for_step(n, false)?;
-                if n == 2 {
-                    return Ok(SPLIT_TWO_POINTS);
+            Move::Grow(n) | Move::Split(n) => {
+                let grow = matches!(mv, Move::Grow(_));
+                if self.count(n) == 0 {
+                    return Err(Error::NoSuchHeap);
                 }
-                self.insert(n / 2)?;
-                self.insert(n / 2)?;
-                Ok(0)
+                if (n % 2 == 1) != grow {
+                    return Err(Error::WrongParity);
+                }
+                if grow && n > (MAX_HEAP_SIZE - 1) / 3 {
+                    return Err(Error::HeapTooLarge);
+                }
             }
         }
+        let (taken, made) = exchange(mv);
+        // A split with no free slot fails here, in the second insertion.
+        self.replace(taken, made)?;
+        Ok(if mv == Move::Split(2) {
+            SPLIT_TWO_POINTS
+        } else {
+            0
+        })
+    }
+
+    /// Takes back `mv`, which [`Heaps::play`] has just played on these heaps: they
+    /// are as they were before it. Refused (with the heaps in an unspecified valid
+    /// state) only if `mv` was not the last move played. Not inlined: its
+    /// temporaries stay out of the search's recursive frame.
+    #[inline(never)]
+    pub(crate) fn undo(&mut self, mv: Move) -> Result<(), Error> {
+        let (taken, made) = exchange(mv);
+        self.replace(made, taken)
+    }
+
+    /// Removes the heaps `taken` and inserts the heaps `made` (0: no heap).
+    fn replace(&mut self, taken: [u16; 2], made: [u16; 2]) -> Result<(), Error> {
+        for n in taken.into_iter().filter(|n| *n != 0) {
+            self.remove(n)?;
+        }
+        for n in made.into_iter().filter(|n| *n != 0) {
+            self.insert(n)?;
+        }
+        Ok(())
     }
 
     /// Every distinct legal move that stays within the bounds, in a fixed order:
@@ -239,16 +244,24 @@ impl Heaps {
     pub fn move_iter(&self) -> Moves<'_> {
         Moves {
             sizes: &self.0,
-            room: self.0.len() < MAX_HEAPS,
-            stage: Stage::SplitTwo,
-            i: 0,
-            j: 0,
+            cursor: Cursor::default(),
         }
     }
 }
 
+/// The heaps `mv` takes away and the heaps it makes, 0 for none: what
+/// [`Heaps::play`] does, and [`Heaps::undo`] the other way round.
+fn exchange(mv: Move) -> ([u16; 2], [u16; 2]) {
+    match mv {
+        Move::Merge { from, onto } => ([from, onto], [from.saturating_add(onto).min(MERGE_CAP), 0]),
+        Move::Grow(n) => ([n, 0], [n.saturating_mul(3).saturating_add(1), 0]),
+        Move::Split(2) => ([2, 0], [0, 0]),
+        Move::Split(n) => ([n, 0], [n / 2, n / 2]),
+    }
+}
+
 /// The `k`-th distinct size (from 0) of the ascending `sorted`.
-fn nth_distinct(sorted: &[u16], k: usize) -> Option<u16> {
+fn nth_distinct(sorted: &[u16], k: u8) -> Option<u16> {
     let mut prev = None;
     sorted
         .iter()
@@ -258,7 +271,7 @@ fn nth_distinct(sorted: &[u16], k: usize) -> Option<u16> {
             prev = Some(n);
             new
         })
-        .nth(k)
+        .nth(usize::from(k))
 }
 
 /// Where [`Moves`] is in the order of [`Heaps::moves`].
@@ -274,31 +287,59 @@ enum Stage {
 #[derive(Clone, Debug)]
 pub struct Moves<'a> {
     /// The heaps' sizes, ascending, read in place: the cursor holds no copy of
-    /// them (one cursor per level of a deep search). `i` and `j` count distinct
-    /// sizes.
+    /// them (one cursor per level of a deep search).
     sizes: &'a [u16],
-    /// Whether a split has a free slot for its second heap.
-    room: bool,
-    stage: Stage,
-    i: usize,
-    j: usize,
+    cursor: Cursor,
 }
 
 impl Iterator for Moves<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
+        self.cursor.next(self.sizes)
+    }
+}
+
+/// Where the moves of some heaps are in the order of [`Heaps::moves`], without
+/// the heaps: [`Cursor::next`] is handed their sizes each time, which must be the
+/// same every time. The search plays a move on its one copy of the heaps and
+/// takes it back ([`Heaps::undo`]) before it asks for the next move, so each
+/// level of its recursion holds these four bytes, not a borrow and a copy of the
+/// heaps.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cursor {
+    stage: Stage,
+    /// Distinct sizes counted so far (at most [`MAX_HEAPS`]).
+    i: u8,
+    j: u8,
+}
+
+impl Default for Cursor {
+    fn default() -> Self {
+        Cursor {
+            stage: Stage::SplitTwo,
+            i: 0,
+            j: 0,
+        }
+    }
+}
+
+impl Cursor {
+    /// The next move of the heaps of ascending `sizes`.
+    pub(crate) fn next(&mut self, sizes: &[u16]) -> Option<Move> {
+        // Whether a split has a free slot for its second heap.
+        let room = sizes.len() < MAX_HEAPS;
         loop {
             match self.stage {
                 Stage::SplitTwo => {
                     self.stage = Stage::Collatz;
                     self.i = 0;
-                    if self.sizes.contains(&2) {
+                    if sizes.contains(&2) {
                         return Some(Move::Split(2));
                     }
                 }
                 Stage::Collatz => {
-                    let Some(n) = nth_distinct(self.sizes, self.i) else {
+                    let Some(n) = nth_distinct(sizes, self.i) else {
                         self.stage = Stage::Merge;
                         self.i = 0;
                         self.j = 1;
@@ -309,19 +350,18 @@ impl Iterator for Moves<'_> {
                         if n <= (MAX_HEAP_SIZE - 1) / 3 {
                             return Some(Move::Grow(n));
                         }
-                    } else if n != 2 && self.room {
+                    } else if n != 2 && room {
                         // A split of a 2 came first; other splits need a free slot.
                         return Some(Move::Split(n));
                     }
                 }
                 Stage::Merge => {
-                    let (Some(from), Some(onto)) = (
-                        nth_distinct(self.sizes, self.i),
-                        nth_distinct(self.sizes, self.j),
-                    ) else {
+                    let (Some(from), Some(onto)) =
+                        (nth_distinct(sizes, self.i), nth_distinct(sizes, self.j))
+                    else {
                         self.i += 1;
                         self.j = self.i + 1;
-                        if self.i >= self.sizes.len() {
+                        if usize::from(self.i) >= sizes.len() {
                             self.stage = Stage::Done;
                         }
                         continue;

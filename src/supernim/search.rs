@@ -12,7 +12,7 @@
 
 use heapless::Vec;
 
-use super::rules::{Game, Heaps, Move};
+use super::rules::{Cursor, Game, Heaps, Move, MAX_MOVES};
 
 /// Extra value of a finished game for the side ahead.
 pub const WIN_BONUS: i32 = 1000;
@@ -39,30 +39,33 @@ pub struct Decision {
 struct Search {
     nodes: u32,
     budget: u32,
+    /// The heaps of the node being searched: each move is played on them and
+    /// taken back before the next is generated.
+    heaps: Heaps,
+    /// The game's moves left minus the plies left to search, the same at every
+    /// node of one iteration (both count down together): a node's moves left
+    /// are its `depth` plus this, one argument fewer on every level.
+    slack: u32,
 }
 
 impl Search {
-    /// Value of `heaps` for the mover, whose lead is `lead`, searching `depth` more
-    /// plies with `plies_left` moves left in the game. `None`: out of budget.
-    fn negamax(
-        &mut self,
-        heaps: &Heaps,
-        lead: i32,
-        depth: u32,
-        plies_left: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
+    /// Value of `self.heaps` for the mover, whose lead is `lead`, searching
+    /// `depth` more plies. `None`: out of budget (the heaps are then left in an
+    /// unspecified valid state).
+    ///
+    /// A level of the recursion holds a move cursor and a few words, no copy of
+    /// the heaps and no list of moves, so that a deep search fits a small stack.
+    fn negamax(&mut self, lead: i32, depth: u32, mut alpha: i32, beta: i32) -> Option<i32> {
         self.nodes = self.nodes.saturating_add(1);
         if self.nodes > self.budget {
             return None;
         }
-        // One cursor per level, not a move list: the stack stays small at depth.
-        let mut moves = heaps.move_iter();
-        let first = if heaps.is_empty() || plies_left == 0 {
+        let mut moves = Cursor::default();
+        let game_over = depth == 0 && self.slack == 0;
+        let first = if self.heaps.is_empty() || game_over {
             None
         } else {
-            moves.next()
+            moves.next(self.heaps.sizes())
         };
         let Some(first) = first else {
             return Some(finished(lead));
@@ -73,35 +76,44 @@ impl Search {
         let mut best = i32::MIN + 1;
         let mut next = Some(first);
         while let Some(mv) = next {
-            next = moves.next();
-            let mut child = heaps.clone();
-            let Ok(points) = child.play(mv) else {
-                continue;
-            };
-            let child_lead = -lead.saturating_add(points as i32);
-            let v = -self.negamax(&child, child_lead, depth - 1, plies_left - 1, -beta, -alpha)?;
-            if v > best {
-                best = v;
+            if let Ok(points) = self.heaps.play(mv) {
+                let child_lead = -lead.saturating_add(points as i32);
+                let v = self.negamax(child_lead, depth - 1, -beta, -alpha);
+                // A move that cannot be taken back (never: it was just played)
+                // ends the search as the budget does.
+                self.heaps.undo(mv).ok()?;
+                let v = -v?;
+                if v > best {
+                    best = v;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+                if alpha >= beta {
+                    break;
+                }
             }
-            if v > alpha {
-                alpha = v;
-            }
-            if alpha >= beta {
-                break;
-            }
+            next = moves.next(self.heaps.sizes());
         }
         Some(best)
     }
 }
 
-/// Puts `mv` first in `leaders`, keeping the others' order: try this iteration's
-/// best first next time. `leaders` gains at most one move per iteration, so it is
-/// never full; if it were, the order would merely stay as it is.
-fn move_to_front(leaders: &mut Vec<Move, { MAX_DEPTH as usize }>, mv: Move) {
-    let at = match leaders.iter().position(|m| *m == mv) {
+/// The root's best moves so far, as their numbers in the order of
+/// [`Heaps::moves`] (below [`MAX_MOVES`], so a byte each), most recent first.
+type Leaders = Vec<u8, { MAX_DEPTH as usize }>;
+
+const _: () = assert!(MAX_MOVES <= u8::MAX as usize);
+
+/// Puts move number `k` first in `leaders`, keeping the others' order: try this
+/// iteration's best first next time. `leaders` gains at most one move per
+/// iteration, so it is never full; if it were, the order would merely stay as it
+/// is.
+fn move_to_front(leaders: &mut Leaders, k: u8) {
+    let at = match leaders.iter().position(|m| *m == k) {
         Some(at) => at,
         None => {
-            if leaders.push(mv).is_err() {
+            if leaders.push(k).is_err() {
                 return;
             }
             leaders.len() - 1
@@ -124,14 +136,19 @@ pub fn decide(game: &Game, budget: u32) -> Decision {
 /// The move for heaps `heaps`, a mover's lead of `lead` points and `plies_left`
 /// moves left in the game, searching at most `budget` nodes.
 pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> Decision {
-    let mut search = Search { nodes: 0, budget };
+    let mut search = Search {
+        nodes: 0,
+        budget,
+        heaps: Heaps::default(),
+        slack: 0,
+    };
     // The root's moves come in the order of `Heaps::moves` with the best move of
     // each complete iteration moved to the front: the order is the earlier
     // iterations' best moves, most recent first (`leaders`), then the other moves
-    // as generated. Keeping only the leaders (one per iteration, at most
-    // MAX_DEPTH) instead of the whole list of up to MAX_MOVES moves keeps the
-    // frame small on the firmware's stack.
-    let mut leaders: Vec<Move, { MAX_DEPTH as usize }> = Vec::new();
+    // as generated. Keeping only the leaders' numbers (one per iteration, at most
+    // MAX_DEPTH bytes) instead of the whole list of up to MAX_MOVES moves keeps
+    // the frame small on the firmware's stack.
+    let mut leaders = Leaders::new();
     let mut moves = heaps.move_iter().take(if plies_left == 0 { 0 } else { 2 });
     let mut decision = Decision {
         mv: moves.next(),
@@ -145,34 +162,34 @@ pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> D
     let max_depth = MAX_DEPTH.min(plies_left);
     'deepen: for depth in 1..=max_depth {
         let mut alpha = i32::MIN + 1;
-        let mut best: Option<(Move, i32)> = None;
-        let others = heaps.move_iter().filter(|m| !leaders.contains(m));
-        for mv in leaders.iter().copied().chain(others) {
+        let mut best: Option<(u8, Move, i32)> = None;
+        // Below the root: `depth - 1` plies to search, `plies_left - 1` to play.
+        search.slack = plies_left.saturating_sub(depth);
+        let numbered = || (0u8..).zip(heaps.move_iter());
+        let firsts = leaders
+            .iter()
+            .filter_map(|&k| numbered().nth(usize::from(k)));
+        let others = numbered().filter(|(k, _)| !leaders.contains(k));
+        for (k, mv) in firsts.chain(others) {
             let Ok((child, points)) = heaps.apply(mv) else {
                 continue;
             };
+            search.heaps = child;
             let child_lead = -lead.saturating_add(points as i32);
-            let Some(v) = search.negamax(
-                &child,
-                child_lead,
-                depth - 1,
-                plies_left - 1,
-                i32::MIN + 1,
-                -alpha,
-            ) else {
+            let Some(v) = search.negamax(child_lead, depth - 1, i32::MIN + 1, -alpha) else {
                 break 'deepen;
             };
             let v = -v;
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((mv, v));
+            if best.is_none_or(|(_, _, b)| v > b) {
+                best = Some((k, mv, v));
                 alpha = v;
             }
         }
-        if let Some((mv, value)) = best {
+        if let Some((k, mv, value)) = best {
             decision.mv = Some(mv);
             decision.value = value;
             decision.depth = depth;
-            move_to_front(&mut leaders, mv);
+            move_to_front(&mut leaders, k);
         }
     }
     decision.nodes = search.nodes;

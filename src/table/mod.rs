@@ -435,28 +435,6 @@ impl<S: ByteSource> Table<S> {
     }
 }
 
-impl<S: ByteSource> Oracle for Table<S> {
-    fn value(&self, pos: &Position) -> Result<Value, DecideError> {
-        Ok(self.stored_value(pos, None)?)
-    }
-
-    fn runs(
-        &self,
-        layer: &Position,
-        lo: u32,
-        hi: u32,
-        visit: &mut dyn FnMut(u32, u32, Value),
-    ) -> Result<(), DecideError> {
-        Ok(self.walk(
-            layer,
-            lo,
-            hi,
-            &mut |first, last, won| visit(first, last, Value::from_mover_wins(won)),
-            None,
-        )?)
-    }
-}
-
 /// A table read for one decision: it remembers where the layers of the caps it
 /// read start, so that the dozen or more layers a decision reads, several in the
 /// same cap, do not each skip the same earlier layers again. Same answers as the
@@ -477,24 +455,31 @@ impl<S: ByteSource> Table<S> {
     }
 }
 
-impl<S: ByteSource> Oracle for Cached<'_, S> {
-    fn value(&self, pos: &Position) -> Result<Value, DecideError> {
-        Ok(self.table.stored_value(pos, Some(&self.cache))?)
-    }
+/// The [`Oracle`] of a table read without ([`Table`]) or with ([`Cached`]) a
+/// memory of layer offsets: one body, but for where the table is and the cache it
+/// passes on (`None` or the decision's own).
+macro_rules! table_oracle {
+    ($ty:ty, |$this:ident| ($table:expr, $cache:expr)) => {
+        impl<S: ByteSource> Oracle for $ty {
+            fn value(&self, pos: &Position) -> Result<Value, DecideError> {
+                let $this = self;
+                Ok($table.stored_value(pos, $cache)?)
+            }
 
-    fn runs(
-        &self,
-        layer: &Position,
-        lo: u32,
-        hi: u32,
-        visit: &mut dyn FnMut(u32, u32, Value),
-    ) -> Result<(), DecideError> {
-        Ok(self.table.walk(
-            layer,
-            lo,
-            hi,
-            &mut |first, last, won| visit(first, last, Value::from_mover_wins(won)),
-            Some(&self.cache),
-        )?)
-    }
+            fn runs(
+                &self,
+                layer: &Position,
+                lo: u32,
+                hi: u32,
+                visit: &mut dyn FnMut(u32, u32, Value),
+            ) -> Result<(), DecideError> {
+                let $this = self;
+                let visit = &mut |first, last, won| visit(first, last, Value::from_mover_wins(won));
+                Ok($table.walk(layer, lo, hi, visit, $cache)?)
+            }
+        }
+    };
 }
+
+table_oracle!(Table<S>, |table| (table, None));
+table_oracle!(Cached<'_, S>, |cached| (cached.table, Some(&cached.cache)));

@@ -1,8 +1,8 @@
-//! `nimbot-table bench`: how long generation takes and how fast a table answers, and
-//! the current generation against the previous one in the same run: the mask
-//! solver against the per-position solver (and a naive every-move solver), the
-//! current format against v1 for several pile limits, and the current format with
-//! and without delayed copies.
+//! `nimbot-table bench`: how long generation takes and how fast a table answers, the
+//! solver against a naive every-move solver in the same run, and the current format
+//! with and without delayed copies. (The previous generation, the per-position
+//! solver and format v1, was measured against this one until its figures were kept
+//! as a historical line in `docs/figures.md`; see `tools/figures.sh`.)
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -12,13 +12,11 @@ use clap::Args;
 use std::time::Instant;
 
 use nimbot::solver::{Solution, SolveBox};
-use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding, FORMAT_VERSION};
+use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding};
 use nimbot::{Params, Position, Table};
 
 use crate::generate::{generate, LimitArgs};
-use crate::legacy::naive::naive_solve;
-use crate::legacy::solver::OldSolution;
-use crate::legacy::v1::encode_v1;
+use crate::naive::naive_solve;
 use crate::{open, read, GENERATOR};
 use nimbot_latency::{latency, median};
 
@@ -39,11 +37,7 @@ pub struct BenchArgs {
     /// JSON lines (one per benchmark) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Pile limits for the size comparison of format v1 and the current one (same R
-    /// and M).
-    #[arg(long, value_delimiter = ',', default_values_t = [999u32, 2000, 9999])]
-    pub sizes: Vec<u32>,
-    /// Skip the comparisons with the previous generation (solver, format, codings).
+    /// Skip the comparisons (the naive solver, the codings).
     #[arg(long)]
     pub no_compare: bool,
 }
@@ -67,19 +61,15 @@ fn json_num(v: f64) -> String {
     }
 }
 
-/// The previous generation against the current one, measured side by side.
+/// The solver against the naive one, and the codings, measured side by side.
 fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
     let (n, r, m) = (params.stones(), params.resets(), params.init_max());
     let bx = SolveBox::games(n, r, m);
-    // Solvers: interleaved runs, so that load changes hit both alike.
-    let (mut new_ms, mut old_ms) = (Vec::new(), Vec::new());
+    let mut new_ms = Vec::new();
     for _ in 0..args.runs.max(1) {
         let (sol, t) = timed(|| Solution::solve(black_box(bx)));
         sol.map_err(|e| format!("cannot solve: {e}"))?;
         new_ms.push(t);
-        let (old, t) = timed(|| OldSolution::solve(black_box(bx)));
-        old?;
-        old_ms.push(t);
     }
     // The naive solver takes minutes past a few tens of millions of positions.
     let naive_ms = if bx.stored_positions() <= NAIVE_LIMIT {
@@ -89,52 +79,22 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
     } else {
         f64::NAN
     };
-    for v in [&mut new_ms, &mut old_ms] {
-        v.sort_by(f64::total_cmp);
-    }
-    let (new, old) = (median(&new_ms), median(&old_ms));
+    new_ms.sort_by(f64::total_cmp);
+    let new = median(&new_ms);
     if args.json {
         println!(
-            "{{\"bench\":\"solve\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"positions\":{},\"runs\":{},\"new_ms\":{new:.3},\"old_ms\":{old:.3},\"naive_ms\":{},\"speedup_vs_old\":{:.2},\"speedup_vs_naive\":{}}}",
+            "{{\"bench\":\"solve\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"positions\":{},\"runs\":{},\"new_ms\":{new:.3},\"naive_ms\":{},\"speedup_vs_naive\":{}}}",
             bx.stored_positions(),
             new_ms.len(),
             json_num(naive_ms),
-            old / new,
             json_num(naive_ms / new)
         );
     } else {
         println!(
-            "solve N<={n} R={r} M={m}: mask solver {new:.2} ms, per-position solver {old:.2} ms ({:.2}x), naive every-move solver {naive_ms:.1} ms ({:.1}x); medians of {} runs",
-            old / new,
+            "solve N<={n} R={r} M={m}: mask solver {new:.2} ms, naive every-move solver {naive_ms:.1} ms ({:.1}x); medians of {} runs",
             naive_ms / new,
             new_ms.len()
         );
-    }
-    // Formats: v1 and the current one of the same limits.
-    for &stones in &args.sizes {
-        let bx = SolveBox::games(stones, r, m);
-        let p = Params::new(stones, r, m).map_err(|e| e.to_string())?;
-        let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-        let current = encode_table_with(&sol, GENERATOR, &TableEncoding::default())
-            .map_err(|e| e.to_string())?;
-        drop(sol);
-        let old = OldSolution::solve(bx)?;
-        let v1 = encode_v1(&old, &p, GENERATOR);
-        if args.json {
-            println!(
-                "{{\"bench\":\"format\",\"stones\":{stones},\"resets\":{r},\"init_max\":{m},\"v1_bytes\":{},\"v{FORMAT_VERSION}_bytes\":{},\"ratio\":{:.2}}}",
-                v1.len(),
-                current.len(),
-                v1.len() as f64 / current.len() as f64
-            );
-        } else {
-            println!(
-                "format N<={stones} R={r} M={m}: v1 {} bytes, v{FORMAT_VERSION} {} bytes ({:.2}x smaller)",
-                v1.len(),
-                current.len(),
-                v1.len() as f64 / current.len() as f64
-            );
-        }
     }
     // Codings within the current format: delayed copies or not.
     let sol = Solution::solve(bx).map_err(|e| e.to_string())?;

@@ -5,7 +5,7 @@ mod bench;
 mod decoded;
 mod generate;
 mod info;
-mod legacy;
+mod naive;
 mod plot;
 mod progress;
 mod stats;

@@ -135,21 +135,20 @@ pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
     e.decide(&params.start(), Policy::Trap).unwrap().value == nimbot::Value::Won
 }
 
-/// `nimbot connect` to `addr` in a seat.
+/// `nimbot connect` to `addr` in a seat, told M = `m`, with a 30 s timeout.
 pub fn connect(addr: &str, first: bool, name: &str, m: u32) -> Kid {
-    let seat = if first { "--first" } else { "--second" };
-    spawn(
-        BIN,
-        &[
-            "connect",
-            addr,
-            seat,
-            "--name",
-            name,
-            "--init-max",
-            &m.to_string(),
-            "--timeout",
-            "30",
-        ],
+    connect_with(
+        addr,
+        first,
+        name,
+        &["--init-max", &m.to_string(), "--timeout", "30"],
     )
+}
+
+/// `nimbot connect` to `addr` in a seat under `name`, with `more` arguments.
+pub fn connect_with(addr: &str, first: bool, name: &str, more: &[&str]) -> Kid {
+    let seat = if first { "--first" } else { "--second" };
+    let mut args = vec!["connect", addr, seat, "--name", name];
+    args.extend_from_slice(more);
+    spawn(BIN, &args)
 }

@@ -18,13 +18,14 @@
 #[cfg(feature = "cost")]
 pub mod cost;
 pub mod guard;
+pub mod polled;
 #[cfg(feature = "nb")]
 pub mod serial;
 pub mod stack;
 
 use embedded_io::{Read, Write};
 use nimbot::num::Decimal;
-use nimbot::protocol::{Line, LineReader, Session};
+use nimbot::protocol::{Line, LineReader, Reply, Session};
 use nimbot::text::{text, Text};
 use nimbot::{Engine, TableEngine};
 
@@ -89,12 +90,14 @@ fn serve<U: Read + Write, E: Engine, M: Meter>(
     // The table was checked (checksum, every field) when the core was compiled.
     let mut session = Session::new(engine(TableEngine::embedded()));
     let mut reader = LineReader::default();
+    // The one reply buffer: the session writes each reply into it in place.
+    let mut reply = Reply::default();
     loop {
         let line = match reader.next_line(uart) {
             Ok(Some(line)) => line,
             // A UART never ends, and an error garbled the line: start afresh.
             Ok(None) | Err(_) => {
-                reader = LineReader::default();
+                reader.restart();
                 continue;
             }
         };
@@ -120,9 +123,9 @@ fn serve<U: Read + Write, E: Engine, M: Meter>(
             continue;
         }
         meter.begin();
-        let reply = session.handle(line);
+        let replied = session.handle_into(line, &mut reply);
         meter.end();
-        if let Some(reply) = reply {
+        if replied {
             send(uart, &[Part::Bytes(&reply)]);
         }
     }

@@ -7,6 +7,8 @@ use core::ptr::{read_volatile, write_volatile};
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
+use nimbot_firmware::polled;
+
 /// System clock after reset: the 12 MHz internal oscillator. A real board that
 /// switches to its crystal or the PLL changes this and the divisors follow.
 const SYSCLK_HZ: u32 = 12_000_000;
@@ -95,10 +97,6 @@ impl Uart0 {
         write_reg(CTL, CTL_ENABLE);
         Some(Uart0 { _owned: () })
     }
-
-    fn rx_empty(&self) -> bool {
-        read_reg(FR) & FR_RXFE != 0
-    }
 }
 
 impl embedded_io::ErrorType for Uart0 {
@@ -110,28 +108,15 @@ impl embedded_io::Read for Uart0 {
     /// errors (framing, parity, overrun) are not reported: the byte is passed on
     /// and the protocol answers the garbled line with an error.
     fn read(&mut self, buf: &mut [u8]) -> Result<usize, Infallible> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        while self.rx_empty() {}
-        let mut n = 0;
-        for slot in buf.iter_mut() {
-            if self.rx_empty() {
-                break;
-            }
-            *slot = (read_reg(DR) & 0xFF) as u8;
-            n += 1;
-        }
-        Ok(n)
+        let waiting = || read_reg(FR) & FR_RXFE == 0;
+        Ok(polled::read(buf, waiting, || (read_reg(DR) & 0xFF) as u8))
     }
 }
 
 impl embedded_io::Write for Uart0 {
     fn write(&mut self, buf: &[u8]) -> Result<usize, Infallible> {
-        for &b in buf {
-            while read_reg(FR) & FR_TXFF != 0 {}
-            write_reg(DR, u32::from(b));
-        }
+        let room = || read_reg(FR) & FR_TXFF == 0;
+        polled::write(buf, room, |b| write_reg(DR, u32::from(b)));
         Ok(buf.len())
     }
 

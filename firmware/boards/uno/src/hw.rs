@@ -5,6 +5,7 @@
 use core::convert::Infallible;
 use core::ptr::{addr_of, read_volatile, write_volatile};
 
+use nimbot_firmware::polled;
 use nimbot_firmware::stack::PAINT;
 use nimbot_firmware::Stack;
 
@@ -80,30 +81,19 @@ impl embedded_io::Read for Usart0 {
     /// errors (framing, overrun) are not reported: the byte is passed on and the
     /// protocol answers the garbled line with an error.
     fn read(&mut self, buf: &mut [u8]) -> Result<usize, Infallible> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        while read_reg(UCSR0A) & RXC0 == 0 {}
-        let mut n = 0;
-        for slot in buf.iter_mut() {
-            if read_reg(UCSR0A) & RXC0 == 0 {
-                break;
-            }
-            *slot = read_reg(UDR0);
-            n += 1;
-        }
-        Ok(n)
+        let waiting = || read_reg(UCSR0A) & RXC0 != 0;
+        Ok(polled::read(buf, waiting, || read_reg(UDR0)))
     }
 }
 
 impl embedded_io::Write for Usart0 {
     fn write(&mut self, buf: &[u8]) -> Result<usize, Infallible> {
-        for &b in buf {
-            while read_reg(UCSR0A) & UDRE0 == 0 {}
+        let room = || read_reg(UCSR0A) & UDRE0 != 0;
+        polled::write(buf, room, |b| {
             // Writing TXC0 as one clears it, so that it tells when this byte is out.
             write_reg(UCSR0A, U2X0 | TXC0);
             write_reg(UDR0, b);
-        }
+        });
         self.sending |= !buf.is_empty();
         Ok(buf.len())
     }

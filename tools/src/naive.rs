@@ -1,11 +1,23 @@
 //! The plainest exact solver: every position of the box tries every legal move
-//! (`Position::after`) and looks its successor up. The baseline the bench measures
-//! the real solvers against.
+//! (`Position::after`) and looks its successor up. The baseline `nimbot-table bench`
+//! measures the real solver against; the core, the firmware and the tiny binary
+//! carry none of this.
 
 use nimbot::solver::SolveBox;
 use nimbot::{Move, Position};
 
-use super::solver::layer_bounds;
+/// Layers `(c, highest stored pile)` of the box, lowest cap first.
+fn layer_bounds(bx: &SolveBox) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut c = u64::from(bx.c_min);
+    let mut hi = u64::from(bx.n_max);
+    while hi > c {
+        out.push((c as u32, hi as u32));
+        hi -= c.min(hi);
+        c += 1;
+    }
+    out
+}
 
 /// Won/lost of every stored position of `bx` (whole games, `c_min = M`): the number
 /// of won positions, so that the work cannot be optimized away.
