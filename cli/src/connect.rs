@@ -63,9 +63,7 @@ pub struct ConnectArgs {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     #[command(flatten)]
-    board: BoardArgs,
-    #[command(flatten)]
-    play: PolicyArgs,
+    side: SideArgs,
 }
 
 /// One summary line on stderr and the exit status for a finished game; with a
@@ -105,16 +103,13 @@ fn fail(cmd: &str, msg: &str, board: Option<&BoardEngine>) -> ExitCode {
     ExitCode::from(EXIT_FAILED)
 }
 
-pub fn run(args: &ConnectArgs) -> ExitCode {
-    play(args).unwrap_or_else(|status| status)
-}
-
 /// The game's exit status; `Err`: the status of what stopped it before it began,
 /// already said on stderr.
-fn play(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
+pub fn run(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
     const CMD: &str = "connect";
     let seat = seat(args.first);
-    let policy = args.play.policy(CMD, args.board.board.is_some())?;
+    let mut side = Side::new(CMD, &args.side, seat)?;
+    let policy = side.policy;
     let seconds = |x: f64| x >= 0.0 && x.is_finite();
     if args.init_max == 0 || !seconds(args.timeout) || !seconds(args.retry) {
         eprintln!(
@@ -129,8 +124,7 @@ fn play(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
     let client = client.with_policy(policy);
     // The board is met, and checked for what is known of the game, before a seat
     // is taken.
-    let mut side = Side::new(CMD, args.play, policy, seat);
-    side.meet(&args.board, (None, None, args.init_max))?;
+    side.meet((None, None, args.init_max))?;
     side.record(args.record.as_deref())?;
     let stream = reach(CMD, &args.addr, args.retry).map_err(|e| side.fail(&e))?;
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
@@ -140,13 +134,25 @@ fn play(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
     Ok(side.finish(outcome))
 }
 
+/// Who decides the moves of `connect` and `exp-nim`: a board (`--board`) or the
+/// host, with its `--policy` and `--win`.
+#[derive(Args, Debug)]
+pub struct SideArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
+    play: PolicyArgs,
+}
+
 /// What plays a game of `connect` or `exp-nim` besides its client: the engine
 /// (a board with `--board`, else the host's) and the recorder of `--record`, with
 /// the command's name for what they say on stderr.
 pub struct Side {
     cmd: &'static str,
+    board_args: BoardArgs,
     play: PolicyArgs,
-    policy: Policy,
+    /// The policy asked for, which the engine that will play plays.
+    pub policy: Policy,
     seat: Player,
     board: Option<BoardEngine>,
     /// The record of `--record`, if asked for.
@@ -154,26 +160,29 @@ pub struct Side {
 }
 
 impl Side {
-    /// The host's engine for `seat`, playing `policy` as `play` says; no record.
-    pub fn new(cmd: &'static str, play: PolicyArgs, policy: Policy, seat: Player) -> Side {
-        Side {
+    /// The host's engine for `seat`, the board not met yet, no record; or the
+    /// usage error's status if the policy asked for is not played by the engine
+    /// that would play it (`PolicyArgs::policy`).
+    pub fn new(cmd: &'static str, args: &SideArgs, seat: Player) -> Result<Side, ExitCode> {
+        let policy = args.play.policy(cmd, args.board.board.is_some())?;
+        Ok(Side {
             cmd,
-            play,
+            board_args: args.board.clone(),
+            play: args.play,
             policy,
             seat,
             board: None,
             recorder: None,
-        }
+        })
     }
 
-    /// With `--board`, the board instead, met and checked for the `known` N, R and
-    /// M before a seat is taken ([`BoardArgs::meet`]).
-    pub fn meet(
-        &mut self,
-        board: &BoardArgs,
-        known: (Option<u32>, Option<u8>, u32),
-    ) -> Result<(), ExitCode> {
-        self.board = board.meet(self.cmd, self.play, self.policy, self.seat, known)?;
+    /// With `--board`, the board instead of the host, met and checked for the
+    /// `known` N, R and M before a seat is taken ([`BoardArgs::meet`]).
+    pub fn meet(&mut self, known: (Option<u32>, Option<u8>, u32)) -> Result<(), ExitCode> {
+        let (cmd, play) = (self.cmd, self.play);
+        self.board = self
+            .board_args
+            .meet(cmd, play, self.policy, self.seat, known)?;
         Ok(())
     }
 

@@ -13,9 +13,7 @@ use nimbot::platform::text_client::TextClient;
 use nimbot::platform::wire::EXIT_USAGE;
 use nimbot_host::client::play_text;
 
-use crate::board::BoardArgs;
-use crate::connect::{seat, Side};
-use crate::PolicyArgs;
+use crate::connect::{seat, Side, SideArgs};
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -43,28 +41,22 @@ pub struct ExpNimArgs {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     #[command(flatten)]
-    board: BoardArgs,
-    #[command(flatten)]
-    play: PolicyArgs,
-}
-
-pub fn run(args: &ExpNimArgs) -> ExitCode {
-    play(args).unwrap_or_else(|status| status)
+    side: SideArgs,
 }
 
 /// The game's exit status; `Err`: the status of what stopped it before it began,
 /// already said on stderr.
-fn play(args: &ExpNimArgs) -> Result<ExitCode, ExitCode> {
+pub fn run(args: &ExpNimArgs) -> Result<ExitCode, ExitCode> {
     const CMD: &str = "exp-nim";
     let seat = seat(args.first);
-    let policy = args.play.policy(CMD, args.board.board.is_some())?;
+    let mut side = Side::new(CMD, &args.side, seat)?;
+    let policy = side.policy;
     let client = TextClient::new(seat, args.stones, args.resets, args.init_max).map_err(|e| {
         eprintln!("nimbot exp-nim: {}", e.as_str());
         ExitCode::from(EXIT_USAGE)
     })?;
     let client = client.with_policy(policy);
-    let mut side = Side::new(CMD, args.play, policy, seat);
-    side.meet(&args.board, (args.stones, Some(args.resets), args.init_max))?;
+    side.meet((args.stones, Some(args.resets), args.init_max))?;
     side.record(args.record.as_deref())?;
     if let Some(r) = side.recorder.as_mut() {
         // exp-nim does not show the names.
