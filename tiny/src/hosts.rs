@@ -27,8 +27,7 @@ pub fn resolve(host: &[u8]) -> Option<[u8; 4]> {
     if let Some(ip) = lookup_file(host) {
         return Some(ip);
     }
-    host.eq_ignore_ascii_case(b"localhost")
-        .then_some([127, 0, 0, 1])
+    same_name(host, b"localhost").then_some([127, 0, 0, 1])
 }
 
 /// A dotted-quad IPv4 address (`a.b.c.d`, each 0..=255).
@@ -84,6 +83,15 @@ fn lookup_file(host: &[u8]) -> Option<[u8; 4]> {
     found
 }
 
+/// Whether two host names are the same, without regard to ASCII case: a plain
+/// loop (core's `eq_ignore_ascii_case` compiles to about 300 bytes here).
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.to_ascii_lowercase() == y.to_ascii_lowercase())
+}
+
 /// The address of a hosts line (`ADDRESS NAME [ALIAS...] [# comment]`) if one of
 /// its names is `host` (names compare without regard to case).
 fn match_line(line: &[u8], host: &[u8]) -> Option<[u8; 4]> {
@@ -95,7 +103,7 @@ fn match_line(line: &[u8], host: &[u8]) -> Option<[u8; 4]> {
         }
         match ip {
             None => ip = Some(parse_ipv4(word)?),
-            Some(addr) if word.eq_ignore_ascii_case(host) => return Some(addr),
+            Some(addr) if same_name(word, host) => return Some(addr),
             Some(_) => {}
         }
     }
