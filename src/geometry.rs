@@ -6,6 +6,8 @@
 //! `hi(c) = n_max - (c_min + ... + (c - 1))`. A *layer* is one cap and one
 //! (own resets, opponent resets, pending reset) key; it stores piles `c + 1 ..= hi(c)`.
 
+use crate::num::checked_mul;
+
 /// Layers per cap: every (own, opponent) reset pair and both values of the pending
 /// flag, `2 (R + 1)^2`.
 pub(crate) const fn keys_per_cap(resets: u8) -> usize {
@@ -29,10 +31,10 @@ pub(crate) const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> 
     }
     // (c_min + ... + (c - 1)) = i c_min + i (i - 1) / 2 with i = c - c_min.
     let i = c - c_min;
-    let Some(steps) = i.checked_mul(i - 1) else {
+    let Some(steps) = checked_mul(i, i - 1) else {
         return None;
     };
-    let Some(base) = i.checked_mul(c_min) else {
+    let Some(base) = checked_mul(i, c_min) else {
         return None;
     };
     let Some(below) = base.checked_add(steps / 2) else {

@@ -1,7 +1,8 @@
 //! Decimal numbers in and out, without `core::fmt`: the one place every adapter
 //! (line protocol, JSON messages, the text client, firmware, tiny binary) reads and
 //! writes digits. Public with the feature `num` only, for nimbot's own adapters
-//! outside the crate (firmware, tiny binary); not needed to embed nimbot.
+//! outside the crate (firmware, tiny binary); not needed to embed nimbot. Also the
+//! crate's checked `u32` multiply ([`checked_mul`]), which avoids 64-bit arithmetic.
 #![cfg_attr(not(feature = "num"), allow(dead_code))]
 
 /// Parse a decimal `u32`: ASCII digits only (no sign, no spaces), checked for
@@ -30,6 +31,39 @@ pub fn parse_u64(word: &[u8]) -> Option<u64> {
     word.iter().try_fold(0u64, |acc, &b| {
         acc.checked_mul(10)?.checked_add(u64::from(digit(b)?))
     })
+}
+
+/// `a * b`, or `None` when the product overflows a `u32`: what the table's probe
+/// path multiplies with. On 16-bit targets (the AVR) `u32::checked_mul` becomes an
+/// inline 64-bit product at every use, about a hundred bytes each; there this one
+/// is a single shared function that multiplies in 32 bits ([`mul_in_32_bits`]).
+/// Elsewhere it is `u32::checked_mul`.
+#[cfg_attr(target_pointer_width = "16", inline(never))]
+pub(crate) const fn checked_mul(a: u32, b: u32) -> Option<u32> {
+    if cfg!(target_pointer_width = "16") {
+        mul_in_32_bits(a, b)
+    } else {
+        a.checked_mul(b)
+    }
+}
+
+/// `u32::checked_mul` by 16-bit halves, with no product wider than 32 bits: when
+/// both factors are below 2^16 the product fits; when both are at least 2^16 it
+/// cannot; otherwise the larger factor's high half times the smaller must fit in
+/// 16 bits, and the low half's product is added with a carry check.
+pub(crate) const fn mul_in_32_bits(a: u32, b: u32) -> Option<u32> {
+    let (small, big) = if a < b { (a, b) } else { (b, a) };
+    if big >> 16 == 0 {
+        return Some(small.wrapping_mul(big));
+    }
+    if small >> 16 != 0 {
+        return None;
+    }
+    let high = (big >> 16).wrapping_mul(small);
+    if high >> 16 != 0 {
+        return None;
+    }
+    (high << 16).checked_add((big & 0xFFFF).wrapping_mul(small))
 }
 
 /// The value of an ASCII digit.
@@ -141,6 +175,47 @@ mod tests {
         assert_eq!(parse_u32(b""), None);
         assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
         assert_eq!(parse_u64(b"18446744073709551616"), None);
+    }
+
+    #[test]
+    fn multiply_in_32_bits() {
+        let edges = [
+            0u32,
+            1,
+            2,
+            3,
+            255,
+            256,
+            0xFFFF,
+            0x1_0000,
+            0x1_0001,
+            0x1_FFFF,
+            65_521,
+            99_999,
+            0xFFFF_FFFF,
+            0x8000_0000,
+            0x7FFF_FFFF,
+            0xFFFF_0000,
+            0x0001_FFFE,
+        ];
+        for &a in &edges {
+            for &b in &edges {
+                assert_eq!(mul_in_32_bits(a, b), a.checked_mul(b), "{a} * {b}");
+                assert_eq!(checked_mul(a, b), a.checked_mul(b), "{a} * {b}");
+            }
+        }
+        // Around the overflow boundary: b = floor(MAX / a) fits, b + 1 does not.
+        let mut x = 0x9E37_79B9u32;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let a = (x >> (x % 32)).max(1);
+            let b = u32::MAX / a;
+            for b in [b.saturating_sub(1), b, b.saturating_add(1), x] {
+                assert_eq!(mul_in_32_bits(a, b), a.checked_mul(b), "{a} * {b}");
+            }
+        }
     }
 
     #[test]

@@ -133,9 +133,7 @@ impl Group<'_> {
     }
 
     /// Pile `x`'s count grows by `n` (wrapping: a window's count is added as the
-    /// difference of two running counts, only the sum is exact). Out of line: it is
-    /// called from several loops, and each inlined copy costs flash.
-    #[inline(never)]
+    /// difference of two running counts, only the sum is exact).
     fn add(&mut self, x: u32, n: u32) {
         if let Some(k) = x
             .checked_sub(self.lo)
@@ -145,12 +143,36 @@ impl Group<'_> {
         }
     }
 
-    /// Counts the takes of the whole pile or more: they end the game.
-    fn add_emptying_takes(&mut self) {
-        let limit = self.layer.limit();
-        for x in self.lo..=self.top().min(limit) {
-            self.add(x, limit - x + 1);
+    /// The counts of the group's piles among `first + shift ..= last + shift` grow:
+    /// pile `x` by `n(x - shift)`, where `n(y)` is `at_first` plus, if `rising`,
+    /// `y - first`, negated if `negate`. The one loop of [`count_pass`]'s three
+    /// (out of line: each inlined copy costs flash).
+    #[inline(never)]
+    fn add_run(
+        &mut self,
+        (first, last): (u32, u32),
+        shift: u32,
+        at_first: u32,
+        rising: bool,
+        negate: bool,
+    ) {
+        let lo = first.saturating_add(shift).max(self.lo);
+        let hi = last.saturating_add(shift).min(self.top());
+        for x in lo..=hi {
+            let y = x.wrapping_sub(shift);
+            let n = at_first.wrapping_add(if rising { y.wrapping_sub(first) } else { 0 });
+            self.add(x, if negate { n.wrapping_neg() } else { n });
         }
+    }
+
+    /// Counts the takes of the whole pile or more: they end the game.
+    #[inline(never)]
+    fn add_emptying_takes(&mut self) {
+        // Pile x (up to the limit) has limit + 1 - x of them: add_run's rising
+        // count from x = lo, started at lo - limit - 1 and negated.
+        let limit = self.layer.limit();
+        let start = self.lo.wrapping_sub(limit).wrapping_sub(1);
+        self.add_run((self.lo, limit), 0, start, true, true);
     }
 
     /// The most the replies below the cap take (from piles above it).
@@ -253,28 +275,41 @@ fn count_pass<O: Oracle + ?Sized>(
     // Lost piles read before the current run.
     let mut before = 0u32;
     layer_runs(oracle, dest, from, to, &mut |first, last, value| {
-        let lost = value == Value::Lost;
-        // P(y) for y in first..=last.
-        let p = |y: u32| before.wrapping_add(if lost { y - first + 1 } else { 0 });
-        if let Some(g) = window.as_deref_mut() {
-            let step = g.width().saturating_add(1);
-            for x in first.saturating_add(1).max(g.lo)..=last.saturating_add(1).min(g.top()) {
-                g.add(x, p(x - 1));
-            }
-            for x in first.saturating_add(step).max(g.lo)..=last.saturating_add(step).min(g.top()) {
-                g.add(x, p(x - step).wrapping_neg());
-            }
-        }
-        if lost {
-            if let Some(g) = point.as_deref_mut() {
-                let c = g.layer.cap();
-                for x in first.saturating_add(c).max(g.lo)..=last.saturating_add(c).min(g.top()) {
-                    g.add(x, 1);
-                }
-            }
-            before = before.wrapping_add(last - first + 1);
-        }
+        count_run(
+            &mut window,
+            &mut point,
+            &mut before,
+            (first, last),
+            value == Value::Lost,
+        );
     })
+}
+
+/// [`count_pass`]'s work for one run `first..=last` of the layer, lost or won, with
+/// `before` lost piles read ahead of it. A function of its own rather than the
+/// closure's body: the compiler copies a closure's body into its `dyn` call stub.
+#[inline(never)]
+fn count_run(
+    window: &mut Option<&mut Group<'_>>,
+    point: &mut Option<&mut Group<'_>>,
+    before: &mut u32,
+    (first, last): (u32, u32),
+    lost: bool,
+) {
+    // P(y) for y in first..=last: P(first), rising by one a pile when lost.
+    let p_first = before.wrapping_add(u32::from(lost));
+    if let Some(g) = window.as_deref_mut() {
+        let step = g.width().saturating_add(1);
+        // Pile x gains P(x - 1) and loses P(x - step).
+        g.add_run((first, last), 1, p_first, lost, false);
+        g.add_run((first, last), step, p_first, lost, true);
+    }
+    if lost {
+        if let Some(g) = point.as_deref_mut() {
+            g.add_run((first, last), g.layer.cap(), 1, false, false);
+        }
+        *before = before.wrapping_add(last - first + 1);
+    }
 }
 
 /// The move for `pos` under `policy`, for the policies won/lost knowledge suffices

@@ -57,8 +57,17 @@ impl Text {
     pub fn bytes(self) -> impl Iterator<Item = u8> {
         #[cfg(not(target_arch = "avr"))]
         let bytes = self.text.bytes();
+        // A counter up to the first byte `get` refuses (the length): a range of
+        // indices compiled here to a 64-bit multiply of the length.
         #[cfg(target_arch = "avr")]
-        let bytes = (0..self.text.len()).filter_map(move |i| self.text.get(i));
+        let bytes = {
+            let mut i = 0;
+            core::iter::from_fn(move || {
+                let b = self.text.get(i)?;
+                i += 1;
+                Some(b)
+            })
+        };
         bytes
     }
 }

@@ -34,7 +34,7 @@
 #
 # Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (two images, USB
 # and UART0, emulated by rp2040py, not QEMU), hifive1, uno (Arduino Uno, Expanding Nim
-# only); `all` is every one but the Uno while its image does not fit (ALL_BOARDS). `test` on a board with a cost
+# only); `all` is every one (ALL_BOARDS). `test` on a board with a cost
 # image (the LM3S6965) also runs a short bench as a check (a few seconds).
 #
 # Toolchain (tools/toolchain.sh): rustup with `rustup target add TARGET` and a plain
@@ -56,11 +56,8 @@ PANIC_SYMBOL=nimbot_firmware_has_a_reachable_panic
 . "$ROOT/tools/toolchain.sh"
 
 BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1 uno)
-# What `--board all` (and so CI) builds and tests. The Uno is left out while its
-# image does not fit its flash (it stopped fitting when the batched trap, the
-# decision's layer-offset cache and the root probe came in); `--board uno` still
-# builds and tests it.
-ALL_BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1)
+# What `--board all` (and so CI) builds and tests: every board.
+ALL_BOARDS=("${BOARDS[@]}")
 
 # The big-table image's games (firmware/qemu_test.py): R = 4, both seats, N = 99,999,
 # one random pile above 50,000 against the perfect opponent and one against a random

@@ -24,14 +24,17 @@ use crate::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};
 /// Pause between attempts to reopen a lost device.
 const REOPEN_PAUSE: Duration = Duration::from_millis(50);
 
-/// What the bridge does with a move the board fails to give.
+/// What the bridge does with a move the board fails to give: the counted moves are
+/// in [`BoardEngine::describe`], a forfeit's reason in [`BoardEngine::forfeited`].
+/// With the feature `clap` it is also the value of the CLI's `--board-fallback`,
+/// and the variants' docs are its help text (hence the exit status named there).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Fallback {
-    /// The host plays it from its own engine; [`BoardEngine::describe`] counts such
-    /// moves.
+    /// The host plays it from its own engine; the summary line counts such moves.
     Host,
-    /// Give up the game ([`BoardEngine::forfeited`] says why) rather than send a
-    /// move the board did not choose.
+    /// Give up the game (exit status 3) rather than send a move the board did not
+    /// choose.
     Forfeit,
 }
 

@@ -6,26 +6,15 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use nimbot::{Player, Policy};
 use nimbot_bridge::device::Device;
-use nimbot_bridge::engine::{self, BoardEngine, BoardOptions};
+use nimbot_bridge::engine::{BoardEngine, BoardOptions, Fallback};
 
 use crate::PolicyArgs;
 
 /// The exit status for a board that cannot play, before any seat is taken.
 const EXIT_BOARD: u8 = 2;
-
-/// `--board-fallback`: the bridge's [`engine::Fallback`] with the help text of the
-/// flag's values.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fallback {
-    /// The host plays it from its own engine; the summary line counts such moves.
-    Host,
-    /// Give up the game (exit status 3) rather than send a move the board did not
-    /// choose.
-    Forfeit,
-}
 
 /// The options of `connect --board` and `exp-nim --board`.
 #[derive(Args, Clone, Debug)]
@@ -59,15 +48,6 @@ pub struct BoardArgs {
     /// it played), `forfeit` gives the game up (exit status 3).
     #[arg(long, value_enum, default_value_t = Fallback::Host, requires = "board")]
     pub board_fallback: Fallback,
-}
-
-impl From<Fallback> for engine::Fallback {
-    fn from(f: Fallback) -> Self {
-        match f {
-            Fallback::Host => engine::Fallback::Host,
-            Fallback::Forfeit => engine::Fallback::Forfeit,
-        }
-    }
 }
 
 impl BoardArgs {
@@ -109,7 +89,7 @@ impl BoardArgs {
             timeout: Duration::from_secs_f64(self.board_timeout),
             budget: Duration::from_secs_f64(self.board_budget),
             log: self.board_log.clone(),
-            fallback: self.board_fallback.into(),
+            fallback: self.board_fallback,
         };
         let engine = BoardEngine::meet(&options, policy, seat).map_err(fail)?;
         let (stones, resets, init_max) = known;

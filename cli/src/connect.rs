@@ -1,30 +1,27 @@
 //! `nimbot connect`: play one game against the platform's TCP server.
 //!
-//! The protocol is `nimbot::platform::tcp_client::Client`; this file only moves bytes: one
-//! socket with TCP_NODELAY, TCP_QUICKACK re-armed before every read (so the server's
-//! state messages are not held back by delayed ACKs, which the server charges to our
-//! clock), a bounded splitter, and one write per outgoing message. With `--board`
-//! the moves come from a board on a serial line (`crate::board`); with `--retry`
-//! a server that is not up yet is waited for; with `--record` the game is written
-//! down (`crate::record`).
+//! The protocol is `nimbot::platform::tcp_client::Client`, the game's loop
+//! `nimbot_host::client::play_tcp`; this file checks the options, reaches the
+//! server (with `--retry`, one that is not up yet is waited for) and says how the
+//! game went. With `--board` the moves come from a board on a serial line
+//! (`crate::board`); with `--record` the game is written down
+//! (`nimbot_host::record`).
 
-use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use nimbot::platform::json::{Feed, Splitter};
-use nimbot::platform::tcp_client::{Client, Step};
-use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE, MAX_MESSAGE};
-use nimbot::{Engine, Player};
-
+use nimbot::platform::tcp_client::Client;
+use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
+use nimbot::{Engine, Player, Policy};
 use nimbot_bridge::engine::BoardEngine;
+use nimbot_host::client::play_tcp;
+use nimbot_host::record::Recorder;
 
 use crate::board::BoardArgs;
 use crate::PolicyArgs;
-use nimbot_host::record::Recorder;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]
@@ -66,9 +63,7 @@ pub struct ConnectArgs {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     #[command(flatten)]
-    board: BoardArgs,
-    #[command(flatten)]
-    play: PolicyArgs,
+    side: SideArgs,
 }
 
 /// One summary line on stderr and the exit status for a finished game; with a
@@ -108,102 +103,135 @@ fn fail(cmd: &str, msg: &str, board: Option<&BoardEngine>) -> ExitCode {
     ExitCode::from(EXIT_FAILED)
 }
 
-pub fn run(args: &ConnectArgs) -> ExitCode {
+/// The game's exit status; `Err`: the status of what stopped it before it began,
+/// already said on stderr.
+pub fn run(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
     const CMD: &str = "connect";
     let seat = seat(args.first);
-    let policy = match args.play.policy(CMD, args.board.board.is_some()) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
+    let mut side = Side::new(CMD, &args.side, seat)?;
+    let policy = side.policy;
     let seconds = |x: f64| x >= 0.0 && x.is_finite();
     if args.init_max == 0 || !seconds(args.timeout) || !seconds(args.retry) {
         eprintln!(
             "nimbot connect: --init-max must be at least 1, --timeout and --retry numbers of seconds"
         );
-        return ExitCode::from(EXIT_USAGE);
+        return Err(ExitCode::from(EXIT_USAGE));
     }
-    let client = match Client::new(seat, args.name.as_bytes(), args.init_max) {
-        Ok(c) => c.with_policy(policy),
-        Err(e) => {
-            eprintln!("nimbot connect: {}", e.as_str());
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
+    let client = Client::new(seat, args.name.as_bytes(), args.init_max).map_err(|e| {
+        eprintln!("nimbot connect: {}", e.as_str());
+        ExitCode::from(EXIT_USAGE)
+    })?;
+    let client = client.with_policy(policy);
     // The board is met, and checked for what is known of the game, before a seat
     // is taken.
-    let known = (None, None, args.init_max);
-    let (mut board, mut recorder) = match board_and_record(
-        CMD,
-        &args.board,
-        args.play,
-        (policy, seat),
-        known,
-        args.record.as_deref(),
-    ) {
-        Ok(both) => both,
-        Err(code) => return code,
-    };
-    let stream = match reach(CMD, &args.addr, args.retry) {
-        Ok(s) => s,
-        Err(e) => return fail(CMD, &e, board.as_ref()),
-    };
-    let outcome = match board.as_mut() {
-        Some(b) => play(stream, client, b, args, recorder.as_mut()),
-        None => play(
-            stream,
-            client,
-            &mut args.play.host(),
-            args,
-            recorder.as_mut(),
-        ),
-    };
-    finish(CMD, recorder, outcome, board.as_ref())
+    side.meet((None, None, args.init_max))?;
+    side.record(args.record.as_deref())?;
+    let stream = reach(CMD, &args.addr, args.retry).map_err(|e| side.fail(&e))?;
+    let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
+    let pace = Duration::from_millis(args.pace);
+    let outcome =
+        side.play(|engine, recorder| play_tcp(stream, client, engine, timeout, pace, recorder));
+    Ok(side.finish(outcome))
 }
 
-/// What `connect` and `exp-nim` play with besides their client, before a seat is
-/// taken: the board of `--board` (met and checked for the `known` N, R and M, see
-/// [`BoardArgs::meet`]) and the recorder of `--record`; or the exit status of the
-/// first that cannot be had, after one line on stderr.
-pub fn board_and_record(
-    cmd: &'static str,
-    board: &BoardArgs,
+/// Who decides the moves of `connect` and `exp-nim`: a board (`--board`) or the
+/// host, with its `--policy` and `--win`.
+#[derive(Args, Debug)]
+pub struct SideArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    #[command(flatten)]
     play: PolicyArgs,
-    (policy, seat): (nimbot::Policy, Player),
-    known: (Option<u32>, Option<u8>, u32),
-    record: Option<&std::path::Path>,
-) -> Result<(Option<BoardEngine>, Option<Recorder>), ExitCode> {
-    let board = board.meet(cmd, play, policy, seat, known)?;
-    let recorder = record
-        .map(|p| Recorder::create(p, cmd, Some(seat), Some(policy)))
-        .transpose()
-        .map_err(|e| {
-            eprintln!("nimbot {cmd}: --record: {e}");
-            ExitCode::from(EXIT_USAGE)
-        })?;
-    Ok((board, recorder))
 }
 
-/// The end of a game of `connect` or `exp-nim` that ended with `outcome`: its
-/// record written (one line on stderr if it cannot be; the game's exit status
-/// stands), then the summary line and exit status of [`report`] or [`fail`].
-pub fn finish(
-    cmd: &str,
-    recorder: Option<Recorder>,
-    outcome: Result<GameResult, String>,
-    board: Option<&BoardEngine>,
-) -> ExitCode {
-    if let Some(recorder) = recorder {
-        let (winner, reason) = match &outcome {
-            Ok(r) => (Some(r.winner), r.reason.as_str().to_owned()),
-            Err(e) => (None, e.clone()),
-        };
-        if let Err(e) = recorder.finish(winner, &reason) {
-            eprintln!("nimbot {cmd}: --record: {e}");
+/// What plays a game of `connect` or `exp-nim` besides its client: the engine
+/// (a board with `--board`, else the host's) and the recorder of `--record`, with
+/// the command's name for what they say on stderr.
+pub struct Side {
+    cmd: &'static str,
+    board_args: BoardArgs,
+    play: PolicyArgs,
+    /// The policy asked for, which the engine that will play plays.
+    pub policy: Policy,
+    seat: Player,
+    board: Option<BoardEngine>,
+    /// The record of `--record`, if asked for.
+    pub recorder: Option<Recorder>,
+}
+
+impl Side {
+    /// The host's engine for `seat`, the board not met yet, no record; or the
+    /// usage error's status if the policy asked for is not played by the engine
+    /// that would play it (`PolicyArgs::policy`).
+    pub fn new(cmd: &'static str, args: &SideArgs, seat: Player) -> Result<Side, ExitCode> {
+        let policy = args.play.policy(cmd, args.board.board.is_some())?;
+        Ok(Side {
+            cmd,
+            board_args: args.board.clone(),
+            play: args.play,
+            policy,
+            seat,
+            board: None,
+            recorder: None,
+        })
+    }
+
+    /// With `--board`, the board instead of the host, met and checked for the
+    /// `known` N, R and M before a seat is taken ([`BoardArgs::meet`]).
+    pub fn meet(&mut self, known: (Option<u32>, Option<u8>, u32)) -> Result<(), ExitCode> {
+        let (cmd, play) = (self.cmd, self.play);
+        self.board = self
+            .board_args
+            .meet(cmd, play, self.policy, self.seat, known)?;
+        Ok(())
+    }
+
+    /// With `--record FILE`, a recorder writing to it; a file that cannot be
+    /// created is a usage error (one line on stderr).
+    pub fn record(&mut self, path: Option<&Path>) -> Result<(), ExitCode> {
+        let cmd = self.cmd;
+        self.recorder = path
+            .map(|p| Recorder::create(p, cmd, Some(self.seat), Some(self.policy)))
+            .transpose()
+            .map_err(|e| {
+                eprintln!("nimbot {cmd}: --record: {e}");
+                ExitCode::from(EXIT_USAGE)
+            })?;
+        Ok(())
+    }
+
+    /// Play the game with the board or the host's engine and the recorder.
+    pub fn play<T>(&mut self, game: impl FnOnce(&mut dyn Engine, Option<&mut Recorder>) -> T) -> T {
+        let recorder = self.recorder.as_mut();
+        match self.board.as_mut() {
+            Some(b) => game(b, recorder),
+            None => game(&mut self.play.host(), recorder),
         }
     }
-    match outcome {
-        Ok(r) => report(cmd, &r, board),
-        Err(e) => fail(cmd, &e, board),
+
+    /// A game that could not be played: [`fail`]'s line and exit status.
+    pub fn fail(&self, msg: &str) -> ExitCode {
+        fail(self.cmd, msg, self.board.as_ref())
+    }
+
+    /// The end of a game that ended with `outcome`: its record written (one line on
+    /// stderr if it cannot be; the game's exit status stands), then the summary
+    /// line and exit status of [`report`] or [`fail`].
+    pub fn finish(self, outcome: Result<GameResult, String>) -> ExitCode {
+        let cmd = self.cmd;
+        if let Some(recorder) = self.recorder {
+            let (winner, reason) = match &outcome {
+                Ok(r) => (Some(r.winner), r.reason.as_str().to_owned()),
+                Err(e) => (None, e.clone()),
+            };
+            if let Err(e) = recorder.finish(winner, &reason) {
+                eprintln!("nimbot {cmd}: --record: {e}");
+            }
+        }
+        match outcome {
+            Ok(r) => report(cmd, &r, self.board.as_ref()),
+            Err(e) => fail(cmd, &e, self.board.as_ref()),
+        }
     }
 }
 
@@ -248,62 +276,4 @@ fn connect_once(addr: &str) -> Result<TcpStream, String> {
         }
     }
     Err(format!("cannot connect to {addr}: {last_err}"))
-}
-
-/// Play the game on `stream` to its end: the result, or why there is none.
-fn play<E: Engine + ?Sized>(
-    mut stream: TcpStream,
-    mut client: Client,
-    engine: &mut E,
-    args: &ConnectArgs,
-    mut recorder: Option<&mut Recorder>,
-) -> Result<GameResult, String> {
-    let _ = stream.set_nodelay(true);
-    if args.timeout > 0.0 {
-        let _ = stream.set_read_timeout(Some(Duration::from_secs_f64(args.timeout)));
-    }
-    stream
-        .write_all(&client.hello())
-        .map_err(|e| format!("send failed: {e}"))?;
-    let mut splitter: Splitter<MAX_MESSAGE> = Splitter::new();
-    let mut buf = [0u8; 4096];
-    let pace = Duration::from_millis(args.pace);
-    loop {
-        let _ = socket2::SockRef::from(&stream).set_tcp_quickack(true);
-        let read = stream.read(&mut buf);
-        let arrived = Instant::now();
-        let n = match read {
-            Ok(0) => {
-                return Err("the server closed the connection before the end (no result)".into())
-            }
-            Ok(n) => n,
-            Err(e) => return Err(format!("read failed: {e}")),
-        };
-        for &b in buf.get(..n).unwrap_or(&[]) {
-            match splitter.feed(b) {
-                Ok(Feed::Pending) => continue,
-                Ok(Feed::Complete) => {}
-                Err(e) => return Err(e.as_str().into()),
-            }
-            let msg = splitter.object().unwrap_or(&[]);
-            let step = client.handle(msg, engine);
-            if let Some(r) = recorder.as_deref_mut() {
-                r.state(client.game(), msg, true);
-            }
-            match step {
-                Ok(Step::Wait) => {}
-                Ok(Step::Send(bytes)) => {
-                    let wait = pace.saturating_sub(arrived.elapsed());
-                    if !wait.is_zero() {
-                        std::thread::sleep(wait);
-                    }
-                    stream
-                        .write_all(&bytes)
-                        .map_err(|e| format!("send failed: {e}"))?;
-                }
-                Ok(Step::Finished(r)) => return Ok(r),
-                Err(e) => return Err(e.as_str().into()),
-            }
-        }
-    }
 }

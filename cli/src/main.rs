@@ -13,7 +13,6 @@ mod matches;
 mod moves;
 mod nim_arena;
 mod serve;
-mod win;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -25,7 +24,17 @@ use nimbot::fibonacci as fib;
 use nimbot::policy::Knowledge;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
-use win::WinChoice;
+use nimbot_host::win::{Win, WinChoice};
+
+use analyze::AnalyzeArgs;
+use arena::ArenaArgs;
+use bench::BenchArgs;
+use connect::ConnectArgs;
+use demo::DemoArgs;
+use exp_nim::ExpNimArgs;
+use matches::MatchArgs;
+use moves::MovesArgs;
+use serve::ServeArgs;
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -58,8 +67,8 @@ struct PolicyArgs {
     /// How nimbot wins a won position: `smallest` takes the smallest winning take;
     /// `fastest` the winning move that ends the game soonest against best play
     /// (from the distances to the end). docs/policies.md compares them.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = win::Win::Smallest)]
-    win: win::Win,
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Win::Smallest)]
+    win: Win,
 }
 
 impl PolicyArgs {
@@ -106,7 +115,7 @@ impl PolicyArgs {
     /// With a board, which decides the moves itself: `--win fastest` is refused
     /// (the usage error's exit status, after one line on stderr).
     fn board_win(self, cmd: &str) -> Result<(), ExitCode> {
-        if self.win == win::Win::Fastest {
+        if self.win == Win::Fastest {
             eprintln!("nimbot {cmd}: --win fastest needs distances, which a board does not have");
             return Err(ExitCode::from(2));
         }
@@ -184,32 +193,32 @@ enum Command {
     /// holds out; "-" if the game is too large for distances. Winning moves come
     /// first, fastest first, then losing ones, longest first (--json: one line, in
     /// the line protocol's order).
-    Moves(moves::MovesArgs),
+    Moves(MovesArgs),
     /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
     /// (the default) every opponent family under each lost-position policy, over many
     /// starts and both seats; for Super-Nim a match against --opponent.
-    Arena(arena::ArenaArgs),
+    Arena(ArenaArgs),
     /// Play one game between nimbot and a random (or perfect) opponent and print it.
-    Demo(demo::DemoArgs),
+    Demo(DemoArgs),
     /// Measure solving and decision speed; prints JSON lines.
-    Bench(bench::BenchArgs),
+    Bench(BenchArgs),
     /// Play one game against the tournament's TCP server.
     ///
     /// Exit status: 0 won, 1 lost, 2 usage error, 3 protocol, connection or
     /// state-mismatch error (one summary line on stderr either way).
-    Connect(connect::ConnectArgs),
+    Connect(ConnectArgs),
     /// Play one game through the stock `exp-nim` text client, on stdin/stdout.
     ///
     /// Wire it with a named pipe; exit status as for `connect`.
-    ExpNim(exp_nim::ExpNimArgs),
+    ExpNim(ExpNimArgs),
     /// Referee one game on the platform's wire protocol, then exit.
     ///
     /// Existing Python bots and exp-nim connect to it unchanged. It prints
     /// "listening on ADDR:PORT" on stdout and logs the game to stderr (or --log).
     /// Exit status: 0 a game was played, 2 usage error, 3 no game (join timeout, bind error).
-    Serve(serve::ServeArgs),
+    Serve(ServeArgs),
     /// Play local games through the referee and print a results table.
-    Match(matches::MatchArgs),
+    Match(MatchArgs),
     /// Replay a game record or a platform game log and show where the game was
     /// thrown away.
     ///
@@ -220,7 +229,7 @@ enum Command {
     /// (from a won position it leaves the opponent a won one, or the server refused
     /// it) and, in a lost position, how many plies could still have been held out;
     /// then the first blunder and the blunders per seat.
-    Analyze(analyze::AnalyzeArgs),
+    Analyze(AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
@@ -238,8 +247,8 @@ fn main() -> ExitCode {
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Connect(args) => connect::run(&args),
-        Command::ExpNim(args) => exp_nim::run(&args),
+        Command::Connect(args) => connect::run(&args).unwrap_or_else(|status| status),
+        Command::ExpNim(args) => exp_nim::run(&args).unwrap_or_else(|status| status),
         Command::Serve(args) => serve::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Analyze(args) => analyze::run(&args),

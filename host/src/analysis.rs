@@ -25,12 +25,18 @@ use crate::record::{self, Record};
 pub struct Ply {
     /// The log's record of the move.
     pub record: game_log::Record,
+    /// The mover (seat 0 moves first).
     pub seat: Player,
+    /// The position the move was made in.
     pub before: Position,
+    /// That position is won for the mover.
     pub won: bool,
+    /// The winning moves there (none in a lost position).
     pub winning: Vec<Move>,
     /// The server's objection, if it refused the move.
     pub refused: Option<IllegalMove>,
+    /// The move threw a win away (it leaves the opponent a won position) or was
+    /// refused.
     pub blunder: bool,
     /// For a lost position: plies to the end when the winner is fastest and the
     /// loser holds out longest.
@@ -43,10 +49,13 @@ pub struct Ply {
 pub struct Analysis {
     /// N, from the log's first record.
     pub stones: u32,
+    /// R, from the record or the caller.
     pub resets: u8,
+    /// M, from the record or the caller.
     pub init_max: u32,
     /// The seats' names, from their first records.
     pub names: [String; 2],
+    /// Every move replayed, in order.
     pub plies: Vec<Ply>,
     /// The seat that won by the rules (or by the server's refusal of the last move).
     pub winner: Option<usize>,
@@ -58,7 +67,9 @@ pub struct Analysis {
 
 /// Blunders per seat and the ply of each seat's first one.
 pub struct Summary {
+    /// Blunders of seat 0 and seat 1.
     pub blunders: [u32; 2],
+    /// The ply (from 1) of each seat's first blunder.
     pub first: [Option<usize>; 2],
 }
 

@@ -1,6 +1,7 @@
-//! The one JSON writer of the command line: every JSON line a command prints (bench,
-//! arena, analyze) is a `Serialize` struct written by [`line()`], so that names are
-//! escaped and numbers spelled by one serializer, never by hand.
+//! The one JSON writer of the host: every JSON line a command prints (bench, arena,
+//! analyze) and every line of a game record ([`crate::record`]) is a `Serialize`
+//! struct written by [`line()`], so that names are escaped and numbers spelled by
+//! one serializer, never by hand.
 
 use serde::Serialize;
 

@@ -1,7 +1,13 @@
-//! What the `nimbot` command does with whole games on a host, as a library: the
-//! records it writes ([`record`]), the platform server's game log it writes and
-//! reads ([`game_log`]), the analysis of a finished game ([`analysis`]), and the one
-//! JSON writer of its output ([`json`]).
+//! What the `nimbot` command does with whole games on a host, as a library:
+//!
+//! - [`client`]: a tournament game's byte loop, over TCP or the `exp-nim` client;
+//! - [`serve`]: the referee's server for one game;
+//! - [`record`]: the records it writes; [`game_log`]: the platform server's game
+//!   log it writes and reads; [`analysis`]: a finished game replayed and judged;
+//! - [`win`]: winning a won position fastest (`--win fastest`);
+//! - [`exploit_games`]: the exploit policy's decisions in games, which its
+//!   benchmark re-times;
+//! - [`json`]: the one JSON writer of its output.
 //!
 //! These were files of the CLI; here integration tests and other tools can import
 //! them and `cargo doc` shows them. The command line keeps its flags, its printing
@@ -9,6 +15,10 @@
 //! `nimbot` crate, and this crate only uses its host features.
 
 pub mod analysis;
+pub mod client;
+pub mod exploit_games;
 pub mod game_log;
 pub mod json;
 pub mod record;
+pub mod serve;
+pub mod win;

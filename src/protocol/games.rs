@@ -64,7 +64,7 @@ pub(super) fn new_fibonacci(words: &mut Words<'_>) -> Result<ActiveGame, Error> 
     let stones = words.number().map_err(|e| e.or(USAGE))?;
     let seat = seat(words).ok_or(USAGE)?;
     words.end()?;
-    let game = fib::Game::new(u64::from(stones)).map_err(fib_error)?;
+    let game = fib::Game::new(u64::from(stones)).map_err(|e| Error::Msg(e.text()))?;
     Ok(ActiveGame::Fibonacci(game, seat))
 }
 
@@ -97,9 +97,12 @@ fn seat(words: &mut Words<'_>) -> Option<Player> {
     }
 }
 
-fn fib_error(e: fib::Error) -> Error {
+/// A refused Fibonacci Nim move: a take out of range as an illegal move with its
+/// numbers (written to `out`), the others by their text.
+#[inline]
+fn fib_error(e: fib::Error, out: &mut Out) -> Error {
     match e {
-        fib::Error::BadTake { take, limit } => Error::Illegal(IllegalMove::BadTake {
+        fib::Error::BadTake { take, limit } => out.illegal(IllegalMove::BadTake {
             take: u32::try_from(take).unwrap_or(u32::MAX),
             limit: u32::try_from(limit).unwrap_or(u32::MAX),
         }),
@@ -140,7 +143,9 @@ fn check_turn(over: bool, to_move: Player, bot: Player, want_bot: bool) -> Resul
 fn fib_go(game: &mut fib::Game, bot: Player, out: &mut Out) -> Result<(), Error> {
     check_turn(game.winner().is_some(), game.to_move(), bot, true)?;
     let decision = game.decide().ok_or(Error::Msg(text!("the game is over")))?;
-    let outcome = game.play(bot, decision.take).map_err(fib_error)?;
+    let outcome = game
+        .play(bot, decision.take)
+        .map_err(|e| fib_error(e, out))?;
     out.text(text!("move "));
     out.num(decision.take);
     if outcome == fib::Outcome::Won(bot) {
@@ -160,7 +165,10 @@ fn fib_opp(
     words.end()?;
     check_turn(game.winner().is_some(), game.to_move(), bot, false)?;
     let mut next = *game;
-    match next.play(bot.other(), u64::from(take)).map_err(fib_error)? {
+    match next
+        .play(bot.other(), u64::from(take))
+        .map_err(|e| fib_error(e, out))?
+    {
         fib::Outcome::Won(_) => out.text(text!("lost")),
         fib::Outcome::Continue => fib_go(&mut next, bot, out)?,
     }

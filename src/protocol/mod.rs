@@ -329,7 +329,7 @@ impl<E: Engine> Session<E> {
             )));
         }
         match game.play(bot.other(), Move::new(take, reset)) {
-            Err(e) => return Err(Error::Illegal(e)),
+            Err(e) => return Err(out.illegal(e)),
             Ok(Outcome::Won(_)) => out.text(text!("lost")),
             Ok(Outcome::Continue) => self.bot_move(&mut game, bot, out)?,
         }
@@ -493,10 +493,16 @@ impl<E: Engine> Session<E> {
 }
 
 /// Why a command was refused; becomes one `error ...` line.
+///
+/// Small on purpose (a [`Text`] at most): every `?` of the protocol moves one, and
+/// on the AVR a move is a byte at a time. The error with numbers, an illegal
+/// move's, is written at once instead ([`Out::illegal`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Error {
     Msg(Text),
-    Illegal(IllegalMove),
+    /// The reply, an `error ...` line, is already written to the command's
+    /// [`Out`] ([`Out::illegal`]).
+    Written,
     /// A token that should be a number is not one (or overflows).
     BadNumber,
     /// A command ran out of arguments; the caller substitutes its usage line.
@@ -512,25 +518,18 @@ impl Error {
         }
     }
 
-    /// Writes the `error ...` line to `out`, in place of what it held.
+    /// Writes the `error ...` line to `out`, in place of what it held; an
+    /// [`Error::Written`] line is there already.
     fn write(self, out: &mut Out) {
+        let reason = match self {
+            Error::Msg(m) => m,
+            Error::BadNumber => text!("bad number"),
+            Error::Missing => text!("missing argument"),
+            Error::Written => return,
+        };
         out.0.clear();
         out.text(text!("error "));
-        match self {
-            Error::Msg(m) => out.text(m),
-            Error::BadNumber => out.text(text!("bad number")),
-            Error::Missing => out.text(text!("missing argument")),
-            Error::Illegal(IllegalMove::BadTake { take, limit }) => {
-                out.text(text!("illegal move: take "));
-                out.num(take);
-                out.text(text!(" is outside 1..="));
-                out.num(limit);
-            }
-            Error::Illegal(e) => {
-                out.text(text!("illegal move: "));
-                out.text(e.text());
-            }
-        }
+        out.text(reason);
     }
 }
 
@@ -583,6 +582,24 @@ impl<'a> Words<'a> {
 type Out = Reply;
 
 impl Out {
+    /// Write the error line of the illegal move `e` (with the take and the limit
+    /// for a take out of range) and return [`Error::Written`]. Called before
+    /// anything else is written: a refused move comes before its reply.
+    #[inline(never)]
+    fn illegal(&mut self, e: IllegalMove) -> Error {
+        self.text(text!("error illegal move: "));
+        match e {
+            IllegalMove::BadTake { take, limit } => {
+                self.text(text!("take "));
+                self.num(take);
+                self.text(text!(" is outside 1..="));
+                self.num(limit);
+            }
+            e => self.text(e.text()),
+        }
+        Error::Written
+    }
+
     // One copy of the loop for the many call sites (smaller on every target).
     #[inline(never)]
     fn text(&mut self, text: Text) {

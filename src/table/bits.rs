@@ -117,7 +117,9 @@ impl<'s, S: ByteSource + ?Sized> BitReader<'s, S> {
         if self.have < 25 {
             self.fill();
         }
-        let z = self.window.trailing_zeros();
+        // The zeros among the low 13 bits (13: none of them is set), counted in
+        // 16 bits: a 32-bit count is long code on targets without the instruction.
+        let z = ((self.window & 0x1FFF) as u16 | 0x2000).trailing_zeros();
         let len = 2 * z + 1;
         if z <= 12 && len <= self.have {
             if !self.room(len) {

@@ -5,6 +5,7 @@
 use super::bits::BitReader;
 use super::format::Layout;
 use super::source::ByteSource;
+use crate::num::checked_mul;
 
 /// One cap's entry: stream bit offsets of the cap (its layer kinds) and of its
 /// base layers without and with a pending reset.
@@ -25,8 +26,8 @@ pub(crate) fn cap_entry<S: ByteSource + ?Sized>(
         return None;
     }
     let entry_bits = layout.offset_bits + 2 * layout.base_bits;
-    let at = i.checked_mul(entry_bits)?;
-    let end = layout.caps.checked_mul(entry_bits)?;
+    let at = checked_mul(i, entry_bits)?;
+    let end = checked_mul(layout.caps, entry_bits)?;
     let mut r = BitReader::new(src, layout.index_at, at, end);
     let start = r.read_long(layout.offset_bits)?;
     let base0 = start.checked_add(r.read_long(layout.base_bits)?)?;

@@ -12,6 +12,8 @@
 
 use super::bits::BitReader;
 use super::source::ByteSource;
+use crate::num::checked_mul;
+use crate::value::Value;
 
 /// The offset after every pile: runs "for ever" end here.
 pub(crate) const FOREVER: u32 = u32::MAX;
@@ -86,7 +88,7 @@ pub(crate) struct Clip<'v> {
     pub(crate) lo: u32,
     pub(crate) hi: u32,
     pub(crate) shift: u32,
-    pub(crate) visit: &'v mut dyn FnMut(u32, u32, bool),
+    pub(crate) visit: &'v mut dyn FnMut(u32, u32, Value),
 }
 
 impl Clip<'_> {
@@ -98,7 +100,7 @@ impl Clip<'_> {
             (self.visit)(
                 first.saturating_add(self.shift),
                 last.saturating_add(self.shift),
-                won,
+                Value::from_mover_wins(won),
             );
         }
     }
@@ -132,12 +134,12 @@ pub(crate) fn visit_tokens<S: ByteSource + ?Sized>(
         }
         let period = w.checked_add(l)?;
         // A token that runs past the end of any layer is still valid: clip it.
-        let end = base.saturating_add(period.saturating_mul(k.saturating_add(1)));
+        let end = base.saturating_add(checked_mul(period, k.saturating_add(1)).unwrap_or(FOREVER));
         if end > lo {
             // Periods before `lo` are skipped (l > 0, so the period is never 0).
             let mut i = lo.saturating_sub(base).checked_div(period)?;
             while i <= k {
-                let b = base.saturating_add(i.saturating_mul(period));
+                let b = base.saturating_add(checked_mul(i, period).unwrap_or(FOREVER));
                 if b > hi {
                     break;
                 }

@@ -33,6 +33,7 @@ use self::cache::LayerCache;
 use self::index::{cap_entry, CapEntry};
 use self::layer::{skip_tokens, visit_tokens, Clip};
 use crate::geometry::{highest_pile, key};
+use crate::num::checked_mul;
 use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
 use crate::value::Value;
@@ -249,7 +250,7 @@ impl<S: ByteSource> Table<S> {
             &template,
             cap.saturating_add(1),
             self.highest_pile(cap),
-            &mut |first, last, won| visit(first, last, won),
+            &mut |first, last, v| visit(first, last, v == Value::Won),
             None,
         )
     }
@@ -282,7 +283,13 @@ impl<S: ByteSource> Table<S> {
         while left > 0 {
             let n = left.min(12);
             let kinds = r.read(2 * n)?;
-            listed += (kinds & 0x00AA_AAAA).count_ones();
+            // One step a set bit, not `count_ones`: that is long code on targets
+            // without the instruction (the AVR, the Cortex-M0).
+            let mut high = kinds & 0x00AA_AAAA;
+            while high != 0 {
+                high &= high - 1;
+                listed += 1;
+            }
             left -= n;
         }
         let kind = r.read(2)?;
@@ -346,8 +353,7 @@ impl<S: ByteSource> Table<S> {
         // d = m (M + 1), then layer (own - m, opp - m, f) d piles later.
         let j = u32::try_from(key(self.layout.params.resets(), own, opp, f)).ok()? - 2;
         let (kind, at) = self.kind(i, &entry, j, cache)?;
-        let d = u32::from(m)
-            .checked_mul(self.layout.params.init_max().checked_add(1)?)
+        let d = checked_mul(u32::from(m), self.layout.params.init_max().checked_add(1)?)
             .unwrap_or(layer::FOREVER);
         if kind == 3 {
             // No copy: the tokens give every value.
@@ -365,20 +371,20 @@ impl<S: ByteSource> Table<S> {
         if hi >= d {
             out.lo = lo.max(d) - d;
             out.hi = hi - d;
-            out.shift = d;
+            out.shift = out.shift.saturating_add(d);
             self.visit_plain(i, &entry, own - m, opp - m, f, out, cache)?;
         }
         Some(())
     }
 
     /// Walk the runs of `pos`'s layer over piles `from ..= upto` (clipped to the
-    /// stored piles), calling `visit(first, last, won)`.
+    /// stored piles), calling `visit(first, last, value)`.
     fn walk(
         &self,
         pos: &Position,
         from: u32,
         upto: u32,
-        visit: &mut dyn FnMut(u32, u32, bool),
+        visit: &mut dyn FnMut(u32, u32, Value),
         cache: Option<&LayerCache>,
     ) -> Result<(), ProbeError> {
         let c = pos.cap();
@@ -398,11 +404,12 @@ impl<S: ByteSource> Table<S> {
         {
             return Err(ProbeError::OutOfRange);
         }
+        // Offsets become piles by the clip's shift.
         let mut out = Clip {
             lo: from - first,
             hi: upto - first,
-            shift: 0,
-            visit: &mut |a, b, won| visit(a.saturating_add(first), b.saturating_add(first), won),
+            shift: first,
+            visit,
         };
         self.visit_layer(
             c - p.init_max(),
@@ -424,13 +431,7 @@ impl<S: ByteSource> Table<S> {
             return Err(ProbeError::OutOfRange);
         }
         let mut value = None;
-        self.walk(
-            pos,
-            s,
-            s,
-            &mut |_, _, won| value = Some(Value::from_mover_wins(won)),
-            cache,
-        )?;
+        self.walk(pos, s, s, &mut |_, _, v| value = Some(v), cache)?;
         value.ok_or(ProbeError::Corrupt)
     }
 }
@@ -474,7 +475,6 @@ macro_rules! table_oracle {
                 visit: &mut dyn FnMut(u32, u32, Value),
             ) -> Result<(), DecideError> {
                 let $this = self;
-                let visit = &mut |first, last, won| visit(first, last, Value::from_mover_wins(won));
                 Ok($table.walk(layer, lo, hi, visit, $cache)?)
             }
         }

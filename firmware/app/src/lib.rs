@@ -18,6 +18,7 @@
 #[cfg(feature = "cost")]
 pub mod cost;
 pub mod guard;
+mod io_error;
 pub mod polled;
 #[cfg(feature = "nb")]
 pub mod serial;
@@ -29,6 +30,7 @@ use nimbot::protocol::{Line, LineReader, Reply, Session};
 use nimbot::text::{text, Text};
 use nimbot::{Engine, TableEngine};
 
+pub use io_error::IoError;
 pub use stack::Stack;
 
 /// The first line after reset, so that whoever is on the other end of the UART

@@ -23,29 +23,14 @@ where
 }
 
 /// A receive or transmit error (framing, parity, overrun, noise), by kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Error(pub ErrorKind);
-
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "serial error: {:?}", self.0)
-    }
-}
-
-impl core::error::Error for Error {}
-
-impl embedded_io::Error for Error {
-    fn kind(&self) -> embedded_io::ErrorKind {
-        embedded_io::ErrorKind::Other
-    }
-}
+pub type Error = crate::IoError<ErrorKind>;
 
 impl<T: serial::ErrorType, R: serial::ErrorType> embedded_io::ErrorType for NbSerial<T, R> {
     type Error = Error;
 }
 
 fn kind<E: serial::Error>(e: E) -> Error {
-    Error(serial::Error::kind(&e))
+    crate::IoError(serial::Error::kind(&e))
 }
 
 impl<T, R> embedded_io::Read for NbSerial<T, R>

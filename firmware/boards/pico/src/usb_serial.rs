@@ -16,7 +16,8 @@
 //! - while the port is closed, replies are dropped, as on a UART with nothing on
 //!   the wire, so the firmware never waits for a reader that is not there.
 
-use embedded_io::{ErrorKind, ErrorType, Read, Write};
+use embedded_io::{ErrorType, Read, Write};
+use nimbot_firmware::IoError;
 use rp2040_hal::usb::UsbBus;
 use usb_device::bus::UsbBusAllocator;
 use usb_device::device::{StringDescriptors, UsbDevice, UsbDeviceBuilder, UsbVidPid};
@@ -34,22 +35,7 @@ const PRODUCT: &str = "nimbot Pico";
 const SERIAL_NUMBER: &str = "1";
 
 /// The USB controller's error, as embedded-io wants it.
-#[derive(Debug)]
-pub struct Error(pub UsbError);
-
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "USB error {:?}", self.0)
-    }
-}
-
-impl core::error::Error for Error {}
-
-impl embedded_io::Error for Error {
-    fn kind(&self) -> ErrorKind {
-        ErrorKind::Other
-    }
-}
+pub type Error = IoError<UsbError>;
 
 /// The CDC-ACM serial port and the USB device that carries it.
 pub struct UsbSerial<'a> {
@@ -111,7 +97,7 @@ impl Read for UsbSerial<'_> {
             match self.serial.read(buf) {
                 Ok(0) | Err(UsbError::WouldBlock) => {}
                 Ok(n) => return Ok(n),
-                Err(e) => return Err(Error(e)),
+                Err(e) => return Err(IoError(e)),
             }
         }
     }
@@ -132,7 +118,7 @@ impl Write for UsbSerial<'_> {
             match self.serial.write(buf) {
                 Ok(0) | Err(UsbError::WouldBlock) => {}
                 Ok(n) => return Ok(n),
-                Err(e) => return Err(Error(e)),
+                Err(e) => return Err(IoError(e)),
             }
         }
     }
@@ -147,7 +133,7 @@ impl Write for UsbSerial<'_> {
             match self.serial.flush() {
                 Ok(()) => return Ok(()),
                 Err(UsbError::WouldBlock) => {}
-                Err(e) => return Err(Error(e)),
+                Err(e) => return Err(IoError(e)),
             }
         }
     }

@@ -1,15 +1,20 @@
-//! `--win smallest|fastest`: the move nimbot plays in a won position. The engines
+//! The move nimbot plays in a won position (`--win smallest|fastest`). The engines
 //! play the smallest winning take (the first winning move of `Position::moves`'
-//! order); `fastest` plays instead the winning move after which the game ends
-//! soonest with best play (the least distance to the end, `nimbot::probe`), ties to
-//! the smaller take and no reset. Lost positions are the `--policy`'s.
+//! order); [`Win::Fastest`] plays instead the winning move after which the game
+//! ends soonest with best play (the least distance to the end, `nimbot::probe`),
+//! ties to the smaller take and no reset. Lost positions are the policy's.
+//!
+//! An engine adapter over any [`Engine`] with distances, in the library so that
+//! tests and other front ends play won positions as the command does.
 
 use nimbot::engine::Limits;
 use nimbot::probe::{evaluate_move, root_moves, Evaluation};
 use nimbot::{DecideError, Decision, Engine, Params, Policy, Position};
 
-/// The choice of winning move.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// The choice of winning move. With the feature `clap` it is also a flag's value
+/// (`--win`), its variants' docs the help text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Win {
     /// The smallest winning take (no distances needed).
     Smallest,
@@ -24,6 +29,7 @@ pub struct WinChoice<E> {
 }
 
 impl<E: Engine> WinChoice<E> {
+    /// `inner`, winning as `win` says.
     pub fn new(inner: E, win: Win) -> Self {
         WinChoice { inner, win }
     }
