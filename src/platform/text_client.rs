@@ -350,12 +350,15 @@ fn took(rest: &[u8]) -> Option<Move> {
         Some((b'.', head)) => head,
         _ => tail,
     };
+    // " stone" or " stones", then " and used reset" if a reset was used: matched
+    // piece by piece, which compiles smaller than the four whole endings.
+    let tail = after_prefix(tail, b" stone")?;
+    let tail = after_prefix(tail, b"s").unwrap_or(tail);
     let reset = match tail {
-        b" stones" | b" stone" => false,
-        b" stones and used reset" | b" stone and used reset" => true,
-        _ => return None,
+        [] => false,
+        _ => after_prefix(tail, b" and used reset")?.is_empty(),
     };
-    Some(Move::new(take, reset))
+    (reset || tail.is_empty()).then(|| Move::new(take, reset))
 }
 
 fn trim(line: &[u8]) -> &[u8] {
@@ -380,6 +383,27 @@ mod tests {
             .map(|b| c.feed(b, &mut TakeOne { reset: false }).unwrap())
             .filter(|a| *a != TextAction::None)
             .collect()
+    }
+
+    #[test]
+    fn move_lines_read_exactly_the_four_endings() {
+        for (rest, mv) in [
+            (&b"1 stone."[..], Some(Move::new(1, false))),
+            (b"12 stones", Some(Move::new(12, false))),
+            (b"1 stone and used reset.", Some(Move::new(1, true))),
+            (b"3 stones and used reset", Some(Move::new(3, true))),
+            (b"3 stoness", None),
+            (b"3 stones and used", None),
+            (b"3 stones and used reset!", None),
+            (b"3 stones and used resets", None),
+            (b"3 stones.", Some(Move::new(3, false))),
+            (b"3 stonesand used reset", None),
+            (b"3 ston", None),
+            (b"x stones", None),
+            (b"3", None),
+        ] {
+            assert_eq!(took(rest), mv, "{}", core::str::from_utf8(rest).unwrap());
+        }
     }
 
     #[test]
