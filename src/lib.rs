@@ -61,6 +61,7 @@
 //! - `related-games`: Fibonacci Nim and Super-Nim, also on the line protocol
 //!   (protocol version 2; without it the protocol speaks Expanding Nim only).
 //! - `platform`: the tournament platform's adapters (no allocation).
+//! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name).
 //! - `encode`: the table writer (`table::encode` and friends), for `nimbot-table`.
 //! - `num`: decimal digits without `core::fmt` (`num`), for nimbot's own firmware
 //!   and tiny binary.

@@ -394,7 +394,11 @@ impl Game {
 /// game's initial maximum M.
 ///
 /// Who sits first does not matter: the position is always seen from the mover's side.
+///
+/// With the feature `serde` it serializes as its six numbers by name: `stones`,
+/// `cap`, `own_resets`, `opp_resets`, `reset_pending` and `init_max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Position {
     /// s: stones left, at least 1 (an empty pile ends the game before a position).
     stones: u32,

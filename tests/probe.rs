@@ -1,13 +1,12 @@
 //! The root probe and distances to the end beyond the raw minimax's reach
 //! (tests/minimax.rs checks every reachable state up to 60 stones): random
 //! positions of games up to 5,000 stones against the solver's values, one ply deep;
-//! the distances' parity against the solver on whole boxes; the line protocol's
-//! `moves` paging and its values-only form.
+//! the line protocol's `moves` paging and its values-only form. (The distances'
+//! parity against the solver on whole boxes is a unit test of the solver.)
 
 mod common;
 
 use common::send;
-use nimbot::distance::Distances;
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::probe::{evaluate_move, root_moves};
 use nimbot::protocol::{Session, MAX_REPLY};
@@ -75,46 +74,6 @@ fn root_probe_agrees_with_the_solver_on_random_positions_up_to_5000_stones() {
         positions += 1;
     }
     assert!(moves > 3000 * 4, "{moves}");
-}
-
-#[test]
-fn distance_parity_is_the_solvers_value_on_whole_boxes() {
-    let boxes = [
-        SolveBox::games(400, 2, 3),
-        SolveBox::games(300, 0, 1),
-        SolveBox::games(250, 5, 4),
-        SolveBox::games(200, 3, 7),
-        SolveBox {
-            n_max: 300,
-            resets: 3,
-            init_max: 3,
-            c_min: 9,
-        },
-    ];
-    for bx in boxes {
-        let sol = Solution::solve(bx).unwrap();
-        let dist = Distances::solve(bx).unwrap();
-        let mut checked = 0u64;
-        for (c, hi) in sol.layers() {
-            for s in 1..=hi {
-                for a in 0..=bx.resets {
-                    for b in 0..=bx.resets {
-                        for f in [false, true] {
-                            let pos = Position::new(s, c, a, b, f, bx.init_max).unwrap();
-                            let v = sol.value(&pos).unwrap();
-                            let d = dist.get(&pos).unwrap();
-                            assert_eq!(d % 2 == 1, v.is_won(), "{bx:?} {pos:?}");
-                            checked += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert!(checked > 5_000, "{bx:?}: {checked}");
-        // Beyond the box: no answer rather than a wrong one.
-        let outside = Position::new(bx.n_max + 50, bx.c_min, 0, 0, false, bx.init_max).unwrap();
-        assert!(!dist.covers(&outside));
-    }
 }
 
 #[test]

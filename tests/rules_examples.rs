@@ -14,7 +14,7 @@ fn game(n: u32, r: u8, m: u32) -> Game {
 }
 
 /// Check the limit in front of `player`, play the move, check it continues, and
-/// check the limit for the following move.
+/// check the limit for the following move and the mover's resets left.
 fn step(g: &mut Game, player: Player, take: u32, reset: bool, limit_before: u32, limit_after: u32) {
     assert_eq!(
         g.to_move(),
@@ -27,6 +27,7 @@ fn step(g: &mut Game, player: Player, take: u32, reset: bool, limit_before: u32,
         "limit before {player:?} takes {take}"
     );
     let stones = g.stones();
+    let resets = g.resets_left(player);
     assert_eq!(
         g.play(player, Move::new(take, reset)),
         Ok(Outcome::Continue),
@@ -36,11 +37,23 @@ fn step(g: &mut Game, player: Player, take: u32, reset: bool, limit_before: u32,
     assert_eq!(g.winner(), None);
     assert_eq!(g.to_move(), player.other());
     assert_eq!(g.reset_pending(), reset);
+    assert_eq!(g.resets_left(player), resets - u8::from(reset));
     assert_eq!(
         g.limit(),
         limit_after,
         "limit after {player:?} takes {take}"
     );
+}
+
+/// One ply of a worked example, as the rules page writes it: the mover, the take,
+/// the reset, the limit in front of the mover and the limit after the move.
+type Ply = (Player, u32, bool, u32, u32);
+
+/// Play a worked example's line, each ply checked by [`step`].
+fn play_line(g: &mut Game, plies: &[Ply]) {
+    for &(player, take, reset, limit_before, limit_after) in plies {
+        step(g, player, take, reset, limit_before, limit_after);
+    }
 }
 
 /// Play an illegal move and check it is refused with `err` and changes nothing.
@@ -99,46 +112,46 @@ fn take_three_then_four_then_limit_five() {
 #[test]
 fn n16_r2_m3_resets_then_p1_wins() {
     let mut g = game(16, 2, 3);
-    step(&mut g, P1, 2, false, 3, 3);
-    step(&mut g, P2, 3, false, 3, 4);
-    step(&mut g, P1, 2, true, 4, 3);
-    assert_eq!(g.resets_left(P1), 1);
-    assert_eq!(g.resets_left(P2), 2);
-    step(&mut g, P2, 3, true, 3, 3);
-    assert_eq!(g.resets_left(P2), 1);
-    step(&mut g, P1, 3, true, 3, 3);
-    assert_eq!(g.resets_left(P1), 0);
-    // The reset did not lower h: it only held one move to M.
+    play_line(
+        &mut g,
+        &[
+            (P1, 2, false, 3, 3),
+            (P2, 3, false, 3, 4),
+            (P1, 2, true, 4, 3),
+            (P2, 3, true, 3, 3),
+            (P1, 3, true, 3, 3),
+        ],
+    );
+    // The resets did not lower h: each only held one move to M.
     assert_eq!(g.largest_take(), 3);
-    step(&mut g, P2, 2, false, 3, 4);
-    assert_eq!(g.stones(), 1);
-    assert_eq!(g.limit(), 4);
+    play_line(&mut g, &[(P2, 2, false, 3, 4)]);
+    assert_eq!((g.stones(), g.limit()), (1, 4));
     assert_eq!(g.play(P1, Move::new(1, false)), Ok(Outcome::Won(P1)));
     assert_eq!(g.stones(), 0);
-    assert_eq!(16 - 2 - 3 - 2 - 3 - 3 - 2 - 1, 0);
     assert_eq!(g.winner(), Some(P1));
-    assert_eq!(g.resets_left(P1), 0);
-    assert_eq!(g.resets_left(P2), 1);
+    assert_eq!((g.resets_left(P1), g.resets_left(P2)), (0, 1));
     assert_eq!(g.moves(), 7);
 }
 
 #[test]
 fn n32_r1_m3_limit_returns_after_reset() {
     let mut g = game(32, 1, 3);
-    step(&mut g, P1, 3, false, 3, 4);
-    step(&mut g, P2, 4, false, 4, 5);
-    step(&mut g, P1, 2, false, 5, 5);
-    step(&mut g, P2, 5, true, 5, 3);
-    assert_eq!(g.resets_left(P2), 0);
+    play_line(
+        &mut g,
+        &[
+            (P1, 3, false, 3, 4),
+            (P2, 4, false, 4, 5),
+            (P1, 2, false, 5, 5),
+            (P2, 5, true, 5, 3),
+        ],
+    );
     // After the reset the limit is M, and a take above M is refused.
     bad_take(&mut g, P1, 4, false, 3);
     // h is 5, so after P1's move the limit is back to 6.
-    step(&mut g, P1, 3, false, 3, 6);
+    play_line(&mut g, &[(P1, 3, false, 3, 6)]);
     assert_eq!(g.largest_take(), 5);
-    step(&mut g, P2, 4, false, 6, 6);
-    step(&mut g, P1, 5, true, 6, 3);
-    assert_eq!(g.resets_left(P1), 0);
-    assert_eq!(g.resets_left(P2), 0);
+    play_line(&mut g, &[(P2, 4, false, 6, 6), (P1, 5, true, 6, 3)]);
+    assert_eq!((g.resets_left(P1), g.resets_left(P2)), (0, 0));
     assert_eq!(g.stones(), 32 - 3 - 4 - 2 - 5 - 3 - 4 - 5);
     assert_eq!(g.winner(), None);
 }

@@ -409,10 +409,9 @@ test_board() {
 }
 
 # The most instructions a decision may cost in `test`'s short bench on the LM3S6965
-# (firmware/qemu_bench.py --max-instructions): the worst measured there (the
-# lost position N = 999, R = 4, stones 963, cap 4: 70,960, with the engine's
-# per-decision cache of layer offsets) and a margin of about 15%. Lower it when
-# decisions get cheaper.
+# (firmware/qemu_bench.py --max-instructions): the worst measured there (a lost
+# position of N = 999, R = 4 with a cap of 4; docs/figures.md has the figure) and a
+# margin of about 15%. Lower it when decisions get cheaper.
 DECISION_CEILING=81000
 
 # emulated_suite ELF SERIAL: firmware/qemu_test.py on the image (on the Pico, its

@@ -46,7 +46,7 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "the core builds without std and without alloc, and with each optional feature"
 cargo rustc -p nimbot --lib --no-default-features -- -D warnings
 cargo rustc -p nimbot --lib --no-default-features --features alloc -- -D warnings
-for feature in default-table async related-games platform encode num exploit; do
+for feature in default-table async related-games platform encode num exploit serde; do
   cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
 done
 

@@ -28,12 +28,9 @@ pub struct MovesArgs {
 /// The JSON line.
 #[derive(Serialize)]
 struct Report {
-    stones: u32,
-    cap: u32,
-    own_resets: u8,
-    opp_resets: u8,
-    reset_pending: bool,
-    init_max: u32,
+    /// The position's six numbers, at the top level of the line.
+    #[serde(flatten)]
+    position: Position,
     /// "win" or "lose", for the player to move.
     value: &'static str,
     /// Plies to the end, `null` if unknown.
@@ -93,12 +90,7 @@ fn distance(d: Option<u16>) -> String {
 
 fn report(pos: &Position, eval: &Evaluation, moves: &[MoveEvaluation]) -> Report {
     Report {
-        stones: pos.stones(),
-        cap: pos.cap(),
-        own_resets: pos.own_resets(),
-        opp_resets: pos.opp_resets(),
-        reset_pending: pos.reset_pending(),
-        init_max: pos.init_max(),
+        position: *pos,
         value: eval.value.as_word(),
         distance: eval.distance,
         moves: moves

@@ -12,6 +12,7 @@
 
 use nimbot::distance::Distances;
 use nimbot::engine::SolvingEngine;
+use nimbot::probe::root_moves;
 use nimbot::rules::IllegalMove;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::position_value;
@@ -73,26 +74,17 @@ pub struct Summary {
     pub first: [Option<usize>; 2],
 }
 
-/// The moves that win from `pos`, by `sol`: no reset first, takes ascending.
+/// The moves that win from `pos`, by `sol`, in the root probe's order (no reset
+/// first, takes ascending): its distinct moves, so a take above the pile or a reset
+/// on the emptying take is not listed again.
 fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
-    let mut out = Vec::new();
-    for reset in [false, true] {
-        if reset && pos.own_resets() == 0 {
-            continue;
-        }
-        for take in 1..=pos.limit().min(pos.stones()) {
-            let mv = Move::new(take, reset);
-            let wins = match pos.after(mv) {
-                Ok(None) => !reset,
-                Ok(Some(next)) => position_value(sol, &next) == Ok(Value::Lost),
-                Err(_) => false,
-            };
-            if wins {
-                out.push(mv);
-            }
-        }
-    }
-    out
+    root_moves(pos)
+        .filter(|&mv| match pos.after(mv) {
+            Ok(None) => true,
+            Ok(Some(next)) => position_value(sol, &next) == Ok(Value::Lost),
+            Err(_) => false,
+        })
+        .collect()
 }
 
 /// A record as the log the server would have written of the same game: one

@@ -246,10 +246,6 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    // Not inlined: the parsed game's temporaries would otherwise stay in the
-    // caller's frame under every other command, a Super-Nim search included
-    // (104 bytes of the firmware's stack, for 12 of flash).
-    #[inline(never)]
     fn cmd_new(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         let mut ahead = words.clone();
         let game = match ahead.next() {
