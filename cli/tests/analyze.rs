@@ -160,7 +160,10 @@ fn serve_writes_a_game_log_that_analyze_reads() {
         text.ends_with("Game over\nPlayer fast won the game! Congrats!\n"),
         "{text}"
     );
-    // The paced player's clock: every one of its moves waited at least 20 ms.
+    // The paced player's clock: every one of its moves waited 20 ms from the state's
+    // arrival. The server starts the mover's clock once it has sent the state to
+    // both seats, a little after the mover has it, so on a loaded machine a move is
+    // charged somewhat less than the pace; an unpaced move is charged well under 1 ms.
     let moves0 = text.matches("Player slow one took ").count() as f64;
     let last = log.lines().rev().find(|l| l.contains(" clocks ")).unwrap();
     let clock0: f64 = last
@@ -173,7 +176,7 @@ fn serve_writes_a_game_log_that_analyze_reads() {
         .parse()
         .unwrap();
     assert!(
-        clock0 >= 0.02 * moves0,
+        clock0 >= 0.015 * moves0,
         "{moves0} moves in {clock0} s: {log}"
     );
     let o = Command::new(BIN)
