@@ -174,9 +174,9 @@ fn div_rem_10_in_32_bits(n: u64) -> (u64, u8) {
     let low = n as u32;
     // Each step's dividend is the previous remainder (below 10) then 16 bits, so
     // it is below 10 << 16 and its quotient fits in 16 bits.
-    let middle = (high % 10) << 16 | low >> 16;
-    let bottom = (middle % 10) << 16 | (low & 0xFFFF);
-    let quotient = u64::from(high / 10) << 32 | u64::from((middle / 10) << 16 | bottom / 10);
+    let middle = ((high % 10) << 16) | (low >> 16);
+    let bottom = ((middle % 10) << 16) | (low & 0xFFFF);
+    let quotient = (u64::from(high / 10) << 32) | u64::from(((middle / 10) << 16) | (bottom / 10));
     (quotient, (bottom % 10) as u8)
 }
 
