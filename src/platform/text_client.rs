@@ -356,9 +356,10 @@ fn took(rest: &[u8]) -> Option<Move> {
     let tail = after_prefix(tail, b"s").unwrap_or(tail);
     let reset = match tail {
         [] => false,
-        _ => after_prefix(tail, b" and used reset")?.is_empty(),
+        _ if after_prefix(tail, b" and used reset")?.is_empty() => true,
+        _ => return None,
     };
-    (reset || tail.is_empty()).then(|| Move::new(take, reset))
+    Some(Move::new(take, reset))
 }
 
 fn trim(line: &[u8]) -> &[u8] {
