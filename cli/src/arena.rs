@@ -7,7 +7,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::supernim::{play_match, MatchConfig, Opponent, DEFAULT_NODE_BUDGET};
+use nimbot::supernim::exact::{Model, Perfect, PERFECT_NODE_BUDGET};
+use nimbot::supernim::{
+    play_match, play_match_with, MatchConfig, MatchResult, Opponent, DEFAULT_NODE_BUDGET,
+};
 use serde::Serialize;
 
 use crate::nim_arena::{self, NimArenaArgs};
@@ -31,15 +34,45 @@ pub struct ArenaArgs {
     /// Seed of the starting positions and of the opponent.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Super-Nim: nimbot's search budget per move, in nodes.
-    #[arg(long, default_value_t = DEFAULT_NODE_BUDGET)]
-    budget: u32,
-    /// Super-Nim: moves after which a game is judged on points (play can cycle).
-    #[arg(long, default_value_t = 200)]
-    move_limit: u32,
+    /// Super-Nim: nimbot's player: `perfect` (exact once its search reaches the
+    /// cap, with a table; the host's) or `search` (the boards' bounded search).
+    #[arg(long, value_enum, default_value_t = SuperNimPlayer::Perfect)]
+    player: SuperNimPlayer,
+    /// Super-Nim, `perfect`: what nimbot assumes of the opponent to choose between
+    /// moves of equal value (`auto`: the opponent's own model).
+    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
+    model: ModelArg,
+    /// Super-Nim: nimbot's search budget per move, in nodes (default: the
+    /// player's own, 200000 for perfect, 20000 for search).
+    #[arg(long, visible_alias = "budget")]
+    nodes: Option<u32>,
+    /// Super-Nim: the cap, moves after which a game is judged on points (play can
+    /// cycle); 1..=1000.
+    #[arg(long, visible_alias = "move-limit", default_value_t = 200)]
+    cap: u32,
     /// JSON lines instead of a table.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SuperNimPlayer {
+    /// Exact near the cap, a parity-aware horizon before it (`supernim::exact`).
+    Perfect,
+    /// The bounded alpha-beta search the boards play (`supernim::decide`).
+    Search,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ModelArg {
+    /// The opponent's model: greedy for greedy, uniform for random.
+    Auto,
+    /// No tie-break: the first move of best value.
+    None,
+    /// Every reply equally likely.
+    Uniform,
+    /// A 2 split whenever possible, else any reply.
+    Greedy,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,14 +99,31 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         ArenaOpponent::Random => Opponent::Random,
         ArenaOpponent::Greedy => Opponent::Greedy,
     };
+    let nodes = args.nodes.unwrap_or(match args.player {
+        SuperNimPlayer::Perfect => PERFECT_NODE_BUDGET as u32,
+        SuperNimPlayer::Search => DEFAULT_NODE_BUDGET,
+    });
     let config = MatchConfig {
         games: args.games,
         seed: args.seed,
-        budget: args.budget,
-        move_limit: args.move_limit,
+        budget: nodes,
+        move_limit: args.cap,
+    };
+    let model = match (args.model, args.opponent) {
+        (ModelArg::None, _) => Model::None,
+        (ModelArg::Uniform, _) | (ModelArg::Auto, ArenaOpponent::Random) => Model::Uniform,
+        (ModelArg::Greedy, _) | (ModelArg::Auto, ArenaOpponent::Greedy) => Model::Greedy,
     };
     let started = Instant::now();
-    let result = match play_match(opponent, &config) {
+    let played = match args.player {
+        SuperNimPlayer::Perfect => play_match_with(
+            &mut Perfect::new(u64::from(nodes), model),
+            opponent,
+            &config,
+        ),
+        SuperNimPlayer::Search => play_match(opponent, &config),
+    };
+    let result = match played {
         Ok(r) => r,
         Err(e) => {
             eprintln!("nimbot arena: {e}");
@@ -91,18 +141,26 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             opponent: name,
             games: args.games,
             seed: args.seed,
-            budget: args.budget,
-            move_limit: args.move_limit,
+            player: match args.player {
+                SuperNimPlayer::Perfect => "perfect",
+                SuperNimPlayer::Search => "search",
+            },
+            budget: nodes,
+            move_limit: args.cap,
             wins: result.wins,
             losses: result.losses,
             draws: result.draws,
+            by_seat: split(&result),
+            stalled: result.stalled,
+            most_heaps: result.most_heaps,
+            largest_heap: result.largest_heap,
             seconds: json::round(seconds, 3),
         });
     } else {
         let pct = |n: u32| 100.0 * f64::from(n) / f64::from(args.games.max(1));
         println!(
             "super-nim, nimbot against {name}: {} games (seed {}, {} nodes a move, {} moves a game)",
-            args.games, args.seed, args.budget, args.move_limit
+            args.games, args.seed, nodes, args.cap
         );
         println!(
             "wins {} ({:.1}%), losses {} ({:.1}%), draws {} ({:.1}%) in {seconds:.1} s",
@@ -113,8 +171,31 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             result.draws,
             pct(result.draws)
         );
+        for (seat, row) in ["first", "second"].iter().zip(&result.by_seat) {
+            for (twos, t) in ["even", "odd"].iter().zip(row) {
+                println!(
+                    "  nimbot {seat:<6}, {twos:<4} number of 2s at the start: {:>3} games, W/L/D {}/{}/{}",
+                    t.games(),
+                    t.wins,
+                    t.losses,
+                    t.draws
+                );
+            }
+        }
+        println!(
+            "stalled games {}, most heaps {}, largest heap {}",
+            result.stalled, result.most_heaps, result.largest_heap
+        );
     }
     ExitCode::SUCCESS
+}
+
+/// `by_seat` of a JSON line: `[[first even, first odd], [second even, second odd]]`,
+/// each `[wins, losses, draws]`.
+fn split(result: &MatchResult) -> [[[u32; 3]; 2]; 2] {
+    result
+        .by_seat
+        .map(|row| row.map(|t| [t.wins, t.losses, t.draws]))
 }
 
 /// A Super-Nim match as a JSON line.
@@ -124,10 +205,17 @@ struct SuperNimLine {
     opponent: &'static str,
     games: u32,
     seed: u64,
+    player: &'static str,
     budget: u32,
     move_limit: u32,
     wins: u32,
     losses: u32,
     draws: u32,
+    /// By nimbot's seat (first, second), then the parity of the start's 2s (even,
+    /// odd): `[wins, losses, draws]`.
+    by_seat: [[[u32; 3]; 2]; 2],
+    stalled: u32,
+    most_heaps: usize,
+    largest_heap: u16,
     seconds: f64,
 }

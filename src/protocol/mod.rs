@@ -62,7 +62,8 @@ query S C A B F               -> win K F D | lose K F D   (D: plies to the end, 
 moves S C A B F [I]           -> moves win|lose D  K[r]:w|lD ... [more I]
 state | end | version | limits | policy [first|trap|longest|exploit] | help
 new fibonacci N first|second  -> ok; then go -> move K [won], opp K
-new supernim H1,H2,... first|second -> ok; then go -> move MOVE, opp MOVE
+new supernim H1,H2,... first|second [cap C] [heaps K] -> ok (cap: moves, 200)
+    then go -> move MOVE, opp MOVE
     MOVE = merge A B | grow A | split A; \" over won|lost|draw\" ends the game
 Bad input gets one \"error ...\" line and changes nothing.";
 
@@ -107,6 +108,9 @@ impl AsRef<[u8]> for Reply {
 }
 
 /// The game a session is playing, with the bot's seat.
+// On a host a Super-Nim game holds up to 1024 heaps (2 KB) in place: the core
+// does not box (no heap), and a session holds one game.
+#[cfg_attr(feature = "alloc", allow(clippy::large_enum_variant))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActiveGame {
     /// Expanding Nim with resets (`new N R M ...`).
