@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::supernim::exact::{Model, Perfect, PERFECT_NODE_BUDGET};
+use nimbot::supernim::exact::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use nimbot::supernim::{
-    play_match, play_match_with, MatchConfig, MatchResult, Opponent, DEFAULT_NODE_BUDGET,
+    play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Move, Opponent,
+    SearchPlayer, DEFAULT_NODE_BUDGET,
 };
 use serde::Serialize;
 
@@ -50,6 +51,11 @@ pub struct ArenaArgs {
     /// cycle); 1..=1000.
     #[arg(long, visible_alias = "move-limit", default_value_t = 200)]
     cap: u32,
+    /// Super-Nim: check each of nimbot's moves in the last PLIES plies of every
+    /// game against the exact solver (where it finishes within 5,000,000 nodes)
+    /// and count those that lose value.
+    #[arg(long, value_name = "PLIES")]
+    audit: Option<u32>,
     /// JSON lines instead of a table.
     #[arg(long)]
     json: bool,
@@ -115,14 +121,18 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         (ModelArg::Greedy, _) | (ModelArg::Auto, ArenaOpponent::Greedy) => Model::Greedy,
     };
     let started = Instant::now();
-    let played = match args.player {
-        SuperNimPlayer::Perfect => play_match_with(
-            &mut Perfect::new(u64::from(nodes), model),
-            opponent,
-            &config,
-        ),
-        SuperNimPlayer::Search => play_match(opponent, &config),
+    let mut audit = Audit {
+        plies: args.audit.unwrap_or(0),
+        solver: Solver::new(5_000_000, 1 << 23),
+        checked: 0,
+        lost: 0,
+        unfinished: 0,
+        player: match args.player {
+            SuperNimPlayer::Perfect => Box::new(Perfect::new(u64::from(nodes), model)),
+            SuperNimPlayer::Search => Box::new(SearchPlayer { budget: nodes }),
+        },
     };
+    let played = play_match_with(&mut audit, opponent, &config);
     let result = match played {
         Ok(r) => r,
         Err(e) => {
@@ -152,6 +162,12 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             draws: result.draws,
             by_seat: split(&result),
             stalled: result.stalled,
+            audit: args.audit.map(|plies| AuditLine {
+                plies,
+                checked: audit.checked,
+                lost_value: audit.lost,
+                unfinished: audit.unfinished,
+            }),
             most_heaps: result.most_heaps,
             largest_heap: result.largest_heap,
             seconds: json::round(seconds, 3),
@@ -186,6 +202,12 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             "stalled games {}, most heaps {}, largest heap {}",
             result.stalled, result.most_heaps, result.largest_heap
         );
+        if let Some(plies) = args.audit {
+            println!(
+                "audit, last {plies} plies: {} moves checked against the exact solver, {} lost value, {} beyond its reach",
+                audit.checked, audit.lost, audit.unfinished
+            );
+        }
     }
     ExitCode::SUCCESS
 }
@@ -215,7 +237,53 @@ struct SuperNimLine {
     /// odd): `[wins, losses, draws]`.
     by_seat: [[[u32; 3]; 2]; 2],
     stalled: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit: Option<AuditLine>,
     most_heaps: usize,
     largest_heap: u16,
     seconds: f64,
+}
+
+/// `--audit`: the counts of a JSON line.
+#[derive(Serialize)]
+struct AuditLine {
+    plies: u32,
+    checked: u32,
+    lost_value: u32,
+    unfinished: u32,
+}
+
+/// nimbot's player, each of its moves in the last `plies` plies checked against
+/// the exact solver.
+struct Audit {
+    plies: u32,
+    solver: Solver,
+    checked: u32,
+    lost: u32,
+    unfinished: u32,
+    player: Box<dyn Chooser>,
+}
+
+impl Chooser for Audit {
+    fn choose(&mut self, game: &SnGame) -> Option<Move> {
+        let mv = self.player.choose(game)?;
+        let left = game.plies_left();
+        if left <= self.plies {
+            let best = self.solver.value(game.heaps(), left);
+            let mine = game.heaps().apply(mv).ok().and_then(|(child, points)| {
+                let v = self.solver.value(&child, left - 1)?;
+                Some(points as i32 - v)
+            });
+            match (best, mine) {
+                (Some(best), Some(mine)) => {
+                    self.checked += 1;
+                    if mine < best {
+                        self.lost += 1;
+                    }
+                }
+                _ => self.unfinished += 1,
+            }
+        }
+        Some(mv)
+    }
 }

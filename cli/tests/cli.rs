@@ -283,8 +283,10 @@ fn super_nim_arena_prints_one_json_line_and_is_reproducible() {
                 opponent,
                 "--games",
                 "4",
-                "--budget",
+                "--nodes",
                 "500",
+                "--cap",
+                "60",
                 "--json",
             ])
             .output()

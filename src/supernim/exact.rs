@@ -467,7 +467,17 @@ impl Perfect {
             nodes: 0,
         };
         let mut values = None;
-        for depth in 1..=plies_left {
+        // The whole game first (cheap with the table of the moves before, near the
+        // cap), then deepening from 1 on what is left of the budget.
+        self.solver.set_node_bound(self.budget);
+        if let Some(found) = self.solver.horizon(heaps, plies_left, plies_left) {
+            decision.depth = plies_left;
+            decision.exact = true;
+            values = Some(found);
+        }
+        decision.nodes += self.solver.nodes();
+        let deepen = if decision.exact { 0 } else { plies_left };
+        for depth in 1..=deepen {
             let left = self.budget.saturating_sub(decision.nodes);
             self.solver.set_node_bound(left);
             let found = self.solver.horizon(heaps, plies_left, depth);
