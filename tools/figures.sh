@@ -11,6 +11,10 @@
 #                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
 #                             the examples)
+#   tools/figures.sh supernim the Super-Nim sections only (the arena against random and
+#                             greedy, the host's player audited against the exact
+#                             solver; about 20 minutes of one core), put in place of
+#                             the page's Super-Nim sections
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -19,8 +23,8 @@ cd "$(dirname "$0")/.."
 OUT=docs/figures.md
 MODE=${1:-all}
 case "$MODE" in
-  all | sizes) ;;
-  *) echo "usage: tools/figures.sh [sizes]" >&2; exit 2 ;;
+  all | sizes | supernim) ;;
+  *) echo "usage: tools/figures.sh [sizes|supernim]" >&2; exit 2 ;;
 esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -50,6 +54,33 @@ record() {
   rm -f "$log"
 }
 
+# Super-Nim (docs/other-games.md): what the rules reach, the boards' search and the
+# host's player against greedy (the host's audited in the last 24 plies of every
+# game), the boards' search against random.
+supernim() {
+  cargo build --release --quiet -p nimbot-cli --bin nimbot
+  local arena=(target/release/nimbot arena --game super-nim --cap 200 --json)
+  record "Super-Nim: what the rules reach (random against random)" '' \
+    "${arena[@]}" --player random --opponent random --games 10000
+  record "Super-Nim: the boards' search against random" '' \
+    "${arena[@]}" --player search --opponent random --games 1000
+  record "Super-Nim: the boards' search against greedy" '' \
+    "${arena[@]}" --player search --opponent greedy --games 200
+  record "Super-Nim: the host's player against greedy, audited in the last 24 plies" '' \
+    "${arena[@]}" --player perfect --opponent greedy --games 200 --audit 24
+}
+
+if [ "$MODE" = supernim ]; then
+  supernim
+  # The page as it is, less its Super-Nim sections, then the new ones.
+  kept=$(mktemp)
+  awk '/^## /{skip = ($0 ~ /^## Super-Nim/)} !skip' "$OUT" >"$kept"
+  cat "$kept" "$body" >"$OUT"
+  rm -f "$kept"
+  step "wrote the Super-Nim sections of $OUT"
+  exit 0
+fi
+
 record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
 record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
 record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
@@ -74,6 +105,7 @@ if [ "$MODE" = all ]; then
   record "Firmware decisions in QEMU (LM3S6965, instructions)" \
     '^(calibration|trace check|[0-9]+ decisions|instructions per|  (median|worst|won|lost)|at [0-9.]+ MHz)' \
     tools/firmware.sh bench --trace-check
+  supernim
 fi
 
 {

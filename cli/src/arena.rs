@@ -10,8 +10,9 @@ use clap::Args;
 use nimbot::supernim::exact::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use nimbot::supernim::{
     play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Move, Opponent,
-    SearchPlayer, DEFAULT_NODE_BUDGET,
+    RandomPlayer, SearchPlayer, DEFAULT_NODE_BUDGET,
 };
+use nimbot::rng::SplitMix64;
 use serde::Serialize;
 
 use crate::nim_arena::{self, NimArenaArgs};
@@ -36,7 +37,8 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Super-Nim: nimbot's player: `perfect` (exact once its search reaches the
-    /// cap, with a table; the host's) or `search` (the boards' bounded search).
+    /// cap, with a table; the host's), `search` (the boards' bounded search) or
+    /// `random` (to measure what the rules reach).
     #[arg(long, value_enum, default_value_t = SuperNimPlayer::Perfect)]
     player: SuperNimPlayer,
     /// Super-Nim, `perfect`: what nimbot assumes of the opponent to choose between
@@ -67,6 +69,8 @@ enum SuperNimPlayer {
     Perfect,
     /// The bounded alpha-beta search the boards play (`supernim::decide`).
     Search,
+    /// Random legal moves (what the rules reach, measured cheaply).
+    Random,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +111,7 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
     };
     let nodes = args.nodes.unwrap_or(match args.player {
         SuperNimPlayer::Perfect => PERFECT_NODE_BUDGET as u32,
-        SuperNimPlayer::Search => DEFAULT_NODE_BUDGET,
+        SuperNimPlayer::Search | SuperNimPlayer::Random => DEFAULT_NODE_BUDGET,
     });
     let config = MatchConfig {
         games: args.games,
@@ -130,6 +134,7 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         player: match args.player {
             SuperNimPlayer::Perfect => Box::new(Perfect::new(u64::from(nodes), model)),
             SuperNimPlayer::Search => Box::new(SearchPlayer { budget: nodes }),
+            SuperNimPlayer::Random => Box::new(RandomPlayer(SplitMix64::new(args.seed ^ 0x5EED))),
         },
     };
     let played = play_match_with(&mut audit, opponent, &config);
@@ -154,6 +159,7 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             player: match args.player {
                 SuperNimPlayer::Perfect => "perfect",
                 SuperNimPlayer::Search => "search",
+                SuperNimPlayer::Random => "random",
             },
             budget: nodes,
             move_limit: args.cap,
