@@ -2,7 +2,7 @@
 //! (line protocol, JSON messages, the text client, firmware, tiny binary) reads and
 //! writes digits, the platform crate and the firmware included; not needed to embed
 //! nimbot. Also the
-//! crate's checked `u32` multiply ([`checked_mul`]), which avoids 64-bit arithmetic.
+//! crate's checked `u32` multiply (`checked_mul`, crate-private), which avoids 64-bit arithmetic.
 
 /// Parse a decimal `u32`: ASCII digits only (no sign, no spaces), checked for
 /// overflow. The overflow test compares with constants rather than asking the
