@@ -191,3 +191,54 @@ fn the_policies_page_has_one_row_per_policy_in_registry_order() {
         "docs/policies.md's table of policies and nimbot::Policy::ALL differ"
     );
 }
+
+// ---- The table's field order: FORMAT.md, the writer's `TableFile` and the reader.
+
+/// The fields of `table/FORMAT.md`'s header table, in order.
+fn format_md_fields() -> Vec<String> {
+    let spec = read("table/FORMAT.md");
+    let start = spec
+        .find("| # | field |")
+        .expect("table/FORMAT.md has the header's table (| # | field | ...)");
+    spec[start..]
+        .lines()
+        .skip(2)
+        .map_while(|l| {
+            let mut cells = l.split('|').map(str::trim);
+            cells.next()?; // before the first bar
+            cells.next()?.parse::<u32>().ok()?;
+            Some(cells.next()?.trim_matches('`').to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_table_fields_are_in_one_order_in_the_spec_the_writer_and_the_reader() {
+    let source = read("src/table/format.rs");
+    let start = source
+        .find("struct TableFile")
+        .expect("src/table/format.rs defines TableFile (the writer's fields)");
+    let body = &source[start..start + source[start..].find("\n}").expect("its end")];
+    let writer: Vec<String> = body
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub(crate) "))
+        .filter_map(|l| l.split_once(':').map(|(name, _)| name.to_string()))
+        .collect();
+    // The reader checks the magic and the version in place, then names each field.
+    let check = &source[source.find("let mut f = Fields").expect("the reader")..];
+    let mut reader = vec!["magic".to_string(), "format_version".to_string()];
+    reader.extend(check.lines().filter_map(|l| {
+        let l = l.trim().strip_prefix("let ")?;
+        let (name, rest) = l.split_once(" = ")?;
+        rest.starts_with("tri!(f.").then(|| name.to_string())
+    }));
+    let spec = format_md_fields();
+    assert_eq!(
+        writer, spec,
+        "TableFile's fields and table/FORMAT.md's table differ"
+    );
+    assert_eq!(
+        reader, spec,
+        "Layout::check's fields and table/FORMAT.md's table differ"
+    );
+}
