@@ -312,3 +312,16 @@ fn the_timing_detector_sees_units_and_ignores_words() {
     assert!(!quotes_a_timing("2 users, 3 muses, version 5"));
     assert!(!quotes_a_timing("N <= 999 and 4 resets"));
 }
+
+#[test]
+fn the_won_side_choices_are_the_registry() {
+    let names: Vec<&str> = nimbot::policy::Win::ALL
+        .into_iter()
+        .map(nimbot::policy::Win::as_str)
+        .collect();
+    let want = format!("--win {}", names.join("|"));
+    assert!(
+        read("docs/policies.md").contains(&want),
+        "docs/policies.md should name `{want}` (nimbot::policy::Win::ALL)"
+    );
+}
