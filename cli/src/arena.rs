@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
+use nimbot::rng::SplitMix64;
 use nimbot::supernim::exact::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use nimbot::supernim::{
     play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Move, Opponent,
     RandomPlayer, SearchPlayer, DEFAULT_NODE_BUDGET,
 };
-use nimbot::rng::SplitMix64;
 use serde::Serialize;
 
 use crate::nim_arena::{self, NimArenaArgs};
