@@ -33,8 +33,8 @@
 #                                               STM32VLDISCOVERY)
 #
 # Boards: every crate in firmware/boards/, whose manifest carries the board's facts
-# ([package.metadata.nimbot]: target, budgets, emulator, test options; see board
-# below): lm3s6965 (the default), microbit, stm32vldiscovery, pico (two images, USB
+# ([package.metadata.nimbot]: target, budgets, emulator, test options; docs/firmware.md,
+# "A board's facts"): lm3s6965 (the default), microbit, stm32vldiscovery, pico (two images, USB
 # and UART0, emulated by rp2040py, not QEMU), hifive1, uno (Arduino Uno, Expanding Nim
 # only); `all` is every one (ALL_BOARDS). `test` on a board with a cost
 # image (the LM3S6965) also runs a short bench as a check (a few seconds).
