@@ -76,7 +76,7 @@ BIG_TABLE_GAMES=(--games-only --fixed "$BIG_TABLE_STONES" --stones 50001-"$BIG_T
 
 # board NAME: the board's facts, from the [package.metadata.nimbot] table of its
 # crate's manifest, firmware/boards/NAME/Cargo.toml (docs/firmware.md, "A board's
-# facts", says what each key means; tools/tests/tidy.rs checks the docs' board
+# facts", says what each key means; tools/tidy/tests/boards.rs checks the docs' board
 # tables against them). Sets DIR, TARGET, ELF (the first image's); FLASH_BUDGET and
 # RAM_BUDGET (the build fails over the flash budget, the QEMU test over the RAM
 # one); QEMU (the emulator's command line without the image, empty where none

@@ -292,6 +292,12 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
         return bench(args, games);
     }
     let (mut store, plan, done) = if args.resume {
+        if !args.bots.is_empty() || !args.stones.is_empty() || args.draw.is_some() {
+            return usage(&format!(
+                "--resume plays the plan in {}: give no --bot, --stones or --draw with it",
+                args.out.join("tournament.json").display()
+            ));
+        }
         match Store::resume(&args.out) {
             Ok(x) => x,
             Err(e) => return usage(&e),
@@ -401,7 +407,7 @@ fn play_all(
         done.push(g);
         let g = done.last().expect("just pushed");
         if json {
-            nimbot_host::json::print(&GameLine {
+            nimbot_games::json::print(&GameLine {
                 kind: "game",
                 game: g.game,
                 stones: g.stones,
@@ -501,7 +507,7 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
         return ExitCode::from(EXIT_FILES);
     }
     if json {
-        nimbot_host::json::print(&s);
+        nimbot_games::json::print(&s);
     } else {
         print!("{}", report::text(&s));
         println!(
@@ -518,7 +524,9 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
     }
 }
 
-/// CPU seconds of this process (all threads) and of its reaped children.
+/// CPU seconds of this process (all threads) and of its reaped children. One of the
+/// tournament's two system-call boundaries (the workspace denies `unsafe` elsewhere).
+#[allow(unsafe_code)]
 fn rusage() -> (f64, f64) {
     let get = |who| {
         let mut u = std::mem::MaybeUninit::<libc::rusage>::zeroed();
@@ -573,6 +581,11 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
     };
     let concurrency = args.concurrency.unwrap_or(8).max(1);
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    // Other work on the machine takes its share of the cores: say how much.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into());
     let (self0, kids0) = rusage();
     let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
     let t = Instant::now();
@@ -591,7 +604,7 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
     let cpu = referee + runner + bots;
     let share = |x: f64| 100.0 * x / cpu.max(1e-9);
     println!(
-        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {concurrency} on {cores} cores: {:.1} s, {:.2} games/s",
+        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {concurrency} on {cores} cores (load average {load} before): {:.1} s, {:.2} games/s",
         played.len(),
         args.seed,
         wall,
