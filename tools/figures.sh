@@ -11,6 +11,8 @@
 #                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
 #                             the examples)
+#   tools/figures.sh web      the browser section only (tools/web.sh bench), replaced
+#                             in place; the rest of the page stays as it was
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -19,8 +21,8 @@ cd "$(dirname "$0")/.."
 OUT=docs/figures.md
 MODE=${1:-all}
 case "$MODE" in
-  all | sizes) ;;
-  *) echo "usage: tools/figures.sh [sizes]" >&2; exit 2 ;;
+  all | sizes | web) ;;
+  *) echo "usage: tools/figures.sh [sizes | web]" >&2; exit 2 ;;
 esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -50,6 +52,19 @@ record() {
   rm -f "$log"
 }
 
+WEB_TITLE="The site in the browser (headless Chromium)"
+WEB_PATTERN='^(transfer|first|moves of a position|within|OVER)'
+if [ "$MODE" = web ]; then
+  # Only the browser's section: the page without it, then the section anew.
+  record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
+  kept=$(mktemp)
+  awk -v t="## $WEB_TITLE" '$0 == t { skip = 1; next } /^## / { skip = 0 } !skip' "$OUT" >"$kept"
+  cat "$body" >>"$kept"
+  mv "$kept" "$OUT"
+  step "wrote the browser section of $OUT"
+  exit 0
+fi
+
 record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
 record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
 record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
@@ -74,6 +89,7 @@ if [ "$MODE" = all ]; then
   record "Firmware decisions in QEMU (LM3S6965, instructions)" \
     '^(calibration|trace check|[0-9]+ decisions|instructions per|  (median|worst|won|lost)|at [0-9.]+ MHz)' \
     tools/firmware.sh bench --trace-check
+  record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
 fi
 
 {
