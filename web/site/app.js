@@ -262,7 +262,8 @@ function explore(params) {
     pending = () => {
       if (gen !== explored) return;
       try {
-        const full = quick.distance === null ? probe(p, true) : quick;
+        const complete = quick.distance !== null && quick.moves.every((mv) => mv.distance !== null);
+        const full = complete ? quick : probe(p, true);
         if (full !== quick) draw(full);
         window.nimbotFirstDistances = window.nimbotFirstDistances || performance.now();
         line(full);

@@ -123,8 +123,10 @@ impl Engine for WebEngine {
         if let Some(d) = self.table_distance(pos) {
             // The value is the table's (an odd distance says the same: the tests
             // check one against the other).
-            if let Some(table) = self.both.table() {
-                let value = nimbot::strategy::position_value(table, pos)?;
+            // (A position the table's layers do not hold, a cap no game of its
+            // pile reaches, goes to the solver.)
+            let table = self.both.table();
+            if let Some(value) = table.and_then(|t| nimbot::strategy::position_value(t, pos).ok()) {
                 return Ok(Evaluation {
                     value,
                     distance: Some(d),
@@ -234,11 +236,15 @@ impl Engine for ValuesOnly<'_> {
     }
 
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
-        let table = self.0.both.table().ok_or(DecideError::OutOfRange)?;
-        Ok(Evaluation {
-            value: nimbot::strategy::position_value(table, pos)?,
-            distance: None,
-        })
+        let table = self.0.both.table();
+        match table.map(|t| nimbot::strategy::position_value(t, pos)) {
+            Some(Ok(value)) => Ok(Evaluation {
+                value,
+                distance: None,
+            }),
+            // Not in the table's layers: the whole answer, from the solver.
+            _ => self.0.evaluate(pos),
+        }
     }
 }
 
