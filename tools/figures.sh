@@ -4,15 +4,18 @@
 #
 #   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table, the
 #                             embedding examples) and the benchmarks (solver: nimbot
-#                             bench; table: nimbot-table bench; every board's
+#                             bench; table: nimbot-table bench; the tournament's
+#                             load: nimbot tournament --bench; every board's
 #                             footprint with its stack, tools/firmware.sh test --board
 #                             all; the firmware's decisions in QEMU: tools/firmware.sh
 #                             bench; --win on the referee's clock, tools/win_clock.sh),
 #                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
 #                             the examples)
+#   tools/figures.sh tournament  the tournament's load benchmark only, its section of
+#                             the page replaced in place (a few seconds)
 #   tools/figures.sh web      the browser section only (tools/web.sh bench), replaced
-#                             in place; the rest of the page stays as it was
+#                             in place (a minute)
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -21,8 +24,8 @@ cd "$(dirname "$0")/.."
 OUT=docs/figures.md
 MODE=${1:-all}
 case "$MODE" in
-  all | sizes | web) ;;
-  *) echo "usage: tools/figures.sh [sizes | web]" >&2; exit 2 ;;
+  all | sizes | tournament | web) ;;
+  *) echo "usage: tools/figures.sh [sizes|tournament|web]" >&2; exit 2 ;;
 esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -52,16 +55,42 @@ record() {
   rm -f "$log"
 }
 
+# One section anew ($1: its mode), where it was (or after the section titled $2,
+# or at the end); the rest of the page stays as the last full run wrote it.
+replace_section() {
+  python3 - "$OUT" "$body" "$(git rev-parse --short HEAD)" "$1" "$2" <<'PY'
+import sys
+page, body, commit = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+mode, anchor = sys.argv[4], sys.argv[5]
+title = body.split("\n", 1)[0]
+body = body.replace("\n\n", f"\n\n(`tools/figures.sh {mode}` at commit {commit}.)\n\n", 1)
+parts = page.split("\n## ")
+head, sections = parts[0], ["## " + p for p in parts[1:]]
+sections = [s.rstrip("\n") + "\n\n" for s in sections]
+new = body.rstrip("\n") + "\n\n"
+at = [i for i, s in enumerate(sections) if s.startswith(title)]
+if at:
+    sections[at[0]] = new
+else:
+    after = [i for i, s in enumerate(sections) if anchor and s.startswith("## " + anchor)]
+    sections.insert(after[0] + 1 if after else len(sections), new)
+open(sys.argv[1], "w").write(head.rstrip("\n") + "\n\n" + "".join(sections))
+PY
+  step "wrote the $1 section of $OUT"
+}
+
+TOURNAMENT_TITLE="Tournament load: 1,000 quick games at concurrency 8"
+if [ "$MODE" = tournament ]; then
+  cargo build --release --quiet -p nimbot-cli --bin nimbot
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
+  replace_section tournament "Table benchmark"
+  exit 0
+fi
 WEB_TITLE="The site in the browser (headless Chromium)"
 WEB_PATTERN='^(transfer|first|moves of a position|within|OVER)'
 if [ "$MODE" = web ]; then
-  # Only the browser's section: the page without it, then the section anew.
   record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
-  kept=$(mktemp)
-  awk -v t="## $WEB_TITLE" '$0 == t { skip = 1; next } /^## / { skip = 0 } !skip' "$OUT" >"$kept"
-  cat "$body" >>"$kept"
-  mv "$kept" "$OUT"
-  step "wrote the browser section of $OUT"
+  replace_section web ""
   exit 0
 fi
 
@@ -74,6 +103,7 @@ if [ "$MODE" = all ]; then
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
   # The previous generation's code is gone; its last figures stay as history.
   {
     printf '## The previous generation (historical)\n\n'

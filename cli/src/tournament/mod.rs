@@ -573,6 +573,11 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
     };
     let concurrency = args.concurrency.unwrap_or(8).max(1);
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    // Other work on the machine takes its share of the cores: say how much.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into());
     let (self0, kids0) = rusage();
     let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
     let t = Instant::now();
@@ -591,7 +596,7 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
     let cpu = referee + runner + bots;
     let share = |x: f64| 100.0 * x / cpu.max(1e-9);
     println!(
-        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {concurrency} on {cores} cores: {:.1} s, {:.2} games/s",
+        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {concurrency} on {cores} cores (load average {load} before): {:.1} s, {:.2} games/s",
         played.len(),
         args.seed,
         wall,
