@@ -292,6 +292,12 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
         return bench(args, games);
     }
     let (mut store, plan, done) = if args.resume {
+        if !args.bots.is_empty() || !args.stones.is_empty() || args.draw.is_some() {
+            return usage(&format!(
+                "--resume plays the plan in {}: give no --bot, --stones or --draw with it",
+                args.out.join("tournament.json").display()
+            ));
+        }
         match Store::resume(&args.out) {
             Ok(x) => x,
             Err(e) => return usage(&e),
