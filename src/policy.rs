@@ -5,14 +5,14 @@
 //! needs some knowledge of the game ([`Policy::needs`]): the value of positions (any
 //! [`Oracle`], the flash table included), distances to the end (the in-memory
 //! solver's [`Distances`](crate::distance::Distances), feature `alloc`) or models
-//! of the opponent (`exploit::HostEngine`, feature `exploit`). An engine plays the
+//! of the opponent (`HostEngine` of the `nimbot-exploit` crate). An engine plays the
 //! policies its knowledge allows and refuses the others
 //! ([`Engine::plays`](crate::Engine::plays)); none plays one under another's name.
 //!
 //! Here: the policies' names, [`decide`] for the ones that need values only
 //! ([`Policy::First`], [`Policy::Trap`]), the trap criterion ([`reply_counts`]) and,
 //! with `alloc`, [`longest_move`]. The `exploit` policy's ensemble of models lives
-//! in the `exploit` module (it needs threads: feature `exploit`).
+//! in the `nimbot-exploit` crate (it needs threads).
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
@@ -85,6 +85,28 @@ impl Policy {
             Policy::First | Policy::Trap => Knowledge::Values,
             Policy::Longest => Knowledge::Distances,
             Policy::Exploit => Knowledge::Models,
+        }
+    }
+
+    /// Every policy, in the order help texts list them: the registry the command
+    /// line's values, the line protocol's help, the tiny binary's help and the docs'
+    /// lists are derived from or checked against (the tidy test).
+    pub const ALL: [Policy; 4] = [
+        Policy::First,
+        Policy::Trap,
+        Policy::Longest,
+        Policy::Exploit,
+    ];
+
+    /// One line on what the policy does, for help texts.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Policy::First => "the first legal move (take 1, no reset): the baseline",
+            Policy::Trap => "the move that leaves the opponent the fewest winning replies",
+            Policy::Longest => "the move after which the game lasts longest (needs the solver)",
+            Policy::Exploit => {
+                "learn the opponent's wrong model during the game and play for its blunders (host only)"
+            }
         }
     }
 }

@@ -10,6 +10,8 @@ use clap::Args;
 use nimbot::supernim::{play_match, MatchConfig, Opponent, DEFAULT_NODE_BUDGET};
 use serde::Serialize;
 
+use nimbot_games::json;
+
 use crate::nim_arena::{self, NimArenaArgs};
 
 /// The games with an arena (Fibonacci Nim has none: its losing positions are few
@@ -23,7 +25,6 @@ enum Game {
     #[value(alias = "supernim")]
     SuperNim,
 }
-use nimbot_host::json;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {

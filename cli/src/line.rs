@@ -5,12 +5,12 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::exploit::HostEngine;
 use nimbot::probe::{evaluate_move, root_moves, MoveEvaluation};
 use nimbot::{DecideError, Engine, Position, Value};
+use nimbot_exploit::HostEngine;
 use serde::Serialize;
 
-use nimbot_host::json;
+use nimbot_games::json;
 
 use crate::position::AfterArgs;
 use crate::vocab::MoveJson;

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use nimbot_host::analysis::Analysis;
+use nimbot_games::analysis::Analysis;
 
 /// The colours of the seats winning (seat 0, seat 1), and of a blunder.
 const SEAT: [&str; 2] = ["#1f6fd1", "#d9730d"];

@@ -9,9 +9,9 @@ mod common;
 
 use common::engine;
 use libfuzzer_sys::fuzz_target;
-use nimbot::platform::json::{Feed, Object, Splitter};
-use nimbot::platform::tcp_client::{Client, Step};
-use nimbot::platform::wire::MAX_MESSAGE;
+use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot_platform::tcp_client::{Client, Step};
+use nimbot_platform::wire::MAX_MESSAGE;
 use nimbot::Player;
 
 /// A small buffer too, so the oversize path is reached by short inputs.

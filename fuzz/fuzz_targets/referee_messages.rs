@@ -10,8 +10,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use nimbot::platform::json::Object;
-use nimbot::platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
+use nimbot_platform::json::Object;
+use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
 use nimbot::{Params, Player};
 
 fuzz_target!(|data: &[u8]| {

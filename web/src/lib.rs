@@ -15,6 +15,14 @@
 //! Every export answers with a number: >= 0 for an answer (its parts in the
 //! buffer at [`nb_out`]), < 0 for an error ([`Refusal`]). Nothing here panics on
 //! any input: positions are validated by the core, which returns typed errors.
+//!
+//! The one exception to the workspace's `unsafe_code = "deny"`: the exports'
+//! `#[no_mangle]`, which the lint counts as unsafe because two libraries exporting
+//! one name would clash at link time. Here the names (`nb_*`) are the page's
+//! imports and the module links nothing else that exports them; there is no
+//! `unsafe` block.
+
+#![allow(unsafe_code)]
 
 use std::cell::RefCell;
 

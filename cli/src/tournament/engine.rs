@@ -22,7 +22,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use nimbot::platform::json::{Feed, Object, Splitter};
+use nimbot_platform::json::{Feed, Object, Splitter};
 use serde::{Deserialize, Serialize};
 
 /// One bot as given.
@@ -44,7 +44,13 @@ pub enum Kind {
     Shell(String),
 }
 
-const POLICIES: [&str; 4] = ["exploit", "longest", "trap", "first"];
+/// The policies `nimbot:POLICY` takes: the core's registry.
+fn policy_names() -> Vec<&'static str> {
+    nimbot::Policy::ALL
+        .into_iter()
+        .map(nimbot::Policy::as_str)
+        .collect()
+}
 
 impl Bot {
     /// Read `[NAME=]SPEC`; the name defaults to the spec's short form.
@@ -77,10 +83,10 @@ impl Bot {
             return Ok(Kind::Nimbot("exploit".into()));
         }
         if let Some(p) = s.strip_prefix("nimbot:") {
-            if !POLICIES.contains(&p) {
+            if !policy_names().contains(&p) {
                 return Err(format!(
                     "bot '{s}': unknown policy '{p}' (one of {})",
-                    POLICIES.join(", ")
+                    policy_names().join(", ")
                 ));
             }
             return Ok(Kind::Nimbot(p.into()));

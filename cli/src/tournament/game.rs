@@ -2,7 +2,7 @@
 //! started as process groups of their own, and the ending named from what happened.
 //!
 //! The judging and every byte on the wire are the platform referee's
-//! (`nimbot::platform::referee`, as `nimbot serve`). Around it, one event channel
+//! (`nimbot_platform::referee`, as `nimbot serve`). Around it, one event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
 //! are not one, a close) and what the bots' processes do (an exit, with its status),
 //! so that the ending says which: a crash is told from a closed socket, a bot that
@@ -22,11 +22,11 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nimbot::platform::json::{Feed, Object, Splitter};
-use nimbot::platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
-use nimbot::platform::wire::{Reason, MAX_NAME};
 use nimbot::{Params, Player};
-use nimbot_host::record::{self, Recorder};
+use nimbot_games::record::{self, Recorder};
+use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
+use nimbot_platform::wire::{Reason, MAX_NAME};
 use serde::{Deserialize, Serialize};
 
 use super::engine::{self, Bot, Seat};
@@ -309,6 +309,9 @@ struct Bots {
     watchers: usize,
 }
 
+// One of the tournament's two system-call boundaries (the workspace denies
+// `unsafe` elsewhere): killing a bot's process group.
+#[allow(unsafe_code)]
 fn kill_group(pgid: Option<u32>) {
     if let Some(p) = pgid.and_then(|p| i32::try_from(p).ok()) {
         // SAFETY: kill(2) with a negative pid signals a process group; it touches
