@@ -113,6 +113,49 @@ impl Policy {
 
 crate::text::str_from_text!(Policy);
 
+/// How to move in a won position: which winning move. The won side's half of the
+/// registry ([`Policy`] is the lost side's): its names, one line each and what each
+/// needs, from which the command line's `--win` values are derived.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Win {
+    /// The smallest winning take (the first winning move of [`Position::moves`]'
+    /// order): every engine plays it, the flash table suffices.
+    #[default]
+    Smallest,
+    /// The winning move after which the game ends soonest with best play (the least
+    /// distance to the end), ties to the smaller take and no reset. Needs distances.
+    Fastest,
+}
+
+impl Win {
+    /// Every choice, in the order help texts list them.
+    pub const ALL: [Win; 2] = [Win::Smallest, Win::Fastest];
+
+    /// The choice's name on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Win::Smallest => "smallest",
+            Win::Fastest => "fastest",
+        }
+    }
+
+    /// One line on what the choice does, for help texts.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Win::Smallest => "the smallest winning take (the table suffices)",
+            Win::Fastest => "the winning move that ends the game soonest (needs distances)",
+        }
+    }
+
+    /// What the choice needs to know.
+    pub const fn needs(self) -> Knowledge {
+        match self {
+            Win::Smallest => Knowledge::Values,
+            Win::Fastest => Knowledge::Distances,
+        }
+    }
+}
+
 /// The opponent's replies from `q`: (winning ones, all legal ones), every legal
 /// move counted ([`Position::moves`]: each take in `1..=limit`, with and without a
 /// reset it has), so takes beyond the pile count as the wins they are.

@@ -101,9 +101,13 @@ case "${1:-}" in
     ;;
   test|bench)
     install_browser
-    cargo build --quiet --release -p nimbot-cli
+    # The test reuses what tools/test.sh's tests built (profile ci); the figures
+    # are measured with the binary users run (release).
+    profile=release
+    [ "$1" = test ] && profile=ci
+    cargo build --quiet --profile "$profile" -p nimbot-cli
     py=$(python_with_selenium)
-    "$py" web/browser_test.py "$1" --nimbot target/release/nimbot --out target/ci-artifacts/web
+    "$py" web/browser_test.py "$1" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web
     ;;
   *)
     sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'

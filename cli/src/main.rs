@@ -70,7 +70,7 @@ struct PolicyArgs {
     /// How nimbot wins a won position: `smallest` takes the smallest winning take;
     /// `fastest` the winning move that ends the game soonest against best play
     /// (from the distances to the end). docs/policies.md compares them.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = Win::Smallest)]
+    #[arg(long, value_name = "HOW", value_parser = win_parser(), default_value = Win::Smallest.as_str())]
     win: Win,
 }
 
@@ -137,6 +137,18 @@ fn policy_parser() -> impl clap::builder::TypedValueParser<Value = Policy> {
         Policy::ALL
             .into_iter()
             .find(|p| p.as_str() == name)
+            .unwrap_or_default()
+    })
+}
+
+/// `--win`'s values, their help and their parsing: the core's registry (`Win::ALL`).
+fn win_parser() -> impl clap::builder::TypedValueParser<Value = Win> {
+    use clap::builder::TypedValueParser;
+    let values = Win::ALL.map(|w| clap::builder::PossibleValue::new(w.as_str()).help(w.summary()));
+    clap::builder::PossibleValuesParser::new(values).map(|name| {
+        Win::ALL
+            .into_iter()
+            .find(|w| w.as_str() == name)
             .unwrap_or_default()
     })
 }

@@ -11,16 +11,8 @@ use nimbot::engine::Limits;
 use nimbot::probe::{evaluate_move, root_moves, Evaluation};
 use nimbot::{DecideError, Decision, Engine, Params, Policy, Position};
 
-/// The choice of winning move. With the feature `clap` it is also a flag's value
-/// (`--win`), its variants' docs the help text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum Win {
-    /// The smallest winning take (no distances needed).
-    Smallest,
-    /// The winning move that ends the game soonest.
-    Fastest,
-}
+/// The choice of winning move: the core's registry of won-side choices.
+pub use nimbot::policy::Win;
 
 /// An engine whose won positions are played as `win` says.
 pub struct WinChoice<E> {

@@ -19,10 +19,6 @@ mod sys;
 
 use nimbot::distance::DistanceCache;
 use nimbot::num::{parse_u32, parse_u64, Decimal};
-use nimbot_platform::json::{Feed, Splitter};
-use nimbot_platform::tcp_client::{Client, ClientError, Step};
-use nimbot_platform::text_client::{TextAction, TextClient, TextError};
-use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot::policy::Knowledge;
 use nimbot::probe::Evaluation;
 use nimbot::protocol::{serve, Session};
@@ -30,6 +26,10 @@ use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
 use nimbot::{Engine, Player, Policy, Position};
+use nimbot_platform::json::{Feed, Splitter};
+use nimbot_platform::tcp_client::{Client, ClientError, Step};
+use nimbot_platform::text_client::{TextAction, TextClient, TextError};
+use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 
 use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};

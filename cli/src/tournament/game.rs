@@ -303,10 +303,9 @@ fn last_line(tail: &str) -> Option<String> {
 
 struct Bots {
     pgid: [Option<u32>; 2],
-    stderr: Vec<thread::JoinHandle<(String, u64)>>,
+    stderr: Vec<Receiver<(String, u64)>>,
     stderr_seat: Vec<usize>,
     helpers: Vec<thread::JoinHandle<()>>,
-    watchers: usize,
 }
 
 // One of the tournament's two system-call boundaries (the workspace denies
@@ -372,7 +371,6 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
         stderr: Vec::new(),
         stderr_seat: Vec::new(),
         helpers: Vec::new(),
-        watchers: 0,
     };
     let mut exited: [Option<(Instant, ExitStatus)>; 2] = [None, None];
     let mut start_errors: [Option<String>; 2] = [None, None];
@@ -391,13 +389,16 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
                 b.pgid[order] = Some(s.child.id());
                 if let Some(err) = s.stderr.take() {
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
-                    b.stderr.push(thread::spawn(move || drain(err, path)));
+                    let (done, got) = sync_channel(1);
+                    thread::spawn(move || {
+                        let _ = done.send(drain(err, path));
+                    });
+                    b.stderr.push(got);
                     b.stderr_seat.push(order);
                 }
                 b.helpers.append(&mut s.helpers);
                 let tx = tx.clone();
                 let mut child = s.child;
-                b.watchers += 1;
                 thread::spawn(move || {
                     let cpu = thread_cpu_ns();
                     if let Ok(st) = child.wait() {
@@ -435,15 +436,19 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
     let _ = acceptor.join();
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
-    for (h, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
-        if let Ok((t, n)) = h.join() {
-            tails[seat] = t;
-            sizes[seat] = n;
+    for (got, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
+        // A process that left the bot's group may hold its stderr open: not waited for.
+        match got.recv_timeout(QUIT_GRACE) {
+            Ok((t, n)) => (tails[seat], sizes[seat]) = (t, n),
+            Err(_) => {
+                tails[seat] =
+                    "(stderr still open: a process outside the bot's group holds it)".into()
+            }
         }
     }
-    for h in b.helpers {
-        let _ = h.join();
-    }
+    // Helpers end with the bots' pipes and sockets, all closed by now; a game does
+    // not wait for them.
+    drop(b.helpers);
     for (i, e) in start_errors.iter().enumerate() {
         if let Some(e) = e {
             tails[i] = e.clone();
