@@ -15,9 +15,21 @@ use nimbot::supernim::{
 };
 use serde::Serialize;
 
-use crate::nim_arena::{self, NimArenaArgs};
-use crate::Game;
 use nimbot_games::json;
+
+use crate::nim_arena::{self, NimArenaArgs};
+
+/// The games with an arena (Fibonacci Nim has none: its losing positions are few
+/// and its winning move is one formula, so there is nothing to weigh).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Game {
+    /// Expanding Nim with resets.
+    #[value(alias = "expanding-nim")]
+    Expanding,
+    /// Super-Nim.
+    #[value(alias = "supernim")]
+    SuperNim,
+}
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
@@ -97,10 +109,6 @@ pub fn run(args: &ArenaArgs) -> ExitCode {
     match args.game {
         Game::Expanding => nim_arena::run(&args.expanding, args.seed, args.json),
         Game::SuperNim => super_nim(args),
-        other => {
-            eprintln!("nimbot arena: no arena for {other:?} (try expanding or super-nim)");
-            ExitCode::from(2)
-        }
     }
 }
 

@@ -345,10 +345,11 @@ fn moves_lists_every_move_as_the_line_protocol_does() {
         let table: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
         let text = stdout(&nimbot(&table, ""));
         let lines: Vec<&str> = text.lines().collect();
+        let unit = if v["distance"] == 1 { "ply" } else { "plies" };
         assert_eq!(
             lines[0],
             format!(
-                "{} in {} plies",
+                "{} in {} {unit}",
                 v["value"].as_str().unwrap(),
                 v["distance"]
             )
