@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use clap::Args;
 use nimbot::rng::SplitMix64;
-use nimbot::supernim::exact::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use nimbot::supernim::{
     play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Move, Opponent,
     RandomPlayer, SearchPlayer, DEFAULT_NODE_BUDGET,
 };
+use nimbot_exploit::supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use serde::Serialize;
 
 use nimbot_games::json;
@@ -77,7 +77,7 @@ pub struct ArenaArgs {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum SuperNimPlayer {
-    /// Exact near the cap, a parity-aware horizon before it (`supernim::exact`).
+    /// Exact near the cap, a parity-aware horizon before it (`nimbot_exploit::supernim`).
     Perfect,
     /// The bounded alpha-beta search the boards play (`supernim::decide`).
     Search,

@@ -229,7 +229,7 @@ impl Heaps {
     /// it scores; [`Heaps::undo`] takes it back. On an error the heaps are left in
     /// an unspecified (valid) state: the search plays only the moves it generates,
     /// on one copy of the heaps for its whole recursion (the firmware's stack).
-    pub(crate) fn play(&mut self, mv: Move) -> Result<u32, Error> {
+    pub fn play(&mut self, mv: Move) -> Result<u32, Error> {
         match mv {
             // A missing heap is refused by its removal below.
             Move::Merge { from, onto } => {
@@ -265,7 +265,7 @@ impl Heaps {
     /// state) only if `mv` was not the last move played. Not inlined: its
     /// temporaries stay out of the search's recursive frame.
     #[inline(never)]
-    pub(crate) fn undo(&mut self, mv: Move) -> Result<(), Error> {
+    pub fn undo(&mut self, mv: Move) -> Result<(), Error> {
         let (taken, made) = exchange(mv);
         self.replace(made, taken)
     }
@@ -366,7 +366,7 @@ impl Iterator for Moves<'_> {
 /// level of its recursion holds these few bytes, not a borrow and a copy of the
 /// heaps.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Cursor {
+pub struct Cursor {
     stage: Stage,
     /// Distinct sizes counted so far (at most [`MAX_HEAPS`]).
     i: u16,
@@ -385,7 +385,7 @@ impl Default for Cursor {
 
 impl Cursor {
     /// The next move of `heaps`.
-    pub(crate) fn next(&mut self, heaps: &Heaps) -> Option<Move> {
+    pub fn next(&mut self, heaps: &Heaps) -> Option<Move> {
         let sizes = heaps.sizes();
         // Whether a split has a free slot for its second heap.
         let room = sizes.len() < heaps.limit();
