@@ -4,13 +4,16 @@
 #
 #   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table, the
 #                             embedding examples) and the benchmarks (solver: nimbot
-#                             bench; table: nimbot-table bench; every board's
+#                             bench; table: nimbot-table bench; the tournament's
+#                             load: nimbot tournament --bench; every board's
 #                             footprint with its stack, tools/firmware.sh test --board
 #                             all; the firmware's decisions in QEMU: tools/firmware.sh
 #                             bench; --win on the referee's clock, tools/win_clock.sh),
 #                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
 #                             the examples)
+#   tools/figures.sh tournament  the tournament's load benchmark only, its section of
+#                             the page replaced in place (a few seconds)
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -19,8 +22,8 @@ cd "$(dirname "$0")/.."
 OUT=docs/figures.md
 MODE=${1:-all}
 case "$MODE" in
-  all | sizes) ;;
-  *) echo "usage: tools/figures.sh [sizes]" >&2; exit 2 ;;
+  all | sizes | tournament) ;;
+  *) echo "usage: tools/figures.sh [sizes|tournament]" >&2; exit 2 ;;
 esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -50,6 +53,33 @@ record() {
   rm -f "$log"
 }
 
+TOURNAMENT_TITLE="Tournament load: 1,000 quick games at concurrency 8"
+if [ "$MODE" = tournament ]; then
+  cargo build --release --quiet -p nimbot-cli --bin nimbot
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
+  # The section goes where it was (or after the table benchmark), the rest of the
+  # page stays as the last full run wrote it.
+  python3 - "$OUT" "$body" "$(git rev-parse --short HEAD)" <<'PY'
+import sys
+page, body, commit = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+title = body.split("\n", 1)[0]
+body = body.replace("\n\n", f"\n\n(`tools/figures.sh tournament` at commit {commit}.)\n\n", 1)
+parts = page.split("\n## ")
+head, sections = parts[0], ["## " + p for p in parts[1:]]
+sections = [s.rstrip("\n") + "\n\n" for s in sections]
+new = body.rstrip("\n") + "\n\n"
+at = [i for i, s in enumerate(sections) if s.startswith(title)]
+if at:
+    sections[at[0]] = new
+else:
+    after = [i for i, s in enumerate(sections) if s.startswith("## Table benchmark")]
+    sections.insert(after[0] + 1 if after else len(sections), new)
+open(sys.argv[1], "w").write(head.rstrip("\n") + "\n\n" + "".join(sections))
+PY
+  step "wrote the tournament's section of $OUT"
+  exit 0
+fi
+
 record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
 record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
 record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
@@ -59,6 +89,7 @@ if [ "$MODE" = all ]; then
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
   # The previous generation's code is gone; its last figures stay as history.
   {
     printf '## The previous generation (historical)\n\n'

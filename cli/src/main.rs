@@ -9,10 +9,10 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
-mod matches;
 mod moves;
 mod nim_arena;
 mod serve;
+mod tournament;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -32,9 +32,9 @@ use bench::BenchArgs;
 use connect::ConnectArgs;
 use demo::DemoArgs;
 use exp_nim::ExpNimArgs;
-use matches::MatchArgs;
 use moves::MovesArgs;
 use serve::ServeArgs;
+use tournament::TournamentArgs;
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -217,8 +217,11 @@ enum Command {
     /// "listening on ADDR:PORT" on stdout and logs the game to stderr (or --log).
     /// Exit status: 0 a game was played, 2 usage error, 3 no game (join timeout, bind error).
     Serve(ServeArgs),
-    /// Play local games through the referee and print a results table.
-    Match(MatchArgs),
+    /// Run a tournament of bots (commands, nimbot's policies, boards): round-robin
+    /// or gauntlet, both seats, games in parallel, every ending named, results kept
+    /// on disk as they come (--resume), standings, Elo, SPRT, an HTML report.
+    #[command(visible_alias = "match")]
+    Tournament(TournamentArgs),
     /// Replay a game record or a platform game log and show where the game was
     /// thrown away.
     ///
@@ -250,7 +253,7 @@ fn main() -> ExitCode {
         Command::Connect(args) => connect::run(&args).unwrap_or_else(|status| status),
         Command::ExpNim(args) => exp_nim::run(&args).unwrap_or_else(|status| status),
         Command::Serve(args) => serve::run(&args),
-        Command::Match(args) => matches::run(&args),
+        Command::Tournament(args) => tournament::run(&args),
         Command::Analyze(args) => analyze::run(&args),
     }
 }

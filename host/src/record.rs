@@ -286,7 +286,14 @@ impl Recorder {
 
     /// The plies with the mover's value and distance before each, and blunders.
     fn plies(&self, params: Params) -> Vec<PlyLine> {
-        let mut engine = TableOrSolverEngine::embedded();
+        ENGINE.with_borrow_mut(|engine| self.plies_with(engine, params))
+    }
+
+    fn plies_with(
+        &self,
+        engine: &mut TableOrSolverEngine<'static>,
+        params: Params,
+    ) -> Vec<PlyLine> {
         let mut game = Game::new(params);
         let mut lines = Vec::new();
         for (i, seen) in self.plies.iter().enumerate() {
@@ -316,6 +323,14 @@ impl Recorder {
         }
         lines
     }
+}
+
+thread_local! {
+    /// The engine records are weighed with, kept per thread from one record to the
+    /// next: its distances (solved over the table's whole box, tens of
+    /// milliseconds) then serve every later game (a tournament writes thousands).
+    static ENGINE: std::cell::RefCell<TableOrSolverEngine<'static>> =
+        std::cell::RefCell::new(TableOrSolverEngine::embedded());
 }
 
 /// A record read back: its header, plies and end.
