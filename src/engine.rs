@@ -274,7 +274,8 @@ mod solving {
         }
 
         fn plays(&self, policy: Policy) -> bool {
-            policy != Policy::Exploit
+            // Values and distances: the solved game has both; models it has not.
+            matches!(policy.needs(), Knowledge::Values | Knowledge::Distances)
         }
 
         fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
@@ -285,7 +286,7 @@ mod solving {
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
-            if policy != Policy::Longest {
+            if policy.needs() == Knowledge::Values {
                 return decide(sol, pos, policy);
             }
             // Won positions need no distances: only compute them for a lost one.
@@ -423,38 +424,5 @@ mod solving {
                 .or_else(|| self.solver.distance(pos, SolveBox::around(pos)));
             Ok(Evaluation { distance, ..e })
         }
-    }
-}
-
-/// An engine for the adapters' unit tests: always takes 1 stone (with a reset when
-/// `reset` is set and it has one left), whatever the position is worth.
-#[cfg(test)]
-pub(crate) struct TakeOne {
-    pub reset: bool,
-}
-
-#[cfg(test)]
-impl Engine for TakeOne {
-    fn limits(&self) -> Limits {
-        Limits {
-            max_stones: 1000,
-            max_resets: 4,
-            init_max: None,
-        }
-    }
-    fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
-        Ok(())
-    }
-    fn decide(&mut self, pos: &Position, _: Policy) -> Result<Decision, DecideError> {
-        Ok(Decision {
-            mv: crate::rules::Move::new(1, self.reset && pos.own_resets() > 0),
-            value: crate::value::Value::Lost,
-        })
-    }
-    fn evaluate(&mut self, _: &Position) -> Result<Evaluation, DecideError> {
-        Ok(Evaluation {
-            value: crate::value::Value::Lost,
-            distance: None,
-        })
     }
 }

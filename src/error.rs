@@ -1,4 +1,4 @@
-//! The common face of the host-side error types (solver, platform). Each has a
+//! The common face of the host-side error types (solver; the platform crate's adapters). Each has a
 //! `const fn as_str(self) -> &'static str`: the text the command lines print,
 //! available without `core::fmt` (which the small targets avoid).
 //! [`error_from_as_str!`] gives such a type `Display` with that text and
@@ -6,7 +6,10 @@
 //! instead (see `crate::text`), which stays in program memory on the AVR.
 
 /// `Display` (the type's `as_str` text) and `core::error::Error` for error types
-/// that have an `as_str`.
+/// that have an `as_str`. Exported for nimbot's own crates (the platform's
+/// adapters); not part of the API an embedder needs.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! error_from_as_str {
     ($($t:ty),+ $(,)?) => {$(
         impl core::fmt::Display for $t {
@@ -18,5 +21,3 @@ macro_rules! error_from_as_str {
         impl core::error::Error for $t {}
     )+};
 }
-
-pub(crate) use error_from_as_str;

@@ -93,6 +93,7 @@ impl Iterator for Layers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec::Vec;
 
     #[test]
     fn caps_of_the_default_box() {

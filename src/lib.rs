@@ -1,6 +1,7 @@
 //! Perfect play for *Expanding Nim with resets*, with no heap and no panics.
 //!
-//! The crate is `#![no_std]` (but for the host feature `exploit`). A precomputed [`Table`] (a few KB of flash) knows
+//! The crate is `#![no_std]` in every build, whatever its features. A precomputed
+//! [`Table`] (a few KB of flash) knows
 //! won/lost for every position of the games it covers; a [`TableEngine`] plays from
 //! it, and a [`Session`] speaks nimbot's line protocol (`docs/protocol.md`) over any
 //! `embedded-io` reader and writer ([`serve`]; `protocol::serve_async` with the
@@ -38,11 +39,12 @@
 //! - [`protocol`]: the line protocol every adapter speaks (stdin, UART, tiny binary),
 //!   with [`mod@text`] for its fixed text (kept in program memory on the AVR);
 //! - `fibonacci`, `supernim` (feature `related-games`): the two related games;
-//! - `platform` (feature `platform`): the tournament platform's JSON wire, its TCP
-//!   and text clients and a referee;
-//! - `exploit`, `models`, `arena` (feature `exploit`, with the standard library):
-//!   the host engine that plays every policy, the wrong models the `exploit` policy
-//!   weighs, and the arena that measures the policies against fallible opponents.
+//! - [`num`], [`rng`]: decimal digits without `core::fmt`, and the one seeded
+//!   generator.
+//!
+//! Outside this crate: the tournament platform's wire, clients and referee
+//! (`nimbot-platform`, also `no_std`), and the host's strategy, the `exploit`
+//! policy's models and the arena (`nimbot-exploit`, with threads).
 //!
 //! # Errors
 //! Opening a table checks its checksum and every header field ([`TableError`]); a
@@ -53,51 +55,37 @@
 //! - `default-table` (default): the solution table `table/default.nimt` (N <= 999,
 //!   R <= 4, M = 3) embedded in the crate, `Table::embedded()`; leave it out to bring
 //!   your own with [`Table::from_bytes`].
-//! - `std` (default): `alloc`, for hosts. The host binary `nimbot` is a package of
+//! - `std` (default): the same as `alloc` (the crate itself never links the
+//!   standard library), for hosts. The host binary `nimbot` is a package of
 //!   its own (`cli/`), so no feature pulls its dependencies.
 //! - `alloc`: the exact solver, distances and `engine::SolvingEngine` (needs a
 //!   global allocator only).
 //! - `async`: `protocol::serve_async` over `embedded-io-async`.
 //! - `related-games`: Fibonacci Nim and Super-Nim, also on the line protocol
 //!   (protocol version 2; without it the protocol speaks Expanding Nim only).
-//! - `platform`: the tournament platform's adapters (no allocation).
 //! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name).
 //! - `encode`: the table writer (`table::encode` and friends), for `nimbot-table`.
-//! - `num`: decimal digits without `core::fmt` (`num`), for nimbot's own firmware
-//!   and tiny binary.
-//! - `exploit`: `std`, and the `exploit`, `models` and `arena` modules, the host's
-//!   strategy (the crate then links the standard library: threads).
-#![cfg_attr(not(any(test, feature = "exploit")), no_std)]
+#![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+// The unit tests print and collect with the standard library; the crate never does.
+#[cfg(test)]
+extern crate std;
 
-#[cfg(feature = "exploit")]
-pub mod arena;
 #[cfg(feature = "alloc")]
 pub mod distance;
 pub mod engine;
-#[cfg(any(feature = "alloc", feature = "platform"))]
 mod error;
-#[cfg(feature = "exploit")]
-pub mod exploit;
 #[cfg(feature = "related-games")]
 pub mod fibonacci;
 mod geometry;
-#[cfg(feature = "exploit")]
-pub mod models;
-#[cfg(feature = "num")]
 pub mod num;
-#[cfg(not(feature = "num"))]
-mod num;
-#[cfg(feature = "platform")]
-pub mod platform;
 pub mod policy;
 pub mod probe;
 pub mod protocol;
-#[cfg(any(feature = "related-games", feature = "exploit"))]
 pub mod rng;
 pub mod rules;
 #[cfg(feature = "alloc")]

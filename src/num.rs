@@ -1,9 +1,8 @@
 //! Decimal numbers in and out, without `core::fmt`: the one place every adapter
 //! (line protocol, JSON messages, the text client, firmware, tiny binary) reads and
-//! writes digits. Public with the feature `num` only, for nimbot's own adapters
-//! outside the crate (firmware, tiny binary); not needed to embed nimbot. Also the
-//! crate's checked `u32` multiply ([`checked_mul`]), which avoids 64-bit arithmetic.
-#![cfg_attr(not(feature = "num"), allow(dead_code))]
+//! writes digits, the platform crate and the firmware included; not needed to embed
+//! nimbot. Also the
+//! crate's checked `u32` multiply (`checked_mul`, crate-private), which avoids 64-bit arithmetic.
 
 /// Parse a decimal `u32`: ASCII digits only (no sign, no spaces), checked for
 /// overflow. The overflow test compares with constants rather than asking the

@@ -5,14 +5,14 @@
 //! needs some knowledge of the game ([`Policy::needs`]): the value of positions (any
 //! [`Oracle`], the flash table included), distances to the end (the in-memory
 //! solver's [`Distances`](crate::distance::Distances), feature `alloc`) or models
-//! of the opponent (`exploit::HostEngine`, feature `exploit`). An engine plays the
+//! of the opponent (`HostEngine` of the `nimbot-exploit` crate). An engine plays the
 //! policies its knowledge allows and refuses the others
 //! ([`Engine::plays`](crate::Engine::plays)); none plays one under another's name.
 //!
 //! Here: the policies' names, [`decide`] for the ones that need values only
 //! ([`Policy::First`], [`Policy::Trap`]), the trap criterion ([`reply_counts`]) and,
 //! with `alloc`, [`longest_move`]. The `exploit` policy's ensemble of models lives
-//! in the `exploit` module (it needs threads: feature `exploit`).
+//! in the `nimbot-exploit` crate (it needs threads).
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
@@ -87,9 +87,74 @@ impl Policy {
             Policy::Exploit => Knowledge::Models,
         }
     }
+
+    /// Every policy, in the order help texts list them: the registry the command
+    /// line's values, the line protocol's help, the tiny binary's help and the docs'
+    /// lists are derived from or checked against (the tidy test).
+    pub const ALL: [Policy; 4] = [
+        Policy::First,
+        Policy::Trap,
+        Policy::Longest,
+        Policy::Exploit,
+    ];
+
+    /// One line on what the policy does, for help texts.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Policy::First => "the first legal move (take 1, no reset): the baseline",
+            Policy::Trap => "the move that leaves the opponent the fewest winning replies",
+            Policy::Longest => "the move after which the game lasts longest (needs the solver)",
+            Policy::Exploit => {
+                "learn the opponent's wrong model during the game and play for its blunders (host only)"
+            }
+        }
+    }
 }
 
 crate::text::str_from_text!(Policy);
+
+/// How to move in a won position: which winning move. The won side's half of the
+/// registry ([`Policy`] is the lost side's): its names, one line each and what each
+/// needs, from which the command line's `--win` values are derived.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Win {
+    /// The smallest winning take (the first winning move of [`Position::moves`]'
+    /// order): every engine plays it, the flash table suffices.
+    #[default]
+    Smallest,
+    /// The winning move after which the game ends soonest with best play (the least
+    /// distance to the end), ties to the smaller take and no reset. Needs distances.
+    Fastest,
+}
+
+impl Win {
+    /// Every choice, in the order help texts list them.
+    pub const ALL: [Win; 2] = [Win::Smallest, Win::Fastest];
+
+    /// The choice's name on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Win::Smallest => "smallest",
+            Win::Fastest => "fastest",
+        }
+    }
+
+    /// One line on what the choice does, for help texts.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Win::Smallest => "the smallest winning take (the table suffices)",
+            Win::Fastest => "the winning move that ends the game soonest (needs distances)",
+        }
+    }
+
+    /// What the choice needs to know.
+    pub const fn needs(self) -> Knowledge {
+        match self {
+            Win::Smallest => Knowledge::Values,
+            Win::Fastest => Knowledge::Distances,
+        }
+    }
+}
 
 /// The opponent's replies from `q`: (winning ones, all legal ones), every legal
 /// move counted ([`Position::moves`]: each take in `1..=limit`, with and without a

@@ -656,6 +656,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::Position;
+    use std::{vec, vec::Vec};
 
     /// The capless game by its definition: take up to `m`; a take that leaves
     /// stones must spend a reset and hands the opponent `(s - t, opp, own - 1)`.

@@ -70,7 +70,7 @@ impl SolveError {
     }
 }
 
-crate::error::error_from_as_str!(SolveError);
+crate::error_from_as_str!(SolveError);
 
 /// An engine that solves on demand reports a box it has no memory for as too large
 /// to solve here, and any other refusal as outside its limits.

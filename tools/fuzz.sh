@@ -3,11 +3,13 @@
 #
 #   tools/fuzz.sh [SECONDS]   every target for SECONDS (default 600), two at a time
 #   tools/fuzz.sh smoke       every target for 30 s: what tools/test.sh (CI) runs
-#   tools/fuzz.sh merge       minimize the committed corpora and the new inputs of
+#   tools/fuzz.sh merge       minimize the local corpus and the new inputs of
 #                             earlier runs into fuzz/corpus/<target> (set cover)
 #
 # Every run reads the hand-written seeds (fuzz/seeds/<target>: protocol scripts, the
-# default table, platform messages) and the committed corpus (fuzz/corpus/<target>).
+# default table, platform messages; the only inputs git keeps) and the local corpus
+# (fuzz/corpus/<target>, not in git: it grows from the seeds with
+# `tools/fuzz.sh 600 && tools/fuzz.sh merge`).
 # Uses a nightly toolchain (`cargo +nightly`, no extra components): when there is
 # none it tries `rustup toolchain install nightly`, and when that cannot download it
 # builds with the stable toolchain and RUSTC_BOOTSTRAP=1 (cargo-fuzz's -Z flags and

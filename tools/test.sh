@@ -18,11 +18,27 @@ cd "$(dirname "$0")/.."
 
 # Before any test: the host tests' Python peers need python3; the firmware steps
 # need the cross target and QEMU; the tiny binary's checks use file.
-step "tools: rustfmt, clippy, python3, file, the firmware's toolchain, QEMU"
+step "tools: rustfmt, clippy, python3, file; the firmware's toolchains and QEMU in the background"
 ensure_rust_components
 ensure_cmd python3 python3
 ensure_cmd file file
-tools/firmware.sh install --board all
+# The cross toolchains, QEMU and the Pico's emulator are mostly downloads: they are
+# fetched while the host crates build and test (which need none of them), and
+# waited for before the first step that does.
+mkdir -p target
+INSTALL_LOG=target/test-install.log
+tools/firmware.sh install --board all >"$INSTALL_LOG" 2>&1 &
+INSTALL_PID=$!
+wait_for_installs() {
+  [ -z "${INSTALL_PID:-}" ] && return 0
+  step "waiting for the background installs ($INSTALL_LOG)"
+  if ! wait "$INSTALL_PID"; then
+    cat "$INSTALL_LOG" >&2
+    die "installing the firmware's toolchains failed (log above)"
+  fi
+  INSTALL_PID=
+  cat "$INSTALL_LOG"
+}
 
 step "format (cargo fmt --check)"
 cargo fmt --all -- --check
@@ -43,18 +59,20 @@ done
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "the core builds without std and without alloc, and with each optional feature"
+step "the core builds with no features, and with each optional feature alone (it is no_std in every build)"
 cargo rustc -p nimbot --lib --no-default-features -- -D warnings
-cargo rustc -p nimbot --lib --no-default-features --features alloc -- -D warnings
-for feature in default-table async related-games platform encode num exploit serde; do
+for feature in alloc std default-table async related-games encode serde; do
   cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
 done
+cargo rustc -p nimbot-platform --lib -- -D warnings
 
 step "docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
-step "tests (release mode: the exhaustive checks are heavy)"
-cargo test --workspace --release
+step "tests (profile ci: optimized like release, without LTO; the exhaustive checks are heavy)"
+cargo test --workspace --profile ci
+
+wait_for_installs
 
 step "fuzz smoke run: every cargo-fuzz target for 30 s (tools/fuzz.sh smoke)"
 tools/fuzz.sh smoke

@@ -21,7 +21,9 @@
 # The oldest compiler the no_std crates build with (their rust-version).
 NIMBOT_MIN_RUSTC=1.85
 
-step() { printf '\n== %s\n' "$*"; }
+# A step's heading, with the minutes and seconds since the script started (so a
+# CI log shows where the time goes).
+step() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 die() { echo "${0##*/}: $*" >&2; exit 1; }
 
 [ -x "$HOME/.cargo/bin/cargo" ] && case ":$PATH:" in

@@ -1,5 +1,5 @@
 //! [`BoardEngine`]: the board as the tournament clients' engine. The clients
-//! (`nimbot::platform`'s TCP and text clients) ask an [`Engine`] for the move in a
+//! (`nimbot_platform`'s TCP and text clients) ask an [`Engine`] for the move in a
 //! position; this one recovers the opponent's move since its last answer (the only
 //! move from the position it left that leads to the one asked about), hands the
 //! game to the [`Link`] and moves bytes between the link and the [`Port`]: the thin

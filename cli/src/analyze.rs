@@ -1,5 +1,5 @@
 //! `nimbot analyze GAME-LOG`: replay a platform game log (or a game record of
-//! `--record`, `nimbot_host::record`) with the rules and the solver, and say where the
+//! `--record`, `nimbot_games::record`) with the rules and the solver, and say where the
 //! game was thrown away.
 //!
 //! For every move: the value of the position before it, the winning moves there,
@@ -8,7 +8,7 @@
 //! how many plies it could still have held out against best play. Then a summary:
 //! the first blunder and the blunders of each seat.
 //!
-//! Three steps: `nimbot_host::analysis` computes (the log against the rules and
+//! Three steps: `nimbot_games::analysis` computes (the log against the rules and
 //! the solver) and reports (blunders per seat, the winner); this file reads the
 //! file and renders ([`render_text`] or [`render_json`]).
 
@@ -18,8 +18,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use nimbot::Move;
-use nimbot_host::analysis::Analysis;
-use nimbot_host::json;
+use nimbot_games::analysis::Analysis;
+use nimbot_games::json;
 use serde::Serialize;
 
 #[derive(Args, Debug)]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::nim_arena::{self, NimArenaArgs};
 use crate::Game;
-use nimbot_host::json;
+use nimbot_games::json;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {

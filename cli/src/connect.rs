@@ -1,11 +1,11 @@
 //! `nimbot connect`: play one game against the platform's TCP server.
 //!
-//! The protocol is `nimbot::platform::tcp_client::Client`, the game's loop
-//! `nimbot_host::client::play_tcp`; this file checks the options, reaches the
+//! The protocol is `nimbot_platform::tcp_client::Client`, the game's loop
+//! `nimbot_games::client::play_tcp`; this file checks the options, reaches the
 //! server (with `--retry`, one that is not up yet is waited for) and says how the
 //! game went. With `--board` the moves come from a board on a serial line
 //! (`crate::board`); with `--record` the game is written down
-//! (`nimbot_host::record`).
+//! (`nimbot_games::record`).
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
@@ -13,12 +13,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use nimbot::platform::tcp_client::Client;
-use nimbot::platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
 use nimbot::{Engine, Player, Policy};
 use nimbot_bridge::engine::BoardEngine;
-use nimbot_host::client::play_tcp;
-use nimbot_host::record::Recorder;
+use nimbot_games::client::play_tcp;
+use nimbot_games::record::Recorder;
+use nimbot_platform::tcp_client::Client;
+use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
 
 use crate::board::BoardArgs;
 use crate::PolicyArgs;

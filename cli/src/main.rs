@@ -19,12 +19,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
-use nimbot::exploit::HostEngine;
 use nimbot::fibonacci as fib;
 use nimbot::policy::Knowledge;
 use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
-use nimbot_host::win::{Win, WinChoice};
+use nimbot_exploit::exploit::HostEngine;
+use nimbot_games::win::{Win, WinChoice};
 
 use analyze::AnalyzeArgs;
 use arena::ArenaArgs;
@@ -55,19 +55,14 @@ struct Cli {
 #[derive(Args, Clone, Copy, Debug)]
 struct PolicyArgs {
     /// How nimbot moves in a lost position (won positions always get a winning
-    /// move) [default: exploit]: `exploit` weighs plausible wrong models of the game,
-    /// learns which fit the opponent's moves and plays for their blunders, holding
-    /// out longest when none is expected (its models and the solve are made on
-    /// another thread from its first move); `longest` holds out longest against best
-    /// play (solves the game, about 0.2 s for 999 stones); `trap` leaves the
-    /// opponent the fewest winning replies; `first` takes 1. `nimbot arena`
-    /// compares them (docs/policies.md).
-    #[arg(long, value_enum, value_name = "POLICY")]
-    policy: Option<PolicyArg>,
+    /// move) [default: exploit; with a board: trap]. `nimbot arena` compares them
+    /// (docs/policies.md).
+    #[arg(long, value_name = "POLICY", value_parser = policy_parser())]
+    policy: Option<Policy>,
     /// How nimbot wins a won position: `smallest` takes the smallest winning take;
     /// `fastest` the winning move that ends the game soonest against best play
     /// (from the distances to the end). docs/policies.md compares them.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = Win::Smallest)]
+    #[arg(long, value_name = "HOW", value_parser = win_parser(), default_value = Win::Smallest.as_str())]
     win: Win,
 }
 
@@ -79,7 +74,7 @@ impl PolicyArgs {
     /// (`Engine::plays`' default, which `BoardEngine` keeps).
     fn policy(self, cmd: &str, board: bool) -> Result<Policy, ExitCode> {
         let policy = match self.policy {
-            Some(p) => Policy::from(p),
+            Some(p) => p,
             None if board => Policy::Trap,
             None => Policy::Exploit,
         };
@@ -93,8 +88,9 @@ impl PolicyArgs {
         } else {
             let with = if board { " with --board" } else { "" };
             eprintln!(
-                "nimbot {cmd}: --policy {} is not played{with} (try first or trap)",
-                policy.as_str()
+                "nimbot {cmd}: --policy {} is not played{with} (try {})",
+                policy.as_str(),
+                value_policies()
             );
             Err(ExitCode::from(2))
         }
@@ -123,23 +119,41 @@ impl PolicyArgs {
     }
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum PolicyArg {
-    Trap,
-    Longest,
-    First,
-    Exploit,
+/// `--policy`'s values, their help and their parsing: the core's registry
+/// (`Policy::ALL`), so a new policy needs nothing here.
+fn policy_parser() -> impl clap::builder::TypedValueParser<Value = Policy> {
+    use clap::builder::TypedValueParser;
+    let values =
+        Policy::ALL.map(|p| clap::builder::PossibleValue::new(p.as_str()).help(p.summary()));
+    clap::builder::PossibleValuesParser::new(values).map(|name| {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.as_str() == name)
+            .unwrap_or_default()
+    })
 }
 
-impl From<PolicyArg> for Policy {
-    fn from(p: PolicyArg) -> Policy {
-        match p {
-            PolicyArg::Trap => Policy::Trap,
-            PolicyArg::Longest => Policy::Longest,
-            PolicyArg::First => Policy::First,
-            PolicyArg::Exploit => Policy::Exploit,
-        }
-    }
+/// `--win`'s values, their help and their parsing: the core's registry (`Win::ALL`).
+fn win_parser() -> impl clap::builder::TypedValueParser<Value = Win> {
+    use clap::builder::TypedValueParser;
+    let values = Win::ALL.map(|w| clap::builder::PossibleValue::new(w.as_str()).help(w.summary()));
+    clap::builder::PossibleValuesParser::new(values).map(|name| {
+        Win::ALL
+            .into_iter()
+            .find(|w| w.as_str() == name)
+            .unwrap_or_default()
+    })
+}
+
+/// The policies that need only the value of positions (what a board plays), as
+/// "a or b".
+fn value_policies() -> String {
+    let names: Vec<&str> = Policy::ALL
+        .into_iter()
+        .filter(|p| p.needs() == Knowledge::Values)
+        .map(Policy::as_str)
+        .collect();
+    names.join(" or ")
 }
 
 const AFTER_HELP: &str = "\

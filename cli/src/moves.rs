@@ -5,12 +5,12 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::exploit::HostEngine;
 use nimbot::probe::{evaluate_move, root_moves, Evaluation, MoveEvaluation};
 use nimbot::{Engine, Position};
+use nimbot_exploit::exploit::HostEngine;
 use serde::Serialize;
 
-use nimbot_host::json;
+use nimbot_games::json;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {

@@ -1,5 +1,5 @@
 //! `nimbot arena` for Expanding Nim: nimbot under each lost-position policy against
-//! families of fallible opponents (`nimbot::arena`), over many starting piles and
+//! families of fallible opponents (`nimbot_exploit::arena`), over many starting piles and
 //! both seats. The result is a matrix of lost starts won, policy by family, with the
 //! number of games and a 95 % confidence interval (Wilson); won starts must all be
 //! won, and a won start lost is reported as an error. This file parses the options
@@ -10,11 +10,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::arena::{Arena, ArenaConfig, Cell, Column, Family, Loss};
 use nimbot::{Player, Policy};
+use nimbot_exploit::arena::{Arena, ArenaConfig, Cell, Column, Family, Loss};
 use serde::Serialize;
 
-use nimbot_host::json;
+use nimbot_games::json;
 
 #[derive(Args, Debug)]
 pub struct NimArenaArgs {
@@ -67,8 +67,10 @@ fn parse_policies(names: &[String]) -> Result<Vec<Policy>, String> {
     names
         .iter()
         .map(|n| {
-            Policy::from_name(n.trim().as_bytes())
-                .ok_or_else(|| format!("unknown policy {n:?} (first, trap, longest, exploit)"))
+            Policy::from_name(n.trim().as_bytes()).ok_or_else(|| {
+                let known: Vec<&str> = Policy::ALL.into_iter().map(Policy::as_str).collect();
+                format!("unknown policy {n:?} ({})", known.join(", "))
+            })
         })
         .collect()
 }

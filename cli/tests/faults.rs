@@ -16,9 +16,9 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use common::{connect, first_wins, spawn, Kid, Referee, BIN};
-use nimbot::platform::json::{Feed, Splitter};
-use nimbot::platform::referee::{welcome, CurrentMax, Referee as Judge};
 use nimbot::{Params, Player};
+use nimbot_platform::json::{Feed, Splitter};
+use nimbot_platform::referee::{welcome, CurrentMax, Referee as Judge};
 
 /// A fake server on a free loopback port, run by `serve` on the one connection.
 fn fake_server(serve: impl FnOnce(TcpStream) + Send + 'static) -> (String, JoinHandle<()>) {

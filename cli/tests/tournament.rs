@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::{connect, first_wins, Referee};
-use nimbot::platform::json::{Feed, Splitter};
+use nimbot_platform::json::{Feed, Splitter};
 
 /// Play one game; assert the side with the won start wins and nothing illegal happens.
 fn game(n: u32, r: u8, m: u32, via_proxy: bool, cut: usize) {

@@ -122,11 +122,12 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         let bad = usize::from(names[0] == "nimbot-first");
         let end = &g["ending"];
         table += &format!(
-            "{:<8} seat {} {:<13} after {:>6} s  {}\n",
+            "{:<8} seat {} {:<13} after {:>6} s (exit seen in {}) {}\n",
             names[bad],
             bad,
             end["kind"].as_str().unwrap(),
             end["after"],
+            end["detected_in"],
             end["text"].as_str().unwrap()
         );
         let ctx = format!("{g}\n{}", show(&o));

@@ -9,10 +9,10 @@ mod common;
 
 use common::engine;
 use libfuzzer_sys::fuzz_target;
-use nimbot::platform::json::{Feed, Object, Splitter};
-use nimbot::platform::tcp_client::{Client, Step};
-use nimbot::platform::wire::MAX_MESSAGE;
 use nimbot::Player;
+use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot_platform::tcp_client::{Client, Step};
+use nimbot_platform::wire::MAX_MESSAGE;
 
 /// A small buffer too, so the oversize path is reached by short inputs.
 const SMALL: usize = 64;

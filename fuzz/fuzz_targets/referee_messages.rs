@@ -10,9 +10,9 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use nimbot::platform::json::Object;
-use nimbot::platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
 use nimbot::{Params, Player};
+use nimbot_platform::json::Object;
+use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 4 {

@@ -234,6 +234,7 @@ mod writer {
     mod tests {
         use super::super::BitReader;
         use super::*;
+        use std::vec;
 
         #[test]
         fn codes_read_back() {

@@ -22,7 +22,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use nimbot::platform::json::{Feed, Object, Splitter};
+use nimbot_platform::json::{Feed, Object, Splitter};
 use serde::{Deserialize, Serialize};
 
 /// One bot as given.
@@ -44,7 +44,13 @@ pub enum Kind {
     Shell(String),
 }
 
-const POLICIES: [&str; 4] = ["exploit", "longest", "trap", "first"];
+/// The policies `nimbot:POLICY` takes: the core's registry.
+fn policy_names() -> Vec<&'static str> {
+    nimbot::Policy::ALL
+        .into_iter()
+        .map(nimbot::Policy::as_str)
+        .collect()
+}
 
 impl Bot {
     /// Read `[NAME=]SPEC`; the name defaults to the spec's short form.
@@ -77,10 +83,10 @@ impl Bot {
             return Ok(Kind::Nimbot("exploit".into()));
         }
         if let Some(p) = s.strip_prefix("nimbot:") {
-            if !POLICIES.contains(&p) {
+            if !policy_names().contains(&p) {
                 return Err(format!(
                     "bot '{s}': unknown policy '{p}' (one of {})",
-                    POLICIES.join(", ")
+                    policy_names().join(", ")
                 ));
             }
             return Ok(Kind::Nimbot(p.into()));
@@ -197,7 +203,7 @@ pub struct Started {
     pub child: Child,
     pub stderr: Option<std::process::ChildStderr>,
     /// Helpers that run on the bot's behalf (the text client, the line relay); they
-    /// end with the bot's pipes or the game's sockets.
+    /// end with the bot's pipes or the game's sockets, and are not waited for.
     pub helpers: Vec<thread::JoinHandle<()>>,
 }
 
@@ -321,9 +327,22 @@ fn pump(from: &mut impl Read, to: &mut impl Write) {
 
 /// Carry bytes between the first connection to `relay` and the bot's pipes.
 fn relay_line(relay: TcpListener, mut stdin: ChildStdin, mut stdout: ChildStdout) {
-    let Ok((sock, _)) = relay.accept() else {
-        return;
+    // `connect` comes at once, unless it failed to start: then give up.
+    let _ = relay.set_nonblocking(true);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let sock = loop {
+        match relay.accept() {
+            Ok((s, _)) => break s,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                if std::time::Instant::now() > deadline {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            Err(_) => return,
+        }
     };
+    let _ = sock.set_nonblocking(false);
     drop(relay);
     let _ = sock.set_nodelay(true);
     let Ok(mut back) = sock.try_clone() else {

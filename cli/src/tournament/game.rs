@@ -2,7 +2,7 @@
 //! started as process groups of their own, and the ending named from what happened.
 //!
 //! The judging and every byte on the wire are the platform referee's
-//! (`nimbot::platform::referee`, as `nimbot serve`). Around it, one event channel
+//! (`nimbot_platform::referee`, as `nimbot serve`). Around it, one event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
 //! are not one, a close) and what the bots' processes do (an exit, with its status),
 //! so that the ending says which: a crash is told from a closed socket, a bot that
@@ -22,11 +22,11 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nimbot::platform::json::{Feed, Object, Splitter};
-use nimbot::platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
-use nimbot::platform::wire::{Reason, MAX_NAME};
 use nimbot::{Params, Player};
-use nimbot_host::record::{self, Recorder};
+use nimbot_games::record::{self, Recorder};
+use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
+use nimbot_platform::wire::{Reason, MAX_NAME};
 use serde::{Deserialize, Serialize};
 
 use super::engine::{self, Bot, Seat};
@@ -303,12 +303,14 @@ fn last_line(tail: &str) -> Option<String> {
 
 struct Bots {
     pgid: [Option<u32>; 2],
-    stderr: Vec<thread::JoinHandle<(String, u64)>>,
+    stderr: Vec<Receiver<(String, u64)>>,
     stderr_seat: Vec<usize>,
     helpers: Vec<thread::JoinHandle<()>>,
-    watchers: usize,
 }
 
+// One of the tournament's two system-call boundaries (the workspace denies
+// `unsafe` elsewhere): killing a bot's process group.
+#[allow(unsafe_code)]
 fn kill_group(pgid: Option<u32>) {
     if let Some(p) = pgid.and_then(|p| i32::try_from(p).ok()) {
         // SAFETY: kill(2) with a negative pid signals a process group; it touches
@@ -369,7 +371,6 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
         stderr: Vec::new(),
         stderr_seat: Vec::new(),
         helpers: Vec::new(),
-        watchers: 0,
     };
     let mut exited: [Option<(Instant, ExitStatus)>; 2] = [None, None];
     let mut start_errors: [Option<String>; 2] = [None, None];
@@ -388,13 +389,16 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
                 b.pgid[order] = Some(s.child.id());
                 if let Some(err) = s.stderr.take() {
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
-                    b.stderr.push(thread::spawn(move || drain(err, path)));
+                    let (done, got) = sync_channel(1);
+                    thread::spawn(move || {
+                        let _ = done.send(drain(err, path));
+                    });
+                    b.stderr.push(got);
                     b.stderr_seat.push(order);
                 }
                 b.helpers.append(&mut s.helpers);
                 let tx = tx.clone();
                 let mut child = s.child;
-                b.watchers += 1;
                 thread::spawn(move || {
                     let cpu = thread_cpu_ns();
                     if let Ok(st) = child.wait() {
@@ -432,15 +436,19 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
     let _ = acceptor.join();
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
-    for (h, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
-        if let Ok((t, n)) = h.join() {
-            tails[seat] = t;
-            sizes[seat] = n;
+    for (got, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
+        // A process that left the bot's group may hold its stderr open: not waited for.
+        match got.recv_timeout(QUIT_GRACE) {
+            Ok((t, n)) => (tails[seat], sizes[seat]) = (t, n),
+            Err(_) => {
+                tails[seat] =
+                    "(stderr still open: a process outside the bot's group holds it)".into()
+            }
         }
     }
-    for h in b.helpers {
-        let _ = h.join();
-    }
+    // Helpers end with the bots' pipes and sockets, all closed by now; a game does
+    // not wait for them.
+    drop(b.helpers);
     for (i, e) in start_errors.iter().enumerate() {
         if let Some(e) = e {
             tails[i] = e.clone();

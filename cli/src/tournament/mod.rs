@@ -292,6 +292,12 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
         return bench(args, games);
     }
     let (mut store, plan, done) = if args.resume {
+        if !args.bots.is_empty() || !args.stones.is_empty() || args.draw.is_some() {
+            return usage(&format!(
+                "--resume plays the plan in {}: give no --bot, --stones or --draw with it",
+                args.out.join("tournament.json").display()
+            ));
+        }
         match Store::resume(&args.out) {
             Ok(x) => x,
             Err(e) => return usage(&e),
@@ -401,7 +407,7 @@ fn play_all(
         done.push(g);
         let g = done.last().expect("just pushed");
         if json {
-            nimbot_host::json::print(&GameLine {
+            nimbot_games::json::print(&GameLine {
                 kind: "game",
                 game: g.game,
                 stones: g.stones,
@@ -501,7 +507,7 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
         return ExitCode::from(EXIT_FILES);
     }
     if json {
-        nimbot_host::json::print(&s);
+        nimbot_games::json::print(&s);
     } else {
         print!("{}", report::text(&s));
         println!(
@@ -518,7 +524,9 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
     }
 }
 
-/// CPU seconds of this process (all threads) and of its reaped children.
+/// CPU seconds of this process (all threads) and of its reaped children. One of the
+/// tournament's two system-call boundaries (the workspace denies `unsafe` elsewhere).
+#[allow(unsafe_code)]
 fn rusage() -> (f64, f64) {
     let get = |who| {
         let mut u = std::mem::MaybeUninit::<libc::rusage>::zeroed();

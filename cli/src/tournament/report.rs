@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use nimbot_host::record::Line;
+use nimbot_games::record::Line;
 use serde::Serialize;
 
 use super::game::{EndKind, Played};

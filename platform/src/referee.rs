@@ -1,0 +1,463 @@
+//! The referee's judging and messages, with no I/O: what `nimbot serve` says on the
+//! wire, byte for byte like the platform's server (Python `json.dumps` layout).
+//!
+//! The host owns sockets and clocks. It parses each client's first object with
+//! [`parse_hello`], seats the two players by `order`, sends [`welcome`], then feeds
+//! every event to a [`Referee`]: a complete object from a player
+//! ([`Referee::on_message`], with the time since its turn began), bytes that were not
+//! an object ([`Referee::on_garbage`]), a closed connection ([`Referee::on_closed`]) or
+//! an expired clock ([`Referee::on_timeout`]). Each returns the state message to send
+//! to both players, if any.
+//!
+//! Judging order, as in docs/rules.md: a message from the player not to move loses for it
+//! ("moved out of turn"); then the mover's cumulative time ("exceeded time limit");
+//! then the take ("made an illegal move"; a message that is not a move object with an
+//! integer `num_stones` counts as one); then the reset ("used too many resets"); then
+//! the win. Beyond the stock server, which hangs or crashes on such clients: a player
+//! whose clock runs out while it is to move, or whose connection is closed when its
+//! turn comes, loses on time at once.
+
+use heapless::Vec;
+
+use super::json::{Object, Value, Writer};
+use super::wire::{Reason, MAX_NAME, MAX_REASON};
+use nimbot::rules::{Game, IllegalMove, Move, Outcome, Params, Player};
+
+/// Room for one state message (two names of [`MAX_NAME`] bytes appear three times).
+pub const MAX_STATE: usize = 768;
+/// Room for the welcome message.
+pub const MAX_WELCOME: usize = 128;
+
+/// One state message.
+pub type StateMessage = Vec<u8, MAX_STATE>;
+
+/// What `current_max` reports in state messages: copies of the platform differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CurrentMax {
+    /// The original server: the limit of the next move (M after a reset).
+    Limit,
+    /// A widely used copy: the largest take so far, or M - 1 after a reset (the
+    /// limit minus one). That copy also sends `init_max` in the welcome.
+    Largest,
+}
+
+/// A player's first message, `{"name": ..., "order": 0|1}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hello {
+    /// The name, at most [`MAX_NAME`] bytes; bytes that would need escaping in JSON
+    /// (quotes, backslashes, control and non-ASCII bytes) become `_`.
+    pub name: Vec<u8, MAX_NAME>,
+    /// The seat asked for (order 0 = first, 1 = second).
+    pub seat: Player,
+}
+
+/// Why a first message was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelloError {
+    /// Not a JSON object.
+    NotJson,
+    /// No string `name`.
+    NoName,
+    /// No `order` of 0 or 1.
+    BadOrder,
+}
+
+nimbot::error_from_as_str!(HelloError);
+
+impl HelloError {
+    /// A short, static description.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HelloError::NotJson => "hello is not a JSON object",
+            HelloError::NoName => "hello has no string name",
+            HelloError::BadOrder => "hello has no order 0 or 1",
+        }
+    }
+}
+
+/// Read a player's first message.
+pub fn parse_hello(msg: &[u8]) -> Result<Hello, HelloError> {
+    let obj = Object::parse(msg).map_err(|_| HelloError::NotJson)?;
+    let raw = obj
+        .get("name")
+        .and_then(|v| v.as_str())
+        .ok_or(HelloError::NoName)?;
+    let seat = match obj.get("order").and_then(|v| v.as_u32()) {
+        Some(0) => Player::First,
+        Some(1) => Player::Second,
+        _ => return Err(HelloError::BadOrder),
+    };
+    let mut name = Vec::new();
+    for &b in raw.iter().take(MAX_NAME) {
+        let safe = if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            b
+        } else {
+            b'_'
+        };
+        let _ = name.push(safe);
+    }
+    Ok(Hello { name, seat })
+}
+
+/// The welcome: `{"init_stones": N, "init_resets": R}`, plus `"init_max": M,
+/// "game_time": T` when `extras` is `Some(T)`.
+pub fn welcome(params: &Params, extras: Option<u32>) -> Vec<u8, MAX_WELCOME> {
+    let mut w = Writer::<MAX_WELCOME>::new();
+    w.raw(b"{\"init_stones\": ")
+        .num(u64::from(params.stones()))
+        .raw(b", \"init_resets\": ")
+        .num(u64::from(params.resets()));
+    if let Some(secs) = extras {
+        w.raw(b", \"init_max\": ")
+            .num(u64::from(params.init_max()))
+            .raw(b", \"game_time\": ")
+            .num(u64::from(secs));
+    }
+    w.raw(b"}");
+    // Three u32 and a u8 fit in 128 bytes with room to spare.
+    w.finish().unwrap_or_default()
+}
+
+/// The end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The seat that won.
+    pub winner: Player,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// One game being refereed.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    game: Game,
+    names: [Vec<u8, MAX_NAME>; 2],
+    used_us: [u64; 2],
+    limit_us: u64,
+    meaning: CurrentMax,
+    closed: [bool; 2],
+    verdict: Option<Verdict>,
+}
+
+impl Referee {
+    /// A game with `params` between `names` (first seat first), each player allowed
+    /// `limit_us` microseconds of thinking in total.
+    pub fn new(
+        params: Params,
+        names: [Vec<u8, MAX_NAME>; 2],
+        limit_us: u64,
+        meaning: CurrentMax,
+    ) -> Self {
+        Referee {
+            game: Game::new(params),
+            names,
+            used_us: [0, 0],
+            limit_us,
+            meaning,
+            closed: [false, false],
+            verdict: None,
+        }
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The result, once the game is over.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.verdict
+    }
+
+    /// The player the referee waits for (meaningless once over).
+    pub fn to_move(&self) -> Player {
+        self.game.to_move()
+    }
+
+    /// Thinking time `player` has used, in microseconds.
+    pub fn used_us(&self, player: Player) -> u64 {
+        self.used_us.get(player.index()).copied().unwrap_or(0)
+    }
+
+    /// Thinking time `player` has left, in microseconds.
+    pub fn remaining_us(&self, player: Player) -> u64 {
+        self.limit_us.saturating_sub(self.used_us(player))
+    }
+
+    /// The mover's connection is gone or its clock ran out: it loses on time.
+    /// `elapsed_us` is the time since its turn began.
+    pub fn on_timeout(&mut self, elapsed_us: u64) -> Option<StateMessage> {
+        if self.verdict.is_some() {
+            return None;
+        }
+        let mover = self.game.to_move();
+        self.charge(mover, elapsed_us);
+        Some(self.finish(mover.other(), Reason::TimeLimit, Move::new(0, false)))
+    }
+
+    /// `player`'s connection closed. If it is to move it loses on time now; otherwise
+    /// it loses when its turn comes (see [`Referee::closed_mover`]).
+    pub fn on_closed(&mut self, player: Player, elapsed_us: u64) -> Option<StateMessage> {
+        if let Some(c) = self.closed.get_mut(player.index()) {
+            *c = true;
+        }
+        self.closed_mover(elapsed_us)
+    }
+
+    /// If the player to move has closed its connection, it loses on time.
+    pub fn closed_mover(&mut self, elapsed_us: u64) -> Option<StateMessage> {
+        let mover = self.game.to_move();
+        if self.closed.get(mover.index()).copied().unwrap_or(false) {
+            self.on_timeout(elapsed_us)
+        } else {
+            None
+        }
+    }
+
+    /// `player` sent bytes that are not a JSON object (garbage, or too long): out of
+    /// turn if it is not to move, otherwise an illegal move.
+    pub fn on_garbage(&mut self, player: Player, elapsed_us: u64) -> Option<StateMessage> {
+        self.judge(player, None, elapsed_us)
+    }
+
+    /// `player` sent the complete object `msg`, `elapsed_us` after its turn began.
+    pub fn on_message(
+        &mut self,
+        player: Player,
+        msg: &[u8],
+        elapsed_us: u64,
+    ) -> Option<StateMessage> {
+        self.judge(player, Some(msg), elapsed_us)
+    }
+
+    fn charge(&mut self, player: Player, elapsed_us: u64) {
+        if let Some(u) = self.used_us.get_mut(player.index()) {
+            *u = u.saturating_add(elapsed_us);
+        }
+    }
+
+    fn judge(
+        &mut self,
+        player: Player,
+        msg: Option<&[u8]>,
+        elapsed_us: u64,
+    ) -> Option<StateMessage> {
+        if self.verdict.is_some() {
+            return None;
+        }
+        let mv = msg.and_then(parse_move);
+        let shown = mv.unwrap_or(Move::new(0, false));
+        if player != self.game.to_move() {
+            return Some(self.finish(player.other(), Reason::OutOfTurn, shown));
+        }
+        self.charge(player, elapsed_us);
+        if self.used_us(player) > self.limit_us {
+            return Some(self.finish(player.other(), Reason::TimeLimit, shown));
+        }
+        let Some(mv) = mv else {
+            return Some(self.finish(player.other(), Reason::IllegalMove, shown));
+        };
+        match self.game.play(player, mv) {
+            Ok(Outcome::Won(p)) => Some(self.finish(p, Reason::Won, mv)),
+            Ok(Outcome::Continue) => Some(self.state(mv)),
+            Err(IllegalMove::NoResetsLeft) => {
+                Some(self.finish(player.other(), Reason::TooManyResets, mv))
+            }
+            Err(IllegalMove::OutOfTurn) => Some(self.finish(player.other(), Reason::OutOfTurn, mv)),
+            Err(_) => Some(self.finish(player.other(), Reason::IllegalMove, mv)),
+        }
+    }
+
+    fn finish(&mut self, winner: Player, reason: Reason, mv: Move) -> StateMessage {
+        self.verdict = Some(Verdict { winner, reason });
+        self.state(mv)
+    }
+
+    /// The name of `player`.
+    pub fn name(&self, player: Player) -> &[u8] {
+        self.names.get(player.index()).map_or(&[], |n| n.as_slice())
+    }
+
+    /// The reason text of the verdict, e.g. `Player alice won the game! Congrats!`.
+    pub fn reason_text(&self) -> Option<Vec<u8, MAX_REASON>> {
+        let v = self.verdict?;
+        let offender = match v.reason {
+            Reason::Won => v.winner,
+            _ => v.winner.other(),
+        };
+        Some(v.reason.text(self.name(offender)))
+    }
+
+    /// The state message after `mv` (the move shown in `stones_removed` and
+    /// `reset_used`; for a refused move, the attempt).
+    fn state(&self, mv: Move) -> StateMessage {
+        let g = &self.game;
+        let current_max = match self.meaning {
+            CurrentMax::Limit => g.limit(),
+            CurrentMax::Largest => g.limit().saturating_sub(1),
+        };
+        let mut w = Writer::<MAX_STATE>::new();
+        w.raw(b"{\"finished\": ").boolean(self.verdict.is_some());
+        w.raw(b", \"reason\": ");
+        match self.reason_text() {
+            Some(text) => w.string(&text),
+            None => w.raw(b"null"),
+        };
+        w.raw(b", \"winner\": ");
+        match self.verdict {
+            Some(v) => w.string(self.name(v.winner)),
+            None => w.raw(b"null"),
+        };
+        w.raw(b", \"current_max\": ")
+            .num(u64::from(current_max))
+            .raw(b", \"stones_left\": ")
+            .num(u64::from(g.stones()))
+            .raw(b", \"stones_removed\": ")
+            .num(u64::from(mv.take))
+            .raw(b", \"reset_used\": ")
+            .boolean(mv.reset);
+        for p in [Player::First, Player::Second] {
+            w.raw(if p == Player::First {
+                b", \"player_0\": {\"resets_left\": "
+            } else {
+                b", \"player_1\": {\"resets_left\": "
+            })
+            .num(u64::from(g.resets_left(p)))
+            .raw(b", \"time_taken\": ")
+            .seconds(self.used_us(p))
+            .raw(b", \"name\": ")
+            .string(self.name(p))
+            .raw(b"}");
+        }
+        w.raw(b"}");
+        // Sized for the longest names; never truncated.
+        w.finish().unwrap_or_default()
+    }
+}
+
+/// A move object: integer `num_stones` (0 up to `u32::MAX`) and `reset` as a
+/// boolean, an integer (non-zero is true, as Python's `bool()`) or null/absent (false).
+pub fn parse_move(msg: &[u8]) -> Option<Move> {
+    let obj = Object::parse(msg).ok()?;
+    let take = obj.get("num_stones")?.as_u32()?;
+    let reset = match obj.get("reset") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => b,
+        Some(v) => v.as_u32()? != 0,
+    };
+    Some(Move::new(take, reset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> [Vec<u8, MAX_NAME>; 2] {
+        [
+            Vec::from_slice(b"alice").unwrap(),
+            Vec::from_slice(b"bob").unwrap(),
+        ]
+    }
+
+    #[test]
+    fn messages_match_the_platform_layout() {
+        let p = Params::new(5, 1, 3).unwrap();
+        assert_eq!(
+            welcome(&p, None).as_slice(),
+            br#"{"init_stones": 5, "init_resets": 1}"#
+        );
+        let mut r = Referee::new(p, names(), 120_000_000, CurrentMax::Limit);
+        let s = r
+            .on_message(
+                Player::First,
+                br#"{"order": 0, "num_stones": 2, "reset": true}"#,
+                12_300,
+            )
+            .unwrap();
+        assert_eq!(
+            core::str::from_utf8(&s).unwrap(),
+            "{\"finished\": false, \"reason\": null, \"winner\": null, \"current_max\": 3, \
+             \"stones_left\": 3, \"stones_removed\": 2, \"reset_used\": true, \
+             \"player_0\": {\"resets_left\": 0, \"time_taken\": 0.0123, \"name\": \"alice\"}, \
+             \"player_1\": {\"resets_left\": 1, \"time_taken\": 0.0, \"name\": \"bob\"}}"
+        );
+        let s = r
+            .on_message(Player::Second, br#"{"num_stones": 3, "reset": false}"#, 0)
+            .unwrap();
+        assert!(core::str::from_utf8(&s)
+            .unwrap()
+            .starts_with("{\"finished\": true, \"reason\": \"Player bob won the game! Congrats!\", \"winner\": \"bob\""));
+        assert_eq!(r.on_message(Player::First, b"{}", 0), None);
+    }
+
+    #[test]
+    fn judging_order() {
+        let p = Params::new(10, 1, 3).unwrap();
+        let fresh = Referee::new(p, names(), 1_000, CurrentMax::Largest);
+        let verdict = |mut r: Referee, who, msg: &[u8], us| {
+            r.on_message(who, msg, us);
+            r.verdict().map(|v| (v.winner, v.reason))
+        };
+        use Player::*;
+        let mv = br#"{"num_stones": 3, "reset": true}"#;
+        assert_eq!(
+            verdict(fresh.clone(), Second, mv, 0),
+            Some((First, Reason::OutOfTurn))
+        );
+        assert_eq!(
+            verdict(fresh.clone(), First, mv, 1_001),
+            Some((Second, Reason::TimeLimit))
+        );
+        assert_eq!(
+            verdict(fresh.clone(), First, b"{\"num_stones\": 4}", 0),
+            Some((Second, Reason::IllegalMove))
+        );
+        assert_eq!(
+            verdict(fresh.clone(), First, b"{\"num_stones\": \"1\"}", 0),
+            Some((Second, Reason::IllegalMove))
+        );
+        assert_eq!(
+            verdict(fresh.clone(), First, b"{\"num_stones\": 0}", 0),
+            Some((Second, Reason::IllegalMove))
+        );
+        assert_eq!(verdict(fresh.clone(), First, mv, 1_000), None);
+        let mut r = fresh.clone();
+        r.on_message(First, mv, 0);
+        r.on_message(Second, b"{\"num_stones\": 1, \"reset\": 0}", 0);
+        let s = r
+            .on_message(First, b"{\"num_stones\": 4, \"reset\": 1}", 0)
+            .unwrap();
+        assert_eq!(
+            r.verdict().map(|v| (v.winner, v.reason)),
+            Some((Second, Reason::TooManyResets))
+        );
+        assert!(core::str::from_utf8(&s).unwrap().contains("\"reason\": \"Player alice used too many resets\", \"winner\": \"bob\", \"current_max\": 3"));
+        let mut r = fresh.clone();
+        assert!(r.on_closed(Second, 0).is_none());
+        r.on_message(First, b"{\"num_stones\": 1}", 0);
+        assert!(r.closed_mover(5).is_some());
+        assert_eq!(
+            r.verdict().map(|v| (v.winner, v.reason)),
+            Some((First, Reason::TimeLimit))
+        );
+        let mut r = fresh;
+        r.on_garbage(First, 0);
+        assert_eq!(
+            r.verdict().map(|v| (v.winner, v.reason)),
+            Some((Second, Reason::IllegalMove))
+        );
+    }
+
+    #[test]
+    fn hello_names_are_made_safe() {
+        let h = parse_hello(br#"{"order": 1, "name": "a\"b\u00e9"}"#).unwrap();
+        assert_eq!(h.seat, Player::Second);
+        assert_eq!(h.name.as_slice(), b"a__b_u00e9");
+        assert_eq!(
+            parse_hello(br#"{"name": "x", "order": 2}"#),
+            Err(HelloError::BadOrder)
+        );
+        assert_eq!(parse_hello(br#"{"order": 0}"#), Err(HelloError::NoName));
+        assert_eq!(parse_hello(b"{"), Err(HelloError::NotJson));
+    }
+}

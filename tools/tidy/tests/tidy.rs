@@ -1,0 +1,327 @@
+//! The tidy test: facts written in two places must agree. Each check names the
+//! file to fix when it fails.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nimbot_tidy::{manifests, read, Manifest};
+
+/// The rows of the README's "The crates" table: crate name -> folder.
+fn readme_crates() -> BTreeMap<String, String> {
+    let readme = read("README.md");
+    let start = readme
+        .find("## The crates")
+        .expect("README.md has a section \"## The crates\"");
+    let mut rows = BTreeMap::new();
+    for line in readme[start..].lines().skip(1) {
+        if line.starts_with("## ") {
+            break;
+        }
+        // | `nimbot-cli` (`cli/`) | what |
+        let Some(cell) = line.strip_prefix("| `") else {
+            continue;
+        };
+        let Some((name, rest)) = cell.split_once('`') else {
+            continue;
+        };
+        let folder = rest
+            .split_once("(`")
+            .and_then(|(_, f)| f.split_once('`'))
+            .map(|(f, _)| f.trim_end_matches('/').to_string())
+            .unwrap_or_default();
+        rows.insert(name.to_string(), folder);
+    }
+    rows
+}
+
+fn folder_of(m: &Manifest) -> String {
+    let dir = m.path.trim_end_matches("Cargo.toml").trim_end_matches('/');
+    if dir.is_empty() {
+        "src".to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// A board crate is covered by the firmware's row (docs/firmware.md lists them).
+fn is_board(m: &Manifest) -> bool {
+    m.path.starts_with("firmware/boards/")
+}
+
+#[test]
+fn the_readme_lists_every_crate_and_only_real_ones() {
+    let listed = readme_crates();
+    let real: Vec<Manifest> = manifests().into_iter().filter(|m| !is_board(m)).collect();
+    let mut problems = Vec::new();
+    for m in &real {
+        match listed.get(&m.name) {
+            None => problems.push(format!("{} ({}) is missing", m.name, folder_of(m))),
+            Some(folder) if *folder != folder_of(m) => problems.push(format!(
+                "{} is in `{}/`, the README says `{folder}/`",
+                m.name,
+                folder_of(m)
+            )),
+            Some(_) => {}
+        }
+    }
+    let names: BTreeSet<&str> = real.iter().map(|m| m.name.as_str()).collect();
+    for name in listed.keys() {
+        if !names.contains(name.as_str()) {
+            problems.push(format!("{name} is listed but no Cargo.toml names it"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "README.md, \"The crates\": {}",
+        problems.join("; ")
+    );
+}
+
+/// The README's dependency list (`crate: dep, dep`) in the block after "The layers".
+fn readme_edges() -> BTreeMap<String, BTreeSet<String>> {
+    let readme = read("README.md");
+    let start = readme
+        .find("<!-- tidy: dependencies -->")
+        .expect("README.md marks its dependency list with <!-- tidy: dependencies -->");
+    let block = &readme[start..];
+    let open = block.find("```").expect("a fenced block after the marker");
+    let body = &block[open + 3..];
+    let body = &body[body.find('\n').unwrap_or(0)..];
+    let close = body.find("```").expect("the block closes");
+    let mut edges = BTreeMap::new();
+    for line in body[..close].lines() {
+        let Some((name, deps)) = line.split_once("->") else {
+            continue;
+        };
+        let deps = deps
+            .split(',')
+            .map(|d| d.trim().to_string())
+            .filter(|d| !d.is_empty() && d != "(none)")
+            .collect();
+        edges.insert(name.trim().to_string(), deps);
+    }
+    edges
+}
+
+#[test]
+fn the_readme_dependency_list_is_the_manifests() {
+    let listed = readme_edges();
+    let mut real = BTreeMap::new();
+    for m in manifests().into_iter().filter(|m| !is_board(m)) {
+        real.insert(m.name.clone(), m.deps.clone());
+    }
+    let boards: BTreeSet<String> = manifests()
+        .into_iter()
+        .filter(is_board)
+        .flat_map(|m| m.deps)
+        .collect();
+    real.insert("(each board)".to_string(), boards);
+    if listed != real {
+        let mut want = String::new();
+        for (name, deps) in &real {
+            let deps: Vec<&str> = deps.iter().map(String::as_str).collect();
+            let deps = if deps.is_empty() {
+                "(none)".to_string()
+            } else {
+                deps.join(", ")
+            };
+            want.push_str(&format!("{name} -> {deps}\n"));
+        }
+        panic!("README.md's dependency list differs from the manifests; it should read:\n{want}");
+    }
+}
+
+// ---- Policies: one registry (`nimbot::Policy::ALL`), every list checked against it.
+
+fn policy_names(filter: impl Fn(nimbot::Policy) -> bool) -> Vec<&'static str> {
+    nimbot::Policy::ALL
+        .into_iter()
+        .filter(|&p| filter(p))
+        .map(nimbot::Policy::as_str)
+        .collect()
+}
+
+/// What a `Session` answers to `line`.
+fn session_reply(line: &str) -> String {
+    let mut session = nimbot::Session::new(nimbot::TableEngine::embedded());
+    let mut input = format!("{line}\n").into_bytes();
+    let mut rx: &[u8] = &mut input;
+    let mut out = vec![0u8; 4096];
+    let mut tx: &mut [u8] = &mut out;
+    nimbot::serve(&mut session, &mut rx, &mut tx).expect("the session answers");
+    let left = tx.len();
+    let used = out.len() - left;
+    String::from_utf8_lossy(&out[..used]).trim_end().to_string()
+}
+
+#[test]
+fn the_line_protocol_lists_the_registered_policies() {
+    let usage = format!("policy [{}]", policy_names(|_| true).join("|"));
+    let reply = session_reply("policy nonsense");
+    assert!(
+        reply.contains(&usage),
+        "the protocol's usage for `policy` is {reply:?}, the registry says {usage:?} (src/protocol)"
+    );
+    let doc = read("docs/protocol.md").replace("\\|", "|");
+    assert!(
+        doc.contains(&usage),
+        "docs/protocol.md should list `{usage}`"
+    );
+}
+
+#[test]
+fn the_tiny_binary_lists_the_policies_a_table_suffices_for() {
+    let values = policy_names(|p| p.needs() == nimbot::policy::Knowledge::Values).join("|");
+    let want = format!("--policy {values}");
+    for file in ["tiny/src/main.rs", "docs/tiny.md"] {
+        assert!(read(file).contains(&want), "{file} should say `{want}`");
+    }
+}
+
+#[test]
+fn the_policies_page_has_one_row_per_policy_in_registry_order() {
+    let page = read("docs/policies.md");
+    let rows: Vec<&str> = page
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` |").map(|(name, _)| name))
+        .collect();
+    assert_eq!(
+        rows,
+        policy_names(|_| true),
+        "docs/policies.md's table of policies and nimbot::Policy::ALL differ"
+    );
+}
+
+// ---- The table's field order: FORMAT.md, the writer's `TableFile` and the reader.
+
+/// The fields of `table/FORMAT.md`'s header table, in order.
+fn format_md_fields() -> Vec<String> {
+    let spec = read("table/FORMAT.md");
+    let start = spec
+        .find("| # | field |")
+        .expect("table/FORMAT.md has the header's table (| # | field | ...)");
+    spec[start..]
+        .lines()
+        .skip(2)
+        .map_while(|l| {
+            let mut cells = l.split('|').map(str::trim);
+            cells.next()?; // before the first bar
+            cells.next()?.parse::<u32>().ok()?;
+            Some(cells.next()?.trim_matches('`').to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_table_fields_are_in_one_order_in_the_spec_the_writer_and_the_reader() {
+    let source = read("src/table/format.rs");
+    let start = source
+        .find("struct TableFile")
+        .expect("src/table/format.rs defines TableFile (the writer's fields)");
+    let body = &source[start..start + source[start..].find("\n}").expect("its end")];
+    let writer: Vec<String> = body
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub(crate) "))
+        .filter_map(|l| l.split_once(':').map(|(name, _)| name.to_string()))
+        .collect();
+    // The reader checks the magic and the version in place, then names each field.
+    let check = &source[source.find("let mut f = Fields").expect("the reader")..];
+    let mut reader = vec!["magic".to_string(), "format_version".to_string()];
+    reader.extend(check.lines().filter_map(|l| {
+        let l = l.trim().strip_prefix("let ")?;
+        let (name, rest) = l.split_once(" = ")?;
+        rest.starts_with("tri!(f.").then(|| name.to_string())
+    }));
+    let spec = format_md_fields();
+    assert_eq!(
+        writer, spec,
+        "TableFile's fields and table/FORMAT.md's table differ"
+    );
+    assert_eq!(
+        reader, spec,
+        "Layout::check's fields and table/FORMAT.md's table differ"
+    );
+}
+
+// ---- Figures: measured numbers live in docs/figures.md only (regenerated by
+// tools/figures.sh); other pages link there instead of quoting them.
+
+/// A number followed by a unit of time: what a measurement looks like in prose.
+fn quotes_a_timing(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i;
+            while j < bytes.len() && (bytes[j].is_ascii_digit() || b".,".contains(&bytes[j])) {
+                j += 1;
+            }
+            let rest = line[j..].trim_start_matches(' ');
+            for unit in ["ns", "us", "µs", "ms"] {
+                if let Some(after) = rest.strip_prefix(unit) {
+                    if !after.starts_with(|c: char| c.is_alphanumeric()) {
+                        return true;
+                    }
+                }
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Lines that name a time that is a setting or a fact of a tool, not a measurement.
+const NOT_FIGURES: [(&str, &str); 3] = [
+    ("docs/firmware.md", "1 ns per executed instruction"),
+    ("docs/firmware.md", "a tick is 5 ns"),
+    ("docs/testing.md", "0.3 ms apart"),
+];
+
+#[test]
+fn measured_timings_are_quoted_only_in_the_figures_page() {
+    let mut found = Vec::new();
+    for path in nimbot_tidy::tracked_files() {
+        let page = path == "README.md"
+            || (path.ends_with(".md") && (path.starts_with("docs/") || path.starts_with("table/")));
+        if !page || path == "docs/figures.md" {
+            continue;
+        }
+        for (n, line) in read(&path).lines().enumerate() {
+            let allowed = NOT_FIGURES
+                .iter()
+                .any(|(file, text)| *file == path && line.contains(text));
+            if quotes_a_timing(line) && !allowed {
+                found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "measured timings belong in docs/figures.md (link to it instead):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_timing_detector_sees_units_and_ignores_words() {
+    assert!(quotes_a_timing("a probe takes 0.08 us"));
+    assert!(quotes_a_timing("median 12 ms, worst 40ms"));
+    assert!(quotes_a_timing("about 20 ns of overhead"));
+    assert!(!quotes_a_timing("2 users, 3 muses, version 5"));
+    assert!(!quotes_a_timing("N <= 999 and 4 resets"));
+}
+
+#[test]
+fn the_won_side_choices_are_the_registry() {
+    let names: Vec<&str> = nimbot::policy::Win::ALL
+        .into_iter()
+        .map(nimbot::policy::Win::as_str)
+        .collect();
+    let want = format!("--win {}", names.join("|"));
+    assert!(
+        read("docs/policies.md").contains(&want),
+        "docs/policies.md should name `{want}` (nimbot::policy::Win::ALL)"
+    );
+}
