@@ -264,11 +264,12 @@ def play(fw, oracle, n, r, bot, opponent, rng):
 FIBONACCI = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597}
 
 
-def relay(first, second, game):
-    """Play `new GAME` out between two line-protocol sessions, `first` moving first,
-    each `opp` the other's move. Returns (first's verdict, second's verdict)."""
+def relay(first, second, game, options=""):
+    """Play `new GAME SEAT OPTIONS` out between two line-protocol sessions, `first`
+    moving first, each `opp` the other's move. Returns (first's verdict, second's
+    verdict)."""
     for side, seat in ((first, "first"), (second, "second")):
-        reply = side.ask(f"new {game} {seat}")
+        reply = side.ask(f"new {game} {seat}{options}")
         if reply != "ok":
             raise Failure(f"{side.name} new {game} {seat}: {reply!r}")
     reply, mover, other = first.ask("go"), first, second
@@ -290,6 +291,7 @@ def relay(first, second, game):
     raise Failure(f"{game}: no end after 1000 moves")
 
 
+BOARD_HEAPS = " heaps 12"
 SUPERNIM_STARTS = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
                    "1,3,5,7,9,11,2,4,6,8,10,12"]
 
@@ -307,9 +309,10 @@ def play_other_games(fw, host, rng, samples, supernim_starts):
             games += 1
     starts = list(supernim_starts)
     starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(samples)]
+    # The host binary holds up to 1024 heaps; `heaps 12` gives it the boards' limit.
     for heaps in starts:
-        relay(fw, host, f"supernim {heaps}")
-        relay(host, fw, f"supernim {heaps}")
+        relay(fw, host, f"supernim {heaps}", BOARD_HEAPS)
+        relay(host, fw, f"supernim {heaps}", BOARD_HEAPS)
         games += 2
     return games
 
@@ -367,7 +370,7 @@ def check_first_decisions(fw, host, starts):
     complete games would cost too much (a slow emulator)."""
     for heaps in starts:
         for side in (fw, host):
-            reply = side.ask(f"new supernim {heaps} first")
+            reply = side.ask(f"new supernim {heaps} first{BOARD_HEAPS}")
             if reply != "ok":
                 raise Failure(f"{side.name} new supernim {heaps} first: {reply!r}")
         theirs, ours = host.ask("go"), fw.ask("go", timeout=max(fw.timeout, 300))

@@ -70,7 +70,7 @@ fn value() -> impl Strategy<Value = Value> {
 #[derive(Clone, Debug)]
 enum Cmd {
     Plain(Command<'static>, Context),
-    SuperNim(Vec<u32>, Player),
+    SuperNim(Vec<u32>, Player, Option<u32>, Option<u32>),
 }
 
 fn command() -> impl Strategy<Value = Cmd> {
@@ -86,8 +86,15 @@ fn command() -> impl Strategy<Value = Cmd> {
         )),
         (any::<u32>(), seat())
             .prop_map(move |(stones, seat)| plain(Command::NewFibonacci { stones, seat })),
-        (prop::collection::vec(0u32..100_000, 1..=12), seat())
-            .prop_map(|(heaps, seat)| Cmd::SuperNim(heaps, seat)),
+        (
+            prop::collection::vec(0u32..10_000, 1..=12),
+            seat(),
+            [
+                prop::option::of(0u32..10_000),
+                prop::option::of(0u32..10_000)
+            ]
+        )
+            .prop_map(|(heaps, seat, [cap, most])| Cmd::SuperNim(heaps, seat, cap, most)),
         Just(plain(Command::Go)),
         mv().prop_map(move |m| plain(Command::Opp(Opp::Take(m)))),
         any::<u32>().prop_map(|t| Cmd::Plain(Command::Opp(Opp::Fibonacci(t)), Context::Fibonacci)),
@@ -276,10 +283,10 @@ proptest! {
         let heaps;
         let (command, context) = match &cmd {
             Cmd::Plain(c, ctx) => (c.clone(), *ctx),
-            Cmd::SuperNim(h, seat) => {
-                heaps = h.clone();
-                (Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat }, Context::Expanding)
-            }
+            Cmd::SuperNim(h, seat, cap, most) => {
+ heaps = h.clone();
+ (Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap: *cap, most: *most }, Context::Expanding)
+ }
         };
         let line = written(|out| command.write(out));
         prop_assert!(line.len() <= MAX_REPLY);
@@ -336,6 +343,8 @@ fn the_round_trips_cover_every_variant() {
             Cmd::SuperNim(..) => command_kind(&Command::NewSuperNim {
                 heaps: List::of(&[]),
                 seat: Player::First,
+                cap: None,
+                most: None,
             }),
         };
         seen[kind] = true;
@@ -465,7 +474,7 @@ fn grammar_from_the_list() -> String {
                 _ => "In a game of Super-Nim:\n",
             };
         }
-        out += &format!("{:<37}-> {}\n", spec.form, spec.reply);
+        out += &format!("{:<36} -> {}\n", spec.form, spec.reply);
     }
     out + "K F: take K, with a reset if F = 1. D: plies to the end, - if unknown.\n\
            T: bot|opponent|won|lost|draw. R: won|lost|draw. MOVE: merge A B | grow A | split A.\n\
@@ -595,10 +604,11 @@ proptest! {
             let heaps;
             let command = match cmd {
                 Cmd::Plain(c, _) => c.clone(),
-                Cmd::SuperNim(h, seat) => {
-                    heaps = h.iter().map(|h| 1 + h % 9).collect::<Vec<u32>>();
-                    Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat }
-                }
+                Cmd::SuperNim(h, seat, cap, most) => {
+ heaps = h.iter().map(|h| 1 + h % 9).collect::<Vec<u32>>();
+ let cap = cap.map(|c| 1 + c % 300);
+ Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap, most: *most }
+ }
             };
             let line = match noise {
                 Some(n) => n.as_bytes().to_vec(),

@@ -105,6 +105,16 @@ fn a_super_nim_game_step_by_step() {
             ("new supernim 2 second", "ok"),
             ("opp split 2", "over lost"),
             ("opp split 2", "error the game is over"),
+            // The cap: (2, 4) with two moves left, the bot first: it takes the 2,
+            // the opponent must split the 4 (or merge) and the cap ends the game.
+            ("new supernim 2,4 first cap 2", "ok"),
+            ("go", "move split 2"),
+            ("opp split 4", "over won"),
+            ("state", "state supernim heaps 2,2 score 2 0 turn won"),
+            // The heap limit: three heaps at most, so the 8 cannot be split.
+            ("new supernim 1,8 second heaps 2 cap 1", "ok"),
+            ("opp split 8", "error too many heaps (see limits)"),
+            ("opp grow 1", "over draw"),
         ],
     );
 }
@@ -114,7 +124,7 @@ fn bad_starts_are_refused_and_change_nothing() {
     let mut s = session();
     assert_eq!(send(&mut s, "new fibonacci 10 second"), "ok");
     let state = send(&mut s, "state");
-    let supernim_usage = "error usage: new supernim H1,H2,... first|second";
+    let supernim_usage = "error usage: new supernim H1,H2,... first|second [cap C] [heaps K]";
     refused(
         &mut s,
         &state,
@@ -136,9 +146,24 @@ fn bad_starts_are_refused_and_change_nothing() {
             ("new supernim 3,,4 first", "error bad number"),
             ("new supernim 10000 first", "error a heap above 9999 sticks"),
             (
-                "new supernim 1,2,3,4,5,6,7,8,9,10,1,2,3 first",
-                "error more than 12 heaps",
+                "new supernim 1,2,3,4,5,6,7,8,9,10,1,2,3 first heaps 12",
+                "error too many heaps (see limits)",
             ),
+            (
+                "new supernim 3,4 first heaps 0",
+                "error too many heaps (see limits)",
+            ),
+            (
+                "new supernim 3,4 first cap 0",
+                "error the cap must be 1..=1000",
+            ),
+            (
+                "new supernim 3,4 first cap 1001",
+                "error the cap must be 1..=1000",
+            ),
+            ("new supernim 3,4 first cap", supernim_usage),
+            ("new supernim 3,4 first cap x", "error bad number"),
+            ("new supernim 3,4 first size 3", supernim_usage),
             ("new supernim 3 middle", supernim_usage),
             (
                 "new 20 4 3",

@@ -6,7 +6,7 @@
 use nimbot::rng::SplitMix64;
 use nimbot::supernim::{
     self as sn, decide_heaps, play_match, random_start, referee, Heaps, MatchConfig, Opponent,
-    SearchPlayer, MAX_HEAPS,
+    SearchPlayer, BOARD_HEAPS, MAX_HEAPS,
 };
 use nimbot::Player;
 
@@ -125,12 +125,18 @@ fn generated_moves_are_exactly_the_accepted_ones_in_order() {
     // Random positions up to the heap bound, with large heaps near the growth bound.
     let mut rng = SplitMix64::new(7);
     for case in 0..20_000 {
-        let count = 1 + (rng.next_u64() % MAX_HEAPS as u64) as usize;
+        let count = 1 + (rng.next_u64() % BOARD_HEAPS as u64) as usize;
         let top = if case % 4 == 0 { 9999 } else { 12 };
         let sizes: Vec<u32> = (0..count)
             .map(|_| 1 + (rng.next_u64() % top) as u32)
             .collect();
+        // Half with the boards' limit (splits need a free slot), half without.
         let h = heaps(&sizes);
+        let h = if case % 2 == 0 {
+            h.with_limit(BOARD_HEAPS).unwrap()
+        } else {
+            h
+        };
         let moves = h.moves();
         let streamed: Vec<sn::Move> = h.move_iter().collect();
         assert_eq!(moves.as_slice(), streamed.as_slice(), "{sizes:?}");
@@ -166,8 +172,23 @@ fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
         Err(sn::Error::TooManyHeaps)
     );
     // Twelve heaps: a split of an 8 needs a thirteenth slot; a split of a 2 frees one.
-    let full = heaps(&[2, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
-    assert_eq!(full.len(), MAX_HEAPS);
+    let full = heaps(&[2, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+        .with_limit(BOARD_HEAPS)
+        .unwrap();
+    assert_eq!(full.len(), BOARD_HEAPS);
+    assert!(heaps(&[1; 12]).moves().contains(&sn::Move::Grow(1)));
+    assert_eq!(
+        heaps(&[1, 2, 3]).with_limit(2),
+        Err(sn::Error::TooManyHeaps)
+    );
+    assert_eq!(
+        heaps(&[1]).with_limit(MAX_HEAPS + 1),
+        Err(sn::Error::TooManyHeaps)
+    );
+    // Without a limit of its own, a position holds MAX_HEAPS heaps.
+    let twelve_eights = heaps(&[8; 12]);
+    assert_eq!(twelve_eights.limit(), MAX_HEAPS);
+    assert!(twelve_eights.moves().contains(&sn::Move::Split(8)));
     assert!(!full.moves().contains(&sn::Move::Split(8)));
     assert!(full.moves().contains(&sn::Move::Split(2)));
     assert_eq!(full.apply(sn::Move::Split(8)), Err(sn::Error::TooManyHeaps));
@@ -178,7 +199,7 @@ fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
     assert_eq!(after(&h, sn::Move::Grow(3331)).0, vec![3333, 9994]);
     // Twelve equal 4s: no merge (equal sizes), no split (no slot): the game stalls
     // at once and is judged on points.
-    let game = sn::Game::new(heaps(&[4; 12]), 100).unwrap();
+    let game = sn::Game::new(heaps(&[4; 12]).with_limit(BOARD_HEAPS).unwrap(), 100).unwrap();
     assert_eq!(game.end(), Some(sn::End::Stalled));
     assert_eq!(game.verdict(), Some(sn::Verdict::Draw));
     assert_eq!(
@@ -186,7 +207,7 @@ fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
         sn::Error::BadMoveLimit
     );
     assert_eq!(
-        sn::Game::new(heaps(&[3]), 10_001).unwrap_err(),
+        sn::Game::new(heaps(&[3]), 1_001).unwrap_err(),
         sn::Error::BadMoveLimit
     );
 }

@@ -12,8 +12,14 @@
 #                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
 #                             the examples)
+#   tools/figures.sh supernim the Super-Nim sections only (the arena against random and
+#                             greedy, the host's player audited against the exact
+#                             solver; about 20 minutes of one core), put in place of
+#                             the page's Super-Nim sections
 #   tools/figures.sh tournament  the tournament's load benchmark only, its section of
 #                             the page replaced in place (a few seconds)
+#   tools/figures.sh web      the browser section only (tools/web.sh bench), replaced
+#                             in place (a minute)
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -22,8 +28,8 @@ cd "$(dirname "$0")/.."
 OUT=docs/figures.md
 MODE=${1:-all}
 case "$MODE" in
-  all | sizes | tournament) ;;
-  *) echo "usage: tools/figures.sh [sizes|tournament]" >&2; exit 2 ;;
+  all | sizes | supernim | tournament | web) ;;
+  *) echo "usage: tools/figures.sh [sizes|supernim|tournament|web]" >&2; exit 2 ;;
 esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -53,17 +59,42 @@ record() {
   rm -f "$log"
 }
 
-TOURNAMENT_TITLE="Tournament load: 1,000 quick games at concurrency 8"
-if [ "$MODE" = tournament ]; then
+# Super-Nim (docs/other-games.md): what the rules reach, the boards' search and the
+# host's player against greedy (the host's audited in the last 24 plies of every
+# game), the boards' search against random.
+supernim() {
   cargo build --release --quiet -p nimbot-cli --bin nimbot
-  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
-  # The section goes where it was (or after the table benchmark), the rest of the
-  # page stays as the last full run wrote it.
-  python3 - "$OUT" "$body" "$(git rev-parse --short HEAD)" <<'PY'
+  local arena=(target/release/nimbot arena --game super-nim --cap 200 --json)
+  record "Super-Nim: what the rules reach (random against random)" '' \
+    "${arena[@]}" --player random --opponent random --games 10000
+  record "Super-Nim: the boards' search against random" '' \
+    "${arena[@]}" --player search --opponent random --games 1000
+  record "Super-Nim: the boards' search against greedy" '' \
+    "${arena[@]}" --player search --opponent greedy --games 200
+  record "Super-Nim: the host's player against greedy, audited in the last 24 plies" '' \
+    "${arena[@]}" --player perfect --opponent greedy --games 200 --audit 24
+}
+
+if [ "$MODE" = supernim ]; then
+  supernim
+  # The page as it is, less its Super-Nim sections, then the new ones.
+  kept=$(mktemp)
+  awk '/^## /{skip = ($0 ~ /^## Super-Nim/)} !skip' "$OUT" >"$kept"
+  cat "$kept" "$body" >"$OUT"
+  rm -f "$kept"
+  step "wrote the Super-Nim sections of $OUT"
+  exit 0
+fi
+
+# One section anew ($1: its mode), where it was (or after the section titled $2,
+# or at the end); the rest of the page stays as the last full run wrote it.
+replace_section() {
+  python3 - "$OUT" "$body" "$(git rev-parse --short HEAD)" "$1" "$2" <<'PY'
 import sys
 page, body, commit = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+mode, anchor = sys.argv[4], sys.argv[5]
 title = body.split("\n", 1)[0]
-body = body.replace("\n\n", f"\n\n(`tools/figures.sh tournament` at commit {commit}.)\n\n", 1)
+body = body.replace("\n\n", f"\n\n(`tools/figures.sh {mode}` at commit {commit}.)\n\n", 1)
 parts = page.split("\n## ")
 head, sections = parts[0], ["## " + p for p in parts[1:]]
 sections = [s.rstrip("\n") + "\n\n" for s in sections]
@@ -72,11 +103,25 @@ at = [i for i, s in enumerate(sections) if s.startswith(title)]
 if at:
     sections[at[0]] = new
 else:
-    after = [i for i, s in enumerate(sections) if s.startswith("## Table benchmark")]
+    after = [i for i, s in enumerate(sections) if anchor and s.startswith("## " + anchor)]
     sections.insert(after[0] + 1 if after else len(sections), new)
 open(sys.argv[1], "w").write(head.rstrip("\n") + "\n\n" + "".join(sections))
 PY
-  step "wrote the tournament's section of $OUT"
+  step "wrote the $1 section of $OUT"
+}
+
+TOURNAMENT_TITLE="Tournament load: 1,000 quick games at concurrency 8"
+if [ "$MODE" = tournament ]; then
+  cargo build --release --quiet -p nimbot-cli --bin nimbot
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
+  replace_section tournament "Table benchmark"
+  exit 0
+fi
+WEB_TITLE="The site in the browser (headless Chromium)"
+WEB_PATTERN='^(transfer|first|moves of a position|within|OVER)'
+if [ "$MODE" = web ]; then
+  record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
+  replace_section web ""
   exit 0
 fi
 
@@ -105,6 +150,8 @@ if [ "$MODE" = all ]; then
   record "Firmware decisions in QEMU (LM3S6965, instructions)" \
     '^(calibration|trace check|[0-9]+ decisions|instructions per|  (median|worst|won|lost)|at [0-9.]+ MHz)' \
     tools/firmware.sh bench --trace-check
+  record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
+  supernim
 fi
 
 {

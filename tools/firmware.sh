@@ -29,10 +29,12 @@
 #                                               its games (firmware/qemu_test.py, piles above
 #                                               50,000), bench its cost image's decisions at
 #                                               60,001 and 99,999 stones. `test` runs them on its own on the
-#                                               boards that have BIG_TABLE_ARGS (micro:bit,
+#                                               boards whose facts say big-table (micro:bit,
 #                                               STM32VLDISCOVERY)
 #
-# Boards: lm3s6965 (the default), microbit, stm32vldiscovery, pico (two images, USB
+# Boards: every crate in firmware/boards/, whose manifest carries the board's facts
+# ([package.metadata.nimbot]: target, budgets, emulator, test options; docs/firmware.md,
+# "A board's facts"): lm3s6965 (the default), microbit, stm32vldiscovery, pico (two images, USB
 # and UART0, emulated by rp2040py, not QEMU), hifive1, uno (Arduino Uno, Expanding Nim
 # only); `all` is every one (ALL_BOARDS). `test` on a board with a cost
 # image (the LM3S6965) also runs a short bench as a check (a few seconds).
@@ -55,8 +57,13 @@ PANIC_SYMBOL=nimbot_firmware_has_a_reachable_panic
 # shellcheck source=tools/toolchain.sh
 . "$ROOT/tools/toolchain.sh"
 
-BOARDS=(lm3s6965 microbit stm32vldiscovery pico hifive1 uno)
-# What `--board all` (and so CI) builds and tests: every board.
+# Every board: each folder of firmware/boards/ with a crate (its facts in its manifest,
+# see board below). What `--board all` (and so CI) builds and tests.
+BOARDS=()
+for manifest in "$ROOT"/firmware/boards/*/Cargo.toml; do
+  manifest=${manifest%/Cargo.toml}
+  BOARDS+=("${manifest##*/}")
+done
 ALL_BOARDS=("${BOARDS[@]}")
 
 # The big-table image's games (firmware/qemu_test.py): R = 4, both seats, N = 99,999,
@@ -67,97 +74,110 @@ BIG_TABLE_STONES=99999
 BIG_TABLE_GAMES=(--games-only --fixed "$BIG_TABLE_STONES" --stones 50001-"$BIG_TABLE_STONES" --resets 4
   --samples 1 --random-samples 1 --oracle-policy trap --timeout 60)
 
-# board NAME: the board's facts. DIR, TARGET, ELF; QEMU (its command line without
-# `-kernel ELF`, empty where no emulator exists) and QEMU_PACKAGE; FLASH_BUDGET and
-# RAM_BUDGET (the memory the image may use: the board's memory map, except on the
-# LM3S6965, where it is the project's own target of 64 KB flash / 8 KB RAM, a
-# quarter of the chip's and the size of the smallest boards nimbot means to fit;
-# the build fails over the flash budget, the QEMU test over the RAM one); GUARD_BIN, the binary built
-# under the link-time panic guard (the image itself, or the board's guard build where
-# its HAL keeps a panic path); TEST_ARGS, the QEMU test's sample sizes (the
-# LM3S6965 plays the full set, the others a smaller one with the same fixed starts);
-# COST_BIN, the board's cost image for the bench (feature `cost`), empty if none;
-# QEMU_IMAGE, QEMU's option that loads the ELF; BRIDGE_ARGS, the bridged games'
-# options (firmware/bridge_test.py: --max-stones, --board-timeout for a slow emulator).
-# The Pico, which QEMU lacks, runs in
-# rp2040py (firmware/pico_emulator.py, QEMU's command-line shape), once per image:
-# PICO_IMAGES lists them as "image-binary serial-port".
+# board NAME: the board's facts, from the [package.metadata.nimbot] table of its
+# crate's manifest, firmware/boards/NAME/Cargo.toml (docs/firmware.md, "A board's
+# facts", says what each key means; tools/tidy/tests/boards.rs checks the docs' board
+# tables against them). Sets DIR, TARGET, ELF (the first image's); FLASH_BUDGET and
+# RAM_BUDGET (the build fails over the flash budget, the QEMU test over the RAM
+# one); QEMU (the emulator's command line without the image, empty where none
+# exists), QEMU_PACKAGE (the Debian package that provides it, or rp2040py: the
+# Pico's emulator, firmware/pico_emulator.py in target/pico-emulator/'s Python)
+# and QEMU_IMAGE (its option that loads the image); IMAGES ("binary port", one an
+# image: each is emulated, with `--serial port` when there is a port, and the first
+# is bridged); UF2 (the emulator boots each image's .uf2 file, made by the board's
+# elf2uf2.py); GUARD_BIN, the binary built under the link-time panic guard;
+# COST_BIN, the cost image for the bench (feature `cost`), empty if none;
+# TEST_ARGS, the QEMU test's options (qemu_test.py: sample sizes, and
+# --expanding-only for a board that leaves out the related games); BIG_TABLE_ARGS,
+# the big-table games where the board plays them; BRIDGED_BY_DEFAULT and
+# BRIDGE_ARGS, the bridged games' (firmware/bridge_test.py); TOOLCHAIN_NEED, cross
+# (rustup's target, else the fallback) or avr (setup_avr: a pinned nightly, no
+# fallback).
 board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
-  GUARD_BIN=nimbot-$BOARD
-  TEST_ARGS=(--samples 4 --other-samples 1)
-  BIG_TABLE_ARGS=()
-  BRIDGE_ARGS=()
-  BRIDGED_BY_DEFAULT=1
-  COST_BIN=""
-  QEMU_PACKAGE=qemu-system-arm
-  QEMU_IMAGE=-kernel
-  local exe=""
-  local serial="-display none -monitor none -serial stdio"
-  case $BOARD in
-    lm3s6965)
-      TARGET=thumbv7m-none-eabi FLASH_BUDGET=65536 RAM_BUDGET=8192
-      QEMU="qemu-system-arm -cpu cortex-m3 -machine lm3s6965evb $serial"
-      COST_BIN=nimbot-$BOARD-cost
-      TEST_ARGS=() ;;
-    microbit)
-      TARGET=thumbv6m-none-eabi FLASH_BUDGET=$((128 * 1024)) RAM_BUDGET=$((16 * 1024))
-      QEMU="qemu-system-arm -M microbit $serial"
-      BIG_TABLE_ARGS=("${BIG_TABLE_GAMES[@]}") ;;
-    stm32vldiscovery)
-      TARGET=thumbv7m-none-eabi FLASH_BUDGET=$((128 * 1024)) RAM_BUDGET=$((8 * 1024))
-      QEMU="qemu-system-arm -M stm32vldiscovery $serial"
-      GUARD_BIN=nimbot-$BOARD-guard
-      BIG_TABLE_ARGS=("${BIG_TABLE_GAMES[@]}") ;;
-    pico)
-      TARGET=thumbv6m-none-eabi FLASH_BUDGET=$((2048 * 1024)) RAM_BUDGET=$((256 * 1024))
-      QEMU="$PICO_EMULATOR/bin/python3 $ROOT/firmware/pico_emulator.py"
-      GUARD_BIN=nimbot-$BOARD-guard
-      PICO_IMAGES=("nimbot-pico usb" "nimbot-pico-uart uart")
-      # rp2040py runs about a million cycles a second: the suite with games that
-      # cost little (piles up to 100 against the perfect opponent, random
-      # opponents up to 999, Fibonacci Nim up to 999, short Super-Nim games), and
-      # the deepest Super-Nim search once (one first move, about 25 million cycles).
-      TEST_ARGS=(--fixed 1,2,3,4,5,6,7,8,9,10,11,12,13,16,20,31,64,100 --samples 0 --random-samples 2
-        --other-samples 0 --supernim 2,2,2 --supernim 4 --first-decision 27,2,2,2,2,2,2,2,2,2,2,2
-        --timeout 60)
-      # Through the bridge: the USB image, the one a Pico owner plugs in. rp2040py
-      # is a hundred times slower than QEMU: a reply may take seconds on a loaded
-      # machine (--board-timeout 5, and the fault timings scale with it), and the
-      # board plays lost positions with `first` (one table probe a move; `trap`
-      # probes every move, about a second each in rp2040py).
-      BRIDGE_ARGS=(--board-timeout 5 --board-policy first --game-timeout 600) ;;
-    hifive1)
-      # 4 MB of flash, of which the first 64 KB hold the Rev B's bootloader.
-      TARGET=riscv32imac-unknown-none-elf FLASH_BUDGET=$((4032 * 1024)) RAM_BUDGET=$((16 * 1024))
-      QEMU="qemu-system-riscv32 -M sifive_e,revb=true $serial"
-      QEMU_PACKAGE=qemu-system-misc
-      GUARD_BIN=nimbot-$BOARD-guard ;;
-    uno)
-      # 32 KB of flash less the 0.5 KB the Uno's bootloader keeps; 2 KB of RAM.
-      # Expanding Nim only (the related games do not fit). QEMU's AVR machines run
-      # an ELF given with -bios (with -kernel nothing starts).
-      TARGET=avr-none FLASH_BUDGET=$((32 * 1024 - 512)) RAM_BUDGET=2048
-      QEMU="qemu-system-avr -M uno $serial"
-      QEMU_PACKAGE=qemu-system-misc
-      QEMU_IMAGE=-bios
-      TEST_ARGS+=(--expanding-only)
-      # Not bridged unless named in NIMBOT_BRIDGE_BOARDS: in QEMU the Uno's answers
-      # to a meeting's first `version` sometimes come more than a second late, all
-      # at once, and the meeting fails (4 of 28 bridged checks on a loaded
-      # machine), not yet understood.
-      BRIDGED_BY_DEFAULT=""
-      exe=.elf ;;
-    *) die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)" ;;
-  esac
-  ELF=$ROOT/target/$TARGET/release/nimbot-$BOARD$exe
+  [ -n "$BOARD" ] && [ -f "$DIR/Cargo.toml" ] || die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)"
+  ensure_python
+  local facts
+  facts=$(board_facts "$DIR") || die "$DIR/Cargo.toml: its [package.metadata.nimbot] could not be read (above)"
+  eval "$facts"
+  [ ${#BIG_TABLE_ARGS[@]} -eq 0 ] || BIG_TABLE_ARGS=("${BIG_TABLE_GAMES[@]}")
+  if [ "$QEMU_PACKAGE" = rp2040py ]; then
+    [ "${QEMU%% *}" = python3 ] || die "$BOARD: an rp2040py emulator's line starts with python3 (its venv's)"
+    QEMU="$PICO_EMULATOR/bin/python3 $ROOT/${QEMU#python3 }"
+  fi
+  ELF=$ROOT/target/$TARGET/release/${IMAGES[0]%% *}$EXE_SUFFIX
+}
+
+# board_facts DIR: the board's facts as shell assignments (see board). The manifest
+# is read with Python's tomllib (3.11+), else through `cargo metadata`; unknown keys
+# and wrong types stop it with one line.
+board_facts() {
+  python3 - "$1" <<'EOF'
+import json, shlex, subprocess, sys
+manifest = sys.argv[1] + "/Cargo.toml"
+try:
+    import tomllib
+    with open(manifest, "rb") as f:
+        package = tomllib.load(f)["package"]
+    name, facts = package["name"], package.get("metadata", {}).get("nimbot")
+except ImportError:
+    meta = json.loads(subprocess.run(
+        ["cargo", "metadata", "--no-deps", "--format-version", "1", "--manifest-path", manifest],
+        check=True, capture_output=True).stdout)
+    package = meta["packages"][0]
+    name, facts = package["name"], (package.get("metadata") or {}).get("nimbot")
+def fail(why):
+    sys.exit("firmware.sh: %s [package.metadata.nimbot]: %s" % (manifest, why))
+if not isinstance(facts, dict):
+    fail("missing")
+# key: (type, default; None = required)
+keys = {
+    "target": (str, None), "flash-budget": (int, None), "ram-budget": (int, None),
+    "emulator": (str, ""), "emulator-package": (str, ""), "image-flag": (str, "-kernel"),
+    "images": (list, [{"bin": name}]), "uf2": (bool, False), "exe-suffix": (str, ""),
+    "guard-bin": (str, name), "cost-bin": (str, ""),
+    "test-args": (list, ["--samples", "4", "--other-samples", "1"]), "big-table": (bool, False),
+    "bridged": (bool, True), "bridge-args": (list, []), "toolchain": (str, "cross"),
+    "leaves-out": (list, []),
+}
+for key in facts:
+    if key not in keys:
+        fail("unknown key %r (keys: %s)" % (key, ", ".join(keys)))
+get = {}
+for key, (kind, default) in keys.items():
+    value = facts.get(key, default)
+    if value is None:
+        fail("%s is missing" % key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        fail("%s must be %s" % (key, {str: "a string", int: "an integer", bool: "true or false", list: "an array"}[kind]))
+    get[key] = value
+if get["emulator"] and not get["emulator-package"]:
+    fail("emulator-package is missing (the Debian package, or rp2040py, that provides the emulator)")
+if get["toolchain"] not in ("cross", "avr"):
+    fail("toolchain must be cross or avr")
+if not get["images"] or not all(isinstance(i, dict) and isinstance(i.get("bin"), str) and set(i) <= {"bin", "port"} for i in get["images"]):
+    fail("images must be tables of bin (and port)")
+if any(not isinstance(a, str) for a in get["test-args"] + get["bridge-args"] + get["leaves-out"]):
+    fail("test-args, bridge-args and leaves-out hold strings")
+if set(get["leaves-out"]) - {"related-games"}:
+    fail("leaves-out may name related-games only")
+test_args = get["test-args"] + (["--expanding-only"] if "related-games" in get["leaves-out"] else [])
+q, words = shlex.quote, lambda xs: " ".join(shlex.quote(x) for x in xs)
+print("TARGET=%s FLASH_BUDGET=%d RAM_BUDGET=%d" % (q(get["target"]), get["flash-budget"], get["ram-budget"]))
+print("QEMU=%s QEMU_PACKAGE=%s QEMU_IMAGE=%s" % (q(get["emulator"]), q(get["emulator-package"]), q(get["image-flag"])))
+print("IMAGES=(%s) UF2=%s EXE_SUFFIX=%s" % (words("%s %s" % (i["bin"], i.get("port", "")) for i in get["images"]),
+      "1" if get["uf2"] else "''", q(get["exe-suffix"])))
+print("GUARD_BIN=%s COST_BIN=%s TOOLCHAIN_NEED=%s" % (q(get["guard-bin"]), q(get["cost-bin"]), q(get["toolchain"])))
+print("TEST_ARGS=(%s) BIG_TABLE_ARGS=(%s)" % (words(test_args), "1" if get["big-table"] else ""))
+print("BRIDGED_BY_DEFAULT=%s BRIDGE_ARGS=(%s)" % ("1" if get["bridged"] else "''", words(get["bridge-args"])))
+EOF
 }
 
 # Picks the toolchain for the board's target. Returns 1 (after one line saying
 # why) when the fallback compiler is too old for the board's crates.
 setup_toolchain() {
-  if [ "$TARGET" = avr-none ]; then
+  if [ "$TOOLCHAIN_NEED" = avr ]; then
     setup_avr "$DIR"
     return
   fi
@@ -195,7 +215,7 @@ if need:
 }
 
 ensure_qemu() {
-  if [ "$BOARD" = pico ]; then
+  if [ "$QEMU_PACKAGE" = rp2040py ]; then
     ensure_pico_emulator
   elif [ -n "$QEMU" ]; then
     ensure_cmd "${QEMU%% *}" "$QEMU_PACKAGE"
@@ -241,13 +261,12 @@ build_board() {
   (cd "$DIR" && "$CARGO" build "${ZFLAGS[@]}" --release)
   [ -f "$ELF" ] || die "no ELF at $ELF"
   footprint
-  if [ "$BOARD" = pico ]; then
-    ensure_python
+  if [ ${#IMAGES[@]} -gt 1 ] || [ -n "$UF2" ]; then
     local image elf
-    for image in "${PICO_IMAGES[@]}"; do
-      elf=$(dirname "$ELF")/${image%% *}
+    for image in "${IMAGES[@]}"; do
+      elf=$(dirname "$ELF")/${image%% *}$EXE_SUFFIX
       [ "$elf" = "$ELF" ] || { echo "${image%% *}:"; elf_footprint "$elf"; echo "flash: $FLASH bytes, static RAM: $STATIC_RAM bytes"; }
-      python3 "$DIR/elf2uf2.py" "$elf" "$elf.uf2"
+      [ -z "$UF2" ] || python3 "$DIR/elf2uf2.py" "$elf" "$elf.uf2"
     done
     elf_footprint "$ELF"
   fi
@@ -295,7 +314,7 @@ build_cost_image() {
 # bench_board ARGS...: firmware/qemu_bench.py on the board's cost image, the host
 # binary as the perfect opponent.
 bench_board() {
-  [ -n "$COST_BIN" ] || die "board $BOARD has no cost image (boards with one: lm3s6965)"
+  [ -n "$COST_BIN" ] || die "board $BOARD has no cost image (no cost-bin in its facts; the LM3S6965 has one)"
   ensure_qemu
   ensure_python
   build_cost_image >&2
@@ -356,7 +375,7 @@ build_big_table() {
 # Complete games above 50,000 stones on the big-table image, checked against the
 # host binary (firmware/qemu_test.py with BIG_TABLE_ARGS).
 test_big_table() {
-  [ ${#BIG_TABLE_ARGS[@]} -gt 0 ] || { echo "big table, $BOARD: not tested here (boards: microbit, stm32vldiscovery)"; return 0; }
+  [ ${#BIG_TABLE_ARGS[@]} -gt 0 ] || { echo "big table, $BOARD: not tested here (only on boards whose facts say big-table = true)"; return 0; }
   local started=$SECONDS status=0
   ensure_qemu
   ensure_python
@@ -389,16 +408,12 @@ test_board() {
     return 0
   fi
   host_nimbot
-  if [ "$BOARD" = pico ]; then
-    local image
-    for image in "${PICO_IMAGES[@]}"; do
-      emulated_suite "$(dirname "$ELF")/${image%% *}" "${image#* }" || return
-    done
-    bridged "$(dirname "$ELF")/nimbot-pico.uf2" "$QEMU --serial usb" || return
-    return 0
-  fi
-  emulated_suite "$ELF" "" || return
-  bridged "$ELF" "$QEMU" || return
+  local image port
+  for image in "${IMAGES[@]}"; do
+    emulated_suite "$(dirname "$ELF")/${image%% *}$EXE_SUFFIX" "${image#* }" || return
+  done
+  port=${IMAGES[0]#* }
+  bridged "$ELF${UF2:+.uf2}" "$QEMU${port:+ --serial $port}" || return
   [ "$TOOLCHAIN_KIND" = source ] || test_big_table || return
   [ -n "$COST_BIN" ] || return 0
   # The bench's mechanism, briefly: the calibration, one decision counted again from
@@ -414,12 +429,13 @@ test_board() {
 # margin of about 15%. Lower it when decisions get cheaper.
 DECISION_CEILING=81000
 
-# emulated_suite ELF SERIAL: firmware/qemu_test.py on the image (on the Pico, its
-# .uf2 file over the port SERIAL), and its line in the footprint table.
+# emulated_suite ELF PORT: firmware/qemu_test.py on the image (its .uf2 file where
+# the board's facts say uf2; over the serial port PORT where the board names one),
+# and its line in the footprint table.
 emulated_suite() {
-  local elf=$1 serial=$2 image=$1 emulator=$QEMU label=$BOARD log status=0 stack started=$SECONDS
+  local elf=$1 serial=$2 image=$1${UF2:+.uf2} emulator=$QEMU label=$BOARD log status=0 stack started=$SECONDS
   if [ -n "$serial" ]; then
-    image=$elf.uf2 emulator="$QEMU --serial $serial" label="$BOARD ($serial, $(basename "$elf"))"
+    emulator="$QEMU --serial $serial" label="$BOARD ($serial, $(basename "$elf"))"
   fi
   elf_footprint "$elf"
   step "emulator, $label: complete games and bad input over the serial line"

@@ -5,7 +5,9 @@
 # through the host bridge (tools/firmware.sh test, which installs its cross
 # toolchain and emulators when missing), the tiny static
 # binary (tools/tiny.sh test), then the embedding examples (tools/examples.sh test:
-# run on the host, built for thumbv6m-none-eabi). Run from anywhere:
+# run on the host, built for thumbv6m-none-eabi), then the site in headless Chromium
+# (tools/web.sh check and test, which install the wasm target, chromium,
+# chromium-driver and python3-selenium when missing). Run from anywhere:
 # tools/test.sh
 #
 # What it needs is installed when missing (tools/toolchain.sh): rustfmt and clippy,
@@ -88,3 +90,7 @@ tools/tiny.sh test
 
 step "embedding examples (examples/): their dialogue on the host, built for a Cortex-M0"
 tools/examples.sh test
+
+step "the site (web/): nimbot.wasm compiled afresh (a note if the committed one is stale), headless Chromium against nimbot web (screenshots in target/ci-artifacts/web/)"
+tools/web.sh check
+tools/web.sh test

@@ -22,6 +22,8 @@ use nimbot_games::analysis::Analysis;
 use nimbot_games::json;
 use serde::Serialize;
 
+use crate::vocab::MoveJson;
+
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  nimbot analyze game-log.txt\n  nimbot analyze game-log.txt --resets 4 --init-max 3 --json"
@@ -39,6 +41,11 @@ pub struct AnalyzeArgs {
     /// One JSON object per move, then a summary object.
     #[arg(long)]
     json: bool,
+    /// Also draw the game's value history into FILE (SVG): the distance to the
+    /// end before every ply, coloured by the seat that is winning, the blunders
+    /// ringed and the first one named.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 fn fmt_move(m: Move) -> String {
@@ -50,6 +57,12 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         read_log(&args.log).and_then(|text| Analysis::of_text(&text, args.resets, args.init_max));
     match analysis {
         Ok(a) => {
+            if let Some(path) = &args.plot {
+                if let Err(e) = std::fs::write(path, crate::plot::svg(&a)) {
+                    eprintln!("nimbot analyze: cannot write {}: {e}", path.display());
+                    return ExitCode::from(1);
+                }
+            }
             let text = if args.json {
                 render_json(&a)
             } else {
@@ -84,9 +97,10 @@ struct PlyLine<'a> {
     reset: bool,
     stones_before: u32,
     limit: u32,
+    /// "win" or "lose": the mover's position before the move.
     value: &'static str,
-    /// `[take, reset]` pairs, reset as 0 or 1.
-    winning_moves: Vec<[u32; 2]>,
+    /// The winning moves there (`crate::vocab`'s move objects).
+    winning_moves: Vec<MoveJson>,
     blunder: bool,
     refused: Option<String>,
     hold_out: Option<u16>,
@@ -121,12 +135,8 @@ fn render_json(a: &Analysis) -> String {
             reset: p.record.reset,
             stones_before: p.before.stones(),
             limit: p.before.limit(),
-            value: if p.won { "won" } else { "lost" },
-            winning_moves: p
-                .winning
-                .iter()
-                .map(|m| [m.take, u32::from(m.reset)])
-                .collect(),
+            value: if p.won { "win" } else { "lose" },
+            winning_moves: p.winning.iter().map(|&m| MoveJson::from(m)).collect(),
             blunder: p.blunder,
             refused: p.refused.map(|r| r.to_string()),
             hold_out: p.hold_out,

@@ -7,12 +7,29 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::supernim::{play_match, MatchConfig, Opponent, DEFAULT_NODE_BUDGET};
+use nimbot::rng::SplitMix64;
+use nimbot::supernim::exact::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
+use nimbot::supernim::{
+    play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Move, Opponent,
+    RandomPlayer, SearchPlayer, DEFAULT_NODE_BUDGET,
+};
 use serde::Serialize;
 
-use crate::nim_arena::{self, NimArenaArgs};
-use crate::Game;
 use nimbot_games::json;
+
+use crate::nim_arena::{self, NimArenaArgs};
+
+/// The games with an arena (Fibonacci Nim has none: its losing positions are few
+/// and its winning move is one formula, so there is nothing to weigh).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Game {
+    /// Expanding Nim with resets.
+    #[value(alias = "expanding-nim")]
+    Expanding,
+    /// Super-Nim.
+    #[value(alias = "supernim")]
+    SuperNim,
+}
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
@@ -31,15 +48,53 @@ pub struct ArenaArgs {
     /// Seed of the starting positions and of the opponent.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Super-Nim: nimbot's search budget per move, in nodes.
-    #[arg(long, default_value_t = DEFAULT_NODE_BUDGET)]
-    budget: u32,
-    /// Super-Nim: moves after which a game is judged on points (play can cycle).
-    #[arg(long, default_value_t = 200)]
-    move_limit: u32,
+    /// Super-Nim: nimbot's player: `perfect` (exact once its search reaches the
+    /// cap, with a table; the host's), `search` (the boards' bounded search) or
+    /// `random` (to measure what the rules reach).
+    #[arg(long, value_enum, default_value_t = SuperNimPlayer::Perfect)]
+    player: SuperNimPlayer,
+    /// Super-Nim, `perfect`: what nimbot assumes of the opponent to choose between
+    /// moves of equal value (`auto`: the opponent's own model).
+    #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
+    model: ModelArg,
+    /// Super-Nim: nimbot's search budget per move, in nodes (default: the
+    /// player's own, 200000 for perfect, 20000 for search).
+    #[arg(long, visible_alias = "budget")]
+    nodes: Option<u32>,
+    /// Super-Nim: the cap, moves after which a game is judged on points (play can
+    /// cycle); 1..=1000.
+    #[arg(long, visible_alias = "move-limit", default_value_t = 200)]
+    cap: u32,
+    /// Super-Nim: check each of nimbot's moves in the last PLIES plies of every
+    /// game against the exact solver (where it finishes within 5,000,000 nodes)
+    /// and count those that lose value.
+    #[arg(long, value_name = "PLIES")]
+    audit: Option<u32>,
     /// JSON lines instead of a table.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SuperNimPlayer {
+    /// Exact near the cap, a parity-aware horizon before it (`supernim::exact`).
+    Perfect,
+    /// The bounded alpha-beta search the boards play (`supernim::decide`).
+    Search,
+    /// Random legal moves (what the rules reach, measured cheaply).
+    Random,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ModelArg {
+    /// The opponent's model: greedy for greedy, uniform for random.
+    Auto,
+    /// No tie-break: the first move of best value.
+    None,
+    /// Every reply equally likely.
+    Uniform,
+    /// A 2 split whenever possible, else any reply.
+    Greedy,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,10 +109,6 @@ pub fn run(args: &ArenaArgs) -> ExitCode {
     match args.game {
         Game::Expanding => nim_arena::run(&args.expanding, args.seed, args.json),
         Game::SuperNim => super_nim(args),
-        other => {
-            eprintln!("nimbot arena: no arena for {other:?} (try expanding or super-nim)");
-            ExitCode::from(2)
-        }
     }
 }
 
@@ -66,14 +117,36 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         ArenaOpponent::Random => Opponent::Random,
         ArenaOpponent::Greedy => Opponent::Greedy,
     };
+    let nodes = args.nodes.unwrap_or(match args.player {
+        SuperNimPlayer::Perfect => PERFECT_NODE_BUDGET as u32,
+        SuperNimPlayer::Search | SuperNimPlayer::Random => DEFAULT_NODE_BUDGET,
+    });
     let config = MatchConfig {
         games: args.games,
         seed: args.seed,
-        budget: args.budget,
-        move_limit: args.move_limit,
+        budget: nodes,
+        move_limit: args.cap,
+    };
+    let model = match (args.model, args.opponent) {
+        (ModelArg::None, _) => Model::None,
+        (ModelArg::Uniform, _) | (ModelArg::Auto, ArenaOpponent::Random) => Model::Uniform,
+        (ModelArg::Greedy, _) | (ModelArg::Auto, ArenaOpponent::Greedy) => Model::Greedy,
     };
     let started = Instant::now();
-    let result = match play_match(opponent, &config) {
+    let mut audit = Audit {
+        plies: args.audit.unwrap_or(0),
+        solver: Solver::new(5_000_000, 1 << 23),
+        checked: 0,
+        lost: 0,
+        unfinished: 0,
+        player: match args.player {
+            SuperNimPlayer::Perfect => Box::new(Perfect::new(u64::from(nodes), model)),
+            SuperNimPlayer::Search => Box::new(SearchPlayer { budget: nodes }),
+            SuperNimPlayer::Random => Box::new(RandomPlayer(SplitMix64::new(args.seed ^ 0x5EED))),
+        },
+    };
+    let played = play_match_with(&mut audit, opponent, &config);
+    let result = match played {
         Ok(r) => r,
         Err(e) => {
             eprintln!("nimbot arena: {e}");
@@ -91,18 +164,33 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             opponent: name,
             games: args.games,
             seed: args.seed,
-            budget: args.budget,
-            move_limit: args.move_limit,
+            player: match args.player {
+                SuperNimPlayer::Perfect => "perfect",
+                SuperNimPlayer::Search => "search",
+                SuperNimPlayer::Random => "random",
+            },
+            budget: nodes,
+            move_limit: args.cap,
             wins: result.wins,
             losses: result.losses,
             draws: result.draws,
+            by_seat: split(&result),
+            stalled: result.stalled,
+            audit: args.audit.map(|plies| AuditLine {
+                plies,
+                checked: audit.checked,
+                lost_value: audit.lost,
+                unfinished: audit.unfinished,
+            }),
+            most_heaps: result.most_heaps,
+            largest_heap: result.largest_heap,
             seconds: json::round(seconds, 3),
         });
     } else {
         let pct = |n: u32| 100.0 * f64::from(n) / f64::from(args.games.max(1));
         println!(
             "super-nim, nimbot against {name}: {} games (seed {}, {} nodes a move, {} moves a game)",
-            args.games, args.seed, args.budget, args.move_limit
+            args.games, args.seed, nodes, args.cap
         );
         println!(
             "wins {} ({:.1}%), losses {} ({:.1}%), draws {} ({:.1}%) in {seconds:.1} s",
@@ -113,8 +201,37 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
             result.draws,
             pct(result.draws)
         );
+        for (seat, row) in ["first", "second"].iter().zip(&result.by_seat) {
+            for (twos, t) in ["even", "odd"].iter().zip(row) {
+                println!(
+                    "  nimbot {seat:<6}, {twos:<4} number of 2s at the start: {:>3} games, W/L/D {}/{}/{}",
+                    t.games(),
+                    t.wins,
+                    t.losses,
+                    t.draws
+                );
+            }
+        }
+        println!(
+            "stalled games {}, most heaps {}, largest heap {}",
+            result.stalled, result.most_heaps, result.largest_heap
+        );
+        if let Some(plies) = args.audit {
+            println!(
+                "audit, last {plies} plies: {} moves checked against the exact solver, {} lost value, {} beyond its reach",
+                audit.checked, audit.lost, audit.unfinished
+            );
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// `by_seat` of a JSON line: `[[first even, first odd], [second even, second odd]]`,
+/// each `[wins, losses, draws]`.
+fn split(result: &MatchResult) -> [[[u32; 3]; 2]; 2] {
+    result
+        .by_seat
+        .map(|row| row.map(|t| [t.wins, t.losses, t.draws]))
 }
 
 /// A Super-Nim match as a JSON line.
@@ -124,10 +241,63 @@ struct SuperNimLine {
     opponent: &'static str,
     games: u32,
     seed: u64,
+    player: &'static str,
     budget: u32,
     move_limit: u32,
     wins: u32,
     losses: u32,
     draws: u32,
+    /// By nimbot's seat (first, second), then the parity of the start's 2s (even,
+    /// odd): `[wins, losses, draws]`.
+    by_seat: [[[u32; 3]; 2]; 2],
+    stalled: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit: Option<AuditLine>,
+    most_heaps: usize,
+    largest_heap: u16,
     seconds: f64,
+}
+
+/// `--audit`: the counts of a JSON line.
+#[derive(Serialize)]
+struct AuditLine {
+    plies: u32,
+    checked: u32,
+    lost_value: u32,
+    unfinished: u32,
+}
+
+/// nimbot's player, each of its moves in the last `plies` plies checked against
+/// the exact solver.
+struct Audit {
+    plies: u32,
+    solver: Solver,
+    checked: u32,
+    lost: u32,
+    unfinished: u32,
+    player: Box<dyn Chooser>,
+}
+
+impl Chooser for Audit {
+    fn choose(&mut self, game: &SnGame) -> Option<Move> {
+        let mv = self.player.choose(game)?;
+        let left = game.plies_left();
+        if left <= self.plies {
+            let best = self.solver.value(game.heaps(), left);
+            let mine = game.heaps().apply(mv).ok().and_then(|(child, points)| {
+                let v = self.solver.value(&child, left - 1)?;
+                Some(points as i32 - v)
+            });
+            match (best, mine) {
+                (Some(best), Some(mine)) => {
+                    self.checked += 1;
+                    if mine < best {
+                        self.lost += 1;
+                    }
+                }
+                _ => self.unfinished += 1,
+            }
+        }
+        Some(mv)
+    }
 }

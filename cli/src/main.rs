@@ -9,10 +9,15 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
+mod line;
 mod moves;
 mod nim_arena;
+mod plot;
+mod position;
 mod serve;
 mod tournament;
+mod vocab;
+mod web;
 
 use std::io::{self, Write as _};
 use std::process::ExitCode;
@@ -32,9 +37,12 @@ use bench::BenchArgs;
 use connect::ConnectArgs;
 use demo::DemoArgs;
 use exp_nim::ExpNimArgs;
+use line::LineArgs;
 use moves::MovesArgs;
+use position::AfterArgs;
 use serve::ServeArgs;
 use tournament::TournamentArgs;
+use web::WebArgs;
 
 /// Perfect play for Expanding Nim with resets.
 ///
@@ -191,12 +199,17 @@ enum Command {
         /// The game: expanding (Expanding Nim with resets) or fibonacci.
         #[arg(long, value_enum, default_value_t = Game::Expanding)]
         game: Game,
-        /// The position: S C A B F (expanding) or S LIMIT (fibonacci).
-        #[arg(required = true, num_args = 1.., value_name = "NUMBERS")]
+        /// The position: S C A B F (expanding) or S LIMIT (fibonacci); or --after.
+        #[arg(num_args = 1.., value_name = "NUMBERS", required_unless_present = "after")]
         numbers: Vec<u64>,
+        #[command(flatten)]
+        after: AfterArgs,
         /// M: the initial maximum of an Expanding Nim game.
         #[arg(long, short = 'm', default_value_t = 3)]
         init_max: u32,
+        /// One JSON line: the position, its value and distance, and the move.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         play: PolicyArgs,
     },
@@ -208,6 +221,12 @@ enum Command {
     /// first, fastest first, then losing ones, longest first (--json: one line, in
     /// the line protocol's order).
     Moves(MovesArgs),
+    /// Print the best-play line from one position to the end of the game.
+    ///
+    /// The position is S C A B F, as for `query`, or --after. The winner takes its
+    /// fastest win and the loser holds out longest, so each ply's distance (plies
+    /// to the end, counting the ply) is one less than the one before.
+    Line(LineArgs),
     /// Play nimbot against fallible opponents and print win rates: for Expanding Nim
     /// (the default) every opponent family under each lost-position policy, over many
     /// starts and both seats; for Super-Nim a match against --opponent.
@@ -247,6 +266,11 @@ enum Command {
     /// it) and, in a lost position, how many plies could still have been held out;
     /// then the first blunder and the blunders per seat.
     Analyze(AnalyzeArgs),
+    /// Serve the browser site (explorer, play, analysis) on loopback.
+    ///
+    /// The site's files are in the binary; it computes in the browser
+    /// (WebAssembly), so the server only hands out files.
+    Web(WebArgs),
 }
 
 fn main() -> ExitCode {
@@ -257,9 +281,11 @@ fn main() -> ExitCode {
         Command::Query {
             game,
             numbers,
+            after,
             init_max,
+            json,
             play,
-        } => run_query(game, &numbers, init_max, play),
+        } => run_query(game, &numbers, &after, init_max, json, play),
         Command::Moves(args) => moves::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
@@ -269,6 +295,8 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Tournament(args) => tournament::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Line(args) => line::run(&args),
+        Command::Web(args) => web::run(&args),
     }
 }
 
@@ -329,10 +357,24 @@ enum Game {
     SuperNim,
 }
 
-fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> ExitCode {
+fn run_query(
+    game: Game,
+    numbers: &[u64],
+    after: &AfterArgs,
+    init_max: u32,
+    json: bool,
+    play: PolicyArgs,
+) -> ExitCode {
+    if game != Game::Expanding && after.after.is_some() {
+        eprintln!("nimbot query: --after is for Expanding Nim only");
+        return ExitCode::from(2);
+    }
     match game {
-        Game::Expanding => match expanding_position(numbers, init_max) {
-            Ok(pos) => query_expanding(&pos, play),
+        Game::Expanding => match after
+            .position(init_max, numbers)
+            .unwrap_or_else(|| expanding_position(numbers, init_max))
+        {
+            Ok(pos) => query_expanding(&pos, json, play),
             Err(e) => {
                 eprintln!("nimbot query: {e}");
                 ExitCode::from(2)
@@ -342,7 +384,7 @@ fn run_query(game: Game, numbers: &[u64], init_max: u32, play: PolicyArgs) -> Ex
             eprintln!("nimbot query: --policy is for Expanding Nim only");
             ExitCode::from(2)
         }
-        Game::Fibonacci => query_fibonacci(numbers),
+        Game::Fibonacci => query_fibonacci(numbers, json),
         Game::SuperNim => {
             eprintln!("nimbot query: super-nim has no query (try arena or the line protocol)");
             ExitCode::from(2)
@@ -370,7 +412,7 @@ pub(crate) fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Posit
     Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
 }
 
-fn query_fibonacci(numbers: &[u64]) -> ExitCode {
+fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
     let &[stones, limit] = numbers else {
         eprintln!(
             "nimbot query: fibonacci needs 2 numbers S LIMIT, got {}",
@@ -379,6 +421,28 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
         return ExitCode::from(2);
     };
     match fib::decide(stones, limit) {
+        Ok(d) if json => {
+            /// `query --game fibonacci --json`: the move has no reset.
+            #[derive(serde::Serialize)]
+            struct Fib {
+                stones: u64,
+                limit: u64,
+                value: &'static str,
+                #[serde(rename = "move")]
+                mv: FibMove,
+            }
+            #[derive(serde::Serialize)]
+            struct FibMove {
+                take: u64,
+            }
+            nimbot_games::json::print(&Fib {
+                stones,
+                limit,
+                value: d.value.as_word(),
+                mv: FibMove { take: d.take },
+            });
+            ExitCode::SUCCESS
+        }
         Ok(d) => {
             let word = d.value.as_word();
             let _ = writeln!(io::stdout(), "{word} {}", d.take);
@@ -391,7 +455,18 @@ fn query_fibonacci(numbers: &[u64]) -> ExitCode {
     }
 }
 
-fn query_expanding(pos: &Position, play: PolicyArgs) -> ExitCode {
+/// `query --json`: the position, its value and distance, and nimbot's move.
+#[derive(serde::Serialize)]
+struct QueryReport {
+    #[serde(flatten)]
+    position: Position,
+    value: &'static str,
+    distance: Option<u16>,
+    #[serde(rename = "move")]
+    mv: vocab::MoveJson,
+}
+
+fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
     let (mut engine, policy) = match play.engine("query") {
         Ok(e) => e,
         Err(status) => return status,
@@ -400,6 +475,15 @@ fn query_expanding(pos: &Position, play: PolicyArgs) -> ExitCode {
         .decide(pos, policy)
         .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
     {
+        Ok((d, distance)) if json => {
+            nimbot_games::json::print(&QueryReport {
+                position: *pos,
+                value: d.value.as_word(),
+                distance,
+                mv: d.mv.into(),
+            });
+            ExitCode::SUCCESS
+        }
         Ok((d, distance)) => {
             let word = d.value.as_word();
             let distance = distance.map_or("-".to_string(), |d| d.to_string());

@@ -12,17 +12,31 @@ use serde::Serialize;
 
 use nimbot_games::json;
 
+use crate::position::AfterArgs;
+use crate::vocab::MoveJson;
+
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    /// The position: S C A B F (as for `query`).
-    #[arg(required = true, num_args = 5, value_name = "NUMBERS")]
+    /// The position: S C A B F (as for `query`), or --after.
+    #[arg(
+        num_args = 5,
+        value_name = "NUMBERS",
+        required_unless_present_any = ["after", "batch"]
+    )]
     numbers: Vec<u64>,
+    #[command(flatten)]
+    after: AfterArgs,
     /// M: the game's initial maximum.
     #[arg(long, short = 'm', default_value_t = 3)]
     init_max: u32,
     /// One JSON line instead of the table.
     #[arg(long)]
     json: bool,
+    /// Read positions from stdin, one a line (S C A B F, or S C A B F M), and print
+    /// one JSON line each (an error line `{"error":..}` for a bad one): many
+    /// answers for the cost of one start.
+    #[arg(long, conflicts_with_all = ["numbers", "after"])]
+    batch: bool,
 }
 
 /// The JSON line.
@@ -35,21 +49,19 @@ struct Report {
     value: &'static str,
     /// Plies to the end, `null` if unknown.
     distance: Option<u16>,
-    moves: Vec<MoveReport>,
-}
-
-#[derive(Serialize)]
-struct MoveReport {
-    take: u32,
-    reset: bool,
-    /// "win" if the move wins, else "lose".
-    value: &'static str,
-    /// Plies to the end after the move, counting it.
-    distance: Option<u16>,
+    /// Every move with its value and distance (`crate::vocab`).
+    moves: Vec<MoveJson>,
 }
 
 pub fn run(args: &MovesArgs) -> ExitCode {
-    let pos = match crate::expanding_position(&args.numbers, args.init_max) {
+    if args.batch {
+        return batch(args.init_max);
+    }
+    let pos = match args.after.position(args.init_max, &args.numbers) {
+        Some(p) => p,
+        None => crate::expanding_position(&args.numbers, args.init_max),
+    };
+    let pos = match pos {
         Ok(p) => p,
         Err(e) => {
             eprintln!("nimbot moves: {e}");
@@ -93,26 +105,17 @@ fn report(pos: &Position, eval: &Evaluation, moves: &[MoveEvaluation]) -> Report
         position: *pos,
         value: eval.value.as_word(),
         distance: eval.distance,
-        moves: moves
-            .iter()
-            .map(|m| MoveReport {
-                take: m.mv.take,
-                reset: m.mv.reset,
-                value: m.value.as_word(),
-                distance: m.distance,
-            })
-            .collect(),
+        moves: moves.iter().map(MoveJson::from).collect(),
     }
 }
 
 /// The position's line, then one line a move: winning moves first, fastest first;
 /// then losing ones, longest first.
 fn table(eval: &Evaluation, moves: &[MoveEvaluation]) -> String {
-    let mut out = format!(
-        "{} in {} plies\n",
-        eval.value.as_word(),
-        distance(eval.distance)
-    );
+    let mut out = match eval.distance {
+        Some(1) => format!("{} in 1 ply\n", eval.value.as_word()),
+        d => format!("{} in {} plies\n", eval.value.as_word(), distance(d)),
+    };
     let mut sorted: Vec<&MoveEvaluation> = moves.iter().collect();
     // Stable: equal moves keep the probe's order (smaller takes, no reset first).
     sorted.sort_by_key(|m| {
@@ -130,4 +133,39 @@ fn table(eval: &Evaluation, moves: &[MoveEvaluation]) -> String {
         ));
     }
     out
+}
+
+/// `--batch`: a JSON line for each position line of stdin.
+fn batch(init_max: u32) -> ExitCode {
+    #[derive(Serialize)]
+    struct Refused {
+        error: String,
+    }
+    let mut engine = HostEngine::new();
+    for line in std::io::stdin().lines() {
+        let Ok(line) = line else {
+            return ExitCode::from(1);
+        };
+        let numbers: Result<Vec<u64>, _> = line.split_whitespace().map(str::parse).collect();
+        let answer = match numbers {
+            Ok(mut n) => {
+                let m = if n.len() == 6 {
+                    n.pop().and_then(|m| u32::try_from(m).ok()).unwrap_or(0)
+                } else {
+                    init_max
+                };
+                crate::expanding_position(&n, m).and_then(|pos| {
+                    probe(&mut engine, &pos)
+                        .map(|(eval, moves)| json::line(&report(&pos, &eval, &moves)))
+                        .map_err(|e| e.to_string())
+                })
+            }
+            Err(_) => Err(format!("not a position: {line:?}")),
+        };
+        print!(
+            "{}",
+            answer.unwrap_or_else(|error| json::line(&Refused { error }))
+        );
+    }
+    ExitCode::SUCCESS
 }

@@ -215,12 +215,16 @@ fn print_totals(columns: &[Column]) {
         println!();
     };
     println!();
-    row("mean, fallible families", &|c| {
-        format!("{:.1}", c.mean(false))
-    });
-    row("mean, systematic families", &|c| {
-        format!("{:.1}", c.mean(true))
-    });
+    // A mean over no families (e.g. `--families random`) is "-", not NaN.
+    let mean = |m: f64| {
+        if m.is_nan() {
+            "-".to_owned()
+        } else {
+            format!("{m:.1}")
+        }
+    };
+    row("mean, fallible families", &|c| mean(c.mean(false)));
+    row("mean, systematic families", &|c| mean(c.mean(true)));
     row("worst family", &|c| format!("{:.1}", c.worst()));
     row("won starts lost", &|c| {
         format!("{} of {}", c.won_starts_lost, c.won_starts)

@@ -26,7 +26,8 @@ pub struct ServeArgs {
     /// R: resets each player may use.
     resets: u8,
     /// M: the initial maximum.
-    #[arg(short = 'm', long = "max", default_value_t = 3)]
+    /// (`--max` is its old name.)
+    #[arg(short = 'm', long = "init-max", alias = "max", default_value_t = 3)]
     init_max: u32,
     /// TCP port; 0 picks a free one (the bound address is printed on stdout).
     #[arg(short = 'p', long, default_value_t = 9000)]

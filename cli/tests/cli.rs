@@ -251,8 +251,10 @@ fn super_nim_arena_prints_one_json_line_and_is_reproducible() {
                 opponent,
                 "--games",
                 "4",
-                "--budget",
+                "--nodes",
                 "500",
+                "--cap",
+                "60",
                 "--json",
             ])
             .output()
@@ -343,10 +345,11 @@ fn moves_lists_every_move_as_the_line_protocol_does() {
         let table: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
         let text = stdout(&nimbot(&table, ""));
         let lines: Vec<&str> = text.lines().collect();
+        let unit = if v["distance"] == 1 { "ply" } else { "plies" };
         assert_eq!(
             lines[0],
             format!(
-                "{} in {} plies",
+                "{} in {} {unit}",
                 v["value"].as_str().unwrap(),
                 v["distance"]
             )

@@ -4,6 +4,7 @@
 //! it is in progress [`Session`](super::Session) hands `go`, `opp` and `state` to
 //! the functions here.
 
+use super::MAX_LINE;
 use super::{ActiveGame, Error, Out, Words};
 use crate::fibonacci as fib;
 use crate::num::parse_u32;
@@ -11,7 +12,8 @@ use crate::rules::{IllegalMove, Player};
 use crate::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
 use crate::text::{match_text, text, Text};
 
-/// Move limit of a Super-Nim game on the protocol; it then ends on points.
+/// Move limit (the cap) of a Super-Nim game on the protocol unless `new supernim`
+/// names one (`cap C`); the game then ends on points.
 pub const SUPERNIM_MOVE_LIMIT: u32 = 200;
 /// The Super-Nim player's node budget per move on the protocol.
 const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
@@ -68,13 +70,32 @@ pub(super) fn new_fibonacci(words: &mut Words<'_>) -> Result<ActiveGame, Error> 
     Ok(ActiveGame::Fibonacci(game, seat))
 }
 
-/// `new supernim H1,H2,... first|second`, after the word `supernim`.
+/// `new supernim H1,H2,... first|second [cap C] [heaps K]`, after the word
+/// `supernim`: the cap (moves, default [`SUPERNIM_MOVE_LIMIT`]) and the most heaps
+/// a position may hold (default and at most [`MAX_HEAPS`]; a host plays a board's
+/// game with `heaps 12`).
 pub(super) fn new_supernim(words: &mut Words<'_>) -> Result<ActiveGame, Error> {
-    const USAGE: Error = Error::Msg(text!("usage: new supernim H1,H2,... first|second"));
+    const USAGE: Error = Error::Msg(text!(
+        "usage: new supernim H1,H2,... first|second [cap C] [heaps K]"
+    ));
     let list = words.next().ok_or(USAGE)?;
     let seat = seat(words).ok_or(USAGE)?;
-    words.end()?;
-    let mut sizes = [0u32; MAX_HEAPS];
+    let mut cap = SUPERNIM_MOVE_LIMIT;
+    let mut limit = MAX_HEAPS as u32;
+    while let Some(word) = words.next() {
+        let slot = match word {
+            b"cap" => &mut cap,
+            b"heaps" => &mut limit,
+            _ => return Err(USAGE),
+        };
+        *slot = words.number().map_err(|e| e.or(USAGE))?;
+    }
+    // A line holds at most MAX_LINE / 2 heaps ("1,1,...").
+    let mut sizes = [0u32; if MAX_HEAPS < MAX_LINE / 2 {
+        MAX_HEAPS
+    } else {
+        MAX_LINE / 2
+    }];
     let mut count = 0usize;
     for item in list.split(|b| *b == b',') {
         let n = parse_u32(item).ok_or(Error::BadNumber)?;
@@ -84,8 +105,10 @@ pub(super) fn new_supernim(words: &mut Words<'_>) -> Result<ActiveGame, Error> {
         *slot = n;
         count += 1;
     }
-    let heaps = Heaps::new(sizes.get(..count).unwrap_or(&[])).map_err(sn_error)?;
-    let game = sn::Game::new(heaps, SUPERNIM_MOVE_LIMIT).map_err(sn_error)?;
+    let heaps = Heaps::new(sizes.get(..count).unwrap_or(&[]))
+        .and_then(|h| h.with_limit(limit as usize))
+        .map_err(sn_error)?;
+    let game = sn::Game::new(heaps, cap).map_err(sn_error)?;
     Ok(ActiveGame::SuperNim(game, seat))
 }
 

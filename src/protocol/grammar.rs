@@ -103,7 +103,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         Family::Fibonacci,
     ),
     spec(
-        "new supernim H1,H2,... first|second",
+        "new supernim H1,H2,... first|second [cap C] [heaps K]",
         "ok",
         Family::SuperNim,
     ),
@@ -439,10 +439,14 @@ pub enum Command<'a> {
     /// `new supernim H1,H2,... first|second` (a build without the related games
     /// refuses it as it reads it).
     NewSuperNim {
-        /// The heaps (at most 12).
+        /// The heaps.
         heaps: List<'a, u32>,
         /// The bot's seat.
         seat: Player,
+        /// `cap C`: the moves before the game is judged on points.
+        cap: Option<u32>,
+        /// `heaps K`: the most heaps a position may hold.
+        most: Option<u32>,
     },
     /// `go`.
     Go,
@@ -530,16 +534,29 @@ impl<'a> Command<'a> {
             }
             #[cfg(feature = "related-games")]
             Some(b"supernim") => {
-                let usage = text!("usage: new supernim H1,H2,... first|second");
+                let usage = text!("usage: new supernim H1,H2,... first|second [cap C] [heaps K]");
                 let list = ahead.next().ok_or(usage)?;
                 let seat = ahead.seat(usage)?;
-                ahead.end()?;
+                let (mut cap, mut most) = (None, None);
+                while let Some(word) = ahead.next() {
+                    let slot = match word {
+                        b"cap" => &mut cap,
+                        b"heaps" => &mut most,
+                        _ => return Err(usage),
+                    };
+                    *slot = Some(ahead.number(usage)?);
+                }
                 let heaps = List::parse(list).ok_or(text!("bad number"))?;
                 if heaps.iter().nth(MAX_HEAPS).is_some() {
                     return Err(sn::Error::TooManyHeaps.text());
                 }
                 *words = ahead;
-                Ok(Command::NewSuperNim { heaps, seat })
+                Ok(Command::NewSuperNim {
+                    heaps,
+                    seat,
+                    cap,
+                    most,
+                })
             }
             #[cfg(not(feature = "related-games"))]
             Some(b"fibonacci" | b"supernim") => Err(text!("this build plays Expanding Nim only")),
@@ -572,11 +589,22 @@ impl<'a> Command<'a> {
                 out.fill(text!("new fibonacci # "), &[*stones]);
                 out.put(seat_text(*seat));
             }
-            Command::NewSuperNim { heaps, seat } => {
+            Command::NewSuperNim {
+                heaps,
+                seat,
+                cap,
+                most,
+            } => {
                 out.put(text!("new supernim "));
                 heaps.write(out);
                 out.put_byte(b' ');
                 out.put(seat_text(*seat));
+                if let Some(c) = cap {
+                    out.fill(text!(" cap #"), &[*c]);
+                }
+                if let Some(k) = most {
+                    out.fill(text!(" heaps #"), &[*k]);
+                }
             }
             Command::Go => out.put(text!("go")),
             Command::Opp(opp) => {

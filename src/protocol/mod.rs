@@ -75,7 +75,7 @@ go                                   -> move K [won]
 opp K                                -> move K [won] | lost
 state                                -> state fibonacci stones S limit L turn T
 In a game of Super-Nim:
-new supernim H1,H2,... first|second  -> ok
+new supernim H1,H2,... first|second [cap C] [heaps K] -> ok
 go                                   -> move MOVE [over R]
 opp MOVE                             -> move MOVE [over R] | over R
 state                                -> state supernim heaps H1,H2,... score BOT OPP turn T
@@ -132,6 +132,9 @@ impl AsRef<[u8]> for Reply {
 }
 
 /// The game a session is playing, with the bot's seat.
+// On a host a Super-Nim game holds up to 1024 heaps (2 KB) in place: the core
+// does not box (no heap), and a session holds one game.
+#[cfg_attr(feature = "alloc", allow(clippy::large_enum_variant))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActiveGame {
     /// Expanding Nim with resets (`new N R M ...`).

@@ -25,16 +25,18 @@
 //! [`WIN_BONUS`] toward the side ahead. The previous iteration's best move is tried
 //! first; an iteration cut short by the budget is discarded.
 
+#[cfg(feature = "alloc")]
+pub mod exact;
 mod players;
 mod rules;
 mod search;
 
 pub use players::{
-    play_match, random_start, referee, Chooser, GreedyPlayer, MatchConfig, MatchResult, Opponent,
-    RandomPlayer, SearchPlayer,
+    play_match, play_match_with, random_start, referee, referee_watched, Chooser, GreedyPlayer,
+    MatchConfig, MatchResult, Opponent, RandomPlayer, SearchPlayer, Tally,
 };
 pub use rules::{
-    End, Error, Game, Heaps, Move, Moves, Outcome, Verdict, MAX_HEAPS, MAX_HEAP_SIZE, MAX_MOVES,
-    MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
+    End, Error, Game, Heaps, Move, MoveList, Moves, Outcome, Verdict, BOARD_HEAPS, MAX_HEAPS,
+    MAX_HEAP_SIZE, MAX_MOVES, MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
 };
 pub use search::{decide, decide_heaps, Decision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};

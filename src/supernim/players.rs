@@ -1,7 +1,7 @@
 //! Players and a referee for Super-Nim: the search player, a random and a greedy
 //! opponent with a hand-written seeded generator, so every game is reproducible.
 
-use super::rules::{Error, Game, Heaps, Move, Verdict};
+use super::rules::{End, Error, Game, Heaps, Move, Verdict};
 use super::search::decide;
 use crate::rng::SplitMix64;
 use crate::rules::Player;
@@ -71,6 +71,17 @@ pub fn referee(
     first: &mut dyn Chooser,
     second: &mut dyn Chooser,
 ) -> Result<Verdict, Error> {
+    referee_watched(game, first, second, &mut |_| {})
+}
+
+/// [`referee`], showing `watch` every position of the game.
+pub fn referee_watched(
+    game: &mut Game,
+    first: &mut dyn Chooser,
+    second: &mut dyn Chooser,
+    watch: &mut dyn FnMut(&Game),
+) -> Result<Verdict, Error> {
+    watch(game);
     while game.end().is_none() {
         let mover = game.to_move();
         let player: &mut dyn Chooser = match mover {
@@ -79,6 +90,7 @@ pub fn referee(
         };
         let mv = player.choose(game).ok_or(Error::NoSuchHeap)?;
         game.play(mover, mv)?;
+        watch(game);
     }
     game.verdict().ok_or(Error::GameOver)
 }
@@ -92,6 +104,32 @@ pub enum Opponent {
     Greedy,
 }
 
+/// Wins, losses and draws, from the search player's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the search player won on points.
+    pub wins: u32,
+    /// Games it lost.
+    pub losses: u32,
+    /// Games with equal points.
+    pub draws: u32,
+}
+
+impl Tally {
+    fn add(&mut self, won: Option<bool>) {
+        match won {
+            Some(true) => self.wins += 1,
+            Some(false) => self.losses += 1,
+            None => self.draws += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
 /// Results of a match, from the search player's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchResult {
@@ -101,6 +139,16 @@ pub struct MatchResult {
     pub losses: u32,
     /// Games with equal points.
     pub draws: u32,
+    /// The same games by the search player's seat (first, second) and the parity
+    /// of the number of 2s in the start (even, odd): `by_seat[seat][parity]`.
+    pub by_seat: [[Tally; 2]; 2],
+    /// Games that ended because the player to move had no move within the heap
+    /// limit ([`End::Stalled`]).
+    pub stalled: u32,
+    /// Most heaps seen in one position.
+    pub most_heaps: usize,
+    /// Largest heap seen.
+    pub largest_heap: u16,
 }
 
 /// How a match is played.
@@ -120,10 +168,20 @@ pub struct MatchConfig {
 /// and `2k + 1` share a start from [`random_start`] with the seats swapped, so the
 /// search player sits in each seat half the time. Fully determined by the config.
 pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResult, Error> {
-    let mut result = MatchResult::default();
     let mut bot = SearchPlayer {
         budget: config.budget,
     };
+    play_match_with(&mut bot, opponent, config)
+}
+
+/// [`play_match`] with another player in the search player's place
+/// (`config.budget` is then unused).
+pub fn play_match_with(
+    bot: &mut dyn Chooser,
+    opponent: Opponent,
+    config: &MatchConfig,
+) -> Result<MatchResult, Error> {
+    let mut result = MatchResult::default();
     for i in 0..config.games {
         let pair = u64::from(i / 2);
         let mut starts = SplitMix64::new(config.seed ^ pair.wrapping_mul(0xA24B_AED4_963E_E407));
@@ -145,15 +203,37 @@ pub fn play_match(opponent: Opponent, config: &MatchConfig) -> Result<MatchResul
         } else {
             Player::Second
         };
+        let twos = start.sizes().iter().filter(|&&h| h == 2).count() % 2;
         let mut game = Game::new(start, config.move_limit)?;
-        let verdict = match seat {
-            Player::First => referee(&mut game, &mut bot, other)?,
-            Player::Second => referee(&mut game, other, &mut bot)?,
+        let mut watch = |g: &Game| {
+            result.most_heaps = result.most_heaps.max(g.heaps().len());
+            let top = g.heaps().sizes().last().copied().unwrap_or(0);
+            result.largest_heap = result.largest_heap.max(top);
         };
-        match verdict {
-            Verdict::Winner(p) if p == seat => result.wins += 1,
-            Verdict::Winner(_) => result.losses += 1,
-            Verdict::Draw => result.draws += 1,
+        let verdict = match seat {
+            Player::First => referee_watched(&mut game, bot, other, &mut watch)?,
+            Player::Second => referee_watched(&mut game, other, bot, &mut watch)?,
+        };
+        let won = match verdict {
+            Verdict::Winner(p) => Some(p == seat),
+            Verdict::Draw => None,
+        };
+        let mut total = Tally {
+            wins: result.wins,
+            losses: result.losses,
+            draws: result.draws,
+        };
+        total.add(won);
+        (result.wins, result.losses, result.draws) = (total.wins, total.losses, total.draws);
+        if let Some(cell) = result
+            .by_seat
+            .get_mut(seat.index())
+            .and_then(|row| row.get_mut(twos))
+        {
+            cell.add(won);
+        }
+        if game.end() == Some(End::Stalled) {
+            result.stalled += 1;
         }
     }
     Ok(result)

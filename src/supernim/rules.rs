@@ -5,9 +5,17 @@ use heapless::Vec;
 use crate::rules::Player;
 use crate::text::{match_text, Text};
 
-/// Most heaps a position may hold. A split that would make more is not generated
-/// (and refused if played); a start with more is refused.
-pub const MAX_HEAPS: usize = 12;
+/// Most heaps a position may hold: the storage of [`Heaps`], fixed at build time.
+/// On a host (feature `alloc`) 1024, so that a game of at most
+/// [`MAX_MOVE_LIMIT`] moves from a start of at most 24 heaps never meets it (a move
+/// adds at most one heap); without `alloc` (the boards) 12, to fit their RAM. A
+/// position may set a lower limit of its own ([`Heaps::with_limit`]). A split that
+/// would pass the limit is not generated (and refused if played); a start past it is
+/// refused.
+pub const MAX_HEAPS: usize = if cfg!(feature = "alloc") { 1024 } else { 12 };
+/// The boards' heap limit (what [`MAX_HEAPS`] is without `alloc`): a host plays
+/// their game with [`Heaps::with_limit`]`(BOARD_HEAPS)`.
+pub const BOARD_HEAPS: usize = 12;
 /// Largest heap size. Growing an odd heap `n` to `3n + 1` is uncapped by the rules,
 /// so a growth past this bound is not generated (and refused if played); a start
 /// with a larger heap is refused. 9999 holds the whole Collatz climb of every start
@@ -19,8 +27,8 @@ pub const MERGE_CAP: u16 = 10;
 /// result does not depend on which heap goes onto which) and one Collatz step per
 /// size.
 pub const MAX_MOVES: usize = MAX_HEAPS * (MAX_HEAPS - 1) / 2 + MAX_HEAPS;
-/// Largest move limit of a game; it keeps scores within 2 x this (5 digits).
-pub const MAX_MOVE_LIMIT: u32 = 10_000;
+/// Largest move limit (the cap) of a game.
+pub const MAX_MOVE_LIMIT: u32 = 1000;
 /// Points for splitting a heap of 2.
 pub const SPLIT_TWO_POINTS: u32 = 2;
 
@@ -32,7 +40,8 @@ pub enum Error {
     NoHeaps,
     /// A heap of 0 sticks (heaps are never empty).
     EmptyHeap,
-    /// More than [`MAX_HEAPS`] heaps, or a split that would make more.
+    /// More heaps than the position's limit (at most [`MAX_HEAPS`]), a split that
+    /// would make more, or a limit below the heaps present.
     TooManyHeaps,
     /// A heap above [`MAX_HEAP_SIZE`], or a growth that would make one.
     HeapTooLarge,
@@ -56,12 +65,12 @@ impl Error {
         match_text!(self, {
             Error::NoHeaps => "at least one heap is needed",
             Error::EmptyHeap => "heaps must have at least 1 stick",
-            Error::TooManyHeaps => "more than 12 heaps",
+            Error::TooManyHeaps => "too many heaps (see limits)",
             Error::HeapTooLarge => "a heap above 9999 sticks",
             Error::NoSuchHeap => "no heap of that size",
             Error::SameSize => "merged heaps must differ in size",
             Error::WrongParity => "grow needs an odd heap, split an even one",
-            Error::BadMoveLimit => "move limit must be 1..=10000",
+            Error::BadMoveLimit => "the cap must be 1..=1000",
             Error::OutOfTurn => "out of turn",
             Error::GameOver => "the game is over",
         })
@@ -89,9 +98,34 @@ pub enum Move {
 }
 
 /// The heaps of a position: a multiset of sizes in `1..=MAX_HEAP_SIZE`, at most
-/// [`MAX_HEAPS`] of them, kept sorted so equal positions compare equal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Heaps(Vec<u16, MAX_HEAPS>);
+/// [`Heaps::limit`] of them (at most [`MAX_HEAPS`]), kept sorted so equal positions
+/// compare equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Heaps {
+    sizes: Vec<u16, MAX_HEAPS>,
+    /// Most heaps allowed (`1..=MAX_HEAPS`).
+    limit: u16,
+}
+
+impl Default for Heaps {
+    fn default() -> Self {
+        Heaps {
+            sizes: Vec::new(),
+            limit: MAX_HEAPS as u16,
+        }
+    }
+}
+
+const _: () = assert!(MAX_HEAPS <= u16::MAX as usize);
+
+/// The list [`Heaps::moves`] returns: a `Vec` on a host (feature `alloc`), a
+/// `heapless::Vec` of [`MAX_MOVES`] without it.
+#[cfg(feature = "alloc")]
+pub type MoveList = alloc::vec::Vec<Move>;
+/// The list [`Heaps::moves`] returns: a `Vec` on a host (feature `alloc`), a
+/// `heapless::Vec` of [`MAX_MOVES`] without it.
+#[cfg(not(feature = "alloc"))]
+pub type MoveList = Vec<Move, MAX_MOVES>;
 
 impl Heaps {
     /// Heaps of the given sizes, in any order. Refused: no heaps, a 0, more than
@@ -114,36 +148,60 @@ impl Heaps {
         Ok(heaps)
     }
 
+    /// These heaps with at most `limit` heaps from now on (a board's
+    /// [`BOARD_HEAPS`], or any other). Refused: a limit of 0, above [`MAX_HEAPS`] or
+    /// below the heaps present.
+    pub fn with_limit(mut self, limit: usize) -> Result<Heaps, Error> {
+        if limit == 0 || limit > MAX_HEAPS || limit < self.sizes.len() {
+            return Err(Error::TooManyHeaps);
+        }
+        self.limit = limit as u16;
+        Ok(self)
+    }
+
+    /// Most heaps these may become ([`MAX_HEAPS`] unless set by
+    /// [`Heaps::with_limit`]).
+    pub fn limit(&self) -> usize {
+        usize::from(self.limit)
+    }
+
     /// The sizes, ascending.
     pub fn sizes(&self) -> &[u16] {
-        &self.0
+        &self.sizes
     }
 
     /// True when no sticks remain: the game is over.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.sizes.is_empty()
     }
 
     /// Number of heaps.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.sizes.len()
     }
 
     /// Total sticks.
     pub fn sticks(&self) -> u32 {
-        self.0.iter().map(|&n| u32::from(n)).sum()
+        self.sizes.iter().map(|&n| u32::from(n)).sum()
     }
 
     fn insert(&mut self, n: u16) -> Result<(), Error> {
-        let at = self.0.iter().position(|&h| h > n).unwrap_or(self.0.len());
-        self.0.insert(at, n).map_err(|_| Error::TooManyHeaps)
+        if self.sizes.len() >= usize::from(self.limit) {
+            return Err(Error::TooManyHeaps);
+        }
+        let at = self
+            .sizes
+            .iter()
+            .position(|&h| h > n)
+            .unwrap_or(self.sizes.len());
+        self.sizes.insert(at, n).map_err(|_| Error::TooManyHeaps)
     }
 
     fn remove(&mut self, n: u16) -> Result<(), Error> {
         // `retain`, not `Vec::remove(index)`: the latter asserts on the index, and not
         // every compiler proves that assertion dead (the firmware links no panic).
         let mut found = false;
-        self.0.retain(|&h| {
+        self.sizes.retain(|&h| {
             let hit = !found && h == n;
             found |= hit;
             !hit
@@ -156,7 +214,7 @@ impl Heaps {
     }
 
     fn count(&self, n: u16) -> usize {
-        self.0.iter().filter(|&&h| h == n).count()
+        self.sizes.iter().filter(|&&h| h == n).count()
     }
 
     /// The heaps after `mv`, and the points it scores for the mover (2 for
@@ -226,11 +284,14 @@ impl Heaps {
     /// Every distinct legal move that stays within the bounds, in a fixed order:
     /// splits of a 2 (the scoring moves) first, then the other Collatz steps, then
     /// merges, each by ascending size.
-    pub fn moves(&self) -> Vec<Move, MAX_MOVES> {
+    pub fn moves(&self) -> MoveList {
         // Not `collect()`: heapless panics when an iterator overfills it. There are
         // at most MAX_MOVES moves, so no push fails.
-        let mut out = Vec::new();
+        let mut out = MoveList::new();
         for mv in self.move_iter() {
+            #[cfg(feature = "alloc")]
+            out.push(mv);
+            #[cfg(not(feature = "alloc"))]
             let _ = out.push(mv);
         }
         out
@@ -241,7 +302,7 @@ impl Heaps {
     /// up to [`MAX_MOVES`] moves, which keeps a deep search within a small stack.
     pub fn move_iter(&self) -> Moves<'_> {
         Moves {
-            sizes: &self.0,
+            heaps: self,
             cursor: Cursor::default(),
         }
     }
@@ -259,7 +320,7 @@ fn exchange(mv: Move) -> ([u16; 2], [u16; 2]) {
 }
 
 /// The `k`-th distinct size (from 0) of the ascending `sorted`.
-fn nth_distinct(sorted: &[u16], k: u8) -> Option<u16> {
+fn nth_distinct(sorted: &[u16], k: u16) -> Option<u16> {
     let mut prev = None;
     sorted
         .iter()
@@ -284,9 +345,9 @@ enum Stage {
 /// The cursor of [`Heaps::move_iter`].
 #[derive(Clone, Debug)]
 pub struct Moves<'a> {
-    /// The heaps' sizes, ascending, read in place: the cursor holds no copy of
-    /// them (one cursor per level of a deep search).
-    sizes: &'a [u16],
+    /// The heaps, read in place: the cursor holds no copy of them (one cursor per
+    /// level of a deep search).
+    heaps: &'a Heaps,
     cursor: Cursor,
 }
 
@@ -294,7 +355,7 @@ impl Iterator for Moves<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
-        self.cursor.next(self.sizes)
+        self.cursor.next(self.heaps)
     }
 }
 
@@ -302,14 +363,14 @@ impl Iterator for Moves<'_> {
 /// the heaps: [`Cursor::next`] is handed their sizes each time, which must be the
 /// same every time. The search plays a move on its one copy of the heaps and
 /// takes it back ([`Heaps::undo`]) before it asks for the next move, so each
-/// level of its recursion holds these four bytes, not a borrow and a copy of the
+/// level of its recursion holds these few bytes, not a borrow and a copy of the
 /// heaps.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Cursor {
     stage: Stage,
     /// Distinct sizes counted so far (at most [`MAX_HEAPS`]).
-    i: u8,
-    j: u8,
+    i: u16,
+    j: u16,
 }
 
 impl Default for Cursor {
@@ -323,10 +384,11 @@ impl Default for Cursor {
 }
 
 impl Cursor {
-    /// The next move of the heaps of ascending `sizes`.
-    pub(crate) fn next(&mut self, sizes: &[u16]) -> Option<Move> {
+    /// The next move of `heaps`.
+    pub(crate) fn next(&mut self, heaps: &Heaps) -> Option<Move> {
+        let sizes = heaps.sizes();
         // Whether a split has a free slot for its second heap.
-        let room = sizes.len() < MAX_HEAPS;
+        let room = sizes.len() < heaps.limit();
         loop {
             match self.stage {
                 Stage::SplitTwo => {
@@ -512,6 +574,8 @@ impl Game {
         } else if self.plies >= self.move_limit {
             Some(End::MoveLimit)
         } else if self.heaps.move_iter().next().is_none() {
+            // Only when the heap limit binds: never on a host for a start of at
+            // most MAX_HEAPS - MAX_MOVE_LIMIT heaps.
             Some(End::Stalled)
         } else {
             None

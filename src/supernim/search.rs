@@ -65,7 +65,7 @@ impl Search {
         let first = if self.heaps.is_empty() || game_over {
             None
         } else {
-            moves.next(self.heaps.sizes())
+            moves.next(&self.heaps)
         };
         let Some(first) = first else {
             return Some(finished(lead));
@@ -93,23 +93,32 @@ impl Search {
                     break;
                 }
             }
-            next = moves.next(self.heaps.sizes());
+            next = moves.next(&self.heaps);
         }
         Some(best)
     }
 }
 
-/// The root's best moves so far, as their numbers in the order of
-/// [`Heaps::moves`] (below [`MAX_MOVES`], so a byte each), most recent first.
-type Leaders = Vec<u8, { MAX_DEPTH as usize }>;
+/// A move's number in the order of [`Heaps::moves`]: below [`MAX_MOVES`], so a
+/// byte on the boards (12 heaps), a word on a host.
+#[cfg(not(feature = "alloc"))]
+type MoveNo = u8;
+/// A move's number in the order of [`Heaps::moves`]: below [`MAX_MOVES`], so a
+/// byte on the boards (12 heaps), a word on a host.
+#[cfg(feature = "alloc")]
+type MoveNo = u32;
 
-const _: () = assert!(MAX_MOVES <= u8::MAX as usize);
+/// The root's best moves so far, as their numbers in the order of
+/// [`Heaps::moves`], most recent first.
+type Leaders = Vec<MoveNo, { MAX_DEPTH as usize }>;
+
+const _: () = assert!(MAX_MOVES <= MoveNo::MAX as usize);
 
 /// Puts move number `k` first in `leaders`, keeping the others' order: try this
 /// iteration's best first next time. `leaders` gains at most one move per
 /// iteration, so it is never full; if it were, the order would merely stay as it
 /// is.
-fn move_to_front(leaders: &mut Leaders, k: u8) {
+fn move_to_front(leaders: &mut Leaders, k: MoveNo) {
     let at = match leaders.iter().position(|m| *m == k) {
         Some(at) => at,
         None => {
@@ -162,13 +171,11 @@ pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> D
     let max_depth = MAX_DEPTH.min(plies_left);
     'deepen: for depth in 1..=max_depth {
         let mut alpha = i32::MIN + 1;
-        let mut best: Option<(u8, Move, i32)> = None;
+        let mut best: Option<(MoveNo, Move, i32)> = None;
         // Below the root: `depth - 1` plies to search, `plies_left - 1` to play.
         search.slack = plies_left.saturating_sub(depth);
-        let numbered = || (0u8..).zip(heaps.move_iter());
-        let firsts = leaders
-            .iter()
-            .filter_map(|&k| numbered().nth(usize::from(k)));
+        let numbered = || (0..).zip(heaps.move_iter());
+        let firsts = leaders.iter().filter_map(|&k| numbered().nth(k as usize));
         let others = numbered().filter(|(k, _)| !leaders.contains(k));
         for (k, mv) in firsts.chain(others) {
             let Ok((child, points)) = heaps.apply(mv) else {

@@ -1,0 +1,156 @@
+//! `nimbot line`: the best-play line from a position to the end of the game, the
+//! winner hurrying and the loser holding out (each ply's distance one less than
+//! the one before), as a table or as one JSON line.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use nimbot::probe::{evaluate_move, root_moves, MoveEvaluation};
+use nimbot::{DecideError, Engine, Position, Value};
+use nimbot_exploit::HostEngine;
+use serde::Serialize;
+
+use nimbot_games::json;
+
+use crate::position::AfterArgs;
+use crate::vocab::MoveJson;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  nimbot line 20 3 4 4 0\n  \
+    nimbot line --after \"3 2 2r\" --stones 20 --json")]
+pub struct LineArgs {
+    /// The position: S C A B F (as for `query`), or --after.
+    #[arg(
+        num_args = 5,
+        value_name = "NUMBERS",
+        required_unless_present = "after"
+    )]
+    numbers: Vec<u64>,
+    #[command(flatten)]
+    after: AfterArgs,
+    /// M: the game's initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// One JSON line instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The JSON line: the position, its value and distance, then the line.
+#[derive(Serialize)]
+struct Report {
+    #[serde(flatten)]
+    position: Position,
+    value: &'static str,
+    distance: Option<u16>,
+    line: Vec<MoveJson>,
+}
+
+/// The best move of `pos` by distance (the fastest win, else the longest hold-out;
+/// ties to the root probe's first), with its evaluation, or `None` without
+/// distances.
+pub fn best<E: Engine>(
+    engine: &mut E,
+    pos: &Position,
+) -> Result<Option<MoveEvaluation>, DecideError> {
+    let mut best: Option<MoveEvaluation> = None;
+    for mv in root_moves(pos) {
+        let m = evaluate_move(engine, pos, mv)?;
+        let Some(d) = m.distance else {
+            return Ok(None);
+        };
+        let better = match best {
+            None => true,
+            Some(b) => {
+                let bd = b.distance.unwrap_or(0);
+                match (m.value, b.value) {
+                    (Value::Won, Value::Lost) => true,
+                    (Value::Lost, Value::Won) => false,
+                    (Value::Won, Value::Won) => d < bd,
+                    (Value::Lost, Value::Lost) => d > bd,
+                }
+            }
+        };
+        if better {
+            best = Some(m);
+        }
+    }
+    Ok(best)
+}
+
+/// The best-play line from `pos`: every ply's move and evaluation, to the end.
+pub fn line<E: Engine>(engine: &mut E, pos: &Position) -> Result<Vec<MoveEvaluation>, String> {
+    let mut out = Vec::new();
+    let mut here = Some(*pos);
+    while let Some(p) = here {
+        let m = best(engine, &p)
+            .map_err(|e| e.to_string())?
+            .ok_or("the game is too large for distances")?;
+        out.push(m);
+        here = p.after(m.mv).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+pub fn run(args: &LineArgs) -> ExitCode {
+    let pos = match args.after.position(args.init_max, &args.numbers) {
+        Some(p) => p,
+        None => crate::expanding_position(&args.numbers, args.init_max),
+    };
+    let mut engine = HostEngine::new();
+    let result = pos.and_then(|pos| {
+        let eval = engine.evaluate(&pos).map_err(|e| e.to_string())?;
+        Ok((pos, eval, line(&mut engine, &pos)?))
+    });
+    match result {
+        Ok((pos, eval, plies)) => {
+            if args.json {
+                json::print(&Report {
+                    position: pos,
+                    value: eval.value.as_word(),
+                    distance: eval.distance,
+                    line: plies.iter().map(MoveJson::from).collect(),
+                });
+            } else {
+                print!("{}", table(&pos, &plies));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("nimbot line: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// One line a ply: the mover (the player to move at `pos` is "A"), the move, the
+/// stones left after it, the mover's value and the plies left counting the move.
+fn table(pos: &Position, plies: &[MoveEvaluation]) -> String {
+    let mut out = format!(
+        "{} stones, cap {}, resets {} and {}{}; best play:\n",
+        pos.stones(),
+        pos.cap(),
+        pos.own_resets(),
+        pos.opp_resets(),
+        if pos.reset_pending() {
+            ", a reset pending"
+        } else {
+            ""
+        }
+    );
+    out.push_str(" ply mover  move  left value plies\n");
+    let mut stones = pos.stones();
+    for (i, m) in plies.iter().enumerate() {
+        stones = stones.saturating_sub(m.mv.take);
+        out.push_str(&format!(
+            "{:>4} {:>5} {:>5} {:>5} {:>5} {:>5}\n",
+            i + 1,
+            if i % 2 == 0 { "A" } else { "B" },
+            crate::vocab::move_text(m.mv),
+            stones,
+            m.value.as_word(),
+            m.distance.map_or("-".into(), |d| d.to_string())
+        ));
+    }
+    out
+}

@@ -1,0 +1,85 @@
+//! Positions given as the moves that led to them: `--after "3 2 2r"` with the
+//! game's N, R and M, for `query`, `moves` and `line`. The moves are played from
+//! the start by the rules ([`nimbot::Game`]), which refuse an illegal one with the
+//! server's reason, and the position in front of the player to move is the
+//! normalized one the solver reads (`S C A B F`).
+
+use clap::Args;
+use nimbot::{Game, Move, Params, Player, Position};
+
+/// The game and its moves so far, in place of the five numbers.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AfterArgs {
+    /// The moves played so far from the start, in place of S C A B F: takes
+    /// separated by spaces or commas, `r` after a take that declared a reset
+    /// (e.g. "3 2 2r"; "" for the start). Needs --stones (N); --resets (R) and
+    /// --init-max (M) default to 4 and 3.
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
+    /// N: the stones at the start of the game --after plays.
+    #[arg(long, short = 'n', value_name = "N", requires = "after")]
+    pub stones: Option<u32>,
+    /// R: the resets each player had at the start (with --after).
+    #[arg(long, short = 'r', value_name = "R", default_value_t = 4)]
+    pub resets: u8,
+}
+
+/// The moves of `text` ("3 2 2r", "3,2,2r").
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, String> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let (digits, reset) = match w.strip_suffix(['r', 'R']) {
+                Some(d) => (d, true),
+                None => (w, false),
+            };
+            digits
+                .parse::<u32>()
+                .map(|take| Move::new(take, reset))
+                .map_err(|_| format!("{w:?} is not a move (a take, `r` after it for a reset)"))
+        })
+        .collect()
+}
+
+/// The game after `moves` from the start of `params`, or which move the rules
+/// refuse and why.
+pub fn play(params: Params, moves: &[Move]) -> Result<Game, String> {
+    let mut game = Game::new(params);
+    for (i, &mv) in moves.iter().enumerate() {
+        let player = game.to_move();
+        game.play(player, mv).map_err(|e| {
+            format!(
+                "move {} ({}{}) is illegal: {e}",
+                i + 1,
+                mv.take,
+                if mv.reset { "r" } else { "" }
+            )
+        })?;
+    }
+    Ok(game)
+}
+
+impl AfterArgs {
+    /// The position of `--after`, `None` without it; an error for bad moves, a
+    /// game already over, or positional numbers given as well.
+    pub fn position(&self, init_max: u32, numbers: &[u64]) -> Option<Result<Position, String>> {
+        let text = self.after.as_deref()?;
+        Some((|| {
+            if !numbers.is_empty() {
+                return Err("give the position as S C A B F or as --after, not both".into());
+            }
+            let stones = self
+                .stones
+                .ok_or("--after needs the game's N (--stones N)")?;
+            let params = Params::new(stones, self.resets, init_max).map_err(|e| e.to_string())?;
+            let game = play(params, &parse_moves(text)?)?;
+            game.position().ok_or_else(|| {
+                let winner = game.winner().unwrap_or(Player::First);
+                format!(
+                    "the game is over after these moves: the {} player took the last stone",
+                    winner.name()
+                )
+            })
+        })())
+    }
+}

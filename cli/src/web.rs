@@ -1,0 +1,113 @@
+//! `nimbot web`: the browser site (web/, built by `tools/web.sh build` into
+//! `web/site/`) served on loopback from files compiled into the binary. The site
+//! computes everything in the browser (the core as WebAssembly), so this is a
+//! plain static file server: GET and HEAD of a handful of paths, nothing else.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  nimbot web                 http://127.0.0.1:8700/\n  \
+    nimbot web --port 0        any free port (the line printed names it)"
+)]
+pub struct WebArgs {
+    /// The port on 127.0.0.1 (0: any free one).
+    #[arg(long, short = 'p', default_value_t = 8700)]
+    port: u16,
+}
+
+/// The site: path, content type, bytes.
+pub const FILES: &[(&str, &str, &[u8])] = &[
+    (
+        "/index.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../../web/site/index.html"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/site/app.js"),
+    ),
+    (
+        "/nimbot.wasm",
+        "application/wasm",
+        include_bytes!("../../web/site/nimbot.wasm"),
+    ),
+];
+
+pub fn run(args: &WebArgs) -> ExitCode {
+    let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, args.port)) {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            eprintln!(
+                "nimbot web: port {} is taken on 127.0.0.1 (another server?); try --port {} or --port 0",
+                args.port,
+                args.port.wrapping_add(1)
+            );
+            return ExitCode::from(3);
+        }
+        Err(e) => {
+            eprintln!("nimbot web: cannot listen on 127.0.0.1:{}: {e}", args.port);
+            return ExitCode::from(3);
+        }
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("nimbot web: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    println!("serving http://{addr}/ (Ctrl-C stops)");
+    for stream in listener.incoming().flatten() {
+        std::thread::spawn(move || {
+            let _ = respond(stream);
+        });
+    }
+    ExitCode::SUCCESS
+}
+
+/// Answer the requests of one connection (kept alive until the client closes).
+fn respond(stream: TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut out = stream;
+    loop {
+        let mut request = String::new();
+        if reader.read_line(&mut request)? == 0 {
+            return Ok(());
+        }
+        // The headers: only their end matters.
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+                break;
+            }
+        }
+        let mut words = request.split_whitespace();
+        let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        let path = target.split(['?', '#']).next().unwrap_or("");
+        let path = if path == "/" { "/index.html" } else { path };
+        let file = FILES.iter().find(|(p, _, _)| *p == path);
+        let (status, kind, body): (&str, &str, &[u8]) = match (method, file) {
+            ("GET" | "HEAD", Some((_, kind, body))) => ("200 OK", kind, body),
+            ("GET" | "HEAD", None) => ("404 Not Found", "text/plain", b"not found\n"),
+            _ => ("405 Method Not Allowed", "text/plain", b"GET only\n"),
+        };
+        write!(
+            out,
+            "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+             Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\r\n",
+            body.len()
+        )?;
+        if method != "HEAD" {
+            out.write_all(body)?;
+        }
+        out.flush()?;
+    }
+}

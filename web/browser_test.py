@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+"""The site in a real browser: headless Chromium, driven by Selenium, loads the
+page that `nimbot web` serves, and checks it against the command line.
+
+  browser_test.py test  --nimbot BIN --out DIR
+      the explorer agrees with `nimbot moves --json` on 1,000 random positions
+      (most from the table, N <= 999; some beyond it, solved in the browser); a
+      whole game played by clicking ends as the rules say (replayed here by a
+      rules peer written from the spec); a dropped record and a dropped game log
+      draw a chart with one point a ply and the blunders `nimbot analyze` names;
+      a screenshot of each view in DIR.
+  browser_test.py bench --nimbot BIN --out DIR
+      prints the page's transfer size, the time to the first answer on screen
+      after load, and the time of a position's moves (N <= 999).
+
+Run by tools/web.sh (test, bench), which installs Chromium, its driver and
+python3-selenium when missing.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1200,900"]
+
+
+def fail(msg):
+    print(f"browser test: FAILED: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+class Server:
+    """`nimbot web --port 0`, its address read from the line it prints."""
+
+    def __init__(self, nimbot):
+        self.proc = subprocess.Popen([nimbot, "web", "--port", "0"], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        check(line.startswith("serving http://127.0.0.1:"), f"nimbot web printed {line!r}")
+        self.url = line.split()[1]
+        self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def browser(out):
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for f in FLAGS:
+        opts.add_argument(f)
+    opts.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='nimbot-chromium-')}")
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    d = webdriver.Chrome(options=opts, service=service)
+    d.set_script_timeout(600)
+    return d
+
+
+def load(d, url):
+    d.get(url)
+    for _ in range(200):
+        if d.execute_script("return window.nimbotReady === true"):
+            return
+        time.sleep(0.05)
+    fail(f"the page did not load its module: {d.find_element(By.TAG_NAME, 'main').text[:300]}")
+
+
+# ---- a rules peer, from the rules (docs/rules.md), not from nimbot's code -----
+
+def replay_rules(n, r, m, moves):
+    """The winner (0 first) of `moves` from the start, checking each is legal."""
+    stones, largest, resets, pending = n, 0, [r, r], False
+    for i, (take, reset) in enumerate(moves):
+        mover = i % 2
+        check(stones > 0, f"move {i + 1} after the game ended: {moves}")
+        limit = m if pending else max(m, largest + 1)
+        check(1 <= take <= limit, f"move {i + 1} takes {take}, limit {limit}: {moves}")
+        check(not reset or resets[mover] > 0, f"move {i + 1} resets with none left: {moves}")
+        if reset:
+            resets[mover] -= 1
+        stones -= min(take, stones)
+        largest = max(largest, take)
+        pending = reset
+        if stones == 0:
+            check(i == len(moves) - 1, f"moves after the last stone: {moves}")
+            return mover
+    return None
+
+
+# ---- the explorer against `nimbot moves` ----------------------------------------
+
+def random_positions(rng, count):
+    """Positions S C A B F M: most inside the table (N <= 999, R <= 4, M = 3), some
+    beyond it (bigger piles, five resets, another M)."""
+    out = []
+    for i in range(count):
+        if i % 40 == 39:  # beyond the table: solved in the browser
+            kind = i // 40 % 3
+            s = rng.randint(1000, 1300) if kind == 0 else rng.randint(2, 400)
+            r = 5 if kind == 1 else 4
+            m = rng.choice([2, 4]) if kind == 2 else 3
+        else:
+            s, r, m = rng.randint(1, 999), 4, 3
+        c = rng.randint(m, max(m, min(s + 1, 48)))
+        out.append((s, c, rng.randint(0, r), rng.randint(0, r), rng.randint(0, 1), m))
+    return out
+
+
+SHOW = """
+const [positions, done] = [arguments[0], arguments[arguments.length - 1]];
+const out = [];
+for (const [s, c, a, b, f, m] of positions) {
+  nimbot.route(`#explore?m=${m}&pos=${s}.${c}.${a}.${b}.${f}`);
+  nimbot.settle();
+  const v = document.getElementById('ex-value');
+  const rows = [...document.querySelectorAll('#ex-moves tbody tr')].map((tr) =>
+    [Number(tr.dataset.take), tr.dataset.reset === '1', tr.dataset.value,
+     tr.dataset.distance === '' ? null : Number(tr.dataset.distance)]);
+  out.push(v ? [v.dataset.value, v.dataset.distance === '' ? null : Number(v.dataset.distance), rows]
+             : ['error', document.getElementById('ex-status').textContent, []]);
+}
+done(out);
+"""
+
+
+def best_first(moves):
+    """`nimbot moves`' order: winning moves fastest first, then losing ones longest
+    first; equal ones in the probe's order."""
+    return sorted(moves, key=lambda mv: (0, mv[3]) if mv[2] == "win" else (1, -mv[3]))
+
+
+def explorer_agrees(d, nimbot, rng, count):
+    positions = random_positions(rng, count)
+    lines = "".join(" ".join(map(str, p)) + "\n" for p in positions)
+    cli = subprocess.run([nimbot, "moves", "--batch"], input=lines, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    check(len(cli) == len(positions), "one answer a position from nimbot moves --batch")
+    t = time.time()
+    shown = []
+    for i in range(0, len(positions), 100):
+        shown += d.execute_async_script(SHOW, positions[i:i + 100])
+    secs = time.time() - t
+    beyond = 0
+    for p, want, got in zip(positions, cli, shown):
+        want = json.loads(want)
+        check("error" not in want, f"{p}: nimbot moves refused it: {want}")
+        check(got[0] == want["value"] and got[1] == want["distance"],
+              f"{p}: the explorer says {got[0]} {got[1]}, nimbot moves {want['value']} {want['distance']}")
+        moves = [(mv["take"], mv["reset"], mv["value"], mv["distance"]) for mv in want["moves"]]
+        rows = [tuple(r) for r in got[2]]
+        check(rows == best_first(moves), f"{p}: the explorer lists {rows}, nimbot moves {moves}")
+        beyond += p[0] > 999 or p[3] > 4 or p[2] > 4 or p[5] != 3
+    print(f"explorer: {len(positions)} positions agree with nimbot moves --json "
+          f"({beyond} beyond the table), {secs:.1f} s in the browser")
+
+
+def explorer_links(d, url):
+    """A permalink by moves, a click on a move, the best line's record."""
+    load(d, url + "#explore?n=20&r=4&m=3&moves=3.2.2r")
+    status = d.find_element(By.ID, "ex-status").text
+    check(status.startswith("13 stones, cap 4, limit 3, resets 4 (mover) and 3, a reset pending"), status)
+    first = d.find_element(By.CSS_SELECTOR, "#ex-moves tbody tr td a")
+    take = first.text
+    first.click()
+    for _ in range(100):
+        href = d.find_element(By.ID, "ex-download").get_attribute("href") or ""
+        if d.current_url.endswith(f"moves=3.2.2r.{take}") and href.startswith("blob:"):
+            break
+        time.sleep(0.05)
+    check(d.current_url.endswith(f"moves=3.2.2r.{take}"), d.current_url)
+    check(href.startswith("blob:"), f"no record to download: {href}")
+    text = d.execute_async_script(
+        "fetch(arguments[0]).then((r) => r.text()).then(arguments[arguments.length - 1])", href)
+    lines = [json.loads(x) for x in text.splitlines()]
+    plies = [(x["take"], x["reset"]) for x in lines if x["kind"] == "ply"]
+    check(lines[0]["kind"] == "header" and lines[-1]["kind"] == "end", text)
+    check(replay_rules(20, 4, 3, plies) == lines[-1]["winner"], f"the record's winner: {text}")
+    # The best line from there: each ply's distance one less.
+    dists = [x["distance"] for x in lines if x["kind"] == "ply"][4:]
+    check(dists == list(range(len(dists), 0, -1)), f"the line's distances {dists}")
+
+
+# ---- Play -------------------------------------------------------------------------
+
+def play_game(d, url, rng, n, r, seat, policy, hints, undo):
+    load(d, url + "#play")
+    form = d.find_element(By.ID, "pl-form")
+    for name, value in (("n", n), ("r", r), ("m", 3)):
+        box = form.find_element(By.NAME, name)
+        box.clear()
+        box.send_keys(str(value))
+    d.execute_script(f"document.querySelector('#pl-form [name=seat]').value = '{seat}';"
+                     f"document.querySelector('#pl-form [name=policy]').value = '{policy}';")
+    d.find_element(By.ID, "pl-new").click()
+    if hints:
+        d.find_element(By.ID, "pl-hints").click()
+    human = 0 if seat == "first" else 1
+    for step in range(400):
+        status = d.find_element(By.ID, "pl-status")
+        if status.get_attribute("data-winner") is not None:
+            break
+        buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
+        check(buttons, f"no move to click: {status.text}")
+        if hints:
+            check(all(b.find_elements(By.TAG_NAME, "small") for b in buttons), "a hint on every move")
+        reset = d.find_element(By.ID, "pl-reset")
+        if reset.is_enabled() and rng.random() < 0.25:
+            reset.click()
+            buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
+        rng.choice(buttons).click()
+        if undo and step == 1:
+            before = d.find_element(By.ID, "pl-moves").text
+            d.find_element(By.ID, "pl-undo").click()
+            after = d.find_element(By.ID, "pl-moves").text
+            check(len(after) < len(before), f"undo: {before!r} -> {after!r}")
+    else:
+        fail("the game did not end")
+    status = d.find_element(By.ID, "pl-status")
+    winner = int(status.get_attribute("data-winner"))
+    text = d.find_element(By.ID, "pl-moves").text
+    moves = []
+    for i, word in enumerate(text.split(", ")):
+        who, mv = word.split(" ")
+        check((who == "you") == (i % 2 == human), f"move {i + 1} by the wrong seat: {text}")
+        moves.append((int(mv.rstrip("r")), mv.endswith("r")))
+    check(replay_rules(n, r, 3, moves) == winner, f"the page's winner {winner} for {text}")
+    said = "you win" if winner == human else "nimbot wins"
+    check(said in status.text, status.text)
+    check(not d.find_element(By.ID, "pl-end").get_attribute("hidden"), "the record link at the end")
+    return len(moves), winner == human
+
+
+# ---- Analysis ---------------------------------------------------------------------
+
+def random_game(rng, n, r, m):
+    """Random legal moves to the end (a rules peer), as (take, reset)."""
+    stones, largest, resets, pending, moves = n, 0, [r, r], False, []
+    while stones:
+        mover = len(moves) % 2
+        limit = m if pending else max(m, largest + 1)
+        take = rng.randint(1, min(limit, stones))
+        reset = take < stones and resets[mover] > 0 and rng.random() < 0.3
+        resets[mover] -= reset
+        stones -= take
+        largest = max(largest, take)
+        pending = reset
+        moves.append((take, reset))
+    return moves
+
+
+def game_log(n, m, moves, names):
+    out, stones, largest, pending = [], n, 0, False
+    for i, (take, reset) in enumerate(moves):
+        stones -= take
+        largest = max(largest, take)
+        limit = m if reset else max(m, largest + 1)
+        used = " and used reset" if reset else ""
+        out += [f"Player {names[i % 2]} took {take} stones{used}.", f"Current max: {limit}",
+                f"Stones left: {stones}", "-" * 39]
+    out += ["Game over", f"Player {names[(len(moves) - 1) % 2]} won the game! Congrats!"]
+    return "\n".join(out) + "\n"
+
+
+def record(n, r, m, moves, names):
+    lines = [{"kind": "header", "format": 1, "command": "serve", "stones": n, "resets": r,
+              "init_max": m, "names": names, "seat": None, "nimbot": "test", "policy": None,
+              "started_unix": 0.0}]
+    for i, (take, reset) in enumerate(moves):
+        lines.append({"kind": "ply", "ply": i + 1, "seat": i % 2, "take": take, "reset": reset,
+                      "value": "win", "distance": None, "blunder": False, "refused": False,
+                      "clock": None})
+    lines.append({"kind": "end", "winner": (len(moves) - 1) % 2, "reason": "over"})
+    return "".join(json.dumps(x) + "\n" for x in lines)
+
+
+def analysis_agrees(d, url, nimbot, tmp, rng, name, text, r, m):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    out = subprocess.run([nimbot, "analyze", path, "--json", "-r", str(r), "-m", str(m)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    plies = [json.loads(x) for x in out[:-1]]
+    blunders = [p["ply"] for p in plies if p["blunder"]]
+    load(d, url + "#analysis")
+    d.execute_script(f"document.getElementById('an-r').value = {r};"
+                     f"document.getElementById('an-m').value = {m};")
+    d.find_element(By.ID, "an-file").send_keys(path)
+    for _ in range(100):
+        if d.find_elements(By.CSS_SELECTOR, "#an-svg"):
+            break
+        time.sleep(0.05)
+    points = d.find_elements(By.CSS_SELECTOR, "#an-svg circle.ply")
+    check(len(points) == len(plies), f"{name}: {len(points)} points for {len(plies)} plies")
+    ringed = [int(c.get_attribute("data-ply")) for c in d.find_elements(By.CSS_SELECTOR, "#an-svg circle.blunder")]
+    check(ringed == blunders, f"{name}: the chart rings {ringed}, nimbot analyze names {blunders}")
+    rows = d.find_elements(By.CSS_SELECTOR, "#an-plies tbody tr")
+    check(len(rows) == len(plies), f"{name}: {len(rows)} rows for {len(plies)} plies")
+    for row, p in zip(rows, plies):
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        want = f"{p['value']} {p['distance'] if p['distance'] is not None else '-'}"
+        check(cells[5] == want, f"{name} ply {p['ply']}: {cells[5]!r}, nimbot analyze {want!r}")
+    if blunders:
+        first = d.find_element(By.CSS_SELECTOR, "#an-svg text.first-blunder").text
+        check(first.startswith(f"first blunder: ply {blunders[0]} by seat "), first)
+    return len(plies), blunders
+
+
+def test(args):
+    os.makedirs(args.out, exist_ok=True)
+    server = Server(args.nimbot)
+    tmp = tempfile.mkdtemp(prefix="nimbot-web-test-")
+    d = None
+    try:
+        # A second server on the same port: one clear line.
+        taken = subprocess.run([args.nimbot, "web", "--port", str(server.port)],
+                               capture_output=True, text=True, timeout=20)
+        check(taken.returncode == 3 and "is taken" in taken.stderr
+              and len(taken.stderr.strip().splitlines()) == 1, f"port taken: {taken.stderr!r}")
+        with urllib.request.urlopen(server.url + "nimbot.wasm") as r:
+            check(r.headers["Content-Type"] == "application/wasm", "the module's type")
+        d = browser(args.out)
+        rng = random.Random(32)
+        t0 = time.time()
+        load(d, server.url + "#explore?n=999&r=4&m=3")
+        d.save_screenshot(os.path.join(args.out, "explore.png"))
+        explorer_agrees(d, args.nimbot, rng, 1000)
+        explorer_links(d, server.url)
+        g1 = play_game(d, server.url, rng, 40, 2, "first", "trap", hints=True, undo=True)
+        d.save_screenshot(os.path.join(args.out, "play.png"))
+        g2 = play_game(d, server.url, rng, 25, 1, "second", "longest", hints=False, undo=False)
+        print(f"play: two games clicked to the end ({g1[0]} and {g2[0]} plies), "
+              "each ended as the rules say")
+        moves = random_game(rng, 60, 4, 3)
+        names = ["py one", "nimbot"]
+        a1 = analysis_agrees(d, server.url, args.nimbot, tmp, rng, "game-log.txt",
+                             game_log(60, 3, moves, names), 4, 3)
+        moves = random_game(rng, 120, 2, 3)
+        a2 = analysis_agrees(d, server.url, args.nimbot, tmp, rng, "game.jsonl",
+                             record(120, 2, 3, moves, ["a", "b"]), 2, 3)
+        d.save_screenshot(os.path.join(args.out, "analysis.png"))
+        print(f"analysis: a game log ({a1[0]} plies, blunders at {a1[1]}) and a record "
+              f"({a2[0]} plies, blunders at {a2[1]}) drawn as nimbot analyze says")
+        print(f"browser test passed in {time.time() - t0:.1f} s; screenshots in {args.out}/"
+              "{explore,play,analysis}.png")
+    finally:
+        if d:
+            d.quit()
+        server.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+BENCH = """
+const done = arguments[arguments.length - 1];
+const rng = (() => { let x = 12345; return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648; })();
+const times = [];
+nimbot.probe({ s: 999, c: 3, a: 4, b: 4, f: 0, m: 3 }); // the table box's distances, made once
+for (let i = 0; i < 1000; i++) {
+  const s = 1 + Math.floor(rng() * 999);
+  const c = 3 + Math.floor(rng() * Math.min(s, 45));  // caps a game of N <= 999 reaches
+  const p = { s, c, a: Math.floor(rng() * 5), b: Math.floor(rng() * 5), f: Math.floor(rng() * 2), m: 3 };
+  const t = performance.now();
+  nimbot.probe(p);
+  times.push(performance.now() - t);
+}
+done(times);
+"""
+
+
+def bench(args):
+    server = Server(args.nimbot)
+    d = None
+    try:
+        sizes = {}
+        for name in ("index.html", "app.js", "nimbot.wasm"):
+            with urllib.request.urlopen(server.url + name) as r:
+                sizes[name] = len(r.read())
+        d = browser(args.out)
+        firsts, distances = [], []
+        for _ in range(5):
+            d.get("about:blank")
+            load(d, server.url + "#explore?n=999&r=4&m=3")
+            for _ in range(100):
+                if d.execute_script("return window.nimbotFirstDistances"):
+                    break
+                time.sleep(0.05)
+            firsts.append(d.execute_script("return window.nimbotFirstAnswer"))
+            distances.append(d.execute_script("return window.nimbotFirstDistances"))
+        served = d.execute_script(
+            "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
+            ".map((e) => [e.name, e.encodedBodySize])")
+        times = sorted(d.execute_async_script(BENCH))
+        total = sum(sizes.values())
+        print(f"transfer: {total:,} B for the whole page (limit 250,000): "
+              + ", ".join(f"{k} {v:,} B" for k, v in sizes.items())
+              + f" (limit for the .wasm 120,000); the browser fetched {len(served)} files")
+        print(f"first answer on screen after load (#explore, N = 999, from navigation start; "
+              f"the position's and every move's value, from the table): median "
+              f"{statistics.median(firsts):.1f} ms, worst {max(firsts):.1f} ms of 5 loads (limit 100 ms)")
+        print(f"first distances on screen (the table box's distances made once, 2.7 MB): median "
+              f"{statistics.median(distances):.1f} ms, worst {max(distances):.1f} ms of 5 loads")
+        print(f"moves of a position (N <= 999, all moves with values and distances, after the "
+              f"first question made the table box's distances), 1,000 random "
+              f"positions: median {statistics.median(times):.3f} ms, 99th percentile "
+              f"{times[989]:.3f} ms, worst {times[-1]:.3f} ms (limit 5 ms)")
+        ok = total <= 250_000 and sizes["nimbot.wasm"] <= 120_000 and max(firsts) <= 100 and times[-1] <= 5
+        print("within the issue's limits" if ok else "OVER a limit")
+    finally:
+        if d:
+            d.quit()
+        server.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["test", "bench"])
+    ap.add_argument("--nimbot", required=True)
+    ap.add_argument("--out", default="target/ci-artifacts/web")
+    args = ap.parse_args()
+    (test if args.mode == "test" else bench)(args)
+
+
+if __name__ == "__main__":
+    main()

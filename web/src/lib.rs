@@ -1,0 +1,355 @@
+//! nimbot in the browser: the core compiled to WebAssembly with plain `extern "C"`
+//! exports of numbers, read by a small hand-written script (`web/static/app.js`).
+//!
+//! Why no wasm-bindgen: the page asks four questions (a position's moves with
+//! their values and distances, the position after a move, the move a policy
+//! plays, the limits), all of them numbers in and numbers out. Plain exports keep
+//! the module free of glue code and the build free of a `wasm-bindgen-cli` that
+//! must match the library's version (installed from crates.io on every fresh CI
+//! machine); the script reads the answers from one buffer of `u32`s.
+//!
+//! The engine: the default table (N <= 999, R <= 4, M = 3, embedded: 1,772 bytes)
+//! answers values at once; distances and every game beyond the table come from
+//! the solver, within [`SOLVER_BUDGET`] bytes, for piles up to [`MAX_STONES`].
+//!
+//! Every export answers with a number: >= 0 for an answer (its parts in the
+//! buffer at [`nb_out`]), < 0 for an error ([`Refusal`]). Nothing here panics on
+//! any input: positions are validated by the core, which returns typed errors.
+//!
+//! The one exception to the workspace's `unsafe_code = "deny"`: the exports'
+//! `#[no_mangle]`, which the lint counts as unsafe because two libraries exporting
+//! one name would clash at link time. Here the names (`nb_*`) are the page's
+//! imports and the module links nothing else that exports them; there is no
+//! `unsafe` block.
+
+#![allow(unsafe_code)]
+
+use std::cell::RefCell;
+
+use nimbot::distance::Distances;
+use nimbot::engine::{Limits, SolvingEngine, TableEngine, TableOrSolverEngine};
+use nimbot::probe::{evaluate_move, root_moves, Evaluation};
+use nimbot::solver::SolveBox;
+use nimbot::{DecideError, Decision, Engine, Move, Params, Policy, Position, Table};
+
+/// The embedded table's bytes.
+const TABLE: &[u8] = include_bytes!("../../table/default.nimt");
+
+/// The largest pile the page accepts: distances for every game up to it fit in
+/// about 40 MB of the browser's memory (two bytes a position), the solver's bits
+/// in less.
+pub const MAX_STONES: u32 = 5_000;
+
+/// The solver's memory at its peak, beyond the table.
+pub const SOLVER_BUDGET: u64 = 64 << 20;
+
+/// Why an export gave no answer (the negative numbers it returns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i32)]
+pub enum Refusal {
+    /// Not a position (stones 0, cap below M, too many resets, a flag not 0/1).
+    BadPosition = -1,
+    /// More stones than [`MAX_STONES`].
+    TooLarge = -2,
+    /// The move is not legal here (take outside 1..=limit).
+    BadTake = -3,
+    /// A reset with none left.
+    NoResetsLeft = -4,
+    /// The engine could not answer (beyond its memory, say).
+    Engine = -5,
+    /// A policy number the page does not know.
+    BadPolicy = -6,
+}
+
+/// A distance nobody knows, in the buffer.
+pub const UNKNOWN: u32 = u32::MAX;
+
+/// The page's engine: the table's values with the distances of the table's whole
+/// box (made once, on the first question, and kept: 2.7 MB), and the solver for
+/// every other game (its own distances, replaced from one game to the next), so
+/// that a look beyond the table does not cost the table's distances again.
+pub struct WebEngine {
+    both: TableOrSolverEngine<'static>,
+    table_box: SolveBox,
+    table_distances: Option<Distances>,
+}
+
+impl WebEngine {
+    fn new() -> Self {
+        let table = Table::from_bytes(TABLE).ok().map(TableEngine::new);
+        let table_box = table.as_ref().map_or(SolveBox::games(1, 0, 1), |t| {
+            let p = t.table().params();
+            SolveBox::games(p.stones(), p.resets(), p.init_max())
+        });
+        WebEngine {
+            both: TableOrSolverEngine::new(table, SolvingEngine::new(SOLVER_BUDGET)),
+            table_box,
+            table_distances: None,
+        }
+    }
+
+    /// Whether the table answers `pos` (it lies in a game the table covers).
+    fn table_covers(&self, pos: &Position) -> bool {
+        Params::new(
+            pos.stones(),
+            pos.own_resets().max(pos.opp_resets()),
+            pos.init_max(),
+        )
+        .is_ok_and(|p| self.both.table_covers(&p))
+    }
+
+    /// The distance of `pos` from the table box's distances, if it lies there.
+    fn table_distance(&mut self, pos: &Position) -> Option<u16> {
+        if !self.table_covers(pos) {
+            return None;
+        }
+        if self.table_distances.is_none() {
+            self.table_distances = Distances::solve(self.table_box).ok();
+        }
+        self.table_distances.as_ref()?.get(pos)
+    }
+}
+
+impl Engine for WebEngine {
+    fn limits(&self) -> Limits {
+        self.both.limits()
+    }
+
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+        self.both.prepare(params)
+    }
+
+    fn plays(&self, policy: Policy) -> bool {
+        self.both.plays(policy)
+    }
+
+    fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        self.both.decide(pos, policy)
+    }
+
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        if let Some(d) = self.table_distance(pos) {
+            // The value is the table's (an odd distance says the same: the tests
+            // check one against the other).
+            // (A position the table's layers do not hold, a cap no game of its
+            // pile reaches, goes to the solver.)
+            let table = self.both.table();
+            if let Some(value) = table.and_then(|t| nimbot::strategy::position_value(t, pos).ok()) {
+                return Ok(Evaluation {
+                    value,
+                    distance: Some(d),
+                });
+            }
+        }
+        self.both.evaluate(pos)
+    }
+}
+
+thread_local! {
+    static ENGINE: RefCell<Option<WebEngine>> = const { RefCell::new(None) };
+    static OUT: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The engine, made on first use.
+fn with_engine<T>(f: impl FnOnce(&mut WebEngine) -> T) -> T {
+    ENGINE.with(|cell| f(cell.borrow_mut().get_or_insert_with(WebEngine::new)))
+}
+
+/// Put `words` in the buffer.
+fn answer(words: &[u32]) {
+    OUT.with(|out| {
+        let mut out = out.borrow_mut();
+        out.clear();
+        out.extend_from_slice(words);
+    });
+}
+
+/// Where the last answer's words are (read them before the next call: memory may
+/// grow and move).
+#[no_mangle]
+pub extern "C" fn nb_out() -> u32 {
+    OUT.with(|out| out.borrow().as_ptr() as usize as u32)
+}
+
+/// [`MAX_STONES`], for the page's forms.
+#[no_mangle]
+pub extern "C" fn nb_max_stones() -> u32 {
+    MAX_STONES
+}
+
+/// The five numbers and M as a position the page accepts.
+fn position(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> Result<Position, Refusal> {
+    let a = u8::try_from(a).map_err(|_| Refusal::BadPosition)?;
+    let b = u8::try_from(b).map_err(|_| Refusal::BadPosition)?;
+    let f = match f {
+        0 => false,
+        1 => true,
+        _ => return Err(Refusal::BadPosition),
+    };
+    let pos = Position::new(s, c, a, b, f, m).map_err(|_| Refusal::BadPosition)?;
+    if s > MAX_STONES {
+        return Err(Refusal::TooLarge);
+    }
+    Ok(pos)
+}
+
+fn word(won: bool) -> u32 {
+    u32::from(won)
+}
+
+fn distance(d: Option<u16>) -> u32 {
+    d.map_or(UNKNOWN, u32::from)
+}
+
+fn code(r: Result<i32, Refusal>) -> i32 {
+    r.unwrap_or_else(|e| e as i32)
+}
+
+/// Every move of position `S C A B F` (M = `m`) with its value and distance: the
+/// buffer holds the position's value (1 won, 0 lost) and distance, then four words
+/// a move (take, reset 0/1, value, distance), in the root probe's order (takes
+/// ascending, without a reset, then with one). Returns the number of moves.
+///
+/// With `distances` 0, a position in the table gets its values alone (distances
+/// [`UNKNOWN`]), at once: the page shows them while the distances are made.
+#[no_mangle]
+pub extern "C" fn nb_moves(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, distances: u32) -> i32 {
+    let pos = match position(s, c, a, b, f, m) {
+        Ok(p) => p,
+        Err(e) => return e as i32,
+    };
+    code(with_engine(|engine| {
+        if distances == 0 && engine.table_covers(&pos) {
+            moves(&mut ValuesOnly(engine), &pos)
+        } else {
+            moves(engine, &pos)
+        }
+    }))
+}
+
+/// The engine's table, asked for values only.
+struct ValuesOnly<'a>(&'a mut WebEngine);
+
+impl Engine for ValuesOnly<'_> {
+    fn limits(&self) -> Limits {
+        self.0.limits()
+    }
+
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+        self.0.prepare(params)
+    }
+
+    fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        self.0.decide(pos, policy)
+    }
+
+    fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
+        let table = self.0.both.table();
+        match table.map(|t| nimbot::strategy::position_value(t, pos)) {
+            Some(Ok(value)) => Ok(Evaluation {
+                value,
+                distance: None,
+            }),
+            // Not in the table's layers: the whole answer, from the solver.
+            _ => self.0.evaluate(pos),
+        }
+    }
+}
+
+fn moves<E: Engine>(engine: &mut E, pos: &Position) -> Result<i32, Refusal> {
+    let pos = *pos;
+    {
+        let eval = engine.evaluate(&pos).map_err(|_| Refusal::Engine)?;
+        let mut words = vec![word(eval.value.is_won()), distance(eval.distance)];
+        let mut count = 0i32;
+        for mv in root_moves(&pos) {
+            let e = evaluate_move(engine, &pos, mv).map_err(|_| Refusal::Engine)?;
+            words.extend([
+                e.mv.take,
+                u32::from(e.mv.reset),
+                word(e.value.is_won()),
+                distance(e.distance),
+            ]);
+            count += 1;
+        }
+        answer(&words);
+        Ok(count)
+    }
+}
+
+/// The position after `take` (with a reset if `reset` is 1): returns 1 with the
+/// five numbers S C A B F of the opponent's position in the buffer, or 0 if the
+/// move empties the pile (the mover wins).
+#[no_mangle]
+pub extern "C" fn nb_after(
+    s: u32,
+    c: u32,
+    a: u32,
+    b: u32,
+    f: u32,
+    m: u32,
+    take: u32,
+    reset: u32,
+) -> i32 {
+    code(after(s, c, a, b, f, m, take, reset))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn after(
+    s: u32,
+    c: u32,
+    a: u32,
+    b: u32,
+    f: u32,
+    m: u32,
+    take: u32,
+    reset: u32,
+) -> Result<i32, Refusal> {
+    let pos = position(s, c, a, b, f, m)?;
+    let mv = Move::new(take, reset != 0);
+    match pos.after(mv) {
+        Ok(Some(next)) => {
+            answer(&[
+                next.stones(),
+                next.cap(),
+                u32::from(next.own_resets()),
+                u32::from(next.opp_resets()),
+                u32::from(next.reset_pending()),
+            ]);
+            Ok(1)
+        }
+        Ok(None) => Ok(0),
+        Err(nimbot::rules::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
+        Err(_) => Err(Refusal::BadTake),
+    }
+}
+
+/// The move nimbot plays at the position under `policy` (0 first, 1 trap,
+/// 2 longest; a won position always gets a winning move): the buffer holds
+/// take, reset (0/1) and the position's value (1 won). Returns 0.
+#[no_mangle]
+pub extern "C" fn nb_decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, policy: u32) -> i32 {
+    code(decide(s, c, a, b, f, m, policy))
+}
+
+fn decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, policy: u32) -> Result<i32, Refusal> {
+    let pos = position(s, c, a, b, f, m)?;
+    let policy = match policy {
+        0 => Policy::First,
+        1 => Policy::Trap,
+        2 => Policy::Longest,
+        _ => return Err(Refusal::BadPolicy),
+    };
+    with_engine(|engine| {
+        let d = engine.decide(&pos, policy).map_err(|_| Refusal::Engine)?;
+        // A reset on the move that empties the pile changes nothing: drop it.
+        let reset = d.mv.reset && d.mv.take < pos.stones();
+        answer(&[d.mv.take, u32::from(reset), word(d.value.is_won())]);
+        Ok(0)
+    })
+}
+
+/// The last answer's words (host tests).
+pub fn out_words() -> Vec<u32> {
+    OUT.with(|out| out.borrow().clone())
+}
