@@ -48,7 +48,7 @@ import time
 import tty
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu_test import Failure, Game, LineProcess, Oracle  # noqa: E402
+from qemu_test import BANNER, Failure, Game, LineProcess, Oracle  # noqa: E402
 
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "tests", "peers", "exp_nim_like.py")
 # An emulated board answers QEMU's in milliseconds; a reply later than --board-timeout
@@ -231,7 +231,7 @@ class Relay:
                 return
             if not self.booted.is_set():
                 self.boot_tail = (self.boot_tail + data)[-64:]
-                if b"nimbot ready" in self.boot_tail:
+                if BANNER.encode() in self.boot_tail:
                     self.booted.set()
             if self.client is not None:
                 self.send_to_bridge(self.harm(data))

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 
-from qemu_test import M, Failure, Game, LineProcess, Oracle, await_banner, oracle_process, parse_move
+from qemu_test import BANNER, M, Failure, Game, LineProcess, Oracle, await_banner, oracle_process, parse_move
 
 ICOUNT = "-icount shift=0,align=off,sleep=off"
 # Calibration loops: `cost spin N` runs 2 N instructions.
@@ -173,7 +173,7 @@ def trace_check(qemu_base, elf, ratio, timeout):
         qemu = qemu_base + one_insn_per_tb(qemu_base) + ["-d", "exec,nochain", "-D", log_path, "-kernel", elf]
         fw = LineProcess(qemu, "firmware (traced)", timeout)
         try:
-            if fw.readline(timeout=max(timeout, 60)) != "nimbot ready":
+            if fw.readline(timeout=max(timeout, 60)) != BANNER:
                 raise Failure("traced boot: no banner")
             if fw.ask("new 999 4 3 first") != "ok":
                 raise Failure("traced run: new refused")

@@ -26,6 +26,7 @@ Prints one closing line `N passed, N failed` (N = games + input checks).
 """
 
 import argparse
+import json
 import os
 import random
 import select
@@ -33,6 +34,13 @@ import shlex
 import subprocess
 import sys
 import time
+
+# The protocol's banner and help texts, written once in Rust (nimbot::protocol::grammar)
+# and kept in docs/protocol.json by its test (tests/grammar.rs).
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "docs", "protocol.json")) as _f:
+    PROTOCOL = json.load(_f)
+BANNER = PROTOCOL["banner"]
 
 M = 3  # the only initial max the embedded table covers
 
@@ -135,8 +143,8 @@ def await_banner(fw, timeout):
     dropped (some UARTs in QEMU drop them, as real ones do), so nothing is sent
     before the banner the firmware writes once it listens."""
     banner = fw.readline(timeout=max(timeout, 30))
-    if banner != "nimbot ready":
-        raise Failure(f"boot: expected the banner 'nimbot ready', got {banner!r}")
+    if banner != BANNER:
+        raise Failure(f"boot: expected the banner {BANNER!r}, got {banner!r}")
 
 
 class Game:

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use nimbot::policy::decide;
+use nimbot::protocol::grammar::{Limits, Phrase, Reason, Response};
 use nimbot::protocol::{ActiveGame, Session, MAX_LINE};
 use nimbot::rules::IllegalMove;
 use nimbot::solver::{Solution, SolveBox};
@@ -365,16 +366,14 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
     match *cmd {
         Cmd::New { n, r, first } => {
             let seat = if first { "first" } else { "second" };
-            (t(&[&"new", &n, &r, &M, &seat]), Reply::Exact("ok".into()))
+            (t(&[&"new", &n, &r, &M, &seat]), Reply::Is(Response::Ok))
         }
         Cmd::Go => {
             let reply = match game {
-                None => Reply::Exact("error no game (send new)".into()),
-                Some((g, _)) if g.winner().is_some() => {
-                    Reply::Exact("error the game is over".into())
-                }
+                None => error("no game (send new)"),
+                Some((g, _)) if g.winner().is_some() => error("the game is over"),
                 Some((g, bot)) if g.to_move() != bot => {
-                    Reply::Exact("error out of turn: the opponent is to move (send opp)".into())
+                    error("out of turn: the opponent is to move (send opp)")
                 }
                 Some(_) => Reply::Move,
             };
@@ -382,27 +381,21 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
         }
         Cmd::Opp { take, reset } => {
             let Some((g, bot)) = game else {
-                return (
-                    t(&[&"opp", &1, &0]),
-                    Reply::Exact("error no game (send new)".into()),
-                );
+                return (t(&[&"opp", &1, &0]), error("no game (send new)"));
             };
             if g.winner().is_some() {
-                return (
-                    t(&[&"opp", &1, &0]),
-                    Reply::Exact("error the game is over".into()),
-                );
+                return (t(&[&"opp", &1, &0]), error("the game is over"));
             }
             if g.to_move() == bot {
                 return (
                     t(&[&"opp", &1, &0]),
-                    Reply::Exact("error out of turn: the bot is to move (send go)".into()),
+                    error("out of turn: the bot is to move (send go)"),
                 );
             }
             let k = 1 + take % g.limit();
             let reset = reset && g.resets_left(bot.other()) > 0 && k < g.stones();
             let reply = if k >= g.stones() {
-                Reply::Exact("lost".into())
+                Reply::Is(Response::Lost)
             } else {
                 Reply::Move
             };
@@ -413,77 +406,84 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
             let table = Table::embedded();
             let d = decide(&table, &pos, session.policy()).unwrap();
             // A table-only engine knows no distance.
-            let text = format!(
-                "{} {} {} -",
-                d.value.as_word(),
-                d.mv.take,
-                u8::from(d.mv.reset)
-            );
+            let reply = Response::Query {
+                value: d.value,
+                mv: d.mv,
+                distance: None,
+            };
             (
                 t(&[&"query", &s, &c, &a, &b, &u8::from(f)]),
-                Reply::Exact(text),
+                Reply::Is(reply),
             )
         }
         Cmd::State => {
             let reply = if game.is_none() {
-                Reply::Exact("state none".into())
+                Reply::Is(Response::State(None))
             } else {
-                Reply::Prefix("state stones ")
+                Reply::State
             };
             (t(&[&"state"]), reply)
         }
-        Cmd::End => (t(&[&"end"]), Reply::Exact("ok".into())),
+        Cmd::End => (t(&[&"end"]), Reply::Is(Response::Ok)),
         Cmd::Policy(p) => {
             let mut words = t(&[&"policy"]);
             words.extend(p.map(|p| p.as_str().to_string()));
             // The table knows values only: it refuses the policies that need more.
             let reply = match p {
                 Some(Policy::Longest | Policy::Exploit) => {
-                    "error policy not played by this engine".to_string()
+                    error("policy not played by this engine")
                 }
-                _ => format!("policy {}", p.unwrap_or(session.policy()).as_str()),
+                _ => Reply::Is(Response::Policy(p.unwrap_or(session.policy()))),
             };
-            (words, Reply::Exact(reply))
+            (words, reply)
         }
         Cmd::Version => (
             t(&[&"version"]),
-            Reply::Exact(format!("version nimbot {} protocol 2", nimbot::VERSION)),
+            Reply::Is(Response::Version {
+                software: Phrase::Bytes(format!("nimbot {}", nimbot::VERSION).leak().as_bytes()),
+                protocol: 2,
+            }),
         ),
         Cmd::Limits => (
             t(&[&"limits"]),
-            Reply::Exact(format!(
-                "limits stones 999 resets 4 init_max 3 line {MAX_LINE}"
-            )),
+            Reply::Is(Response::Limits(Limits {
+                stones: 999,
+                resets: 4,
+                init_max: Some(3),
+                line: MAX_LINE as u32,
+            })),
         ),
-        Cmd::Help => (t(&[&"help"]), Reply::Prefix("help new N R M")),
+        Cmd::Help => (t(&[&"help"]), Reply::Help),
     }
 }
 
+/// The reply the protocol documents, as the grammar reads it.
 #[derive(Debug)]
 enum Reply {
-    Exact(String),
-    Prefix(&'static str),
+    Is(Response<'static>),
+    /// `state stones ...`.
+    State,
+    /// `help ...`.
+    Help,
     /// `move K F`, or `move K F won`.
     Move,
 }
 
+fn error(text: &'static str) -> Reply {
+    Reply::Is(Response::Error(Reason::Says(Phrase::Bytes(
+        text.as_bytes(),
+    ))))
+}
+
 fn check_reply(want: &Reply, got: &str) -> Result<(), TestCaseError> {
-    match want {
-        Reply::Exact(s) => prop_assert_eq!(got, s.as_str()),
-        Reply::Prefix(p) => prop_assert!(got.starts_with(p), "{:?} is not {:?}...", got, p),
-        Reply::Move => {
-            let w: Vec<&str> = got.split(' ').collect();
-            prop_assert!(
-                w.len() >= 3
-                    && w[0] == "move"
-                    && w[1].parse::<u32>().is_ok()
-                    && (w[2] == "0" || w[2] == "1")
-                    && (w.len() == 3 || (w.len() == 4 && w[3] == "won")),
-                "not a move: {:?}",
-                got
-            );
-        }
-    }
+    let reply = Response::parse(got.as_bytes());
+    let fits = match want {
+        Reply::Is(r) => reply == Some(*r),
+        Reply::State => matches!(reply, Some(Response::State(Some(_)))),
+        Reply::Help => matches!(reply, Some(Response::Help(_))),
+        Reply::Move => matches!(reply, Some(Response::Move { .. })),
+    };
+    prop_assert!(fits, "{:?} is not {:?}", got, want);
     Ok(())
 }
 

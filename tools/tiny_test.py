@@ -24,6 +24,7 @@ only the tests of games beyond the embedded table.
 
 Every wait has a timeout and every child is killed however the test ends.
 """
+import json
 import os
 import random
 import re
@@ -163,7 +164,9 @@ NOISE = ["", "bogus", "opp x 0", "opp 1 2", "go now", "new 5 4 3 third", "x" * 1
 
 # The two replies where the tiny binary (Expanding Nim only, protocol version 1)
 # differs from the full one (version 2, with Fibonacci Nim and Super-Nim).
-TINY_HELP = "help new N R M first|second;go;opp M;query|moves S C A B F;state;end;policy;version;limits"
+with open(os.path.join(ROOT, "docs", "protocol.json")) as _f:
+    HELP = json.load(_f)["help"]
+TINY_HELP = HELP["expanding"]
 
 
 def as_tiny(full_output):
@@ -172,7 +175,7 @@ def as_tiny(full_output):
     for line in full_output.split("\n"):
         if line.startswith("version nimbot ") and line.endswith(" protocol 2"):
             line = line[:-1] + "1"
-        elif line.startswith("help new N R M|fibonacci"):
+        elif line == HELP["related-games"]:
             line = TINY_HELP
         lines.append(line)
     return "\n".join(lines)

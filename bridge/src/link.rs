@@ -31,10 +31,12 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use nimbot::protocol::grammar::{Command, Opp, Response, State, Turn};
+use nimbot::protocol::Reply;
 use nimbot::{Game, Move, Outcome, Params, Player};
 
 /// The board's first line after a reset (the firmware's boot banner).
-pub const BANNER: &str = "nimbot ready";
+pub use nimbot::protocol::BANNER;
 /// How many times a question's tries the meeting gets ([`Link::meeting_tries`]).
 pub const MEETING_TRY_FACTOR: u32 = 2;
 /// Protocol versions whose Expanding Nim commands the bridge speaks.
@@ -469,15 +471,17 @@ impl Link {
         if line.is_empty() {
             return Out::Wait;
         }
+        // Every line is read by the protocol's own grammar.
+        let reply = Response::parse(line.as_bytes());
         match self.phase {
             Phase::Idle => {
                 self.on_idle_line(line);
                 Out::Wait
             }
             Phase::MeetVersion | Phase::Align => {
-                if let Some((software, protocol)) = parse_version(line) {
+                if let Some(Response::Version { software, protocol }) = reply {
                     if self.phase == Phase::MeetVersion {
-                        self.software = software.to_owned();
+                        self.software = software.to_string();
                     }
                     return self.aligned_on(protocol);
                 }
@@ -501,39 +505,42 @@ impl Link {
             _ if line == BANNER => self.fault(Fault::Reset),
             // The answer to a `version` of an earlier realignment that took more than
             // one try: stale, and harmless.
-            _ if parse_version(line).is_some() => Out::Wait,
-            _ if line.starts_with("error") => self.fault(Fault::Refused),
-            Phase::MeetLimits { protocol } => match parse_limits(line) {
-                Some(limits) => {
+            _ if matches!(reply, Some(Response::Version { .. })) => Out::Wait,
+            _ if matches!(reply, Some(Response::Error(_))) => self.fault(Fault::Refused),
+            Phase::MeetLimits { protocol } => match reply {
+                Some(Response::Limits(limits)) => {
                     self.phase = Phase::Idle;
                     self.aligned = true;
                     Out::Met(BoardInfo {
                         software: self.software.clone(),
                         protocol,
-                        limits,
+                        limits: BoardLimits {
+                            max_stones: limits.stones,
+                            max_resets: u32::from(limits.resets),
+                            init_max: limits.init_max,
+                        },
                     })
                 }
-                None => self.fault(Fault::Garbled),
+                _ => self.fault(Fault::Garbled),
             },
-            Phase::Policy => {
-                if line.strip_prefix("policy ") == Some(self.policy) {
+            Phase::Policy => match reply {
+                Some(Response::Policy(p)) if p.as_str() == self.policy => {
                     self.phase = Phase::New;
                     self.new_command()
-                } else {
-                    self.fault(Fault::Garbled)
                 }
-            }
+                _ => self.fault(Fault::Garbled),
+            },
             Phase::New => {
-                if line == "ok" {
+                if reply == Some(Response::Ok) {
                     self.synced = Some(0);
                     self.next_command()
                 } else {
                     self.fault(Fault::Garbled)
                 }
             }
-            Phase::Play { ply } => self.on_move(ply, line),
-            Phase::Verify { mv } => self.on_state(mv, line),
-            Phase::Query { first } => self.on_query(first, line),
+            Phase::Play { ply } => self.on_move(ply, reply),
+            Phase::Verify { mv } => self.on_state(mv, reply),
+            Phase::Query { first } => self.on_query(first, reply),
         }
     }
 
@@ -569,7 +576,7 @@ impl Link {
             Some(n) => match record.plies.get(n) {
                 Some(&(mv, By::Opponent)) => {
                     self.phase = Phase::Play { ply: n + 1 };
-                    Out::Send(format!("opp {} {}", mv.take, u8::from(mv.reset)))
+                    Out::Send(line(&Command::Opp(Opp::Take(mv))))
                 }
                 // Out of step with the record (cannot happen): start afresh.
                 _ => {
@@ -597,13 +604,12 @@ impl Link {
         if self.stats.board_moves + self.stats.host_moves > 0 || self.stats.total_faults() > 0 {
             self.stats.resyncs += 1;
         }
-        Out::Send(format!(
-            "new {} {} {} {}",
-            p.stones(),
-            p.resets(),
-            p.init_max(),
-            record.seat.name()
-        ))
+        Out::Send(line(&Command::New {
+            stones: p.stones(),
+            resets: u32::from(p.resets()),
+            init_max: p.init_max(),
+            seat: record.seat,
+        }))
     }
 
     fn query_command(&mut self, first: Option<Move>) -> Out {
@@ -614,9 +620,9 @@ impl Link {
         Out::Send(format!("query {pos}"))
     }
 
-    /// The board's move at `ply`, in `line`.
-    fn on_move(&mut self, ply: usize, line: &str) -> Out {
-        let Some((mv, won)) = parse_move(line) else {
+    /// The board's move at `ply`, its `reply`.
+    fn on_move(&mut self, ply: usize, reply: Option<Response<'_>>) -> Out {
+        let Some(Response::Move { mv, won }) = reply else {
             return self.fault(Fault::Garbled);
         };
         let Some(record) = &self.record else {
@@ -647,8 +653,8 @@ impl Link {
         Out::Send("state".into())
     }
 
-    /// The board's `state` after its move `mv`.
-    fn on_state(&mut self, mv: Move, line: &str) -> Out {
+    /// The board's `state` after its move `mv`, its `reply`.
+    fn on_state(&mut self, mv: Move, reply: Option<Response<'_>>) -> Out {
         let Some(record) = &self.record else {
             return self.abandon(Fault::Diverged);
         };
@@ -656,18 +662,18 @@ impl Link {
         if after.play(record.seat, mv).is_err() {
             return self.fault(Fault::Illegal);
         }
-        let Some(state) = parse_state(line) else {
+        let Some(Response::State(Some(state))) = reply else {
             return self.fault(Fault::Garbled);
         };
         let seat = record.seat;
-        let expected = BoardState {
+        let expected = State {
             stones: after.stones(),
             limit: after.limit(),
             cap: after.cap(),
-            own_resets: u32::from(after.resets_left(seat)),
-            opp_resets: u32::from(after.resets_left(seat.other())),
+            own_resets: after.resets_left(seat),
+            opp_resets: after.resets_left(seat.other()),
             pending: after.reset_pending(),
-            turn: "opponent",
+            turn: Turn::Opponent,
         };
         if state != expected {
             return self.fault(Fault::Diverged);
@@ -675,9 +681,9 @@ impl Link {
         self.accept(mv, false)
     }
 
-    /// An answer to `query`.
-    fn on_query(&mut self, first: Option<Move>, line: &str) -> Out {
-        let Some(mv) = parse_query(line) else {
+    /// An answer to `query`, its `reply`.
+    fn on_query(&mut self, first: Option<Move>, reply: Option<Response<'_>>) -> Out {
+        let Some(Response::Query { mv, .. }) = reply else {
             return self.fault(Fault::Garbled);
         };
         let Some(record) = &self.record else {
@@ -746,99 +752,11 @@ impl Link {
     }
 }
 
-/// The `version` reply, `version nimbot X.Y.Z protocol P`: the software's name and
-/// version (`nimbot X.Y.Z`) and the protocol.
-fn parse_version(line: &str) -> Option<(&str, u32)> {
-    let rest = line.strip_prefix("version ")?;
-    let (software, protocol) = rest.rsplit_once(" protocol ")?;
-    Some((software.trim(), number(protocol.trim())?))
-}
-
-/// `limits stones N resets R init_max M|any line L`.
-fn parse_limits(line: &str) -> Option<BoardLimits> {
-    let words: Vec<&str> = line.split_ascii_whitespace().collect();
-    match words.as_slice() {
-        ["limits", "stones", n, "resets", r, "init_max", m, "line", l] => {
-            l.parse::<u32>().ok()?;
-            Some(BoardLimits {
-                max_stones: n.parse().ok()?,
-                max_resets: r.parse().ok()?,
-                init_max: match *m {
-                    "any" => None,
-                    m => Some(m.parse().ok()?),
-                },
-            })
-        }
-        _ => None,
-    }
-}
-
-/// `move K F` or `move K F won`: the move and whether the board claims the win.
-fn parse_move(line: &str) -> Option<(Move, bool)> {
-    let words: Vec<&str> = line.split_ascii_whitespace().collect();
-    let (k, f, won) = match words.as_slice() {
-        ["move", k, f] => (k, f, false),
-        ["move", k, f, "won"] => (k, f, true),
-        _ => return None,
-    };
-    Some((Move::new(number(k)?, flag(f)?), won))
-}
-
-/// `win K F` or `lose K F`, with the distance to the end after it (`-` from a
-/// board, which has no solver) or without (older firmware).
-fn parse_query(line: &str) -> Option<Move> {
-    let words: Vec<&str> = line.split_ascii_whitespace().collect();
-    match words.as_slice() {
-        ["win" | "lose", k, f] | ["win" | "lose", k, f, _] => Some(Move::new(number(k)?, flag(f)?)),
-        _ => None,
-    }
-}
-
-/// The parts of a `state` line the bridge compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct BoardState<'a> {
-    stones: u32,
-    limit: u32,
-    cap: u32,
-    own_resets: u32,
-    opp_resets: u32,
-    pending: bool,
-    turn: &'a str,
-}
-
-/// `state stones S limit L cap C resets A B pending F turn T`.
-fn parse_state(line: &str) -> Option<BoardState<'_>> {
-    let words: Vec<&str> = line.split_ascii_whitespace().collect();
-    match words.as_slice() {
-        ["state", "stones", s, "limit", l, "cap", c, "resets", a, b, "pending", f, "turn", t] => {
-            Some(BoardState {
-                stones: number(s)?,
-                limit: number(l)?,
-                cap: number(c)?,
-                own_resets: number(a)?,
-                opp_resets: number(b)?,
-                pending: flag(f)?,
-                turn: t,
-            })
-        }
-        _ => None,
-    }
-}
-
-/// A plain decimal (digits only, as the protocol writes them).
-fn number(word: &str) -> Option<u32> {
-    if word.is_empty() || !word.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    word.parse().ok()
-}
-
-fn flag(word: &str) -> Option<bool> {
-    match word {
-        "0" => Some(false),
-        "1" => Some(true),
-        _ => None,
-    }
+/// The line of `command`, as the protocol's grammar writes it.
+fn line(command: &Command<'_>) -> String {
+    let mut out = Reply::default();
+    command.write(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -1231,54 +1149,5 @@ mod tests {
         // The noise was felt, and the board still played nearly everything.
         assert!(faults > 50, "{faults} faults");
         assert!(by_board > 20 * by_host, "board {by_board}, host {by_host}");
-    }
-
-    #[test]
-    fn parses_the_board_s_lines() {
-        assert_eq!(
-            parse_version("version nimbot 0.1.0 protocol 2"),
-            Some(("nimbot 0.1.0", 2))
-        );
-        assert_eq!(parse_version("version nimbot 0.1.0 protocol x"), None);
-        assert_eq!(parse_move("move 3 1"), Some((Move::new(3, true), false)));
-        assert_eq!(
-            parse_move("move 12 0 won"),
-            Some((Move::new(12, false), true))
-        );
-        for bad in [
-            "move 3",
-            "move -3 0",
-            "move 3 2",
-            "move 3 0 lost",
-            "mov 3 0",
-            "move +3 0",
-        ] {
-            assert_eq!(parse_move(bad), None, "{bad}");
-        }
-        assert_eq!(parse_query("lose 1 0"), Some(Move::new(1, false)));
-        assert_eq!(parse_query("win 2 1 -"), Some(Move::new(2, true)));
-        assert_eq!(
-            parse_limits("limits stones 999 resets 4 init_max any line 80"),
-            Some(BoardLimits {
-                max_stones: 999,
-                max_resets: 4,
-                init_max: None
-            })
-        );
-        assert_eq!(parse_limits("limits stones 999 resets 4 init_max 3"), None);
-        let state = parse_state("state stones 16 limit 3 cap 4 resets 3 4 pending 1 turn opponent");
-        assert_eq!(
-            state,
-            Some(BoardState {
-                stones: 16,
-                limit: 3,
-                cap: 4,
-                own_resets: 3,
-                opp_resets: 4,
-                pending: true,
-                turn: "opponent"
-            })
-        );
-        assert_eq!(parse_state("state none"), None);
     }
 }

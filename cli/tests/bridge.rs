@@ -55,7 +55,7 @@ fn fake_board(at: usize, then: Then) -> String {
                 }
                 if n == at && then == Then::Reset {
                     session = Session::new(TableEngine::embedded());
-                    let _ = out.write_all(b"nimbot ready\n");
+                    let _ = writeln!(out, "{}", nimbot::protocol::BANNER);
                     continue;
                 }
                 if let Some(reply) = session.handle_line(line.as_bytes()) {

@@ -4,7 +4,8 @@
 //! firmware on a UART, the tiny static binary. It runs over any `embedded-io`
 //! [`Read`]/[`Write`] pair with fixed buffers; nothing in it allocates or panics.
 //!
-//! The grammar is written once, in `docs/protocol.md` (its summary, `GRAMMAR`, is
+//! Its grammar is [`grammar`]: every command and reply as a type, with one parser
+//! and one writer each (docs/protocol.md explains it; its summary, `GRAMMAR`, is
 //! what `nimbot serial --help` prints). In short: one command per line of at most
 //! [`MAX_LINE`] bytes, `new`, `go`, `opp`, `query`, `moves`, `state`, `end`, `policy`,
 //! `version`, `limits`, `help`; with the `related-games` feature, Fibonacci Nim and
@@ -31,8 +32,10 @@ use crate::text::{match_text, text, Text};
 
 #[cfg(feature = "related-games")]
 mod games;
+pub mod grammar;
 #[cfg(feature = "related-games")]
 pub use games::SUPERNIM_MOVE_LIMIT;
+pub use grammar::BANNER;
 
 /// Longest accepted command line, in bytes, without its line ending.
 pub const MAX_LINE: usize = 80;
@@ -52,35 +55,56 @@ const PROTOCOL_VERSION: u32 = if cfg!(feature = "related-games") {
 const DEFAULT_INIT_MAX: u32 = 3;
 
 /// The line grammar in brief, one command a line with its reply: what `nimbot
-/// serial --help` prints (docs/protocol.md explains it).
-#[cfg(feature = "related-games")]
+/// serial --help` prints (docs/protocol.md explains it). Checked against
+/// [`grammar::COMMANDS`] by a test (tests/grammar.rs).
 pub const GRAMMAR: &str = "\
-new N R M first|second        -> ok (the bot takes that seat)
-go                            -> move K F [won]      (F = 1: with a reset)
-opp K F                       -> move K F [won] | lost
-query S C A B F               -> win K F D | lose K F D   (D: plies to the end, - if unknown)
-moves S C A B F [I]           -> moves win|lose D  K[r]:w|lD ... [more I]
-state | end | version | limits | policy [first|trap|longest|exploit] | help
-new fibonacci N first|second  -> ok; then go -> move K [won], opp K
-new supernim H1,H2,... first|second [cap C] [heaps K] -> ok (cap: moves, 200)
-    then go -> move MOVE, opp MOVE
-    MOVE = merge A B | grow A | split A; \" over won|lost|draw\" ends the game
+new N R M first|second               -> ok
+go                                   -> move K F [won]
+opp K F                              -> move K F [won] | lost
+query S C A B F                      -> win|lose K F D
+moves S C A B F [I]                  -> moves win|lose D K[r]:w|lD ... [more I]
+state                                -> state stones S limit L cap C resets A B pending F turn T | state none
+end                                  -> ok
+version                              -> version nimbot X.Y.Z protocol P
+policy [first|trap|longest|exploit]  -> policy NAME
+limits                               -> limits stones N resets R init_max M|any line L
+help                                 -> help ...
+In a game of Fibonacci Nim:
+new fibonacci N first|second         -> ok
+go                                   -> move K [won]
+opp K                                -> move K [won] | lost
+state                                -> state fibonacci stones S limit L turn T
+In a game of Super-Nim:
+new supernim H1,H2,... first|second [cap C] [heaps K] -> ok
+go                                   -> move MOVE [over R]
+opp MOVE                             -> move MOVE [over R] | over R
+state                                -> state supernim heaps H1,H2,... score BOT OPP turn T
+K F: take K, with a reset if F = 1. D: plies to the end, - if unknown.
+T: bot|opponent|won|lost|draw. R: won|lost|draw. MOVE: merge A B | grow A | split A.
 Bad input gets one \"error ...\" line and changes nothing.";
 
-/// The reply to `help`: the commands in one line.
-#[cfg(feature = "related-games")]
-const HELP: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp M;\
+/// The reply to `help` in a build with the related games: the commands in one
+/// line. Checked against [`grammar::COMMANDS`] by a test, as the two below.
+#[doc(hidden)]
+pub const HELP_GAMES: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp M;\
     query|moves S C A B F;state;end;policy;version;limits";
-
-/// The reply to `help`: the commands in one line.
-#[cfg(all(not(feature = "related-games"), not(target_arch = "avr")))]
-const HELP: &str = "help new N R M first|second;go;opp M;query|moves S C A B F;state;\
-    end;policy;version;limits";
-
+/// The reply to `help` in a build of Expanding Nim only.
+#[doc(hidden)]
+pub const HELP_EXPANDING: &str = "help new N R M first|second;go;opp M;query|moves S C A B F;\
+    state;end;policy;version;limits";
 /// The reply to `help` on the AVR (the Arduino Uno), which has no `moves`.
-#[cfg(all(not(feature = "related-games"), target_arch = "avr"))]
-const HELP: &str = "help new N R M first|second;go;opp M;query S C A B F;state;\
+#[doc(hidden)]
+pub const HELP_AVR: &str = "help new N R M first|second;go;opp M;query S C A B F;state;\
     end;policy;version;limits";
+
+/// The reply to `help` in this build.
+const HELP: &str = if cfg!(feature = "related-games") {
+    HELP_GAMES
+} else if cfg!(target_arch = "avr") {
+    HELP_AVR
+} else {
+    HELP_EXPANDING
+};
 
 /// One reply line, without its line ending: at most [`MAX_REPLY`] bytes of ASCII,
 /// kept on the stack. Read it as bytes (it dereferences to `[u8]`).

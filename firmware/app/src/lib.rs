@@ -34,8 +34,8 @@ pub use io_error::IoError;
 pub use stack::Stack;
 
 /// The first line after reset, so that whoever is on the other end of the UART
-/// (a person, or the QEMU test) knows the board is listening.
-pub const BANNER: &str = "nimbot ready";
+/// (a person, or the QEMU test) knows the board is listening (the protocol's).
+pub use nimbot::protocol::BANNER;
 
 /// The read loop: a line in, at most one line out, forever.
 ///
