@@ -211,6 +211,16 @@ fn group(c: &mut Command) -> &mut Command {
     c.process_group(0)
 }
 
+/// A bot's shell command in a process group of its own, every stdio piped (the
+/// runner speaks for it on the wire).
+fn spawn_piped(cmd: &str) -> io::Result<std::process::Child> {
+    group(Command::new("sh").args(["-c", &exec(cmd)]))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+}
+
 /// Start `bot` for `seat`.
 pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
     let kind = bot.kind().map_err(io::Error::other)?;
@@ -244,11 +254,7 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
             // runs the bot with its stdio on a loopback socket the runner relays.
             let relay = TcpListener::bind("127.0.0.1:0")?;
             let port = relay.local_addr()?.port();
-            let mut kid = group(Command::new("sh").args(["-c", &exec(&seat.fill(&cmd))]))
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()?;
+            let mut kid = spawn_piped(&seat.fill(&cmd))?;
             let (stdin, stdout) = (kid.stdin.take(), kid.stdout.take());
             let pgid = kid.id();
             helpers.push(thread::spawn(move || {
@@ -279,11 +285,7 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
             kid
         }
         Kind::Text(cmd) => {
-            let mut kid = group(Command::new("sh").args(["-c", &exec(&seat.fill(&cmd))]))
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()?;
+            let mut kid = spawn_piped(&seat.fill(&cmd))?;
             let (stdin, stdout) = (kid.stdin.take(), kid.stdout.take());
             let addr = format!("{}:{}", seat.host, seat.port);
             let (order, name) = (seat.order, seat.name.to_owned());
