@@ -453,6 +453,7 @@ def bench(args):
     d = None
     loads = 9
     try:
+        load_before = os.getloadavg()
         sizes = {}
         for name in SITE:
             with urllib.request.urlopen(url + name) as r:
@@ -496,6 +497,8 @@ def bench(args):
         print(f"positions of no game with N <= 999 (600 to 999 stones at a cap such games never "
               f"reach with that many left), solved on demand: 20, {stats(r['beyond'])}; a move on "
               f"from each (its box kept): {stats(r['next'], 3)} (no limit: bigger games)")
+        print(f"machine load (1-minute average, {os.cpu_count()} cores): {load_before[0]:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after (the times are wall clock: other processes count)")
         ok = (total <= 250_000 and sizes["nimbot.wasm"] <= 120_000
               and max(col("painted")) <= 100 and box[-1] <= 5)
         print("within the issue's limits" if ok else "OVER a limit")
