@@ -38,6 +38,11 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         "application/wasm",
         include_bytes!("../../web/site/nimbot.wasm"),
     ),
+    (
+        "/distances.bin",
+        "application/octet-stream",
+        include_bytes!("../../web/site/distances.bin"),
+    ),
 ];
 
 pub fn run(args: &WebArgs) -> ExitCode {
