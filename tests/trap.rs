@@ -7,11 +7,11 @@ use common::{dialogue, send};
 use nimbot::distance::Distances;
 use nimbot::engine::TableOrSolverEngine;
 use nimbot::policy::{decide, longest_move, reply_counts};
-use nimbot::protocol::Session;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value, Oracle};
 use nimbot::table::encode as encode_table;
 use nimbot::{Move, Policy, Position, Table, TableEngine};
+use nimbot_protocol::Session;
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
