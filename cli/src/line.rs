@@ -13,7 +13,7 @@ use serde::Serialize;
 use nimbot_games::json;
 
 use crate::position::PositionArgs;
-use crate::vocab::MoveJson;
+use crate::vocab::{MoveJson, PositionJson};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  nimbot line 20 3 4 4 0\n  \
@@ -30,9 +30,7 @@ pub struct LineArgs {
 #[derive(Serialize)]
 struct Report {
     #[serde(flatten)]
-    position: Position,
-    value: &'static str,
-    distance: Option<u16>,
+    head: PositionJson,
     line: Vec<MoveJson>,
 }
 
@@ -92,9 +90,7 @@ pub fn run(args: &LineArgs) -> ExitCode {
     crate::answer("line", result, |(pos, eval, plies)| {
         if args.json {
             json::print(&Report {
-                position: pos,
-                value: eval.value.as_word(),
-                distance: eval.distance,
+                head: PositionJson::new(pos, eval.value, eval.distance),
                 line: plies.iter().map(MoveJson::from).collect(),
             });
         } else {

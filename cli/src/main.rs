@@ -440,9 +440,7 @@ fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
 #[derive(serde::Serialize)]
 struct QueryReport {
     #[serde(flatten)]
-    position: Position,
-    value: &'static str,
-    distance: Option<u16>,
+    head: vocab::PositionJson,
     #[serde(rename = "move")]
     mv: vocab::MoveJson,
 }
@@ -458,9 +456,7 @@ fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
     {
         Ok((d, distance)) if json => {
             nimbot_games::json::print(&QueryReport {
-                position: *pos,
-                value: d.value.as_word(),
-                distance,
+                head: vocab::PositionJson::new(*pos, d.value, distance),
                 mv: d.mv.into(),
             });
             ExitCode::SUCCESS

@@ -13,7 +13,7 @@ use serde::Serialize;
 use nimbot_games::json;
 
 use crate::position::{expanding_position, PositionArgs};
-use crate::vocab::MoveJson;
+use crate::vocab::{MoveJson, PositionJson};
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
@@ -32,13 +32,8 @@ pub struct MovesArgs {
 /// The JSON line.
 #[derive(Serialize)]
 struct Report {
-    /// The position's six numbers, at the top level of the line.
     #[serde(flatten)]
-    position: Position,
-    /// "win" or "lose", for the player to move.
-    value: &'static str,
-    /// Plies to the end, `null` if unknown.
-    distance: Option<u16>,
+    head: PositionJson,
     /// Every move with its value and distance (`crate::vocab`).
     moves: Vec<MoveJson>,
 }
@@ -78,9 +73,7 @@ fn distance(d: Option<u16>) -> String {
 
 fn report(pos: &Position, eval: &Evaluation, moves: &[MoveEvaluation]) -> Report {
     Report {
-        position: *pos,
-        value: eval.value.as_word(),
-        distance: eval.distance,
+        head: PositionJson::new(*pos, eval.value, eval.distance),
         moves: moves.iter().map(MoveJson::from).collect(),
     }
 }
