@@ -65,6 +65,26 @@ impl Distances {
     /// allocator refuses the memory (see [`Distances::memory_bytes`]) and
     /// [`SolveError::TooLong`] if a distance exceeds [`MAX_DISTANCE`].
     pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {
+        let (open, first, total) = Self::layout(bx)?;
+        let mut d = Distances {
+            bx,
+            open,
+            first,
+            dist: filled(total, 0)?,
+        };
+        // The open caps first (their piles only shrink), then the caps from the top
+        // (a move keeps the cap or raises it), piles upward.
+        // (Block usize::MAX is the open caps: its end is the first cap's start.)
+        let caps = d.first.len().saturating_sub(1);
+        for block in core::iter::once(usize::MAX).chain((0..caps).rev()) {
+            d.solve_block(block)?;
+        }
+        Ok(d)
+    }
+
+    /// The open-cap block's piles, where each cap's layers start, and the number of
+    /// entries of `bx`.
+    fn layout(bx: SolveBox) -> Result<(u32, Vec<usize>, usize), SolveError> {
         bx.validate()?;
         let keys = geometry::keys_per_cap(bx.resets);
         let caps = bx.layer_bounds().count();
@@ -81,19 +101,36 @@ impl Distances {
         if let Some(end) = first.last_mut() {
             *end = total;
         }
-        let mut d = Distances {
+        Ok((open, first, total))
+    }
+
+    /// Every stored distance, in the order [`Distances::from_entries`] takes them
+    /// back: the open-cap block, then the caps from the lowest, each layer by layer
+    /// (own resets, then the opponent's, then the pending flag, ascending), piles
+    /// ascending. To keep distances made once (the browser's site ships those of
+    /// its table's box rather than solving them on every load).
+    pub fn entries(&self) -> &[u16] {
+        &self.dist
+    }
+
+    /// Distances of `bx` from its [`Distances::entries`], as they were made.
+    /// Nothing checks that they are the box's distances: keep them with a
+    /// checksum, or compare them with [`Distances::solve`].
+    ///
+    /// # Errors
+    /// What [`Distances::solve`] refuses of `bx`, and [`SolveError::BadParams`]
+    /// if `entries` is not as long as `bx` needs.
+    pub fn from_entries(bx: SolveBox, entries: Vec<u16>) -> Result<Self, SolveError> {
+        let (open, first, total) = Self::layout(bx)?;
+        if entries.len() != total {
+            return Err(SolveError::BadParams);
+        }
+        Ok(Distances {
             bx,
             open,
             first,
-            dist: filled(total, 0)?,
-        };
-        // The open caps first (their piles only shrink), then the caps from the top
-        // (a move keeps the cap or raises it), piles upward.
-        // (Block usize::MAX is the open caps: its end is the first cap's start.)
-        for block in core::iter::once(usize::MAX).chain((0..caps).rev()) {
-            d.solve_block(block)?;
-        }
-        Ok(d)
+            dist: entries,
+        })
     }
 
     /// Bytes [`Distances::solve`] takes for `bx` (two per stored position and per
@@ -312,5 +349,29 @@ impl Best {
             return Err(SolveError::TooLong);
         }
         Ok(d + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_give_back_the_same_distances() {
+        let bx = SolveBox::games(120, 2, 3);
+        let d = Distances::solve(bx).unwrap();
+        let back = Distances::from_entries(bx, d.entries().to_vec()).unwrap();
+        assert_eq!(back.entries(), d.entries());
+        let pos = Position::new(120, 3, 2, 2, false, 3).unwrap();
+        assert_eq!(back.get(&pos), d.get(&pos));
+        assert!(back.get(&pos).is_some());
+        // One entry short, or the entries of another box: refused.
+        let short = d.entries()[1..].to_vec();
+        assert_eq!(
+            Distances::from_entries(bx, short).unwrap_err(),
+            SolveError::BadParams
+        );
+        let other = SolveBox::games(121, 2, 3);
+        assert!(Distances::from_entries(other, d.entries().to_vec()).is_err());
     }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # nimbot in the browser (web/, docs/web.md): build, check, test and measure the site.
 #
-#   tools/web.sh build   compile web/ to web/site/nimbot.wasm (the page's other
-#                        files, index.html and app.js, are written by hand)
+#   tools/web.sh build   compile web/ to web/site/nimbot.wasm, and write
+#                        web/site/distances.bin (the table box's distances, gzip);
+#                        index.html and app.js are written by hand
 #   tools/web.sh check   rebuild into a scratch file and compare with the committed
 #                        web/site/nimbot.wasm (the binary `nimbot web` embeds); a
 #                        stale one is replaced in place, with a note, so that the
@@ -10,13 +11,15 @@
 #   tools/web.sh test    the site in headless Chromium, served by `nimbot web`
 #                        (web/browser_test.py); screenshots in target/ci-artifacts/web/
 #   tools/web.sh bench   transfer size, first answer, moves per position, in the browser
+#                        (--url URL: a copy of web/site/ served elsewhere)
 #   tools/web.sh install what test and bench need (the wasm target; chromium,
 #                        chromium-driver, python3-selenium)
 #
 # The built site is committed so that `cargo build` of the CLI needs no wasm
 # target; web/site/BUILD names the compiler that built it. `check` says whether it
 # is still what the sources compile to (a change to the core, or another compiler,
-# gives other bytes) and refreshes it for the tests.
+# gives other bytes) and refreshes it for the tests. distances.bin depends on the
+# rules alone: a unit test of web/ (cargo test -p nimbot-web) checks it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -79,6 +82,7 @@ python_with_selenium() {
 case "${1:-}" in
   build)
     compile "$SITE/nimbot.wasm"
+    cargo run --quiet --release -p nimbot-web --example distances -- "$SITE/distances.bin"
     rustc --version > "$SITE/BUILD"
     ls -l "$SITE"
     ;;
@@ -107,10 +111,12 @@ case "${1:-}" in
     [ "$1" = test ] && profile=ci
     cargo build --quiet --profile "$profile" -p nimbot-cli
     py=$(python_with_selenium)
-    "$py" web/browser_test.py "$1" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web
+    mode=$1
+    shift
+    "$py" web/browser_test.py "$mode" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web "$@"
     ;;
   *)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -6,11 +6,11 @@
 
 use super::MAX_LINE;
 use super::{ActiveGame, Error, Out, Words};
-use crate::fibonacci as fib;
-use crate::num::parse_u32;
-use crate::rules::{IllegalMove, Player};
-use crate::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
-use crate::text::{match_text, text, Text};
+use nimbot::fibonacci as fib;
+use nimbot::num::parse_u32;
+use nimbot::rules::{IllegalMove, Player};
+use nimbot::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
+use nimbot::text::{match_text, text, Text};
 
 /// Move limit (the cap) of a Super-Nim game on the protocol unless `new supernim`
 /// names one (`cap C`); the game then ends on points.

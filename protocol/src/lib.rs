@@ -11,24 +11,58 @@
 //! `version`, `limits`, `help`; with the `related-games` feature, Fibonacci Nim and
 //! Super-Nim games ([`ActiveGame`]) start with their own `new`. Any bad input gets
 //! one `error <reason>` line and changes nothing.
+//!
+//! # Example
+//! A board's whole loop, here over byte slices instead of a UART's two halves:
+//! ```
+//! use nimbot::{Table, TableEngine};
+//! use nimbot_protocol::{serve, Session};
+//!
+//! // Any table made by `nimbot-table generate`, embedded in your own crate.
+//! static TABLE: &[u8] = include_bytes!("../../table/default.nimt");
+//!
+//! let table = Table::from_bytes(TABLE)?;
+//! let mut session = Session::new(TableEngine::new(table));
+//! let mut uart_rx: &[u8] = b"new 8 0 3 first\ngo\nopp 3 0\n";
+//! let mut buf = [0u8; 64];
+//! let mut uart_tx: &mut [u8] = &mut buf;
+//! serve(&mut session, &mut uart_rx, &mut uart_tx)?;
+//! let sent = 64 - uart_tx.len();
+//! // 8 stones, no resets, limit 3: taking 1 wins (see docs/rules.md); after the
+//! // opponent takes 3, the bot may take all 4.
+//! assert_eq!(&buf[..sent], b"ok\nmove 1 0\nmove 4 0 won\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Cargo features
+//! - `related-games`: Fibonacci Nim and Super-Nim on the line protocol (protocol
+//!   version 2; without it the protocol speaks Expanding Nim only, version 1).
+//! - `async`: `serve_async` over `embedded-io-async`.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+// The unit tests print and collect with the standard library; the crate never does.
+#[cfg(test)]
+extern crate std;
 
 use embedded_io::{Read, Write};
 #[cfg(feature = "async")]
 use embedded_io_async::{Read as AsyncRead, Write as AsyncWrite};
 use heapless::Vec;
 
-use crate::engine::{bot_move, Engine, MoveError};
+use nimbot::engine::{bot_move, Engine, MoveError};
 #[cfg(feature = "related-games")]
-use crate::fibonacci as fib;
-use crate::num::{parse_u32, Decimal};
-use crate::policy::Policy;
+use nimbot::fibonacci as fib;
+use nimbot::num::{parse_u32, Decimal};
+use nimbot::policy::Policy;
 #[cfg(not(target_arch = "avr"))]
-use crate::probe::{evaluate_move, root_moves};
-use crate::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
-use crate::strategy::DecideError;
+use nimbot::probe::{evaluate_move, root_moves};
+use nimbot::rules::{Game, IllegalMove, Move, Outcome, Params, Player, Position};
+use nimbot::strategy::DecideError;
 #[cfg(feature = "related-games")]
-use crate::supernim as sn;
-use crate::text::{match_text, text, Text};
+use nimbot::supernim as sn;
+use nimbot::text::{match_text, text, Text};
 
 #[cfg(feature = "related-games")]
 mod games;
@@ -57,7 +91,8 @@ const DEFAULT_INIT_MAX: u32 = 3;
 /// The line grammar in brief, one command a line with its reply: what `nimbot
 /// serial --help` prints (docs/protocol.md explains it). Checked against
 /// [`grammar::COMMANDS`] by a test (tests/grammar.rs).
-pub const GRAMMAR: &str = "\
+pub const GRAMMAR: &str = concat!(
+    "\
 new N R M first|second               -> ok
 go                                   -> move K F [won]
 opp K F                              -> move K F [won] | lost
@@ -66,7 +101,10 @@ moves S C A B F [I]                  -> moves win|lose D K[r]:w|lD ... [more I]
 state                                -> state stones S limit L cap C resets A B pending F turn T | state none
 end                                  -> ok
 version                              -> version nimbot X.Y.Z protocol P
-policy [first|trap|longest|exploit]  -> policy NAME
+",
+    "policy [",
+    nimbot::policy_names!(),
+    "]  -> policy NAME
 limits                               -> limits stones N resets R init_max M|any line L
 help                                 -> help ...
 In a game of Fibonacci Nim:
@@ -81,7 +119,8 @@ opp MOVE                             -> move MOVE [over R] | over R
 state                                -> state supernim heaps H1,H2,... score BOT OPP turn T
 K F: take K, with a reset if F = 1. D: plies to the end, - if unknown.
 T: bot|opponent|won|lost|draw. R: won|lost|draw. MOVE: merge A B | grow A | split A.
-Bad input gets one \"error ...\" line and changes nothing.";
+Bad input gets one \"error ...\" line and changes nothing."
+);
 
 /// The reply to `help` in a build with the related games: the commands in one
 /// line. Checked against [`grammar::COMMANDS`] by a test, as the two below.
@@ -134,7 +173,7 @@ impl AsRef<[u8]> for Reply {
 /// The game a session is playing, with the bot's seat.
 // On a host a Super-Nim game holds up to 1024 heaps (2 KB) in place: the core
 // does not box (no heap), and a session holds one game.
-#[cfg_attr(feature = "alloc", allow(clippy::large_enum_variant))]
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActiveGame {
     /// Expanding Nim with resets (`new N R M ...`).
@@ -219,6 +258,12 @@ impl<E: Engine> Session<E> {
 
     /// The body of [`handle_line`](Self::handle_line): the reply goes to `out`
     /// (emptied first); false for a blank line.
+    // Out of line on the AVR: inlined into a firmware's read loop, whose frame
+    // holds the line and reply buffers (about 300 bytes), every local of a command
+    // would sit past the 64 bytes the AVR's `ldd`/`std` reach from the frame
+    // pointer, and each of its loads and stores would take seven instructions
+    // instead of one (2.4 KB more on the Arduino Uno).
+    #[cfg_attr(target_arch = "avr", inline(never))]
     fn reply_to(&mut self, line: &[u8], out: &mut Out) -> bool {
         out.0.clear();
         let mut words = Words::new(line);
@@ -248,7 +293,7 @@ impl<E: Engine> Session<E> {
             }),
             (b"version", _) => words.end().map(|()| {
                 out.text(text!("version nimbot "));
-                out.text(text!(crate::VERSION));
+                out.text(text!(nimbot::VERSION));
                 out.text(text!(" protocol "));
                 out.num(PROTOCOL_VERSION);
             }),
@@ -429,7 +474,7 @@ impl<E: Engine> Session<E> {
             Some(w) => parse_u32(w).ok_or(Error::BadNumber)?,
         };
         words.end()?;
-        let fail = |e: crate::strategy::DecideError| Error::Msg(e.text());
+        let fail = |e: nimbot::strategy::DecideError| Error::Msg(e.text());
         let eval = self.engine.evaluate(&pos).map_err(fail)?;
         out.text(text!("moves "));
         out.text(eval.value.word());
@@ -493,9 +538,11 @@ impl<E: Engine> Session<E> {
     fn cmd_policy(&mut self, words: &mut Words<'_>, out: &mut Out) -> Result<(), Error> {
         if let Some(name) = words.next() {
             words.end()?;
-            let policy = Policy::from_name(name).ok_or(Error::Msg(text!(
-                "usage: policy [first|trap|longest|exploit]"
-            )))?;
+            let policy = Policy::from_name(name).ok_or(Error::Msg(text!(concat!(
+                "usage: policy [",
+                nimbot::policy_names!(),
+                "]"
+            ))))?;
             // An engine never plays one policy under another's name.
             if !self.engine.plays(policy) {
                 return Err(Error::Msg(DecideError::Unsupported.text()));
