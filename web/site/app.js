@@ -313,8 +313,8 @@ async function loadDistances() {
   const at = W.nb_scratch(bytes.byteLength);
   if (at === 0) return;
   new Uint8Array(W.memory.buffer, at, bytes.byteLength).set(new Uint8Array(bytes));
-  W.nb_load_distances();
-  window.nimbotDistancesLoaded = performance.now();
+  // 1: taken; else refused (not the table box's), and solved when first needed.
+  if (W.nb_load_distances() === 1) window.nimbotDistancesLoaded = performance.now();
 }
 
 $('ex-form').addEventListener('submit', (ev) => {
