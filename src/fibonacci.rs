@@ -192,6 +192,7 @@ impl Game {
 
     /// `player` takes `take` stones: refused if the game is over, it is not
     /// `player`'s turn, or `take` is outside `1..=min(limit, stones)`.
+    #[inline]
     pub fn play(&mut self, player: Player, take: u64) -> Result<Outcome, Error> {
         if self.winner.is_some() {
             return Err(Error::GameOver);

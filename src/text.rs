@@ -141,7 +141,16 @@ pub use text;
 /// A `match` whose every arm is a fixed text, written as a plain string literal:
 /// `match_text!(value, { PATTERN => "text", ... })` is the `match` with each string
 /// made a [`Text`] by [`text!`](crate::text!), so the many "variant => message" lists
-/// say only what differs.
+/// say only what differs. (Public for the line protocol's crate, `nimbot-protocol`.)
+///
+/// ```
+/// use nimbot::{match_text, text::Text};
+/// fn word(win: bool) -> Text {
+///     match_text!(win, { true => "win", false => "lose" })
+/// }
+/// assert!(word(true).bytes().eq(*b"win"));
+/// ```
+#[macro_export]
 macro_rules! match_text {
     ($value:expr, { $($pat:pat $(if $guard:expr)? => $text:literal),+ $(,)? }) => {
         match $value {
@@ -150,7 +159,7 @@ macro_rules! match_text {
     };
 }
 
-pub(crate) use match_text;
+pub use match_text;
 
 /// For `text!` on the AVR.
 #[cfg(target_arch = "avr")]

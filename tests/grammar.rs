@@ -1,4 +1,4 @@
-//! The line protocol's grammar (`nimbot::protocol::grammar`): every command and
+//! The line protocol's grammar (`nimbot_protocol::grammar`): every command and
 //! every reply reads back as it was written, and the texts that describe the
 //! protocol (the summary `nimbot serial --help` prints, the `help` replies, the
 //! tables of docs/protocol.md, docs/protocol.json for the Python drivers) say what
@@ -7,14 +7,14 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use nimbot::protocol::grammar::{
-    Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
-    Reason, Response, State, Turn, BANNER, COMMANDS, SOFTWARE,
-};
-use nimbot::protocol::{Reply, GRAMMAR, HELP_AVR, HELP_EXPANDING, HELP_GAMES, MAX_LINE, MAX_REPLY};
 use nimbot::supernim as sn;
 use nimbot::text::Text;
 use nimbot::{Move, Player, Policy, Value};
+use nimbot_protocol::grammar::{
+    Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
+    Reason, Response, State, Turn, BANNER, COMMANDS, SOFTWARE,
+};
+use nimbot_protocol::{Reply, GRAMMAR, HELP_AVR, HELP_EXPANDING, HELP_GAMES, MAX_LINE, MAX_REPLY};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -586,7 +586,7 @@ fn the_python_drivers_read_the_grammar_s_own_file() {
     let got = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         got == want,
-        "docs/protocol.json is stale: NIMBOT_BLESS=1 cargo test --release -p nimbot --test grammar"
+        "docs/protocol.json is stale: NIMBOT_BLESS=1 cargo test --profile ci -p nimbot --test grammar"
     );
 }
 
@@ -599,7 +599,7 @@ proptest! {
     fn the_session_s_replies_are_in_the_grammar(
         cmds in prop::collection::vec((command(), prop::option::of("[ -~]{0,20}")), 1..40),
     ) {
-        let mut session = nimbot::Session::new(nimbot::TableEngine::embedded());
+        let mut session = nimbot_protocol::Session::new(nimbot::TableEngine::embedded());
         for (cmd, noise) in &cmds {
             let heaps;
             let command = match cmd {

@@ -410,7 +410,7 @@ fn capless_wins_matches_raw_minimax_with_open_cap() {
 /// Ask `session` for every move of the position `s c a b f` on the line protocol,
 /// following `more`: (value word, distance) and the items `TAKE[r]:vD`.
 fn protocol_moves(
-    session: &mut nimbot::protocol::Session<nimbot::engine::TableOrSolverEngine<'static>>,
+    session: &mut nimbot_protocol::Session<nimbot::engine::TableOrSolverEngine<'static>>,
     line: &str,
 ) -> ((String, String), Vec<String>) {
     let mut items = Vec::new();
@@ -420,7 +420,7 @@ fn protocol_moves(
         let ask = format!("{line} {from}");
         let reply = session.handle_line(ask.as_bytes()).expect("a reply");
         let reply = String::from_utf8(reply.to_vec()).unwrap();
-        assert!(reply.len() <= nimbot::protocol::MAX_REPLY, "{reply}");
+        assert!(reply.len() <= nimbot_protocol::MAX_REPLY, "{reply}");
         let words: Vec<&str> = reply.split(' ').collect();
         assert_eq!(words[0], "moves", "{ask} -> {reply}");
         let this = (words[1].to_string(), words[2].to_string());
@@ -457,7 +457,7 @@ fn moves_and_distances_agree_with_raw_minimax() {
     for m in 1..=4u32 {
         let mut rm = Minimax::new(m);
         let mut session =
-            nimbot::protocol::Session::new(nimbot::engine::TableOrSolverEngine::embedded());
+            nimbot_protocol::Session::new(nimbot::engine::TableOrSolverEngine::embedded());
         // `new` sets M for `query` and `moves`.
         let ok = session.handle_line(format!("new 60 2 {m} first").as_bytes());
         assert_eq!(ok.as_deref(), Some(&b"ok"[..]));

@@ -9,11 +9,11 @@ mod common;
 use common::send;
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::protocol::{Session, MAX_REPLY};
 use nimbot::rng::SplitMix64;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::position_value;
 use nimbot::{Engine, Move, Position, TableEngine, Value};
+use nimbot_protocol::{Session, MAX_REPLY};
 
 /// A random position of the box of `n` stones (R, M): a stored one (cap below the
 /// pile) most of the time, sometimes one whose cap is open.

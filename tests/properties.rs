@@ -10,12 +10,12 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use nimbot::policy::decide;
-use nimbot::protocol::grammar::{Limits, Phrase, Reason, Response};
-use nimbot::protocol::{ActiveGame, Session, MAX_LINE};
 use nimbot::rules::IllegalMove;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::best_move;
 use nimbot::{Game, Move, Outcome, Params, Player, Policy, Position, Table, TableEngine};
+use nimbot_protocol::grammar::{Limits, Phrase, Reason, Response};
+use nimbot_protocol::{ActiveGame, Session, MAX_LINE};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------

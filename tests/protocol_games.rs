@@ -5,10 +5,10 @@ mod common;
 
 use common::{dialogue, opening, refused, send, session};
 use nimbot::fibonacci::{self as fib, is_fibonacci};
-use nimbot::protocol::SUPERNIM_MOVE_LIMIT;
 use nimbot::rng::SplitMix64;
 use nimbot::supernim::{self as sn, Heaps};
 use nimbot::Player;
+use nimbot_protocol::SUPERNIM_MOVE_LIMIT;
 
 #[test]
 fn a_fibonacci_game_step_by_step() {

@@ -5,11 +5,11 @@ mod common;
 use common::send;
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::policy::decide;
-use nimbot::protocol::Session;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value, DecideError, Oracle};
 use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
 use nimbot::{Engine, Params, Policy, Position, Table, TableEngine, Value};
+use nimbot_protocol::Session;
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();

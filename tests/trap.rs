@@ -7,11 +7,11 @@ use common::{dialogue, send};
 use nimbot::distance::Distances;
 use nimbot::engine::TableOrSolverEngine;
 use nimbot::policy::{decide, longest_move, reply_counts};
-use nimbot::protocol::Session;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value, Oracle};
 use nimbot::table::encode as encode_table;
 use nimbot::{Move, Policy, Position, Table, TableEngine};
+use nimbot_protocol::Session;
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
@@ -155,57 +155,37 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
     }
 }
 
-/// The trap as it was first written, kept as the oracle of the batched one: each
-/// move's replies counted on their own, pile window by pile window.
+/// The trap by plainer means, the oracle of the batched one: the winning move by
+/// plain search, each move's replies counted on their own, pile window by pile
+/// window.
 mod per_move {
     use nimbot::rules::{Move, Position};
     use nimbot::strategy::{position_value, DecideError, Decision, Oracle};
     use nimbot::Value;
 
-    /// The winning move as first written: the oracle's largest lost pile below the
-    /// cap, then the piles the rules decide, then the cap.
+    /// The winning move by plain search, in the order the strategy documents: the
+    /// whole pile when the limit allows; else, without a reset before with one, the
+    /// takes below the cap from the smallest up, then the cap itself; the first
+    /// whose position is lost for the opponent wins. Each move asks the oracle on
+    /// its own.
     pub fn best_move<O: Oracle>(oracle: &O, pos: &Position) -> Result<Decision, DecideError> {
         let (s, c, limit) = (pos.stones(), pos.cap(), pos.limit());
-        if limit >= s {
-            return Ok(Decision {
-                mv: Move::new(s, false),
+        let won = |mv| {
+            Ok(Decision {
+                mv,
                 value: Value::Won,
-            });
+            })
+        };
+        if limit >= s {
+            return won(Move::new(s, false));
         }
         for &reset in pos.reset_choices() {
-            // Replies to takes 1..=w (w < c) all sit in the layer of this template.
-            let Ok(Some(template)) = pos.after(Move::new(1, reset)) else {
-                continue;
-            };
-            let w = limit.min(c.saturating_sub(1));
-            if w >= 1 {
-                let lo = s - w;
-                // Piles above the cap: ask the oracle for the largest lost one.
-                if let Some(p) = oracle.largest_loss_in(&template, lo.max(c + 1), s - 1)? {
-                    return Ok(Decision {
-                        mv: Move::new(s - p, reset),
-                        value: Value::Won,
-                    });
-                }
-                // Piles at or below the cap are decided by the rules.
-                for p in (lo..=c.min(s - 1)).rev() {
-                    if template.with_stones(p).and_then(|t| t.trivial_value()) == Some(Value::Lost)
-                    {
-                        return Ok(Decision {
-                            mv: Move::new(s - p, reset),
-                            value: Value::Won,
-                        });
-                    }
-                }
-            }
-            if limit >= c {
-                let mv = Move::new(c, reset);
+            let below_cap = 1..=limit.min(c.saturating_sub(1));
+            for take in below_cap.chain((limit >= c).then_some(c)) {
+                let mv = Move::new(take, reset);
                 if let Ok(Some(next)) = pos.after(mv) {
                     if position_value(oracle, &next)? == Value::Lost {
-                        return Ok(Decision {
-                            mv,
-                            value: Value::Won,
-                        });
+                        return won(mv);
                     }
                 }
             }

@@ -118,7 +118,7 @@ if [ "$MODE" = tournament ]; then
   exit 0
 fi
 WEB_TITLE="The site in the browser (headless Chromium)"
-WEB_PATTERN='^(transfer|first|moves of a position|within|OVER)'
+WEB_PATTERN='^(machine|transfer|first|  where|moves of a position|positions of no game|within|OVER)'
 if [ "$MODE" = web ]; then
   record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
   replace_section web ""

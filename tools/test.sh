@@ -61,10 +61,14 @@ done
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "the core builds with no features, and with each optional feature alone (it is no_std in every build)"
+step "the core and the line protocol build with no features, and with each optional feature alone (both are no_std in every build)"
 cargo rustc -p nimbot --lib --no-default-features -- -D warnings
-for feature in alloc std default-table async related-games encode serde; do
+for feature in alloc std default-table related-games encode serde; do
   cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
+done
+cargo rustc -p nimbot-protocol --lib -- -D warnings
+for feature in related-games async; do
+  cargo rustc -p nimbot-protocol --lib --features "$feature" -- -D warnings
 done
 cargo rustc -p nimbot-platform --lib -- -D warnings
 

@@ -434,7 +434,11 @@ LOAD_MARKS = """
 const n = performance.getEntriesByType('navigation')[0];
 const mark = (name) => (performance.getEntriesByName(name)[0] || {}).startTime;
 const fcp = (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime;
-return { page: n.responseEnd, fcp, compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
+// On screen: the page's first contentful paint (the time its frame was shown)
+// if the answer was in the document before it, else the end of the frame after
+// the answer (a task queued from that frame's requestAnimationFrame).
+const shown = fcp >= window.nimbotFirstAnswer ? fcp : window.nimbotFirstPaint;
+return { page: n.responseEnd, fcp, shown, compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
          answer: window.nimbotFirstAnswer, painted: window.nimbotFirstPaint,
          loaded: window.nimbotDistancesLoaded, distances: window.nimbotFirstDistances };
 """
@@ -453,10 +457,12 @@ def bench(args):
     d = None
     loads = 9
     try:
-        sizes = {}
+        load_before = os.getloadavg()
+        sizes, bodies = {}, {}
         for name in SITE:
             with urllib.request.urlopen(url + name) as r:
-                sizes[name] = len(r.read())
+                bodies[name] = r.read()
+                sizes[name] = len(bodies[name])
         d = browser(args.out)
         runs = []
         for _ in range(loads):
@@ -477,12 +483,13 @@ def bench(args):
               + ", ".join(f"{k} {v:,} B" for k, v in sizes.items())
               + f" (limit for the .wasm 120,000); the browser fetched {len(served)} files")
         print(f"first answer after load (#explore, N = 999, from navigation start; the "
-              f"position's and every move's value, from the table), {loads} loads: painted (the "
-              f"frame after it) {stats(col('painted'))} (limit 100 ms); in the document "
-              f"{stats(col('answer'))}")
+              f"position's and every move's value, from the table), {loads} loads: on screen "
+              f"{stats(col('shown'))} (limit 100 ms; the page's first contentful paint, which "
+              f"shows it in {sum(x['fcp'] >= x['answer'] for x in runs)} of the loads, else the "
+              f"end of the frame after it); in the document {stats(col('answer'))}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
-                          for k in ("page", "fcp", "compiled", "instantiated", "answer", "painted")))
+                          for k in ("page", "compiled", "instantiated", "answer", "fcp", "painted")))
         print(f"first distances on screen (those of the table's whole box, from distances.bin, "
               f"unzipped by the browser and checked by the module at {statistics.median(col('loaded')):.1f} ms): "
               f"{stats(col('distances'))}")
@@ -496,8 +503,10 @@ def bench(args):
         print(f"positions of no game with N <= 999 (600 to 999 stones at a cap such games never "
               f"reach with that many left), solved on demand: 20, {stats(r['beyond'])}; a move on "
               f"from each (its box kept): {stats(r['next'], 3)} (no limit: bigger games)")
+        print(f"machine load (1-minute average, {os.cpu_count()} cores): {load_before[0]:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after (the times are wall clock: other processes count)")
         ok = (total <= 250_000 and sizes["nimbot.wasm"] <= 120_000
-              and max(col("painted")) <= 100 and box[-1] <= 5)
+              and max(col("shown")) <= 100 and box[-1] <= 5)
         print("within the issue's limits" if ok else "OVER a limit")
     finally:
         if d:

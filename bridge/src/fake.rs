@@ -1,12 +1,12 @@
-//! A board for the bridge's tests: the real line protocol (`nimbot::protocol`, the
+//! A board for the bridge's tests: the real line protocol (`nimbot_protocol`, the
 //! firmware's own session code on the embedded table), behind a wire that does what
 //! a script says to the n-th command line: lose the reply, garble it, hold it back
 //! until after the next one, rewrite the command, reset the board, or stop answering.
 
 use std::collections::BTreeMap;
 
-use nimbot::protocol::Session;
 use nimbot::TableEngine;
+use nimbot_protocol::Session;
 
 use crate::link::BANNER;
 

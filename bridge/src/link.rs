@@ -31,12 +31,12 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use nimbot::protocol::grammar::{Command, Opp, Response, State, Turn};
-use nimbot::protocol::Reply;
 use nimbot::{Game, Move, Outcome, Params, Player};
+use nimbot_protocol::grammar::{Command, Opp, Response, State, Turn};
+use nimbot_protocol::Reply;
 
 /// The board's first line after a reset (the firmware's boot banner).
-pub use nimbot::protocol::BANNER;
+pub use nimbot_protocol::BANNER;
 /// How many times a question's tries the meeting gets ([`Link::meeting_tries`]).
 pub const MEETING_TRY_FACTOR: u32 = 2;
 /// Protocol versions whose Expanding Nim commands the bridge speaks.

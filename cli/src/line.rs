@@ -12,25 +12,15 @@ use serde::Serialize;
 
 use nimbot_games::json;
 
-use crate::position::AfterArgs;
-use crate::vocab::MoveJson;
+use crate::position::PositionArgs;
+use crate::vocab::{MoveJson, PositionJson};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  nimbot line 20 3 4 4 0\n  \
     nimbot line --after \"3 2 2r\" --stones 20 --json")]
 pub struct LineArgs {
-    /// The position: S C A B F (as for `query`), or --after.
-    #[arg(
-        num_args = 5,
-        value_name = "NUMBERS",
-        required_unless_present = "after"
-    )]
-    numbers: Vec<u64>,
     #[command(flatten)]
-    after: AfterArgs,
-    /// M: the game's initial maximum.
-    #[arg(long, short = 'm', default_value_t = 3)]
-    init_max: u32,
+    position: PositionArgs,
     /// One JSON line instead of the table.
     #[arg(long)]
     json: bool,
@@ -40,9 +30,7 @@ pub struct LineArgs {
 #[derive(Serialize)]
 struct Report {
     #[serde(flatten)]
-    position: Position,
-    value: &'static str,
-    distance: Option<u16>,
+    head: PositionJson,
     line: Vec<MoveJson>,
 }
 
@@ -93,34 +81,22 @@ pub fn line<E: Engine>(engine: &mut E, pos: &Position) -> Result<Vec<MoveEvaluat
 }
 
 pub fn run(args: &LineArgs) -> ExitCode {
-    let pos = match args.after.position(args.init_max, &args.numbers) {
-        Some(p) => p,
-        None => crate::expanding_position(&args.numbers, args.init_max),
-    };
+    let pos = args.position.expanding();
     let mut engine = HostEngine::new();
     let result = pos.and_then(|pos| {
         let eval = engine.evaluate(&pos).map_err(|e| e.to_string())?;
         Ok((pos, eval, line(&mut engine, &pos)?))
     });
-    match result {
-        Ok((pos, eval, plies)) => {
-            if args.json {
-                json::print(&Report {
-                    position: pos,
-                    value: eval.value.as_word(),
-                    distance: eval.distance,
-                    line: plies.iter().map(MoveJson::from).collect(),
-                });
-            } else {
-                print!("{}", table(&pos, &plies));
-            }
-            ExitCode::SUCCESS
+    crate::answer("line", result, |(pos, eval, plies)| {
+        if args.json {
+            json::print(&Report {
+                head: PositionJson::new(pos, eval.value, eval.distance),
+                line: plies.iter().map(MoveJson::from).collect(),
+            });
+        } else {
+            print!("{}", table(&pos, &plies));
         }
-        Err(e) => {
-            eprintln!("nimbot line: {e}");
-            ExitCode::from(2)
-        }
-    }
+    })
 }
 
 /// One line a ply: the mover (the player to move at `pos` is "A"), the move, the

@@ -26,10 +26,10 @@ use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::fibonacci as fib;
 use nimbot::policy::Knowledge;
-use nimbot::protocol::{serve, Session};
 use nimbot::{Engine, Params, Policy, Position};
 use nimbot_exploit::exploit::HostEngine;
 use nimbot_games::win::{Win, WinChoice};
+use nimbot_protocol::{serve, Session};
 
 use analyze::AnalyzeArgs;
 use arena::ArenaArgs;
@@ -39,7 +39,7 @@ use demo::DemoArgs;
 use exp_nim::ExpNimArgs;
 use line::LineArgs;
 use moves::MovesArgs;
-use position::AfterArgs;
+use position::PositionArgs;
 use serve::ServeArgs;
 use tournament::TournamentArgs;
 use web::WebArgs;
@@ -179,7 +179,7 @@ enum Command {
     /// Speak the line protocol on stdin/stdout (the default).
     ///
     /// One command per line, one reply line each (docs/protocol.md explains them).
-    #[command(after_long_help = nimbot::protocol::GRAMMAR)]
+    #[command(after_long_help = nimbot_protocol::GRAMMAR)]
     Serial(PolicyArgs),
     /// Print the value of one position and the move nimbot plays there.
     ///
@@ -199,14 +199,8 @@ enum Command {
         /// The game: expanding (Expanding Nim with resets) or fibonacci.
         #[arg(long, value_enum, default_value_t = Game::Expanding)]
         game: Game,
-        /// The position: S C A B F (expanding) or S LIMIT (fibonacci); or --after.
-        #[arg(num_args = 1.., value_name = "NUMBERS", required_unless_present = "after")]
-        numbers: Vec<u64>,
         #[command(flatten)]
-        after: AfterArgs,
-        /// M: the initial maximum of an Expanding Nim game.
-        #[arg(long, short = 'm', default_value_t = 3)]
-        init_max: u32,
+        position: PositionArgs,
         /// One JSON line: the position, its value and distance, and the move.
         #[arg(long)]
         json: bool,
@@ -280,12 +274,10 @@ fn main() -> ExitCode {
         Command::Serial(play) => run_serial(play),
         Command::Query {
             game,
-            numbers,
-            after,
-            init_max,
+            position,
             json,
             play,
-        } => run_query(game, &numbers, &after, init_max, json, play),
+        } => run_query(game, &position, json, play),
         Command::Moves(args) => moves::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
@@ -320,6 +312,25 @@ fn quit_quietly_on_broken_pipe() {
 }
 
 /// A game's parameters, or (after one line on stderr) the usage error's exit status.
+/// A command's answer: `print` it and succeed, or say what is wrong on stderr
+/// (`nimbot CMD: ...`) with exit status 2.
+pub(crate) fn answer<T, E: std::fmt::Display>(
+    cmd: &str,
+    result: Result<T, E>,
+    print: impl FnOnce(T),
+) -> ExitCode {
+    match result {
+        Ok(t) => {
+            print(t);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("nimbot {cmd}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn params(cmd: &str, stones: u32, resets: u8, init_max: u32) -> Result<Params, ExitCode> {
     Params::new(stones, resets, init_max).map_err(|e| {
         eprintln!("nimbot {cmd}: {e}");
@@ -357,23 +368,13 @@ enum Game {
     SuperNim,
 }
 
-fn run_query(
-    game: Game,
-    numbers: &[u64],
-    after: &AfterArgs,
-    init_max: u32,
-    json: bool,
-    play: PolicyArgs,
-) -> ExitCode {
-    if game != Game::Expanding && after.after.is_some() {
+fn run_query(game: Game, position: &PositionArgs, json: bool, play: PolicyArgs) -> ExitCode {
+    if game != Game::Expanding && position.after.after.is_some() {
         eprintln!("nimbot query: --after is for Expanding Nim only");
         return ExitCode::from(2);
     }
     match game {
-        Game::Expanding => match after
-            .position(init_max, numbers)
-            .unwrap_or_else(|| expanding_position(numbers, init_max))
-        {
+        Game::Expanding => match position.expanding() {
             Ok(pos) => query_expanding(&pos, json, play),
             Err(e) => {
                 eprintln!("nimbot query: {e}");
@@ -384,32 +385,12 @@ fn run_query(
             eprintln!("nimbot query: --policy is for Expanding Nim only");
             ExitCode::from(2)
         }
-        Game::Fibonacci => query_fibonacci(numbers, json),
+        Game::Fibonacci => query_fibonacci(&position.numbers, json),
         Game::SuperNim => {
             eprintln!("nimbot query: super-nim has no query (try arena or the line protocol)");
             ExitCode::from(2)
         }
     }
-}
-
-/// `S C A B F` as an Expanding Nim position.
-pub(crate) fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
-    let &[stones, cap, own, opp, pending] = numbers else {
-        return Err(format!(
-            "expanding nim needs 5 numbers S C A B F, got {}",
-            numbers.len()
-        ));
-    };
-    let stones = u32::try_from(stones).map_err(|_| "stones out of range".to_owned())?;
-    let cap = u32::try_from(cap).map_err(|_| "cap out of range".to_owned())?;
-    let own = u8::try_from(own).map_err(|_| "resets out of range".to_owned())?;
-    let opp = u8::try_from(opp).map_err(|_| "resets out of range".to_owned())?;
-    let pending = match pending {
-        0 => false,
-        1 => true,
-        _ => return Err("the pending flag F must be 0 or 1".to_owned()),
-    };
-    Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
 }
 
 fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
@@ -459,9 +440,7 @@ fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
 #[derive(serde::Serialize)]
 struct QueryReport {
     #[serde(flatten)]
-    position: Position,
-    value: &'static str,
-    distance: Option<u16>,
+    head: vocab::PositionJson,
     #[serde(rename = "move")]
     mv: vocab::MoveJson,
 }
@@ -477,9 +456,7 @@ fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
     {
         Ok((d, distance)) if json => {
             nimbot_games::json::print(&QueryReport {
-                position: *pos,
-                value: d.value.as_word(),
-                distance,
+                head: vocab::PositionJson::new(*pos, d.value, distance),
                 mv: d.mv.into(),
             });
             ExitCode::SUCCESS

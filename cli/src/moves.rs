@@ -12,23 +12,13 @@ use serde::Serialize;
 
 use nimbot_games::json;
 
-use crate::position::AfterArgs;
-use crate::vocab::MoveJson;
+use crate::position::{expanding_position, PositionArgs};
+use crate::vocab::{MoveJson, PositionJson};
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    /// The position: S C A B F (as for `query`), or --after.
-    #[arg(
-        num_args = 5,
-        value_name = "NUMBERS",
-        required_unless_present_any = ["after", "batch"]
-    )]
-    numbers: Vec<u64>,
     #[command(flatten)]
-    after: AfterArgs,
-    /// M: the game's initial maximum.
-    #[arg(long, short = 'm', default_value_t = 3)]
-    init_max: u32,
+    position: PositionArgs,
     /// One JSON line instead of the table.
     #[arg(long)]
     json: bool,
@@ -42,46 +32,27 @@ pub struct MovesArgs {
 /// The JSON line.
 #[derive(Serialize)]
 struct Report {
-    /// The position's six numbers, at the top level of the line.
     #[serde(flatten)]
-    position: Position,
-    /// "win" or "lose", for the player to move.
-    value: &'static str,
-    /// Plies to the end, `null` if unknown.
-    distance: Option<u16>,
+    head: PositionJson,
     /// Every move with its value and distance (`crate::vocab`).
     moves: Vec<MoveJson>,
 }
 
 pub fn run(args: &MovesArgs) -> ExitCode {
     if args.batch {
-        return batch(args.init_max);
+        return batch(args.position.init_max);
     }
-    let pos = match args.after.position(args.init_max, &args.numbers) {
-        Some(p) => p,
-        None => crate::expanding_position(&args.numbers, args.init_max),
-    };
-    let pos = match pos {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("nimbot moves: {e}");
-            return ExitCode::from(2);
+    let result = args.position.expanding().and_then(|pos| {
+        let (eval, moves) = probe(&mut HostEngine::new(), &pos).map_err(|e| e.to_string())?;
+        Ok((pos, eval, moves))
+    });
+    crate::answer("moves", result, |(pos, eval, moves)| {
+        if args.json {
+            json::print(&report(&pos, &eval, &moves));
+        } else {
+            print!("{}", table(&eval, &moves));
         }
-    };
-    match probe(&mut HostEngine::new(), &pos) {
-        Ok((eval, moves)) => {
-            if args.json {
-                json::print(&report(&pos, &eval, &moves));
-            } else {
-                print!("{}", table(&eval, &moves));
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("nimbot moves: {e}");
-            ExitCode::from(2)
-        }
-    }
+    })
 }
 
 /// The position's evaluation and every move's.
@@ -102,9 +73,7 @@ fn distance(d: Option<u16>) -> String {
 
 fn report(pos: &Position, eval: &Evaluation, moves: &[MoveEvaluation]) -> Report {
     Report {
-        position: *pos,
-        value: eval.value.as_word(),
-        distance: eval.distance,
+        head: PositionJson::new(*pos, eval.value, eval.distance),
         moves: moves.iter().map(MoveJson::from).collect(),
     }
 }
@@ -154,7 +123,7 @@ fn batch(init_max: u32) -> ExitCode {
                 } else {
                     init_max
                 };
-                crate::expanding_position(&n, m).and_then(|pos| {
+                expanding_position(&n, m).and_then(|pos| {
                     probe(&mut engine, &pos)
                         .map(|(eval, moves)| json::line(&report(&pos, &eval, &moves)))
                         .map_err(|e| e.to_string())

@@ -7,6 +7,56 @@
 use clap::Args;
 use nimbot::{Game, Move, Params, Player, Position};
 
+/// A position on the command line (`query`, `moves`, `line`): its numbers, or the
+/// moves that led to it (`--after`), and the game's M.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PositionArgs {
+    /// The position: S C A B F (stones left, the cap on this take, the mover's
+    /// resets left, the other's, 1 if a reset is pending), or --after. Fibonacci
+    /// Nim's `query --game fibonacci` takes S LIMIT.
+    #[arg(num_args = 1.., value_name = "NUMBERS")]
+    pub numbers: Vec<u64>,
+    #[command(flatten)]
+    pub after: AfterArgs,
+    /// M: the game's initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    pub init_max: u32,
+}
+
+impl PositionArgs {
+    /// The Expanding Nim position of the numbers or of `--after`, or what is wrong
+    /// with them (none given, a bad number, an illegal move).
+    pub fn expanding(&self) -> Result<Position, String> {
+        match self.after.position(self.init_max, &self.numbers) {
+            Some(p) => p,
+            None if self.numbers.is_empty() => Err(
+                "give the position: its numbers S C A B F, or --after MOVES (see --help)".into(),
+            ),
+            None => expanding_position(&self.numbers, self.init_max),
+        }
+    }
+}
+
+/// `S C A B F` as an Expanding Nim position.
+pub fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+    let &[stones, cap, own, opp, pending] = numbers else {
+        return Err(format!(
+            "expanding nim needs 5 numbers S C A B F, got {}",
+            numbers.len()
+        ));
+    };
+    let stones = u32::try_from(stones).map_err(|_| "stones out of range".to_owned())?;
+    let cap = u32::try_from(cap).map_err(|_| "cap out of range".to_owned())?;
+    let own = u8::try_from(own).map_err(|_| "resets out of range".to_owned())?;
+    let opp = u8::try_from(opp).map_err(|_| "resets out of range".to_owned())?;
+    let pending = match pending {
+        0 => false,
+        1 => true,
+        _ => return Err("the pending flag F must be 0 or 1".to_owned()),
+    };
+    Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
+}
+
 /// The game and its moves so far, in place of the five numbers.
 #[derive(Args, Debug, Clone, Default)]
 pub struct AfterArgs {

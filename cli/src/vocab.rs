@@ -5,8 +5,31 @@
 //! `value` and `distance` when it is evaluated. `tests/schema.rs` pins it.
 
 use nimbot::probe::MoveEvaluation;
-use nimbot::Move;
+use nimbot::{Move, Position, Value};
 use serde::Serialize;
+
+/// The head of every JSON answer about one position (`query`, `moves`, `line`):
+/// its six numbers at the top level, then its value and distance for the mover.
+/// The answer's own fields follow it (`#[serde(flatten)]`).
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct PositionJson {
+    #[serde(flatten)]
+    pub position: Position,
+    /// "win" or "lose", for the player to move.
+    pub value: &'static str,
+    /// Plies to the end, `null` if unknown.
+    pub distance: Option<u16>,
+}
+
+impl PositionJson {
+    pub fn new(position: Position, value: Value, distance: Option<u16>) -> Self {
+        PositionJson {
+            position,
+            value: value.as_word(),
+            distance,
+        }
+    }
+}
 
 /// A move, with its value and distance for its mover when known.
 #[derive(Serialize, Clone, Copy, Debug)]

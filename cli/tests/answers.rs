@@ -1,6 +1,8 @@
 //! The command line's answers of issue 32: positions given as moves (`--after`),
 //! the best-play line (`nimbot line`), the value history chart (`analyze --plot`)
-//! and one JSON vocabulary for every command that prints JSON (the schema test).
+//! and one JSON vocabulary for every command that prints JSON (the schema test;
+//! `nimbot-table stats --json`, another package's binary, is pinned in
+//! tools/tests/cli.rs).
 
 use std::process::Command;
 

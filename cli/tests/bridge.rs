@@ -1,5 +1,5 @@
 //! `nimbot connect --board` against a board written here (the firmware's protocol
-//! session, `nimbot::protocol::Session` on the embedded table, served on a TCP
+//! session, `nimbot_protocol::Session` on the embedded table, served on a TCP
 //! socket as QEMU's socket chardev or ser2net would), through `nimbot serve`; and
 //! `connect --retry` against a server that comes up late. The firmware itself plays
 //! through the bridge in `tools/firmware.sh test` (firmware/bridge_test.py).
@@ -14,8 +14,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::{first_wins, spawn, Kid, Referee, BIN};
-use nimbot::protocol::Session;
 use nimbot::TableEngine;
+use nimbot_protocol::Session;
 
 /// What the fake board does once it has read `at` command lines (counted over every
 /// connection).
@@ -55,7 +55,7 @@ fn fake_board(at: usize, then: Then) -> String {
                 }
                 if n == at && then == Then::Reset {
                     session = Session::new(TableEngine::embedded());
-                    let _ = writeln!(out, "{}", nimbot::protocol::BANNER);
+                    let _ = writeln!(out, "{}", nimbot_protocol::BANNER);
                     continue;
                 }
                 if let Some(reply) = session.handle_line(line.as_bytes()) {

@@ -8,7 +8,7 @@ mod common;
 
 use common::engine;
 use libfuzzer_sys::fuzz_target;
-use nimbot::protocol::{ActiveGame, Line, LineReader, Session, MAX_LINE, MAX_REPLY};
+use nimbot_protocol::{ActiveGame, Line, LineReader, Session, MAX_LINE, MAX_REPLY};
 
 /// Hands out `data` `chunk` bytes at a time, as a UART or pipe would.
 struct Chunks<'a> {

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use nimbot::engine::SolvingEngine;
-use nimbot::protocol::{Session, MAX_REPLY};
 use nimbot::{Engine, Player};
+use nimbot_protocol::{Session, MAX_REPLY};
 
 /// A protocol session on the in-memory solver.
 pub fn session() -> Session<SolvingEngine> {

@@ -4,7 +4,7 @@
 //! It speaks what a player needs, spelled as in the full host binary: the line
 //! protocol on stdin/stdout (no arguments, or `serial`), `query`, `exp-nim` and
 //! `connect`, with the same outputs, summary lines and exit codes. Everything the
-//! games need is the no_std core (`nimbot::protocol`, `nimbot_platform`);
+//! games need is the no_std core (`nimbot_protocol`, `nimbot_platform`);
 //! this crate parses arguments, resolves host names ([`hosts`]) and moves bytes
 //! through [`sys`], the only `unsafe` module. Games in the embedded table (N <= 999,
 //! R <= 4, M = 3) are played from it; larger ones are solved in memory by the
@@ -21,7 +21,6 @@ use nimbot::distance::DistanceCache;
 use nimbot::num::{parse_u32, parse_u64, Decimal};
 use nimbot::policy::Knowledge;
 use nimbot::probe::Evaluation;
-use nimbot::protocol::{serve, Session};
 use nimbot::solver::{SolutionCache, SolveBox};
 use nimbot::strategy::DecideError;
 use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
@@ -30,6 +29,7 @@ use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::tcp_client::{Client, ClientError, Step};
 use nimbot_platform::text_client::{TextAction, TextClient, TextError};
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
+use nimbot_protocol::{serve, Session};
 
 use sys::heap::OUT_OF_MEMORY;
 use sys::{Args, Errno, Socket};

@@ -42,6 +42,7 @@ Examples:
   nimbot-table plot table/default.nimt -o map.png
   nimbot-table bench --json
   nimbot-table stats --stones 999 --resets 4 --init-max 3
+  nimbot-table stats --stones 200 --json
 
 Exit status: 0 success, 1 a check failed (verify found a mismatch), 2 bad arguments
 or an unreadable / invalid table file.";
@@ -63,7 +64,7 @@ enum Command {
     /// The whole game in numbers (from a fresh solve, no table file): won and lost
     /// positions per reset state, the starts the first player loses, the longest
     /// perfect-play games, how lost positions repeat along a layer.
-    Stats(generate::LimitArgs),
+    Stats(stats::StatsArgs),
 }
 
 fn main() -> ExitCode {

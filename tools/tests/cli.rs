@@ -307,3 +307,96 @@ fn stats_of_the_default_limits_match_the_snapshot() {
         lost.len()
     )));
 }
+
+#[test]
+fn stats_json_says_what_the_text_says_in_the_clis_vocabulary() {
+    let args = [
+        "stats",
+        "--stones",
+        "150",
+        "--resets",
+        "2",
+        "--init-max",
+        "3",
+    ];
+    let text = stdout(&run(&args));
+    let o = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    // The box by the names the records use (`stones` is N), each reset state by
+    // the position's names.
+    assert_eq!(
+        (
+            v["stones"].as_u64(),
+            v["resets"].as_u64(),
+            v["init_max"].as_u64()
+        ),
+        (Some(150), Some(2), Some(3))
+    );
+    let stored = Solution::solve(SolveBox::games(150, 2, 3))
+        .unwrap()
+        .stored_positions();
+    assert_eq!(v["stored_positions"].as_u64(), Some(stored));
+    let states = v["reset_states"].as_array().unwrap();
+    assert_eq!(states.len(), 18);
+    let mut sum = 0;
+    for st in states {
+        let keys: Vec<&str> = st.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["lost", "opp_resets", "own_resets", "reset_pending", "won"]
+        );
+        assert!(st["reset_pending"].is_boolean());
+        sum += st["won"].as_u64().unwrap() + st["lost"].as_u64().unwrap();
+        // The text's row of this state has the same counts.
+        let row = format!(
+            "{:>3} {:>3} {:>2} ",
+            st["own_resets"].as_u64().unwrap(),
+            st["opp_resets"].as_u64().unwrap(),
+            u8::from(st["reset_pending"] == true)
+        );
+        let line = text.lines().find(|l| l.starts_with(&row)).unwrap();
+        let w: Vec<u64> = line
+            .split_whitespace()
+            .skip(3)
+            .take(2)
+            .map(|x| x.replace(',', "").parse().unwrap())
+            .collect();
+        assert_eq!(
+            w,
+            [st["won"].as_u64().unwrap(), st["lost"].as_u64().unwrap()]
+        );
+    }
+    assert_eq!(sum, stored);
+    let lost: Vec<u64> = v["first_player_loses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert!(text.contains(&format!(
+        "loses the start of {} of the 150 games",
+        lost.len()
+    )));
+    // The longest games: a distance (plies) and the winner's seat (0 first), odd
+    // distances won by the first player.
+    for l in v["longest"].as_array().unwrap() {
+        let d = l["distance"].as_u64().unwrap();
+        assert_eq!(l["winner"].as_u64(), Some(1 - d % 2));
+        let line = format!("longest from N = {}: {d} plies", l["stones"]);
+        assert!(text.contains(&line), "{line}");
+    }
+    let layers = &v["layers"];
+    assert!(layers["count"].as_u64().unwrap() >= layers["without_lost"].as_u64().unwrap());
+    let periods: u64 = layers["periods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["count"].as_u64().unwrap())
+        .sum();
+    assert!(
+        text.replace(',', "")
+            .contains(&format!("over {periods} periods")),
+        "{periods}"
+    );
+}

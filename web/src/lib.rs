@@ -29,7 +29,7 @@ use std::cell::RefCell;
 use nimbot::distance::Distances;
 use nimbot::engine::{Limits, SolvingEngine, TableEngine, TableOrSolverEngine};
 use nimbot::probe::{evaluate_move, root_moves, Evaluation};
-use nimbot::solver::SolveBox;
+use nimbot::solver::{Solution, SolveBox};
 use nimbot::{DecideError, Decision, Engine, Move, Params, Policy, Position, Table};
 
 /// The embedded table's bytes.
@@ -77,6 +77,10 @@ pub struct WebEngine {
     both: TableOrSolverEngine<'static>,
     table_box: SolveBox,
     table_distances: Option<Distances>,
+    /// The table box's values as the solver's bits (about 0.2 MB, made on the
+    /// first `longest` move in a lost position): with the box's distances, what
+    /// [`longest_move`](nimbot::policy::longest_move) reads.
+    table_solution: Option<Solution>,
 }
 
 impl WebEngine {
@@ -90,7 +94,29 @@ impl WebEngine {
             both: TableOrSolverEngine::new(table, SolvingEngine::new(SOLVER_BUDGET)),
             table_box,
             table_distances: None,
+            table_solution: None,
         }
+    }
+
+    /// The `longest` move at `pos`, a position of the table's box, from the
+    /// box's distances (loaded with the page) and values: the move the solver
+    /// would choose after solving the whole game, without that solve.
+    fn longest_in_table(&mut self, pos: &Position) -> Option<Result<Decision, DecideError>> {
+        if !self.table_covers(pos) {
+            return None;
+        }
+        if self.table_distances.is_none() {
+            self.table_distances = Distances::solve(self.table_box).ok();
+        }
+        if self.table_solution.is_none() {
+            self.table_solution = Solution::solve(self.table_box).ok();
+        }
+        let (sol, dist) = (
+            self.table_solution.as_ref()?,
+            self.table_distances.as_ref()?,
+        );
+        dist.covers(pos)
+            .then(|| nimbot::policy::longest_move(sol, dist, pos))
     }
 
     /// Whether the table answers `pos` (it lies in a game the table covers).
@@ -101,6 +127,13 @@ impl WebEngine {
             pos.init_max(),
         )
         .is_ok_and(|p| self.both.table_covers(&p))
+    }
+
+    /// Whether `pos` lies outside the table box's positions (a cap no game of the
+    /// box reaches at its pile), though its game's limits are the table's.
+    #[cfg(test)]
+    fn table_box_lacks(&mut self, pos: &Position) -> bool {
+        self.table_distance(pos).is_none()
     }
 
     /// The distance of `pos` from the table box's distances, if it lies there.
@@ -129,6 +162,11 @@ impl Engine for WebEngine {
     }
 
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
+        if policy == Policy::Longest {
+            if let Some(d) = self.longest_in_table(pos) {
+                return d;
+            }
+        }
         self.both.decide(pos, policy)
     }
 
@@ -580,5 +618,42 @@ mod tests {
             let want_dists: Vec<u32> = want[2..].chunks(3).map(|m| m[2]).collect();
             assert_eq!(dists, want_dists);
         }
+    }
+}
+
+#[cfg(test)]
+mod longest_tests {
+    use super::*;
+    use nimbot::rng::SplitMix64;
+
+    #[test]
+    fn longest_from_the_table_box_is_the_solvers_move() {
+        // The page's `longest` (the table box's values and distances) against the
+        // engine it replaces (the solver on the whole game, then its distances),
+        // in positions of random games, lost ones mostly.
+        let mut web = WebEngine::new();
+        let table = Table::from_bytes(TABLE).ok().map(TableEngine::new);
+        let mut solver = TableOrSolverEngine::new(table, SolvingEngine::new(SOLVER_BUDGET));
+        let mut rng = SplitMix64::new(32);
+        let (mut lost, mut checked) = (0, 0);
+        while checked < 300 {
+            let s = 2 + rng.below(998) as u32;
+            let c = 3 + rng.below(12) as u32;
+            let (a, b, f) = (rng.below(5) as u8, rng.below(5) as u8, rng.chance(0.3));
+            let Ok(pos) = Position::new(s, c, a, b, f, 3) else {
+                continue;
+            };
+            if !web.table_covers(&pos) || web.table_box_lacks(&pos) {
+                continue;
+            }
+            let params = Params::new(999, 4, 3).unwrap();
+            solver.prepare(&params).unwrap();
+            let want = solver.decide(&pos, Policy::Longest).unwrap();
+            let got = web.decide(&pos, Policy::Longest).unwrap();
+            assert_eq!(got, want, "{pos:?}");
+            lost += usize::from(!got.value.is_won());
+            checked += 1;
+        }
+        assert!(lost > 50, "{lost}");
     }
 }

@@ -10,7 +10,8 @@
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 use embedded_io::{Read, Write};
-use nimbot::{serve, Session, Table, TableEngine};
+use nimbot::{Table, TableEngine};
+use nimbot_protocol::{serve, Session};
 
 /// Your table: any blob made by `nimbot-table generate`, embedded from your crate
 /// (this is the one nimbot ships: N <= 999, R <= 4, M = 3).

@@ -21,8 +21,9 @@ use core::pin::pin;
 use core::task::{Context, Poll, Waker};
 
 use embedded_io_async::{Read, Write};
-use nimbot::protocol::serve_async;
-use nimbot::{Session, Table, TableEngine};
+use nimbot::{Table, TableEngine};
+use nimbot_protocol::serve_async;
+use nimbot_protocol::Session;
 
 /// Your table: any blob made by `nimbot-table generate`, embedded from your crate
 /// (this is the one nimbot ships: N <= 999, R <= 4, M = 3).

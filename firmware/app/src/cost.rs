@@ -25,9 +25,9 @@ use nimbot::num::{parse_u32, Decimal};
 use nimbot::probe::Evaluation;
 
 use crate::Part;
-use nimbot::protocol::Line;
 use nimbot::strategy::DecideError;
 use nimbot::{Decision, Engine, Params, Policy, Position};
+use nimbot_protocol::Line;
 
 /// A board's free-running counter and a loop of known length.
 pub trait Ticker {

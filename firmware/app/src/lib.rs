@@ -1,6 +1,6 @@
 //! The nimbot firmware application, the same on every board.
 //!
-//! The line protocol of `nimbot::protocol` (the same code as the host binary) runs
+//! The line protocol of `nimbot_protocol` (the same code as the host binary) runs
 //! over a UART and plays from the solution table embedded in flash
 //! (`TableEngine::embedded()`): no heap, and no panic the linker can reach (see
 //! [`panic_guard`]). A board crate (under `firmware/boards/`) contributes only
@@ -26,16 +26,16 @@ pub mod stack;
 
 use embedded_io::{Read, Write};
 use nimbot::num::Decimal;
-use nimbot::protocol::{Line, LineReader, Reply, Session};
 use nimbot::text::{text, Text};
 use nimbot::{Engine, TableEngine};
+use nimbot_protocol::{Line, LineReader, Reply, Session};
 
 pub use io_error::IoError;
 pub use stack::Stack;
 
 /// The first line after reset, so that whoever is on the other end of the UART
 /// (a person, or the QEMU test) knows the board is listening (the protocol's).
-pub use nimbot::protocol::BANNER;
+pub use nimbot_protocol::BANNER;
 
 /// The read loop: a line in, at most one line out, forever.
 ///

@@ -142,12 +142,12 @@ fn policy_names(filter: impl Fn(nimbot::Policy) -> bool) -> Vec<&'static str> {
 
 /// What a `Session` answers to `line`.
 fn session_reply(line: &str) -> String {
-    let mut session = nimbot::Session::new(nimbot::TableEngine::embedded());
+    let mut session = nimbot_protocol::Session::new(nimbot::TableEngine::embedded());
     let mut input = format!("{line}\n").into_bytes();
     let mut rx: &[u8] = &mut input;
     let mut out = vec![0u8; 4096];
     let mut tx: &mut [u8] = &mut out;
-    nimbot::serve(&mut session, &mut rx, &mut tx).expect("the session answers");
+    nimbot_protocol::serve(&mut session, &mut rx, &mut tx).expect("the session answers");
     let left = tx.len();
     let used = out.len() - left;
     String::from_utf8_lossy(&out[..used]).trim_end().to_string()
@@ -159,7 +159,7 @@ fn the_line_protocol_lists_the_registered_policies() {
     let reply = session_reply("policy nonsense");
     assert!(
         reply.contains(&usage),
-        "the protocol's usage for `policy` is {reply:?}, the registry says {usage:?} (src/protocol)"
+        "the protocol's usage for `policy` is {reply:?}, the registry says {usage:?} (protocol/src)"
     );
     let doc = read("docs/protocol.md").replace("\\|", "|");
     assert!(

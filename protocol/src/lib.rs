@@ -12,23 +12,53 @@
 //! `version`, `limits`, `help`; with the `related-games` feature, Fibonacci Nim and
 //! Super-Nim games ([`ActiveGame`]) start with their own `new`. Any bad input gets
 //! one `error <reason>` line and changes nothing.
+//!
+//! # Example
+//! A board's whole loop, here over byte slices instead of a UART's two halves:
+//! ```
+//! use nimbot::{Table, TableEngine};
+//! use nimbot_protocol::{serve, Session};
+//!
+//! // Any table made by `nimbot-table generate`, embedded in your own crate.
+//! static TABLE: &[u8] = include_bytes!("../../table/default.nimt");
+//!
+//! let table = Table::from_bytes(TABLE)?;
+//! let mut session = Session::new(TableEngine::new(table));
+//! let mut uart_rx: &[u8] = b"new 8 0 3 first\ngo\nopp 3 0\n";
+//! let mut buf = [0u8; 64];
+//! let mut uart_tx: &mut [u8] = &mut buf;
+//! serve(&mut session, &mut uart_rx, &mut uart_tx)?;
+//! let sent = 64 - uart_tx.len();
+//! // 8 stones, no resets, limit 3: taking 1 wins (see docs/rules.md); after the
+//! // opponent takes 3, the bot may take all 4.
+//! assert_eq!(&buf[..sent], b"ok\nmove 1 0\nmove 4 0 won\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Cargo features
+//! - `related-games`: Fibonacci Nim and Super-Nim on the line protocol (protocol
+//!   version 2; without it the protocol speaks Expanding Nim only, version 1).
+//! - `async`: `serve_async` over `embedded-io-async`.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use embedded_io::{Read, Write};
 #[cfg(feature = "async")]
 use embedded_io_async::{Read as AsyncRead, Write as AsyncWrite};
 use heapless::Vec;
 
-use crate::engine::{bot_move, Engine, MoveError};
+use nimbot::engine::{bot_move, Engine, MoveError};
 #[cfg(feature = "related-games")]
-use crate::fibonacci as fib;
-use crate::policy::Policy;
+use nimbot::fibonacci as fib;
+use nimbot::policy::Policy;
 #[cfg(not(target_arch = "avr"))]
-use crate::probe::{evaluate_move, root_moves};
-use crate::rules::{Game, IllegalMove, Outcome, Params, Player, Position};
-use crate::strategy::DecideError;
+use nimbot::probe::{evaluate_move, root_moves};
+use nimbot::rules::{Game, IllegalMove, Outcome, Params, Player, Position};
+use nimbot::strategy::DecideError;
 #[cfg(feature = "related-games")]
-use crate::supernim as sn;
-use crate::text::{text, Text};
+use nimbot::supernim as sn;
+use nimbot::text::{text, Text};
 use grammar::{Command, Context, Opp, Phrase, Question, Reason, Response, State, Turn};
 #[cfg(not(target_arch = "avr"))]
 use grammar::{Entry, List};
@@ -143,7 +173,7 @@ impl AsRef<[u8]> for Reply {
 /// The game a session is playing, with the bot's seat.
 // On a host a Super-Nim game holds up to 1024 heaps (2 KB) in place: the core
 // does not box (no heap), and a session holds one game.
-#[cfg_attr(feature = "alloc", allow(clippy::large_enum_variant))]
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActiveGame {
     /// Expanding Nim with resets (`new N R M ...`).

@@ -17,13 +17,13 @@
 //! tables of docs/protocol.md are checked against, are [`COMMANDS`].
 
 use super::Reply;
-use crate::num::{parse_u32, Decimal};
-use crate::policy::Policy;
-use crate::rules::{Move, Player};
+use nimbot::num::{parse_u32, Decimal};
+use nimbot::policy::Policy;
+use nimbot::rules::{Move, Player};
 #[cfg(feature = "related-games")]
-use crate::supernim::{self as sn, MAX_HEAPS};
-use crate::text::{match_text, text, Text};
-use crate::value::Value;
+use nimbot::supernim::{self as sn, MAX_HEAPS};
+use nimbot::text::{match_text, text, Text};
+use nimbot::value::Value;
 
 /// The line a board writes once it listens, after every reset.
 pub const BANNER: &str = "nimbot ready";
@@ -1175,7 +1175,7 @@ impl<'a> Response<'a> {
             };
             return Some(Response::SuperNimMove { mv, over });
         }
-        let take = crate::num::parse_u64(first)?;
+        let take = nimbot::num::parse_u64(first)?;
         match w.next() {
             #[cfg(feature = "related-games")]
             None => Some(Response::FibonacciMove { take, won: false }),
@@ -1257,9 +1257,9 @@ impl<'a> Response<'a> {
             #[cfg(feature = "related-games")]
             b"fibonacci" => {
                 w.eat(b"stones")?;
-                let stones = crate::num::parse_u64(w.next()?)?;
+                let stones = nimbot::num::parse_u64(w.next()?)?;
                 w.eat(b"limit")?;
-                let limit = crate::num::parse_u64(w.next()?)?;
+                let limit = nimbot::num::parse_u64(w.next()?)?;
                 Some(Response::FibonacciState {
                     stones,
                     limit,
