@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 
-# The protocol's banner and help texts, written once in Rust (nimbot::protocol::grammar)
+# The protocol's banner and help texts, written once in Rust (nimbot_protocol::grammar)
 # and kept in docs/protocol.json by its test (tests/grammar.rs).
 with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "docs", "protocol.json")) as _f:

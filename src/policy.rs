@@ -57,6 +57,21 @@ pub enum Knowledge {
     Models,
 }
 
+/// The names of [`Policy::ALL`], in its order and separated by `|`, as a string
+/// literal: what the line protocol's fixed texts (its usage line and summary) put
+/// together with `concat!`, so that a new policy is named in this file only. A test
+/// checks it against [`Policy::ALL`].
+///
+/// ```
+/// assert_eq!(concat!("policy [", nimbot::policy_names!(), "]"), "policy [first|trap|longest|exploit]");
+/// ```
+#[macro_export]
+macro_rules! policy_names {
+    () => {
+        "first|trap|longest|exploit"
+    };
+}
+
 impl Policy {
     /// The policy's name in the line protocol and on the command line.
     pub const fn text(self) -> Text {

@@ -187,17 +187,15 @@ fn reply() -> impl Strategy<Value = Rep> {
             .prop_map(|(v, d, e, m)| Rep::Moves(v, d, e, m)),
         Just(plain(Response::State(None))),
         (any::<[u32; 3]>(), any::<[u8; 2]>(), any::<bool>(), turn()).prop_map(
-            move |([stones, limit, cap], [own_resets, opp_resets], pending, turn)| plain(
-                Response::State(Some(State {
-                    stones,
-                    limit,
-                    cap,
-                    own_resets,
-                    opp_resets,
-                    pending,
-                    turn
-                }))
-            )
+            move |(numbers, resets, pending, turn)| plain(Response::State(Some(State {
+                stones: numbers[0],
+                limit: numbers[1],
+                cap: numbers[2],
+                own_resets: resets[0],
+                opp_resets: resets[1],
+                pending,
+                turn
+            })))
         ),
         ("[a-z0-9.]{1,12}( [a-z0-9.]{1,12})?", any::<u32>()).prop_map(|(s, p)| Rep::Version(s, p)),
         policy().prop_map(move |p| plain(Response::Policy(p))),

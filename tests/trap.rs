@@ -322,16 +322,15 @@ fn the_policy_is_chosen_over_the_protocol() {
         send(&mut s, &query),
         format!("lose {} {} -", trap.take, u8::from(trap.reset))
     );
+    let names: Vec<_> = Policy::ALL.iter().map(|p| p.as_str()).collect();
+    let usage = format!("error usage: policy [{}]", names.join("|"));
     dialogue(
         &mut s,
         &[
             ("policy first", "policy first"),
             (&query, "lose 1 0 -"),
             ("policy", "policy first"),
-            (
-                "policy sneaky",
-                "error usage: policy [first|trap|longest|exploit]",
-            ),
+            ("policy sneaky", &usage),
             ("policy trap extra", "error too many arguments"),
             ("policy", "policy first"),
         ],

@@ -14,8 +14,8 @@
 #                             the examples)
 #   tools/figures.sh supernim the Super-Nim sections only (the arena against random and
 #                             greedy, the host's player audited against the exact
-#                             solver; about 20 minutes of one core), put in place of
-#                             the page's Super-Nim sections
+#                             solver; about 15 minutes of CPU, five runs side by
+#                             side), put in place of the page's Super-Nim sections
 #   tools/figures.sh tournament  the tournament's load benchmark only, its section of
 #                             the page replaced in place (a few seconds)
 #   tools/figures.sh web      the browser section only (tools/web.sh bench), replaced
@@ -59,20 +59,42 @@ record() {
   rm -f "$log"
 }
 
-# Super-Nim (docs/other-games.md): what the rules reach, the boards' search and the
-# host's player against greedy (the host's audited in the last 24 plies of every
-# game), the boards' search against random.
+# Super-Nim (docs/other-games.md): what the rules reach, the host's games against
+# random (none may stall), the boards' search against greedy, and the host's player
+# against greedy without and with its model of greedy, audited in the last 24 plies
+# of every game (the moves that lose value against the exact solver). The five runs
+# go side by side (each is one thread) and are written in order.
 supernim() {
   cargo build --release --quiet -p nimbot-cli --bin nimbot
-  local arena=(target/release/nimbot arena --game super-nim --cap 200 --json)
-  record "Super-Nim: what the rules reach (random against random)" '' \
-    "${arena[@]}" --player random --opponent random --games 10000
-  record "Super-Nim: the boards' search against random" '' \
-    "${arena[@]}" --player search --opponent random --games 1000
-  record "Super-Nim: the boards' search against greedy" '' \
-    "${arena[@]}" --player search --opponent greedy --games 200
-  record "Super-Nim: the host's player against greedy, audited in the last 24 plies" '' \
-    "${arena[@]}" --player perfect --opponent greedy --games 200 --audit 24
+  local arena=(target/release/nimbot arena --game super-nim --cap 200)
+  local titles=() cmds=() logs=() pids=() i
+  titles+=("Super-Nim: what the rules reach (random against random)")
+  cmds+=("${arena[*]} --player random --opponent random --games 10000")
+  titles+=("Super-Nim: 1,000 host games against random (the boards' search)")
+  cmds+=("${arena[*]} --player search --opponent random --games 1000")
+  titles+=("Super-Nim: the boards' search against greedy")
+  cmds+=("${arena[*]} --player search --opponent greedy --games 200")
+  titles+=("Super-Nim: the host's player against greedy, no model of it")
+  cmds+=("${arena[*]} --player perfect --model none --opponent greedy --games 200 --audit 24")
+  titles+=("Super-Nim: the host's player against greedy, with its model")
+  cmds+=("${arena[*]} --player perfect --model greedy --opponent greedy --games 200 --audit 24")
+  for i in "${!cmds[@]}"; do
+    step "${titles[$i]}: ${cmds[$i]}"
+    logs+=("$(mktemp)")
+    # The commands are plain words (no quoting needed).
+    # shellcheck disable=SC2086
+    nice ${cmds[$i]} >"${logs[$i]}" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!cmds[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      tail -20 "${logs[$i]}" >&2
+      echo "figures.sh: '${cmds[$i]}' failed" >&2
+      exit 1
+    fi
+    printf '## %s\n\n`%s`\n\n```\n%s\n```\n\n' "${titles[$i]}" "${cmds[$i]}" "$(cat "${logs[$i]}")" >>"$body"
+    rm -f "${logs[$i]}"
+  done
 }
 
 if [ "$MODE" = supernim ]; then

@@ -326,18 +326,15 @@ bench_board() {
   [ -z "$BIG" ] || big=(--starts "$BIG_TABLE_STONES",60001 --opponents perfect,random,most --oracle-policy trap)
   step "QEMU -icount, $BOARD: instructions per decision" >&2
   timeout --kill-after=10 1800 python3 firmware/qemu_bench.py \
-    --elf "$COST_ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" "${big[@]}" "$@"
+    --elf "$COST_ELF" --oracle "$ORACLE" --qemu "$QEMU" "${big[@]}" "$@"
 }
 
-HOST_BUILT=""
+ORACLE=""
+# The host's nimbot, the tests' oracle (tools/toolchain.sh's host_bin); sets ORACLE.
 host_nimbot() {
-  [ -n "$HOST_BUILT" ] && return 0
-  local host_cargo
-  host_cargo=$(command -v cargo || debian_tool cargo) || die "no cargo for the host binary"
-  step "host nimbot (the test's oracle)"
-  # The Debian toolchain variables are for the cross build only.
-  (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet -p nimbot-cli --bin nimbot)
-  HOST_BUILT=1
+  [ -n "$ORACLE" ] && return 0
+  step "host nimbot (the test's oracle, profile $HOST_PROFILE)"
+  ORACLE=$(host_bin nimbot-cli nimbot)
 }
 
 # The table of every game up to BIG_TABLE_STONES (R = 4, M = 3), made by the
@@ -345,10 +342,9 @@ host_nimbot() {
 # target/big-table/; made again whenever nimbot-table is newer than it (a new table
 # format). Sets BIG_TABLE.
 big_table() {
-  local host_cargo tool=$ROOT/target/release/nimbot-table
+  local tool
   BIG_TABLE=$ROOT/target/big-table/table-$BIG_TABLE_STONES.nimt
-  host_cargo=$(command -v cargo || debian_tool cargo) || die "no cargo for nimbot-table"
-  (unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR; "$host_cargo" build --release --quiet -p nimbot-tools --bin nimbot-table)
+  tool=$(host_bin nimbot-tools nimbot-table)
   [ -f "$BIG_TABLE" ] && [ "$BIG_TABLE" -nt "$tool" ] && return 0
   mkdir -p "$(dirname "$BIG_TABLE")"
   step "the big table: nimbot-table generate -n $BIG_TABLE_STONES -r 4 -m 3"
@@ -383,7 +379,7 @@ test_big_table() {
   build_big_table
   step "emulator, $BOARD with the big table: complete games above 50,000 stones"
   timeout --kill-after=10 900 python3 firmware/qemu_test.py \
-    --elf "$BIG_ELF" --oracle "$ROOT/target/release/nimbot" --qemu "$QEMU" --image-flag="$QEMU_IMAGE" \
+    --elf "$BIG_ELF" --oracle "$ORACLE" --qemu "$QEMU" --image-flag="$QEMU_IMAGE" \
     "${BIG_TABLE_ARGS[@]}" --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" || status=$?
   echo "big table, $BOARD: $((SECONDS - started)) s"
   BIG_SUMMARY+=("| $BOARD | $FLASH of $FLASH_BUDGET | $((SECONDS - started)) s |")
@@ -443,7 +439,7 @@ emulated_suite() {
   # The driver times out every read and kills the emulator itself; the outer timeout
   # is the last resort if the driver itself hangs.
   timeout --kill-after=10 900 python3 firmware/qemu_test.py \
-    --elf "$image" --oracle "$ROOT/target/release/nimbot" --qemu "$emulator" --image-flag="$QEMU_IMAGE" "${TEST_ARGS[@]}" \
+    --elf "$image" --oracle "$ORACLE" --qemu "$emulator" --image-flag="$QEMU_IMAGE" "${TEST_ARGS[@]}" \
     --static-ram "$STATIC_RAM" --ram-budget "$RAM_BUDGET" | tee "$log" || status=$?
   stack=$(awk '/^stack high-water mark:/ { print $4 }' "$log")
   rm -f "$log"
@@ -474,10 +470,11 @@ bridged() {
 BRIDGE_SUMMARY=()
 test_bridge() {
   local image=$1 emulator=$2 log status=0 started=$SECONDS
+  host_nimbot
   step "bridge, $BOARD: tournament games through nimbot connect --board, and faults"
   log=$(mktemp)
   timeout --kill-after=10 1800 python3 firmware/bridge_test.py \
-    --elf "$image" --emulator "$emulator" --image-flag="$QEMU_IMAGE" --nimbot "$ROOT/target/release/nimbot" \
+    --elf "$image" --emulator "$emulator" --image-flag="$QEMU_IMAGE" --nimbot "$ORACLE" \
     "${BRIDGE_ARGS[@]}" | tee "$log" || status=$?
   echo "bridge, $BOARD: $((SECONDS - started)) s"
   BRIDGE_SUMMARY+=("| $BOARD | $(awk '/^bridge:/ { print $2 }' "$log") | $(grep -c '^ok   fault' "$log") of $(grep -c '^[a-zA-Z]* *fault' "$log") | $((SECONDS - started)) s |")

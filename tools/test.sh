@@ -3,8 +3,8 @@
 # build, the docs, every test, a 30 s fuzz run of each target (tools/fuzz.sh smoke,
 # which installs cargo-fuzz when missing), the firmware in QEMU and rp2040py, and
 # through the host bridge (tools/firmware.sh test, which installs its cross
-# toolchain and emulators when missing), the tiny static
-# binary (tools/tiny.sh test), then the embedding examples (tools/examples.sh test:
+# toolchain and emulators when missing) side by side with the tiny static
+# binary's (tools/tiny.sh test), then the embedding examples (tools/examples.sh test:
 # run on the host, built for thumbv6m-none-eabi), then the site in headless Chromium
 # (tools/web.sh check and test, which install the wasm target, chromium,
 # chromium-driver and python3-selenium when missing). Run from anywhere:
@@ -29,7 +29,7 @@ ensure_cmd file file
 # waited for before the first step that does.
 mkdir -p target
 INSTALL_LOG=target/test-install.log
-tools/firmware.sh install --board all >"$INSTALL_LOG" 2>&1 &
+{ tools/firmware.sh install --board all && tools/tiny.sh install; } >"$INSTALL_LOG" 2>&1 &
 INSTALL_PID=$!
 wait_for_installs() {
   [ -z "${INSTALL_PID:-}" ] && return 0
@@ -83,14 +83,27 @@ wait_for_installs
 step "fuzz smoke run: every cargo-fuzz target for 30 s (tools/fuzz.sh smoke)"
 tools/fuzz.sh smoke
 
+# The firmware's emulators and the tiny binary's games each keep about one core
+# busy: they run side by side (the tiny binary's log is printed when both are done).
+TINY_LOG=target/test-tiny.log
+step "tiny static binary, beside the firmware: build, static-ness and size, games against the full binary (log: $TINY_LOG)"
+# Its own process group (setsid), so that a failing firmware step stops all of it.
+setsid tools/tiny.sh test >"$TINY_LOG" 2>&1 </dev/null &
+TINY_PID=$!
+trap '[ -n "${TINY_PID:-}" ] && kill -- "-$TINY_PID" 2>/dev/null; true' EXIT
+
 step "firmware, every board: build, no reachable panic, games in QEMU (the Pico in rp2040py), games and faults through the host bridge"
 tools/firmware.sh test --board all
 
 step "firmware through the fallback toolchain (Debian's rustc, core from source): the LM3S6965"
 NIMBOT_TOOLCHAIN=source tools/firmware.sh test
 
-step "tiny static binary: build, static-ness and size, games against the full binary"
-tools/tiny.sh test
+step "tiny static binary: waiting for it, then its log"
+tiny_status=0
+wait "$TINY_PID" || tiny_status=$?
+TINY_PID=
+cat "$TINY_LOG"
+[ "$tiny_status" -eq 0 ] || die "the tiny binary's tests failed (exit $tiny_status, log above)"
 
 step "embedding examples (examples/): their dialogue on the host, built for a Cortex-M0"
 tools/examples.sh test

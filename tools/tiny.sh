@@ -12,6 +12,7 @@
 #                          qemu-aarch64; then the syscall allowlist test (x86_64, seccomp,
 #                          empty root, env -i, low ulimit -v); last, both built with the
 #                          fallback toolchain (guard on) and games beyond the table on it
+#   tools/tiny.sh install  install what `test` needs (toolchains, qemu-user, python3-seccomp)
 #   tools/tiny.sh size     where the bytes go: an unstripped build per target, its sections
 #                          and its largest symbols grouped by module
 #   tools/tiny.sh panics   which functions still call the panic machinery (a build that
@@ -231,18 +232,29 @@ qemu_runner() {
 
 case "${1:-build}" in
   build) build ;;
+  install)
+    # What `test` needs, and nothing built: both targets' toolchains (rustup's, then
+    # the fallback's Debian rustc), qemu-user and python3-seccomp. tools/test.sh runs
+    # it with the other installs, so that no apt-get runs while suites run side by side.
+    for t in "${TARGETS[@]}"; do (setup_target "$t"); done
+    for t in "${TARGETS[@]}"; do (NIMBOT_TOOLCHAIN=source setup_target "$t"); done
+    ensure_cmd qemu-aarch64 qemu-user
+    /usr/bin/python3 -c 'import seccomp' 2>/dev/null || apt_install python3-seccomp
+    echo "tiny: toolchains, qemu-user and python3-seccomp present"
+    ;;
   size) size_report "${2:-}" ;;
   panics) panics "${2:-}" ;;
   test)
     lint
     for t in "${TARGETS[@]}"; do panic_guard "$t"; done
     build
-    cargo build --release --quiet -p nimbot-cli --bin nimbot
-    FULL=$ROOT/target/release/nimbot
+    FULL=$(host_bin nimbot-cli nimbot)
     step "tiny: complete games, x86_64 (line protocol, query, connect, exp-nim, games beyond the table)"
     timeout 900 python3 tools/tiny_test.py "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
-    step "tiny: complete games, aarch64 under qemu-aarch64"
-    timeout 1200 python3 tools/tiny_test.py "$(qemu_runner)" "$FULL"
+    # Emulated, the same checks on fewer random positions (--quick): the solver's
+    # games beyond the table run about twenty times slower under qemu-aarch64.
+    step "tiny: complete games, aarch64 under qemu-aarch64 (--quick: fewer random positions)"
+    timeout 1200 python3 tools/tiny_test.py --quick "$(qemu_runner)" "$FULL"
     step "tiny: the syscall allowlist (seccomp, empty root, env -i, ulimit -v), x86_64"
     /usr/bin/python3 -c 'import seccomp' 2>/dev/null || apt_install python3-seccomp
     timeout 300 python3 tools/tiny_test.py --jail "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
@@ -257,5 +269,5 @@ case "${1:-build}" in
       timeout 600 python3 tools/tiny_test.py --beyond-only "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
     )
     ;;
-  *) die "usage: tools/tiny.sh [build|test|size [FEATURES]|panics [TARGET]]" ;;
+  *) die "usage: tools/tiny.sh [build|install|test|size [FEATURES]|panics [TARGET]]" ;;
 esac

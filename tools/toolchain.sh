@@ -26,6 +26,24 @@ NIMBOT_MIN_RUSTC=1.85
 step() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 die() { echo "${0##*/}: $*" >&2; exit 1; }
 
+# The host's own binaries that the scripts' tests run (the oracle `nimbot`,
+# `nimbot-table`): built in the `ci` profile that tools/test.sh's tests already
+# built them in (optimized like release, no whole-program LTO), so a test run
+# compiles the host crates once. NIMBOT_HOST_PROFILE=release tests the shipped build.
+HOST_PROFILE=${NIMBOT_HOST_PROFILE:-ci}
+# host_bin PACKAGE BINARY: build BINARY of PACKAGE for the host in HOST_PROFILE and
+# print its path. The cross toolchain's variables (RUSTC, RUSTDOC, RUSTC_BOOTSTRAP,
+# CARGO_TARGET_DIR) are for cross builds only and are dropped here.
+host_bin() {
+  local host_cargo root
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  host_cargo=$(command -v cargo || debian_tool cargo) || die "no cargo for the host's $2"
+  (cd "$root" && unset RUSTC RUSTDOC RUSTC_BOOTSTRAP CARGO_TARGET_DIR &&
+    "$host_cargo" build --profile "$HOST_PROFILE" --quiet -p "$1" --bin "$2") >&2 ||
+    die "building the host's $2 failed"
+  echo "$root/target/$HOST_PROFILE/$2"
+}
+
 [ -x "$HOME/.cargo/bin/cargo" ] && case ":$PATH:" in
   *":$HOME/.cargo/bin:"*) ;;
   *) export PATH="$HOME/.cargo/bin:$PATH" ;;

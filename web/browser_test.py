@@ -343,9 +343,10 @@ def test(args):
         rng = random.Random(32)
         t0 = time.time()
         load(d, server.url + "#explore?n=999&r=4&m=3")
-        # The table's distances came with the page (distances.bin), not solved.
+        # The table's distances came with the page (distances.bin, taken by the
+        # module), not solved.
         check(d.execute_script("return !!window.nimbotDistancesLoaded"),
-              "the page did not load distances.bin")
+              "the module did not take distances.bin")
         d.save_screenshot(os.path.join(args.out, "explore.png"))
         explorer_agrees(d, args.nimbot, rng, 1000)
         explorer_links(d, server.url)

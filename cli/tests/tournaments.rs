@@ -25,15 +25,22 @@ fn zoo() -> String {
     repo().join("cli/tests/peers/zoo.py").display().to_string()
 }
 
-fn sample(bot: &str) -> String {
-    repo().join("tools/bots").join(bot).display().to_string()
+/// The `--bot` of a sample Python bot of tools/bots/: NAME=python3 SCRIPT with the
+/// platform's arguments, then `extra`.
+fn sample(name: &str, script: &str, extra: &str) -> String {
+    let path = repo().join("tools/bots").join(script);
+    format!(
+        "{name}=python3 {} {{host}} {{port}} {{order}} {{name}}{extra}",
+        path.display()
+    )
 }
 
-/// A fresh directory for a tournament.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory for a tournament, and its path as the `--out` argument.
+fn scratch(name: &str) -> (PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("nimbot-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir
+    let arg = dir.display().to_string();
+    (dir, arg)
 }
 
 fn tournament(args: &[&str]) -> Output {
@@ -66,7 +73,7 @@ fn show(o: &Output) -> String {
 
 #[test]
 fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
-    let dir = scratch("zoo");
+    let (dir, dir_s) = scratch("zoo");
     let z = zoo();
     // (bot, ending kind, what else must hold)
     let zoo = [
@@ -92,7 +99,6 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     }
     args.push("--bot".into());
     args.push("ghost=no-such-bot-command {addr} {order}".into());
-    let dir_s = dir.display().to_string();
     args.extend(
         [
             "--stones",
@@ -186,16 +192,9 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
 
 #[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
-    let dir = scratch("four");
-    let dir_s = dir.display().to_string();
-    let greedy = format!(
-        "greedy=python3 {} {{host}} {{port}} {{order}} {{name}}",
-        sample("greedy.py")
-    );
-    let rand = format!(
-        "rand=python3 {} {{host}} {{port}} {{order}} {{name}} 3 7",
-        sample("rand.py")
-    );
+    let (dir, dir_s) = scratch("four");
+    let greedy = sample("greedy", "greedy.py", "");
+    let rand = sample("rand", "rand.py", " 3 7");
     // nimbot itself as a line-protocol bot on its stdin/stdout, and as a bot of
     // the stock exp-nim text client.
     let line = format!("liner=line:{BIN} --policy first");
@@ -306,10 +305,7 @@ fn outcome(g: &Value) -> String {
 
 #[test]
 fn a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one() {
-    let greedy = format!(
-        "greedy=python3 {} {{host}} {{port}} {{order}} {{name}}",
-        sample("greedy.py")
-    );
+    let greedy = sample("greedy", "greedy.py", "");
     let args = |dir: &str| -> Vec<String> {
         [
             "--bot",
@@ -334,9 +330,8 @@ fn a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one() {
         .map(String::from)
         .to_vec()
     };
-    let straight = scratch("straight");
-    let killed = scratch("killed");
-    let (s, k) = (straight.display().to_string(), killed.display().to_string());
+    let (straight, s) = scratch("straight");
+    let (killed, k) = scratch("killed");
     // `match` is the same command.
     let mut whole = vec!["match".to_string()];
     whole.extend(args(&s));
@@ -396,12 +391,8 @@ fn a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one() {
 
 #[test]
 fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
-    let dir = scratch("sprt");
-    let d = dir.display().to_string();
-    let rand = format!(
-        "rand=python3 {} {{host}} {{port}} {{order}} {{name}} 3 11",
-        sample("rand.py")
-    );
+    let (dir, d) = scratch("sprt");
+    let rand = sample("rand", "rand.py", " 3 11");
     let o = tournament(&[
         "--bot",
         "nimbot:trap",
@@ -432,8 +423,7 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     assert!(played < 40, "stopped early: {played} of 120");
     let _ = std::fs::remove_dir_all(&dir);
 
-    let dir = scratch("none");
-    let d = dir.display().to_string();
+    let (dir, d) = scratch("none");
     let o = tournament(&[
         "--bot",
         "a=no-such-bot-a",

@@ -84,7 +84,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         Family::Expanding,
     ),
     spec(
-        "policy [first|trap|longest|exploit]",
+        concat!("policy [", nimbot::policy_names!(), "]"),
         "policy NAME",
         Family::Expanding,
     ),
@@ -513,10 +513,11 @@ impl<'a> Command<'a> {
                 None => None,
                 Some(name) => {
                     words.end()?;
-                    Some(
-                        Policy::from_name(name)
-                            .ok_or(text!("usage: policy [first|trap|longest|exploit]"))?,
-                    )
+                    Some(Policy::from_name(name).ok_or(text!(concat!(
+                        "usage: policy [",
+                        nimbot::policy_names!(),
+                        "]"
+                    )))?)
                 }
             }),
             b"help" => Command::Help,

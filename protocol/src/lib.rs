@@ -90,7 +90,8 @@ const DEFAULT_INIT_MAX: u32 = 3;
 /// The line grammar in brief, one command a line with its reply: what `nimbot
 /// serial --help` prints (docs/protocol.md explains it). Checked against
 /// [`grammar::COMMANDS`] by a test (tests/grammar.rs).
-pub const GRAMMAR: &str = "\
+pub const GRAMMAR: &str = concat!(
+    "\
 new N R M first|second               -> ok
 go                                   -> move K F [won]
 opp K F                              -> move K F [won] | lost
@@ -99,7 +100,10 @@ moves S C A B F [I]                  -> moves win|lose D K[r]:w|lD ... [more I]
 state                                -> state stones S limit L cap C resets A B pending F turn T | state none
 end                                  -> ok
 version                              -> version nimbot X.Y.Z protocol P
-policy [first|trap|longest|exploit]  -> policy NAME
+",
+    "policy [",
+    nimbot::policy_names!(),
+    "]  -> policy NAME
 limits                               -> limits stones N resets R init_max M|any line L
 help                                 -> help ...
 In a game of Fibonacci Nim:
@@ -114,7 +118,8 @@ opp MOVE                             -> move MOVE [over R] | over R
 state                                -> state supernim heaps H1,H2,... score BOT OPP turn T
 K F: take K, with a reset if F = 1. D: plies to the end, - if unknown.
 T: bot|opponent|won|lost|draw. R: won|lost|draw. MOVE: merge A B | grow A | split A.
-Bad input gets one \"error ...\" line and changes nothing.";
+Bad input gets one \"error ...\" line and changes nothing."
+);
 
 /// The reply to `help` in a build with the related games: the commands in one
 /// line. Checked against [`grammar::COMMANDS`] by a test, as the two below.

@@ -83,12 +83,8 @@ impl Search {
                 // ends the search as the budget does.
                 self.heaps.undo(mv).ok()?;
                 let v = -v?;
-                if v > best {
-                    best = v;
-                }
-                if v > alpha {
-                    alpha = v;
-                }
+                best = best.max(v);
+                alpha = alpha.max(v);
                 if alpha >= beta {
                     break;
                 }

@@ -181,15 +181,19 @@ pub fn ignore_sigpipe() {
 /// An IPv4 TCP socket, closed on drop.
 pub struct Socket(i32);
 
+// socket(2)'s domain and type.
 const AF_INET: usize = 2;
 const SOCK_STREAM: usize = 1;
 const SOCK_CLOEXEC: usize = 0o2000000;
+
+/// A socket option: its level and its name, which only mean something together.
+type SockOpt = (usize, usize);
 const SOL_SOCKET: usize = 1;
-const SO_RCVTIMEO: usize = 20;
-const SO_SNDTIMEO: usize = 21;
 const IPPROTO_TCP: usize = 6;
-const TCP_NODELAY: usize = 1;
-const TCP_QUICKACK: usize = 12;
+const SO_RCVTIMEO: SockOpt = (SOL_SOCKET, 20);
+const SO_SNDTIMEO: SockOpt = (SOL_SOCKET, 21);
+const TCP_NODELAY: SockOpt = (IPPROTO_TCP, 1);
+const TCP_QUICKACK: SockOpt = (IPPROTO_TCP, 12);
 
 impl Socket {
     /// A new TCP socket.
@@ -239,7 +243,7 @@ impl Socket {
         }
     }
 
-    fn set(&self, level: usize, name: usize, value: &[u8]) -> Result<(), Errno> {
+    fn set(&self, (level, name): SockOpt, value: &[u8]) -> Result<(), Errno> {
         // Safety: the kernel reads `value.len()` bytes from `value`.
         let r = unsafe {
             syscall5(
@@ -254,28 +258,28 @@ impl Socket {
         result(r).map(|_| ())
     }
 
-    fn set_flag(&self, level: usize, name: usize) -> Result<(), Errno> {
-        self.set(level, name, &1i32.to_ne_bytes())
+    fn set_flag(&self, option: SockOpt) -> Result<(), Errno> {
+        self.set(option, &1i32.to_ne_bytes())
     }
 
     /// Send small messages at once (no Nagle delay).
     pub fn set_nodelay(&self) -> Result<(), Errno> {
-        self.set_flag(IPPROTO_TCP, TCP_NODELAY)
+        self.set_flag(TCP_NODELAY)
     }
 
     /// Acknowledge at once; Linux clears this after a while, so re-arm before reads.
     pub fn set_quickack(&self) -> Result<(), Errno> {
-        self.set_flag(IPPROTO_TCP, TCP_QUICKACK)
+        self.set_flag(TCP_QUICKACK)
     }
 
     /// Reads fail with EAGAIN after `micros` without data (0: wait forever).
     pub fn set_read_timeout(&self, micros: u64) -> Result<(), Errno> {
-        self.set(SOL_SOCKET, SO_RCVTIMEO, &timeval(micros))
+        self.set(SO_RCVTIMEO, &timeval(micros))
     }
 
     /// Writes (and, on Linux, `connect`) give up after `micros`.
     pub fn set_write_timeout(&self, micros: u64) -> Result<(), Errno> {
-        self.set(SOL_SOCKET, SO_SNDTIMEO, &timeval(micros))
+        self.set(SO_SNDTIMEO, &timeval(micros))
     }
 }
 

@@ -29,6 +29,16 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The won and lost counts of a row of `stats`' table (its 4th and 5th columns,
+/// thousands separated by commas).
+fn won_lost(row: &str) -> Vec<u64> {
+    row.split_whitespace()
+        .skip(3)
+        .take(2)
+        .map(|x| x.replace(',', "").parse().unwrap())
+        .collect()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("nimbot-table-tests");
     std::fs::create_dir_all(&dir).unwrap();
@@ -283,12 +293,7 @@ fn stats_of_the_default_limits_match_the_snapshot() {
         .take(50)
         .collect();
     for row in &rows {
-        let w: Vec<u64> = row
-            .split_whitespace()
-            .skip(3)
-            .take(2)
-            .map(|x| x.replace(',', "").parse().unwrap())
-            .collect();
+        let w = won_lost(row);
         assert_eq!(w[0] + w[1], per_state, "{row}");
     }
     let lost: Vec<u32> = (1..=999)
@@ -356,14 +361,8 @@ fn stats_json_says_what_the_text_says_in_the_clis_vocabulary() {
             u8::from(st["reset_pending"] == true)
         );
         let line = text.lines().find(|l| l.starts_with(&row)).unwrap();
-        let w: Vec<u64> = line
-            .split_whitespace()
-            .skip(3)
-            .take(2)
-            .map(|x| x.replace(',', "").parse().unwrap())
-            .collect();
         assert_eq!(
-            w,
+            won_lost(line),
             [st["won"].as_u64().unwrap(), st["lost"].as_u64().unwrap()]
         );
     }

@@ -459,22 +459,11 @@ pub extern "C" fn nb_after(
     take: u32,
     reset: u32,
 ) -> i32 {
-    code(after(s, c, a, b, f, m, take, reset))
+    let mv = Move::new(take, reset != 0);
+    code(position(s, c, a, b, f, m).and_then(|pos| after(&pos, mv)))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn after(
-    s: u32,
-    c: u32,
-    a: u32,
-    b: u32,
-    f: u32,
-    m: u32,
-    take: u32,
-    reset: u32,
-) -> Result<i32, Refusal> {
-    let pos = position(s, c, a, b, f, m)?;
-    let mv = Move::new(take, reset != 0);
+fn after(pos: &Position, mv: Move) -> Result<i32, Refusal> {
     match pos.after(mv) {
         Ok(Some(next)) => {
             answer(&[

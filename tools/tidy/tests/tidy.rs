@@ -154,6 +154,15 @@ fn session_reply(line: &str) -> String {
 }
 
 #[test]
+fn the_policy_names_literal_is_the_registry() {
+    assert_eq!(
+        nimbot::policy_names!(),
+        policy_names(|_| true).join("|"),
+        "nimbot::policy_names!() (src/policy.rs) must list Policy::ALL's names in order"
+    );
+}
+
+#[test]
 fn the_line_protocol_lists_the_registered_policies() {
     let usage = format!("policy [{}]", policy_names(|_| true).join("|"));
     let reply = session_reply("policy nonsense");

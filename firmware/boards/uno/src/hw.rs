@@ -14,8 +14,9 @@ use nimbot_firmware::Stack;
 const UCSR0A: usize = 0xC0;
 const UCSR0B: usize = 0xC1;
 const UCSR0C: usize = 0xC2;
+/// The baud rate register's two bytes, the high one just above the low one.
 const UBRR0L: usize = 0xC4;
-const UBRR0H: usize = 0xC5;
+const UBRR0H: usize = UBRR0L + 1;
 const UDR0: usize = 0xC6;
 /// UCSR0A: a received byte is waiting; the last byte has left the shift
 /// register; the transmit buffer has room; double speed.
