@@ -54,7 +54,9 @@ pub struct ArenaArgs {
     #[arg(long, value_enum, default_value_t = SuperNimPlayer::Perfect)]
     player: SuperNimPlayer,
     /// Super-Nim, `perfect`: what nimbot assumes of the opponent to choose between
-    /// moves of equal value (`auto`: the opponent's own model).
+    /// moves of equal value: far from the cap, keep the game going to it; near it,
+    /// the move with the best expected result against the model (`auto`: the
+    /// opponent's own model).
     #[arg(long, value_enum, default_value_t = ModelArg::Auto)]
     model: ModelArg,
     /// Super-Nim: nimbot's search budget per move, in nodes (default: the
@@ -89,7 +91,7 @@ enum SuperNimPlayer {
 enum ModelArg {
     /// The opponent's model: greedy for greedy, uniform for random.
     Auto,
-    /// No tie-break: the first move of best value.
+    /// No model: the first move of best value (no steering toward the cap).
     None,
     /// Every reply equally likely.
     Uniform,
