@@ -285,16 +285,16 @@ impl Item for u16 {
 
 /// Whitespace-separated tokens of one line.
 #[derive(Clone)]
-pub(super) struct Words<'a> {
+struct Words<'a> {
     rest: &'a [u8],
 }
 
 impl<'a> Words<'a> {
-    pub(super) fn new(line: &'a [u8]) -> Self {
+    fn new(line: &'a [u8]) -> Self {
         Words { rest: line }
     }
 
-    pub(super) fn next(&mut self) -> Option<&'a [u8]> {
+    fn next(&mut self) -> Option<&'a [u8]> {
         let is_space = |b: &u8| *b == b' ' || *b == b'\t';
         let start = self.rest.iter().position(|b| !is_space(b))?;
         let rest = self.rest.get(start..)?;
@@ -309,6 +309,15 @@ impl<'a> Words<'a> {
         parse_u32(self.next().ok_or(usage)?).ok_or(text!("bad number"))
     }
 
+    /// `N` decimal `u32`s in a row; `usage` when one is missing.
+    fn numbers<const N: usize>(&mut self, usage: Text) -> Result<[u32; N], Text> {
+        let mut n = [0; N];
+        for v in &mut n {
+            *v = self.number(usage)?;
+        }
+        Ok(n)
+    }
+
     /// `0` or `1`; `usage` when there is none.
     fn flag(&mut self, usage: Text) -> Result<bool, Text> {
         match self.next().ok_or(usage)? {
@@ -320,7 +329,11 @@ impl<'a> Words<'a> {
 
     /// The seat `first|second`; `usage` when it is missing or another word.
     fn seat(&mut self, usage: Text) -> Result<Player, Text> {
-        seat(self.next().ok_or(usage)?).ok_or(usage)
+        match self.next() {
+            Some(b"first") => Ok(Player::First),
+            Some(b"second") => Ok(Player::Second),
+            _ => Err(usage),
+        }
     }
 
     fn end(&mut self) -> Result<(), Text> {
@@ -348,14 +361,6 @@ impl<'a> Words<'a> {
     /// The end of a reply.
     fn done(&mut self) -> Option<()> {
         self.next().is_none().then_some(())
-    }
-}
-
-fn seat(word: &[u8]) -> Option<Player> {
-    match word {
-        b"first" => Some(Player::First),
-        b"second" => Some(Player::Second),
-        _ => None,
     }
 }
 
@@ -548,7 +553,7 @@ impl<'a> Command<'a> {
                     *slot = Some(ahead.number(usage)?);
                 }
                 let heaps = List::parse(list).ok_or(text!("bad number"))?;
-                if heaps.iter().nth(MAX_HEAPS).is_some() {
+                if Tokens::new(list, b',').nth(MAX_HEAPS).is_some() {
                     return Err(sn::Error::TooManyHeaps.text());
                 }
                 *words = ahead;
@@ -563,10 +568,11 @@ impl<'a> Command<'a> {
             Some(b"fibonacci" | b"supernim") => Err(text!("this build plays Expanding Nim only")),
             _ => {
                 let usage = text!("usage: new STONES RESETS INIT_MAX first|second");
+                let [stones, resets, init_max] = words.numbers(usage)?;
                 Ok(Command::New {
-                    stones: words.number(usage)?,
-                    resets: words.number(usage)?,
-                    init_max: words.number(usage)?,
+                    stones,
+                    resets,
+                    init_max,
                     seat: words.seat(usage)?,
                 })
             }
@@ -679,11 +685,12 @@ fn parse_opp(words: &mut Words<'_>, context: Context) -> Result<Opp, Text> {
 
 impl Question {
     fn parse(words: &mut Words<'_>, usage: Text) -> Result<Question, Text> {
+        let [stones, cap, own_resets, opp_resets] = words.numbers(usage)?;
         Ok(Question {
-            stones: words.number(usage)?,
-            cap: words.number(usage)?,
-            own_resets: words.number(usage)?,
-            opp_resets: words.number(usage)?,
+            stones,
+            cap,
+            own_resets,
+            opp_resets,
             pending: words.flag(usage)?,
         })
     }
@@ -952,6 +959,11 @@ impl From<Text> for Reason<'_> {
 impl<'a> Response<'a> {
     /// Writes the reply line (without its line ending) to `out`, in place of what
     /// it held.
+    // Inlined: the session writes each reply where it makes it, so that only
+    // that reply's arm is compiled there (every board's image comes out smaller
+    // than with one shared copy of the whole match, or about as small as when
+    // the session wrote its replies by hand).
+    #[inline(always)]
     pub fn write(&self, out: &mut Reply) {
         out.0.clear();
         // Each reply's fixed words with `#` for its numbers, filled in by one loop
@@ -1353,6 +1365,10 @@ impl Reply {
     }
 
     fn put_num(&mut self, n: u32) {
+        // With the related games the 64-bit writer is there anyway: one of the two.
+        #[cfg(feature = "related-games")]
+        self.put_num64(u64::from(n));
+        #[cfg(not(feature = "related-games"))]
         self.put_bytes(&Decimal::new(n));
     }
 
