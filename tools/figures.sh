@@ -11,7 +11,7 @@
 #                             bench; --win on the referee's clock, tools/win_clock.sh),
 #                             a quarter of an hour on a loaded machine
 #   tools/figures.sh sizes    the sizes only (builds the firmware, the tiny binary and
-#                             the examples)
+#                             the examples), each section replaced in place
 #   tools/figures.sh supernim the Super-Nim sections only (the arena against random and
 #                             greedy, the host's player audited against the exact
 #                             solver; about 15 minutes of CPU, five runs side by
@@ -147,10 +147,21 @@ if [ "$MODE" = web ]; then
   exit 0
 fi
 
-record "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
-record "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
-record "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
-record "Embedding examples on a Cortex-M0 (thumbv6m, no board code)" '^serial' tools/examples.sh build
+# The sizes: (title, pattern, command...) each.
+sizes() {
+  local each=$1
+  "$each" "Firmware size" '^(flash|static RAM):' tools/firmware.sh build
+  "$each" "Tiny binary size" '^target/tiny/nimbot(-aarch64)?: [0-9]' tools/tiny.sh build
+  "$each" "Embedded table" '' stat -c '%n: %s bytes' table/default.nimt
+  "$each" "Embedding examples on a Cortex-M0 (thumbv6m, no board code)" '^serial' tools/examples.sh build
+}
+if [ "$MODE" = sizes ]; then
+  # Each size section anew where it is; the rest of the page stays.
+  in_place() { : >"$body"; record "$@"; replace_section sizes ""; }
+  sizes in_place
+  exit 0
+fi
+sizes record
 if [ "$MODE" = all ]; then
   cargo build --release --quiet -p nimbot-cli --bin nimbot
   cargo build --release --quiet -p nimbot-tools
