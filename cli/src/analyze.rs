@@ -41,10 +41,10 @@ pub struct AnalyzeArgs {
     /// One JSON object per move, then a summary object.
     #[arg(long)]
     json: bool,
-    /// Also draw the game's value history into FILE (SVG): the distance to the
-    /// end before every ply, coloured by the seat that is winning, the blunders
-    /// ringed and the first one named.
-    #[arg(long, value_name = "FILE.svg")]
+    /// Also draw the game's value history into FILE: the distance to the end
+    /// before every ply, coloured by the seat that is winning, the blunders ringed
+    /// and the first one named. SVG, or PNG when FILE ends in .png.
+    #[arg(long, value_name = "FILE.svg|FILE.png")]
     plot: Option<PathBuf>,
 }
 
@@ -58,7 +58,20 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     match analysis {
         Ok(a) => {
             if let Some(path) = &args.plot {
-                if let Err(e) = std::fs::write(path, crate::plot::svg(&a)) {
+                let png = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+                let written = if png {
+                    std::fs::File::create(path).and_then(|file| {
+                        let out = std::io::BufWriter::new(file);
+                        crate::plot::png(&a)
+                            .write_png(out)
+                            .map_err(std::io::Error::other)
+                    })
+                } else {
+                    std::fs::write(path, crate::plot::svg(&a))
+                };
+                if let Err(e) = written {
                     eprintln!("nimbot analyze: cannot write {}: {e}", path.display());
                     return ExitCode::from(1);
                 }

@@ -305,16 +305,12 @@ fn analyze_plot_draws_a_point_a_ply_and_rings_the_blunders() {
     }
     text += "Game over\nPlayer b won the game! Congrats!\n";
     std::fs::write(&log, text).unwrap();
+    let analyze = |plot: &std::path::Path| {
+        let (log, plot) = (log.to_str().unwrap(), plot.to_str().unwrap());
+        run(&["analyze", log, "-r", "0", "--json", "--plot", plot])
+    };
     let svg_path = dir.join("game.svg");
-    let (code, out, err) = run(&[
-        "analyze",
-        log.to_str().unwrap(),
-        "-r",
-        "0",
-        "--json",
-        "--plot",
-        svg_path.to_str().unwrap(),
-    ]);
+    let (code, out, err) = analyze(&svg_path);
     assert_eq!(code, 0, "{err}");
     let lines = json_lines(&out);
     let blunders: Vec<u64> = lines
@@ -341,6 +337,16 @@ fn analyze_plot_draws_a_point_a_ply_and_rings_the_blunders() {
     assert!(
         svg.contains(&format!("first blunder: ply {} by seat 0 (a)", blunders[0])),
         "{svg}"
+    );
+    // The same chart as PNG (its pixels are checked by the plot module's test).
+    let png_path = dir.join("game.PNG");
+    let (code, _, err) = analyze(&png_path);
+    assert_eq!(code, 0, "{err}");
+    let png = std::fs::read(&png_path).unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "{:?}",
+        &png[..8.min(png.len())]
     );
     std::fs::remove_dir_all(&dir).ok();
 }

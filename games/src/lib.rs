@@ -7,7 +7,8 @@
 //! - [`win`]: winning a won position fastest (`--win fastest`);
 //! - [`exploit_games`]: the exploit policy's decisions in games, which its
 //!   benchmark re-times;
-//! - [`json`]: the one JSON writer of its output.
+//! - [`json`]: the one JSON writer of its output;
+//! - [`raster`]: pictures as PNG (a game's chart, `nimbot-table plot`'s map).
 //!
 //! These were files of the CLI; here integration tests and other tools can import
 //! them and `cargo doc` shows them. The command line keeps its flags, its printing
@@ -19,6 +20,7 @@ pub mod client;
 pub mod exploit_games;
 pub mod game_log;
 pub mod json;
+pub mod raster;
 pub mod record;
 pub mod serve;
 pub mod win;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use nimbot_games::raster::{Canvas, LINE};
 
 use crate::decoded::Decoded;
 use crate::{open, progress, read};
@@ -34,105 +35,7 @@ const WON: [u8; 3] = [250, 236, 196];
 const LOST: [u8; 3] = [28, 58, 118];
 const OPEN_CAP: [u8; 3] = [214, 214, 214];
 const OUTSIDE: [u8; 3] = [255, 255, 255];
-const INK: [u8; 3] = [20, 20, 20];
 const MARGIN: u32 = 12;
-/// Text: a 3x5 font drawn at this scale.
-const SCALE: u32 = 2;
-const LINE: u32 = 7 * SCALE;
-
-/// An RGB canvas.
-struct Canvas {
-    w: u32,
-    h: u32,
-    px: Vec<u8>,
-}
-
-impl Canvas {
-    fn new(w: u32, h: u32) -> Self {
-        Canvas {
-            w,
-            h,
-            px: vec![255; (w * h * 3) as usize],
-        }
-    }
-
-    fn set(&mut self, x: u32, y: u32, rgb: [u8; 3]) {
-        if x < self.w && y < self.h {
-            let at = ((y * self.w + x) * 3) as usize;
-            self.px[at..at + 3].copy_from_slice(&rgb);
-        }
-    }
-
-    fn text(&mut self, x: u32, y: u32, s: &str) {
-        for (i, ch) in s.chars().enumerate() {
-            let g = glyph(ch);
-            for row in 0..5u32 {
-                for col in 0..3u32 {
-                    if g >> (14 - (row * 3 + col)) & 1 == 1 {
-                        for dy in 0..SCALE {
-                            for dx in 0..SCALE {
-                                let gx = x + i as u32 * 4 * SCALE + col * SCALE + dx;
-                                self.set(gx, y + row * SCALE + dy, INK);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A 3x5 glyph, rows top to bottom, 3 bits each (unknown characters are blank).
-fn glyph(ch: char) -> u16 {
-    let rows: [u8; 5] = match ch.to_ascii_lowercase() {
-        '0' => [7, 5, 5, 5, 7],
-        '1' => [2, 6, 2, 2, 7],
-        '2' => [7, 1, 7, 4, 7],
-        '3' => [7, 1, 7, 1, 7],
-        '4' => [5, 5, 7, 1, 1],
-        '5' => [7, 4, 7, 1, 7],
-        '6' => [7, 4, 7, 5, 7],
-        '7' => [7, 1, 1, 1, 1],
-        '8' => [7, 5, 7, 5, 7],
-        '9' => [7, 5, 7, 1, 7],
-        'a' => [2, 5, 7, 5, 5],
-        'b' => [6, 5, 6, 5, 6],
-        'c' => [3, 4, 4, 4, 3],
-        'd' => [6, 5, 5, 5, 6],
-        'e' => [7, 4, 6, 4, 7],
-        'f' => [7, 4, 6, 4, 4],
-        'g' => [3, 4, 5, 5, 3],
-        'h' => [5, 5, 7, 5, 5],
-        'i' => [7, 2, 2, 2, 7],
-        'j' => [1, 1, 1, 5, 2],
-        'k' => [5, 5, 6, 5, 5],
-        'l' => [4, 4, 4, 4, 7],
-        'm' => [5, 7, 7, 5, 5],
-        'n' => [6, 5, 5, 5, 5],
-        'o' => [2, 5, 5, 5, 2],
-        'p' => [6, 5, 6, 4, 4],
-        'q' => [2, 5, 5, 6, 3],
-        'r' => [6, 5, 6, 5, 5],
-        's' => [3, 4, 2, 1, 6],
-        't' => [7, 2, 2, 2, 2],
-        'u' => [5, 5, 5, 5, 7],
-        'v' => [5, 5, 5, 5, 2],
-        'w' => [5, 5, 7, 7, 5],
-        'x' => [5, 5, 2, 5, 5],
-        'y' => [5, 5, 2, 2, 2],
-        'z' => [7, 1, 2, 4, 7],
-        '=' => [0, 7, 0, 7, 0],
-        '<' => [1, 2, 4, 2, 1],
-        ',' => [0, 0, 0, 2, 4],
-        '.' => [0, 0, 0, 0, 2],
-        ':' => [0, 2, 0, 2, 0],
-        '-' => [0, 0, 7, 0, 0],
-        '(' => [1, 2, 2, 2, 1],
-        ')' => [4, 2, 2, 2, 4],
-        _ => [0; 5],
-    };
-    rows.iter().fold(0u16, |acc, &r| acc << 3 | u16::from(r))
-}
 
 pub fn run(args: &PlotArgs) -> Result<ExitCode, String> {
     if args.panel_width == 0 || args.panel_height == 0 {
@@ -244,17 +147,7 @@ pub fn run(args: &PlotArgs) -> Result<ExitCode, String> {
     }
     let file = File::create(&args.output)
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
-    let mut enc = png::Encoder::new(BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc
-        .write_header()
-        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
-    writer
-        .write_image_data(&img.px)
-        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
-    writer
-        .finish()
+    img.write_png(BufWriter::new(file))
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
     eprintln!("wrote {} ({width}x{height})", args.output.display());
     Ok(ExitCode::SUCCESS)
