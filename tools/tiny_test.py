@@ -58,11 +58,13 @@ if sys.argv[1:2] == ["--launch"]:
     os.execve(argv[0], argv, {})
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 # How many random positions the query checks take (query, beyond the table).
-QUERY_SAMPLE, BEYOND_SAMPLE = (50, 8) if "--quick" in FLAGS else (150, 60)
+# --quick: the binary runs under emulation (see the docstring).
+QUICK = "--quick" in FLAGS
+QUERY_SAMPLE, BEYOND_SAMPLE = (50, 8) if QUICK else (150, 60)
 # Every wait for a child is this many times its nominal length: three times under
 # emulation (--quick), and NIMBOT_WAIT_SCALE times more on a machine known to be
 # loaded (a wait that runs out fails the test, so it must not be tight).
-WAIT_SCALE = (3 if "--quick" in FLAGS else 1) * float(os.environ.get("NIMBOT_WAIT_SCALE", "1"))
+WAIT_SCALE = (3 if QUICK else 1) * float(os.environ.get("NIMBOT_WAIT_SCALE", "1"))
 TINY, FULL = [a for a in sys.argv[1:] if not a.startswith("--")]
 # The jail's launcher needs the seccomp module: Debian's python3-seccomp.
 JAIL_PYTHON = "/usr/bin/python3"
@@ -495,7 +497,7 @@ def test_beyond():
     cases = [["1500", "3", "4", "4", "0"], ["5000", "3", "6", "6", "0"],
              ["5000", "5", "6", "5", "1", "-m", "5"], ["1000", "3", "0", "0", "0"],
              ["999", "3", "5", "0", "0"], ["700", "3", "1", "2", "1", "-m", "1"]]
-    if "--quick" in FLAGS:
+    if QUICK:
         # Emulated, the biggest solves (5,000 stones) cost minutes: the native run has them.
         cases = [c for c in cases if int(c[0]) <= 1500]
     cases += [beyond_position() for _ in range(BEYOND_SAMPLE)]
@@ -518,7 +520,7 @@ def test_beyond():
     ft, ff = run([TINY], script.encode(), secs=60), run([FULL] + TRAP, script.encode(), secs=60)
     check(ft[:2] == ff[:2] and "error" not in ft[1], f"line protocol beyond the table:\n{ft}\n{ff}")
     games = 0
-    for n, r in [(1500, 4)] if "--quick" in FLAGS else [(1500, 4), (2345, 6), (1000, 5)]:
+    for n, r in [(1500, 4)] if QUICK else [(1500, 4), (2345, 6), (1000, 5)]:
         for tiny_first in (True, False):
             connect_game(n, r, tiny_first)
             games += 1
