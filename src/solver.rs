@@ -33,6 +33,10 @@
 
 use alloc::vec::Vec;
 
+mod windowed;
+
+pub use windowed::{solve_windowed, PileBits, PileSink};
+
 use crate::geometry::Layers;
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::DecideError;
@@ -215,6 +219,18 @@ impl SolveBox {
             .map(|(c, hi)| u64::from(hi - c) * words as u64 * 8)
             .sum();
         solution + MaskSolver::work_bytes(u64::from(self.n_max))
+    }
+
+    /// Bytes [`solve_windowed`] takes at its peak for this box, besides what its
+    /// sink keeps: a few words per pile of the largest pile N and a ring of
+    /// `4 c_top` piles, so it grows with N where [`SolveBox::memory_bytes`] grows
+    /// with the N^1.5 stored positions. Cheap, computed before anything is
+    /// allocated.
+    pub fn windowed_bytes(&self) -> u64 {
+        if self.validate().is_err() {
+            return 0;
+        }
+        windowed::work_bytes(self)
     }
 
     /// Positions the box stores (those with `c < s`), counting every reset pair and

@@ -1,0 +1,628 @@
+//! The windowed solver: the values of [`Solution::solve`](super::Solution::solve),
+//! handed out pile by pile instead of kept, in memory that grows with the box's
+//! largest pile N rather than with its N^1.5 positions.
+//!
+//! # What is kept
+//! Caps are solved from the top, each cap's piles upward (as the full solver does).
+//! A position reads its own cap's piles at most `c - 1` below it and one pile of the
+//! cap above, `c` below it. So per cap the solver keeps the lost masks of its last
+//! few blocks of piles in a ring (the sliding-window ORs need two blocks of `c`),
+//! and for the cap above only what "take exactly the cap" reads from each of its
+//! piles: two masks of `(R+1)^2` bits. That array is rewritten in place: the new
+//! cap's pile `p` replaces the old cap's pile `p` once the new cap has read it, `c`
+//! piles later, from the ring. Boxes with more than 7 resets take the per-position
+//! path, which keeps the two caps' pile bits whole.
+//!
+//! Finished piles go to a [`PileSink`] a block at a time (the table writer codes
+//! them as they come), so nothing of a cap is kept once it is handed over.
+//! [`SolveBox::memory_bytes`] is this solver's peak, computed before anything is
+//! allocated; every array is reserved fallibly and read with `get`.
+
+use alloc::vec::Vec;
+
+use super::{filled, storage, CaplessTable, SolveBox, SolveError, WindowOrs};
+use crate::geometry::{highest_pile, keys_per_cap};
+
+/// Where the windowed solver hands its values: caps from the top, each cap's piles
+/// upward, a block of piles at a time.
+pub trait PileSink {
+    /// The values of piles `first, first + 1, ...` of cap `cap`, [`PileBits::words`]
+    /// words a pile (see [`PileBits`]), lowest pile first.
+    ///
+    /// # Errors
+    /// Whatever the sink cannot do; the solve stops with it.
+    fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError>;
+
+    /// Every pile of `cap` has been handed over.
+    ///
+    /// # Errors
+    /// As [`PileSink::piles`].
+    fn cap_done(&mut self, cap: u32) -> Result<(), SolveError>;
+}
+
+/// How one pile's values sit in its words: position `(own, opp, pending)` is bit
+/// `pending * stride + own (R+1) + opp`, 1 when the mover wins (the layout of
+/// [`Solution`](super::Solution)'s piles too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PileBits {
+    resets: u8,
+    stride: usize,
+    words: usize,
+}
+
+impl PileBits {
+    /// The layout for boxes with `resets` resets.
+    pub const fn new(resets: u8) -> Self {
+        let (stride, words) = storage(resets);
+        PileBits {
+            resets,
+            stride,
+            words,
+        }
+    }
+
+    /// Words a pile takes.
+    pub const fn words(&self) -> usize {
+        self.words
+    }
+
+    /// Whether the mover wins `(own, opp, pending)` in a pile of `words` (false
+    /// for a position outside the layout).
+    pub fn wins(&self, words: &[u64], own: u8, opp: u8, pending: bool) -> bool {
+        if own > self.resets || opp > self.resets {
+            return false;
+        }
+        let r = usize::from(self.resets) + 1;
+        let b = usize::from(pending) * self.stride + usize::from(own) * r + usize::from(opp);
+        words.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 == 1)
+    }
+}
+
+/// Piles handed to the sink at once.
+const BLOCK: usize = 4096;
+
+/// Solve every position of `bx` and hand the values to `sink` (see [`PileSink`]),
+/// calling `progress(done, total)` (stored positions) after each cap.
+///
+/// # Errors
+/// What [`Solution::solve`](super::Solution::solve) refuses, and the sink's errors.
+pub fn solve_windowed(
+    bx: SolveBox,
+    sink: &mut dyn PileSink,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(), SolveError> {
+    bx.validate()?;
+    let caps = bx.layer_bounds().count() as u32;
+    let Some(c_top) = (bx.c_min + caps).checked_sub(1).filter(|_| caps > 0) else {
+        return Ok(());
+    };
+    let total = bx.stored_positions();
+    let per_pile = keys_per_cap(bx.resets) as u64;
+    let capless = CaplessTable::new(bx.init_max, bx.resets, c_top + 2)?;
+    let r = usize::from(bx.resets) + 1;
+    let mut done = 0u64;
+    let mut step = |c: u32, hi: u32| {
+        done += u64::from(hi - c) * per_pile;
+        progress(done, total);
+    };
+    let hi_of = |c: u32| highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+    if r * r <= 64 {
+        let mut w = Window::new(&bx, &capless, c_top)?;
+        for c in (bx.c_min..=c_top).rev() {
+            let hi = hi_of(c);
+            w.solve_cap(c, hi, c == c_top, sink)?;
+            step(c, hi);
+        }
+    } else {
+        let mut s = Scalar::new(&bx)?;
+        for c in (bx.c_min..=c_top).rev() {
+            let hi = hi_of(c);
+            s.solve_cap(c, hi, &capless, sink)?;
+            step(c, hi);
+        }
+    }
+    Ok(())
+}
+
+/// Bytes [`solve_windowed`] takes at its peak for `bx` (a valid box), besides what
+/// its sink keeps.
+pub(super) fn work_bytes(bx: &SolveBox) -> u64 {
+    let caps = bx.layer_bounds().count() as u64;
+    let c_top = u64::from(bx.c_min) + caps;
+    let r = u64::from(bx.resets) + 1;
+    let piles = u64::from(bx.n_max) + 2;
+    let capless = (u64::from(bx.init_max) * (2 * r + 1) + 1).min(c_top + 3) * r * r;
+    let (_, words) = storage(bx.resets);
+    let words = words as u64;
+    if r * r <= 64 {
+        let ring = (2 * c_top + 2).next_power_of_two();
+        let slot = core::mem::size_of::<WindowOrs>() as u64 + 32;
+        piles * 16 + ring * slot + (c_top + 3) * 16 + BLOCK as u64 * words * 8 + capless
+    } else {
+        2 * piles * words * 8 + capless
+    }
+}
+
+/// The mask path's state (see [`super::MaskSolver`], whose recurrence it runs):
+/// the lost masks of the cap being solved in a ring, and for the cap above what
+/// taking exactly the cap reads.
+struct Window {
+    r: usize,
+    init_max: u32,
+    full: u64,
+    /// b-major order: positions with own resets above 0.
+    own_nonzero_tr: u64,
+    /// Lost masks of the capless game per pile: a-major, b-major.
+    capless: Vec<[u64; 2]>,
+    /// Lost masks `[a-major f=0, a-major f=1, b-major f=0, b-major f=1]` of the
+    /// cap's recent piles, at `p & ring_mask`.
+    lost: Vec<[u64; 4]>,
+    ors: Vec<WindowOrs>,
+    ring_mask: usize,
+    /// Per pile of the cap above (then, as they are rewritten, of this cap): the
+    /// positions the mover wins by taking exactly the cap, without and with a
+    /// reset, as what the reply layer loses.
+    above: Vec<[u64; 2]>,
+    width: [usize; 2],
+    fill: [usize; 2],
+    stride: usize,
+    wpp: usize,
+    /// Finished piles waiting for the sink.
+    out: Vec<u64>,
+}
+
+impl Window {
+    fn new(bx: &SolveBox, capless: &CaplessTable, c_top: u32) -> Result<Self, SolveError> {
+        let r = usize::from(bx.resets) + 1;
+        let rr = r * r;
+        let full = if rr == 64 { !0 } else { (1u64 << rr) - 1 };
+        let mut own_nonzero_tr = 0u64;
+        for i in 0..rr {
+            if i % r != 0 {
+                own_nonzero_tr |= 1 << i;
+            }
+        }
+        let mut lost = filled(c_top as usize + 3, [0u64; 2])?;
+        for (p, masks) in lost.iter_mut().enumerate().skip(1) {
+            for x in 0..r {
+                for y in 0..r {
+                    if !capless.wins(p as u32, x as u8, y as u8) {
+                        masks[0] |= 1 << (x * r + y);
+                        masks[1] |= 1 << (y * r + x);
+                    }
+                }
+            }
+        }
+        let ring = (2 * c_top as usize + 2).next_power_of_two();
+        let (stride, wpp) = storage(bx.resets);
+        Ok(Window {
+            r,
+            init_max: bx.init_max,
+            full,
+            own_nonzero_tr,
+            capless: lost,
+            lost: filled(ring, [0; 4])?,
+            ors: filled(ring, WindowOrs::default())?,
+            ring_mask: ring - 1,
+            above: filled(bx.n_max as usize + 2, [0; 2])?,
+            width: [0; 2],
+            fill: [0; 2],
+            stride,
+            wpp,
+            out: filled(BLOCK * wpp, 0)?,
+        })
+    }
+
+    /// The rules' lost masks for pile `p <= cap`.
+    fn rules(&self, p: usize) -> [u64; 4] {
+        let [nat, tr] = self.capless.get(p).copied().unwrap_or_default();
+        [0, nat, 0, tr]
+    }
+
+    /// What taking exactly the cap reads of a pile with lost masks `up`: the
+    /// positions the mover wins that way without and with a reset (bits in
+    /// a-major order of the mover's layer).
+    fn cap_take(&self, up: [u64; 4]) -> [u64; 2] {
+        [
+            up[2] | ((up[3] << self.r) & self.full),
+            up[0] | ((up[1] << 1) & self.own_nonzero_tr),
+        ]
+    }
+
+    fn lost_at(&self, p: usize) -> [u64; 4] {
+        self.lost
+            .get(p & self.ring_mask)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn set_lost(&mut self, p: usize, lost: [u64; 4]) {
+        if let Some(slot) = self.lost.get_mut(p & self.ring_mask) {
+            *slot = lost;
+        }
+    }
+
+    /// Pile `p` of the cap being solved replaces pile `p` of the cap above.
+    fn retire(&mut self, p: usize) {
+        let take = self.cap_take(self.lost_at(p));
+        if let Some(slot) = self.above.get_mut(p) {
+            *slot = take;
+        }
+    }
+
+    /// Solve cap `c` (piles `c + 1 ..= hi`); `top`: no cap above it is stored.
+    fn solve_cap(
+        &mut self,
+        c: u32,
+        hi: u32,
+        top: bool,
+        sink: &mut dyn PileSink,
+    ) -> Result<(), SolveError> {
+        let r = self.r;
+        let full = self.full;
+        let nz_tr = self.own_nonzero_tr;
+        let c_us = c as usize;
+        self.width = [c_us - 1, self.init_max.min(c - 1) as usize];
+        self.fill = [0; 2];
+        if top {
+            // Above the top cap there is only the rules' part of cap c + 1.
+            for p in 1..=(c_us + 1) {
+                let take = self.cap_take(self.rules(p));
+                if let Some(slot) = self.above.get_mut(p) {
+                    *slot = take;
+                }
+            }
+        }
+        for p in 1..=c_us {
+            self.set_lost(p, self.rules(p));
+            self.push(p);
+        }
+        let cap_after_reset = self.init_max >= c;
+        let (stride, wpp) = (self.stride, self.wpp);
+        let mut first = c + 1;
+        let mut filled_piles = 0usize;
+        for s in (c_us + 1)..=(hi as usize) {
+            let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
+            let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
+            // Taking exactly c: the opponent's position in the cap above, read for
+            // the last time here, so this cap's pile s - c takes its place.
+            let [cap_nat, cap_tr] = self.above.get(s - c_us).copied().unwrap_or_default();
+            self.retire(s - c_us);
+            let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
+            let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
+            let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
+            let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
+            if cap_after_reset {
+                win_nat1 |= cap_nat;
+                win_tr1 |= cap_tr;
+            }
+            self.set_lost(
+                s,
+                [
+                    !win_nat0 & full,
+                    !win_nat1 & full,
+                    !win_tr0 & full,
+                    !win_tr1 & full,
+                ],
+            );
+            self.push(s);
+            let at = filled_piles * wpp;
+            match self.out.get_mut(at..at + wpp) {
+                Some([one]) => *one = win_nat0 | (win_nat1 << stride),
+                Some([nat0, nat1, ..]) => (*nat0, *nat1) = (win_nat0, win_nat1),
+                _ => {}
+            }
+            filled_piles += 1;
+            if filled_piles == BLOCK {
+                sink.piles(c, first, self.out.get(..BLOCK * wpp).unwrap_or(&[]))?;
+                first += BLOCK as u32;
+                filled_piles = 0;
+            }
+        }
+        if filled_piles > 0 {
+            sink.piles(c, first, self.out.get(..filled_piles * wpp).unwrap_or(&[]))?;
+        }
+        // The piles not yet read by this cap take their places too.
+        let lowest_left = (hi as usize).saturating_sub(c_us) + 1;
+        for p in lowest_left..=(hi as usize) {
+            self.retire(p);
+        }
+        sink.cap_done(c)
+    }
+
+    /// The lost masks of window `w` (0: the cap's, 1: after a reset) over the
+    /// piles just below `s`.
+    fn window(&self, w: usize, s: usize) -> [u64; 4] {
+        let width = self.width.get(w).copied().unwrap_or(0);
+        if width == 0 {
+            return [0; 4];
+        }
+        let mask = self.ring_mask;
+        let a = self.ors.get((s - width) & mask).and_then(|o| o.suf.get(w));
+        let b = self.ors.get((s - 1) & mask).and_then(|o| o.pre.get(w));
+        match (a, b) {
+            (Some(a), Some(b)) => core::array::from_fn(|j| a[j] | b[j]),
+            _ => [0; 4],
+        }
+    }
+
+    /// Pile `p`'s lost masks were just set: extend both windows' ORs.
+    fn push(&mut self, p: usize) {
+        let lost = self.lost_at(p);
+        let mask = self.ring_mask;
+        for w in 0..2 {
+            let (Some(&width), Some(&fill)) = (self.width.get(w), self.fill.get(w)) else {
+                continue;
+            };
+            if width == 0 {
+                continue;
+            }
+            let fill = fill + 1;
+            let prev = match self.ors.get((p - 1) & mask).and_then(|o| o.pre.get(w)) {
+                Some(pre) if fill > 1 => *pre,
+                _ => [0; 4],
+            };
+            if let Some(pre) = self.ors.get_mut(p & mask).and_then(|o| o.pre.get_mut(w)) {
+                *pre = core::array::from_fn(|j| prev[j] | lost[j]);
+            }
+            if fill == width {
+                let mut acc = [0u64; 4];
+                for q in (p + 1 - width..=p).rev() {
+                    let lost = self.lost_at(q);
+                    acc = core::array::from_fn(|j| acc[j] | lost[j]);
+                    if let Some(suf) = self.ors.get_mut(q & mask).and_then(|o| o.suf.get_mut(w)) {
+                        *suf = acc;
+                    }
+                }
+            }
+            if let Some(f) = self.fill.get_mut(w) {
+                *f = if fill == width { 0 } else { fill };
+            }
+        }
+    }
+}
+
+/// The per-position path for boxes with more than 7 resets: the pile bits of the
+/// cap being solved and of the cap above, whole.
+struct Scalar {
+    bx: SolveBox,
+    stride: usize,
+    wpp: usize,
+    /// The cap above's piles `c + 2 ..` (of that cap's `c`), `wpp` words each.
+    above: Vec<u64>,
+    /// The cap being solved, piles `c + 1 ..= hi`.
+    cur: Vec<u64>,
+    /// Whether `above` holds a stored cap.
+    has_above: bool,
+    /// Per layer `(x, y, f)`: the largest losing pile below the current one.
+    last: Vec<u32>,
+}
+
+impl Scalar {
+    fn new(bx: &SolveBox) -> Result<Self, SolveError> {
+        let (stride, wpp) = storage(bx.resets);
+        let piles = bx.n_max as usize + 1;
+        let r = usize::from(bx.resets) + 1;
+        Ok(Scalar {
+            bx: *bx,
+            stride,
+            wpp,
+            above: filled(piles * wpp, 0)?,
+            cur: filled(piles * wpp, 0)?,
+            has_above: false,
+            last: filled(2 * r * r, 0)?,
+        })
+    }
+
+    fn bit(words: &[u64], at: usize, b: usize) -> bool {
+        words
+            .get(at + b / 64)
+            .is_some_and(|w| w >> (b % 64) & 1 == 1)
+    }
+
+    fn solve_cap(
+        &mut self,
+        c: u32,
+        hi: u32,
+        capless: &CaplessTable,
+        sink: &mut dyn PileSink,
+    ) -> Result<(), SolveError> {
+        let m = self.bx.init_max;
+        let r = usize::from(self.bx.resets) + 1;
+        let (stride, wpp) = (self.stride, self.wpp);
+        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
+        let piles = (hi - c) as usize;
+        if let Some(cur) = self.cur.get_mut(..piles * wpp) {
+            cur.fill(0);
+        }
+        for s in c..=hi {
+            let at = (s.saturating_sub(c + 1)) as usize * wpp;
+            for x in 0..r {
+                for y in 0..r {
+                    for f in 0..2 {
+                        let (b, slot) = layer(x, y, f);
+                        if s == c {
+                            let l = if f == 0 {
+                                0
+                            } else {
+                                (1..=c)
+                                    .rev()
+                                    .find(|&p| !capless.wins(p, x as u8, y as u8))
+                                    .unwrap_or(0)
+                            };
+                            if let Some(slot) = self.last.get_mut(slot) {
+                                *slot = l;
+                            }
+                            continue;
+                        }
+                        let last_at = |x: usize, y: usize, f: usize| {
+                            self.last.get(layer(x, y, f).1).copied().unwrap_or(0)
+                        };
+                        let limit = if f == 1 { m } else { c };
+                        let lo = s - limit.min(c - 1);
+                        let mut win =
+                            last_at(y, x, 0) >= lo || (x > 0 && last_at(y, x - 1, 1) >= lo);
+                        if !win && limit >= c {
+                            let s2 = s - c;
+                            if s2 <= c + 1 {
+                                win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
+                            } else if self.has_above {
+                                let up = (s2 - c - 2) as usize * wpp;
+                                win = !Self::bit(&self.above, up, layer(y, x, 0).0)
+                                    || (x > 0 && !Self::bit(&self.above, up, layer(y, x - 1, 1).0));
+                            }
+                        }
+                        if let Some(w) = self.cur.get_mut(at + b / 64) {
+                            *w |= u64::from(win) << (b % 64);
+                        }
+                    }
+                }
+            }
+            if s > c {
+                for x in 0..r {
+                    for y in 0..r {
+                        for f in 0..2 {
+                            let (b, slot) = layer(x, y, f);
+                            if !Self::bit(&self.cur, at, b) {
+                                if let Some(l) = self.last.get_mut(slot) {
+                                    *l = s;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (i, block) in self
+            .cur
+            .get(..piles * wpp)
+            .unwrap_or(&[])
+            .chunks(BLOCK * wpp.max(1))
+            .enumerate()
+        {
+            sink.piles(c, c + 1 + (i * BLOCK) as u32, block)?;
+        }
+        core::mem::swap(&mut self.above, &mut self.cur);
+        self.has_above = true;
+        sink.cap_done(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Solution;
+    use std::vec::Vec;
+
+    /// Keeps every pile it is handed, per cap, checking the order on the way.
+    #[derive(Default)]
+    struct Keep {
+        caps: Vec<(u32, Vec<u64>)>,
+        next: Option<u32>,
+    }
+
+    impl PileSink for Keep {
+        fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+            if self.caps.last().is_none_or(|l| l.0 != cap) {
+                assert!(
+                    self.caps.last().is_none_or(|l| l.0 == cap + 1),
+                    "caps from the top"
+                );
+                self.caps.push((cap, Vec::new()));
+                self.next = Some(cap + 1);
+            }
+            assert_eq!(self.next, Some(first), "piles upward, none left out");
+            self.next = Some(first + 1);
+            let last = self.caps.last_mut().unwrap();
+            last.1.extend_from_slice(words);
+            Ok(())
+        }
+
+        fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
+            assert_eq!(self.caps.last().map(|l| l.0), Some(cap));
+            Ok(())
+        }
+    }
+
+    /// The windowed solver against the full one, bit for bit, on boxes of every
+    /// shape: no resets, M = 1, the mask path's widest (7 resets) and the
+    /// per-position path (8 and 9), caps starting above M.
+    #[test]
+    fn windowed_equals_the_full_solver_bit_for_bit() {
+        let mut boxes = Vec::new();
+        for (n, r, m) in [
+            (1, 0, 1),
+            (5, 2, 3),
+            (60, 0, 1),
+            (150, 1, 2),
+            (300, 4, 3),
+            (999, 4, 3),
+            (400, 2, 5),
+            (200, 3, 12),
+            (250, 5, 4),
+            (160, 7, 2),
+            (90, 8, 3),
+            (70, 9, 1),
+            (40, 3, 40),
+        ] {
+            boxes.push(SolveBox::games(n, r, m));
+        }
+        for (n, r, m, c) in [
+            (250, 3, 3, 9),
+            (300, 1, 2, 30),
+            (120, 8, 2, 6),
+            (50, 4, 3, 49),
+        ] {
+            boxes.push(SolveBox {
+                n_max: n,
+                resets: r,
+                init_max: m,
+                c_min: c,
+            });
+        }
+        for bx in boxes {
+            let full = Solution::solve(bx).unwrap();
+            let mut keep = Keep::default();
+            let mut seen = 0;
+            solve_windowed(bx, &mut keep, &mut |done, total| {
+                assert!(done <= total);
+                seen = done;
+            })
+            .unwrap();
+            assert_eq!(seen, bx.stored_positions(), "{bx:?}");
+            let wpp = full.words_per_pile;
+            let mut caps = keep.caps;
+            caps.reverse();
+            assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
+            for (i, (c, words)) in caps.iter().enumerate() {
+                let (hi, off) = full.layers[i];
+                assert_eq!(*c, bx.c_min + i as u32);
+                let n = (hi - c) as usize * wpp;
+                assert_eq!(&full.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+            }
+        }
+    }
+
+    /// The pile layout answers as the full solution does.
+    #[test]
+    fn pile_bits_read_the_solutions_layout() {
+        let bx = SolveBox::games(200, 7, 3);
+        let sol = Solution::solve(bx).unwrap();
+        let bits = PileBits::new(7);
+        assert_eq!(bits.words(), 2);
+        let mut keep = Keep::default();
+        solve_windowed(bx, &mut keep, &mut |_, _| {}).unwrap();
+        let (c, words) = keep.caps.last().unwrap();
+        for s in (c + 1..=200).step_by(7) {
+            let at = (s - c - 1) as usize * 2;
+            for (a, b, f) in [(0, 0, false), (7, 3, true), (2, 7, false), (5, 5, true)] {
+                let pos = crate::rules::Position::new(s, *c, a, b, f, 3).unwrap();
+                assert_eq!(
+                    bits.wins(&words[at..at + 2], a, b, f),
+                    sol.value(&pos).unwrap().is_won()
+                );
+            }
+        }
+        assert!(!bits.wins(&[!0, !0], 8, 0, false));
+    }
+}
