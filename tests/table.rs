@@ -5,9 +5,11 @@ mod common;
 use common::send;
 use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
 use nimbot::policy::decide;
-use nimbot::solver::{Solution, SolveBox};
+use nimbot::solver::{solve_windowed, Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value, DecideError, Oracle};
-use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
+use nimbot::table::{
+    crc32, encode as encode_table, Encoding, ProbeError, TableError, TableWriter, EMBEDDED_TABLE,
+};
 use nimbot::{Engine, Params, Policy, Position, Table, TableEngine, Value};
 use nimbot_protocol::Session;
 
@@ -70,6 +72,33 @@ fn table_agrees_with_the_solver_for_other_parameters() {
     agree(300, 0, 1);
     agree(500, 2, 3);
     agree(999, 4, 4);
+}
+
+/// The streaming writer fed by the windowed solver writes the very blob that the
+/// full solution encodes to, on boxes of both solver paths, and the default table.
+#[test]
+fn the_streamed_table_is_the_full_solutions_table() {
+    for (n, r, m) in [
+        (1, 0, 1),
+        (4, 4, 3),
+        (300, 0, 1),
+        (999, 4, 3),
+        (700, 2, 5),
+        (300, 6, 2),
+        (150, 9, 3),
+        (120, 3, 30),
+    ] {
+        let params = Params::new(n, r, m).unwrap();
+        let (_, blob) = build(n, r, m);
+        let mut writer = TableWriter::new(&params, Encoding::default());
+        solve_windowed(SolveBox::games(n, r, m), &mut writer, &mut |_, _| {}).unwrap();
+        assert!(writer.coded_bytes() > 0 || n <= m + 1, "{n} {r} {m}");
+        assert_eq!(writer.finish("nimbot-test").unwrap(), blob, "{n} {r} {m}");
+    }
+    // A writer missing a cap says so rather than writing a table.
+    let params = Params::new(100, 1, 3).unwrap();
+    let writer = TableWriter::new(&params, Encoding::default());
+    assert_eq!(writer.finish("x"), Err(TableError::BadParams));
 }
 
 #[test]

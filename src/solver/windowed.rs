@@ -66,14 +66,20 @@ impl PileBits {
         self.words
     }
 
+    /// The bit of `(own, opp, pending)` in a pile's words (for resets within the
+    /// layout's).
+    pub const fn bit(&self, own: u8, opp: u8, pending: bool) -> usize {
+        let r = self.resets as usize + 1;
+        pending as usize * self.stride + own as usize * r + opp as usize
+    }
+
     /// Whether the mover wins `(own, opp, pending)` in a pile of `words` (false
     /// for a position outside the layout).
     pub fn wins(&self, words: &[u64], own: u8, opp: u8, pending: bool) -> bool {
         if own > self.resets || opp > self.resets {
             return false;
         }
-        let r = usize::from(self.resets) + 1;
-        let b = usize::from(pending) * self.stride + usize::from(own) * r + usize::from(opp);
+        let b = self.bit(own, opp, pending);
         words.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 == 1)
     }
 }

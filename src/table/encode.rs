@@ -16,7 +16,7 @@ use super::format::{TableFile, FORMAT_VERSION, MAGIC};
 use super::TableError;
 use crate::geometry::{key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
-use crate::solver::Solution;
+use crate::solver::{PileBits, PileSink, Solution, SolveError};
 
 /// Choices the writer makes; every choice gives a valid table of the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,11 +312,22 @@ fn encode_layers(
         let base = encode_cap(&mut stream, cap_layers, params, hi - c, encoding);
         entries.push((start, base));
     }
+    serialize(params, &stream, &entries, generator)
+}
+
+/// The table file of a coded stream whose caps start at `entries` (stream bit,
+/// base layers' offsets from it), lowest cap first.
+fn serialize(
+    params: &Params,
+    stream: &BitWriter,
+    entries: &[(u64, [u64; 2])],
+    generator: &str,
+) -> Vec<u8> {
     let offset_bits = width_for(stream.bits + 1);
     let largest = entries.iter().map(|&(_, [_, b1])| b1).max().unwrap_or(0);
     let base_bits = width_for(largest + 1);
     let mut index = BitWriter::default();
-    for &(start, [b0, b1]) in &entries {
+    for &(start, [b0, b1]) in entries {
         index.push(start, u32::from(offset_bits));
         index.push(b0, u32::from(base_bits));
         index.push(b1, u32::from(base_bits));
@@ -339,4 +350,144 @@ fn encode_layers(
     let crc = crc32(&blob);
     blob.extend_from_slice(&crc.to_le_bytes());
     blob
+}
+
+/// The streaming table writer: a [`PileSink`] for
+/// [`solve_windowed`](crate::solver::solve_windowed) that turns each cap's piles
+/// into run lengths as they come and codes the cap when it is done, so that
+/// writing a table never holds more than one cap's runs and the coded caps. Gives
+/// the same blob as [`encode`] of the full solution.
+///
+/// ```
+/// use nimbot::solver::{solve_windowed, SolveBox};
+/// use nimbot::table::{TableWriter, Encoding};
+/// use nimbot::{Params, Table};
+///
+/// let params = Params::new(200, 2, 3).unwrap();
+/// let mut writer = TableWriter::new(&params, Encoding::default());
+/// solve_windowed(SolveBox::games(200, 2, 3), &mut writer, &mut |_, _| {}).unwrap();
+/// let blob = writer.finish("example").unwrap();
+/// assert_eq!(Table::from_bytes(&blob).unwrap().params(), params);
+/// ```
+#[derive(Debug)]
+pub struct TableWriter {
+    params: Params,
+    encoding: Encoding,
+    bits: PileBits,
+    /// The cap being received, and its piles so far.
+    cap: Option<u32>,
+    piles: u32,
+    /// The last pile's words (all won before the first).
+    prev: Vec<u64>,
+    /// Per storage bit: its runs so far, and the pile offset where its current run
+    /// began.
+    runs: Vec<Vec<u32>>,
+    since: Vec<u32>,
+    /// The coded caps, as received (from the top): cap, bits, base offsets.
+    coded: Vec<(u32, BitWriter, [u64; 2])>,
+}
+
+impl TableWriter {
+    /// A writer for the whole-game box of `params`.
+    pub fn new(params: &Params, encoding: Encoding) -> Self {
+        let bits = PileBits::new(params.resets());
+        let slots = bits.words() * 64;
+        TableWriter {
+            params: *params,
+            encoding,
+            bits,
+            cap: None,
+            piles: 0,
+            prev: alloc::vec![!0; bits.words()],
+            runs: alloc::vec![Vec::new(); slots],
+            since: alloc::vec![0; slots],
+            coded: Vec::new(),
+        }
+    }
+
+    /// Bytes of the coded caps so far.
+    pub fn coded_bytes(&self) -> u64 {
+        self.coded.iter().map(|c| c.1.bytes.len() as u64).sum()
+    }
+
+    /// The table blob, once every cap is in (the solve returned `Ok`).
+    ///
+    /// # Errors
+    /// [`TableError::BadParams`] if caps are missing or out of order.
+    pub fn finish(mut self, generator: &str) -> Result<Vec<u8>, TableError> {
+        let caps: Vec<u32> = Layers::new(self.params.stones(), self.params.init_max())
+            .map(|(c, _)| c)
+            .collect();
+        self.coded.reverse();
+        if self.cap.is_some() || !self.coded.iter().map(|c| c.0).eq(caps.iter().copied()) {
+            return Err(TableError::BadParams);
+        }
+        let mut stream = BitWriter::default();
+        let mut entries = Vec::with_capacity(self.coded.len());
+        for (_, bits, base) in &self.coded {
+            entries.push((stream.bits, *base));
+            append(&mut stream, bits);
+        }
+        Ok(serialize(&self.params, &stream, &entries, generator))
+    }
+}
+
+impl PileSink for TableWriter {
+    fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+        if self.cap != Some(cap) {
+            if self.cap.is_some() || first != cap + 1 {
+                return Err(SolveError::BadParams);
+            }
+            self.cap = Some(cap);
+            self.piles = 0;
+        }
+        let wpp = self.bits.words().max(1);
+        for pile in words.chunks_exact(wpp) {
+            let t = self.piles;
+            for (w, (&now, prev)) in pile.iter().zip(self.prev.iter_mut()).enumerate() {
+                let mut changed = now ^ *prev;
+                *prev = now;
+                while changed != 0 {
+                    let bit = w * 64 + changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    if let (Some(runs), Some(since)) =
+                        (self.runs.get_mut(bit), self.since.get_mut(bit))
+                    {
+                        runs.push(t - *since);
+                        *since = t;
+                    }
+                }
+            }
+            self.piles += 1;
+        }
+        Ok(())
+    }
+
+    fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
+        if self.cap != Some(cap) {
+            return Err(SolveError::BadParams);
+        }
+        let r = self.params.resets();
+        let mut layers = Vec::with_capacity(keys_per_cap(r));
+        for a in 0..=r {
+            for b in 0..=r {
+                for f in [false, true] {
+                    let bit = self.bits.bit(a, b, f);
+                    layers.push(
+                        self.runs
+                            .get_mut(bit)
+                            .map(core::mem::take)
+                            .unwrap_or_default(),
+                    );
+                }
+            }
+        }
+        let mut bits = BitWriter::default();
+        let base = encode_cap(&mut bits, &layers, &self.params, self.piles, &self.encoding);
+        self.coded.push((cap, bits, base));
+        self.cap = None;
+        self.prev.fill(!0);
+        self.since.fill(0);
+        Ok(())
+    }
 }

@@ -46,7 +46,7 @@ pub use self::source::{ByteSource, EmbeddedSource};
 #[cfg(feature = "encode")]
 pub use self::{
     checksum::crc32,
-    encode::{encode, encode_values, encode_with, runs_of, Encoding},
+    encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter},
     format::MAGIC,
 };
 

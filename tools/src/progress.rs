@@ -17,14 +17,6 @@ pub fn bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
     pb
 }
 
-/// A spinner for work of unknown length.
-pub fn spinner(what: &str, quiet: bool) -> ProgressBar {
-    let pb = ProgressBar::with_draw_target(None, target(quiet));
-    pb.set_message(what.to_owned());
-    pb.enable_steady_tick(std::time::Duration::from_millis(120));
-    pb
-}
-
 fn target(quiet: bool) -> ProgressDrawTarget {
     if quiet {
         ProgressDrawTarget::hidden()
