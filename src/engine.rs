@@ -200,6 +200,7 @@ mod solving {
     use crate::distance::DistanceCache;
     use crate::policy::longest_move;
     use crate::solver::{Solution, SolutionCache, SolveBox};
+    use crate::table::CodedSolution;
     use crate::value::Value;
 
     impl Oracle for Solution {
@@ -250,7 +251,7 @@ mod solving {
             &mut self,
             bx: SolveBox,
             pos: Option<&Position>,
-        ) -> Result<&Solution, DecideError> {
+        ) -> Result<&CodedSolution, DecideError> {
             self.solutions.ensure(bx, pos)
         }
 
@@ -286,11 +287,12 @@ mod solving {
         fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
+            let table = sol.table();
             if policy.needs() == Knowledge::Values {
-                return decide(sol, pos, policy);
+                return decide(&table.cached(), pos, policy);
             }
             // Won positions need no distances: only compute them for a lost one.
-            let base = decide(sol, pos, Policy::First)?;
+            let base = decide(&table.cached(), pos, Policy::First)?;
             if base.value == Value::Won {
                 return Ok(base);
             }
@@ -300,7 +302,7 @@ mod solving {
                 .distances
                 .covering(pos, sol.solve_box(), Self::DISTANCE_BUDGET)
                 .ok_or(DecideError::TooLarge)?;
-            longest_move(sol, dist, pos)
+            longest_move(&table, dist, pos)
         }
 
         fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {

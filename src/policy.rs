@@ -509,7 +509,6 @@ pub use longest::longest_move;
 mod longest {
     use super::*;
     use crate::distance::Distances;
-    use crate::solver::Solution;
 
     /// [`Policy::Longest`]'s move: a winning move whenever `pos` is won (as
     /// [`best_move`]); in a lost position the move after which the game lasts
@@ -519,8 +518,8 @@ mod longest {
     /// # Errors
     /// As [`best_move`]; [`DecideError::OutOfRange`] if `distances` do not cover a
     /// position the move leads to.
-    pub fn longest_move(
-        solution: &Solution,
+    pub fn longest_move<O: Oracle + ?Sized>(
+        solution: &O,
         distances: &Distances,
         pos: &Position,
     ) -> Result<Decision, DecideError> {

@@ -37,9 +37,10 @@ mod windowed;
 
 pub use windowed::{solve_windowed, PileBits, PileSink};
 
-use crate::geometry::Layers;
+use crate::geometry::{keys_per_cap, Layers};
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::DecideError;
+use crate::table::CodedSolution;
 use crate::value::Value;
 
 /// Why a box could not be solved.
@@ -100,14 +101,27 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveErro
     Ok(v)
 }
 
+/// Append `value` to `v`, or [`SolveError::OutOfMemory`]: room is reserved
+/// fallibly first (amortized), and the push only happens within capacity.
+pub(crate) fn grow<T>(v: &mut Vec<T>, value: T) -> Result<(), SolveError> {
+    if v.len() == v.capacity() {
+        v.try_reserve(1).map_err(|_| SolveError::OutOfMemory)?;
+    }
+    if v.len() < v.capacity() {
+        v.push(value);
+    }
+    Ok(())
+}
+
 /// One solution kept for the next question, and a memory budget: a box is solved
 /// only when the kept solution does not answer, and only if it fits the budget
 /// ([`SolveBox::memory_bytes`]). What every solving engine shares (the host's
-/// `engine::SolvingEngine`, the tiny binary's).
+/// `engine::SolvingEngine`, the tiny binary's). The solution is kept coded
+/// ([`CodedSolution`]): the windowed solver makes it in memory that grows with N.
 #[derive(Debug)]
 pub struct SolutionCache {
     budget: u64,
-    solution: Option<Solution>,
+    solution: Option<CodedSolution>,
 }
 
 impl SolutionCache {
@@ -120,7 +134,7 @@ impl SolutionCache {
     }
 
     /// The kept solution, if any.
-    pub fn get(&self) -> Option<&Solution> {
+    pub fn get(&self) -> Option<&CodedSolution> {
         self.solution.as_ref()
     }
 
@@ -134,7 +148,7 @@ impl SolutionCache {
         &mut self,
         bx: SolveBox,
         pos: Option<&Position>,
-    ) -> Result<&Solution, DecideError> {
+    ) -> Result<&CodedSolution, DecideError> {
         let covered = match (&self.solution, pos) {
             (Some(sol), Some(p)) => sol.value(p).is_some(),
             (Some(sol), None) => sol.solve_box() == bx,
@@ -146,7 +160,7 @@ impl SolutionCache {
             }
             // The old solution goes first, so that its memory can be reused.
             self.solution = None;
-            self.solution = Some(Solution::solve(bx)?);
+            self.solution = Some(CodedSolution::solve(bx)?);
         }
         self.solution.as_ref().ok_or(DecideError::OutOfRange)
     }
@@ -206,10 +220,28 @@ impl SolveBox {
         Layers::new(self.n_max, self.c_min)
     }
 
-    /// Bytes a solve of this box takes at its peak: the solution's bit array (kept)
-    /// plus the solver's per-pile work arrays (freed after the solve). Cheap: use it
+    /// Bytes a coded solve of this box ([`CodedSolution::solve`], what the
+    /// solving engines keep) takes at its peak: the windowed solver's work
+    /// ([`SolveBox::windowed_bytes`]), the coder's arrays, and an allowance for
+    /// the coded caps and the tokens of the cap being coded (16 bytes a layer and
+    /// one byte per 8 piles of N: 1.2 MB for N <= 1,000,000, R = 4, which codes
+    /// to 175 KB). It grows with N, not with the stored positions. Cheap: use it
     /// to refuse a box too large before solving it.
     pub fn memory_bytes(&self) -> u64 {
+        if self.validate().is_err() {
+            return 0;
+        }
+        let layers = self.layer_bounds().count() as u64 * keys_per_cap(self.resets) as u64;
+        self.windowed_bytes()
+            + crate::table::code_fixed_bytes(self)
+            + layers * 16
+            + u64::from(self.n_max) / 8
+    }
+
+    /// Bytes the full [`Solution::solve`] takes at its peak: the solution's bit
+    /// array (kept, one bit a stored position) plus the solver's per-pile work
+    /// arrays.
+    pub fn full_bytes(&self) -> u64 {
         if self.validate().is_err() {
             return 0;
         }
@@ -871,9 +903,9 @@ mod tests {
         let beyond = Position::new(200, 3, 1, 0, false, 3).unwrap();
         let mut cache = SolutionCache::new(small.memory_bytes());
         assert!(cache.get().is_none());
-        let first: *const Solution = cache.ensure(small, None).unwrap();
+        let first: *const CodedSolution = cache.ensure(small, None).unwrap();
         // A position the kept solution answers is answered by it, whatever box is asked.
-        let again: *const Solution = cache
+        let again: *const CodedSolution = cache
             .ensure(SolveBox::around(&inside), Some(&inside))
             .unwrap();
         assert_eq!(first, again);

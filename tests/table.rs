@@ -90,14 +90,14 @@ fn the_streamed_table_is_the_full_solutions_table() {
     ] {
         let params = Params::new(n, r, m).unwrap();
         let (_, blob) = build(n, r, m);
-        let mut writer = TableWriter::new(&params, Encoding::default());
+        let mut writer = TableWriter::new(&params, Encoding::default()).unwrap();
         solve_windowed(SolveBox::games(n, r, m), &mut writer, &mut |_, _| {}).unwrap();
         assert!(writer.coded_bytes() > 0 || n <= m + 1, "{n} {r} {m}");
         assert_eq!(writer.finish("nimbot-test").unwrap(), blob, "{n} {r} {m}");
     }
     // A writer missing a cap says so rather than writing a table.
     let params = Params::new(100, 1, 3).unwrap();
-    let writer = TableWriter::new(&params, Encoding::default());
+    let writer = TableWriter::new(&params, Encoding::default()).unwrap();
     assert_eq!(writer.finish("x"), Err(TableError::BadParams));
 }
 

@@ -160,7 +160,7 @@ impl<'s, S: ByteSource + ?Sized> BitReader<'s, S> {
 }
 
 /// Bits needed to write values `0..n` (at least 1).
-#[cfg(feature = "encode")]
+#[cfg(feature = "alloc")]
 pub(crate) fn width_for(n: u64) -> u8 {
     let mut w = 1u8;
     while w < 64 && (1u64 << w) < n {
@@ -169,14 +169,18 @@ pub(crate) fn width_for(n: u64) -> u8 {
     w
 }
 
-#[cfg(feature = "encode")]
+#[cfg(feature = "alloc")]
 pub(crate) use writer::BitWriter;
 
-#[cfg(feature = "encode")]
+#[cfg(feature = "alloc")]
 mod writer {
     use alloc::vec::Vec;
 
+    use crate::solver::{grow, SolveError};
+
     /// Appends bits least significant first; the mirror of [`super::BitReader`].
+    /// Its memory is reserved fallibly: a write the allocator refuses is
+    /// [`SolveError::OutOfMemory`] (the tiny binary codes solutions with it).
     #[derive(Clone, Debug, Default)]
     pub(crate) struct BitWriter {
         pub(crate) bytes: Vec<u8>,
@@ -185,7 +189,7 @@ mod writer {
 
     impl BitWriter {
         /// Append the `width` (<= 64) low bits of `value`.
-        pub(crate) fn push(&mut self, value: u64, width: u32) {
+        pub(crate) fn push(&mut self, value: u64, width: u32) -> Result<(), SolveError> {
             let mut value = if width < 64 {
                 value & ((1u64 << width) - 1)
             } else {
@@ -195,7 +199,7 @@ mod writer {
             while left > 0 {
                 let used = (self.bits % 8) as u32;
                 if used == 0 {
-                    self.bytes.push(0);
+                    grow(&mut self.bytes, 0)?;
                 }
                 let take = (8 - used).min(left);
                 if let Some(b) = self.bytes.last_mut() {
@@ -205,28 +209,44 @@ mod writer {
                 left -= take;
                 self.bits += u64::from(take);
             }
+            Ok(())
         }
 
         /// Append `n` (>= 1) as an Elias gamma code.
-        pub(crate) fn gamma(&mut self, n: u64) {
+        pub(crate) fn gamma(&mut self, n: u64) -> Result<(), SolveError> {
             let z = 63 - n.max(1).leading_zeros();
-            self.push(1 << z, z + 1);
-            self.push(n & ((1u64 << z) - 1), z);
+            self.push(1 << z, z + 1)?;
+            self.push(n & ((1u64 << z).wrapping_sub(1)), z)
         }
 
         /// Append `n` (>= 0) as the gamma code of `n + 1`.
-        pub(crate) fn count(&mut self, n: u64) {
-            self.gamma(n + 1);
+        pub(crate) fn count(&mut self, n: u64) -> Result<(), SolveError> {
+            self.gamma(n.saturating_add(1))
         }
 
         /// Append a signed value, zigzag-mapped.
-        pub(crate) fn signed(&mut self, d: i64) {
+        pub(crate) fn signed(&mut self, d: i64) -> Result<(), SolveError> {
             let z = if d >= 0 {
-                (d as u64) << 1
+                d.unsigned_abs() << 1
             } else {
-                ((-d - 1) as u64) << 1 | 1
+                (d.unsigned_abs().wrapping_sub(1) << 1) | 1
             };
-            self.count(z);
+            self.count(z)
+        }
+
+        /// Append the bits of `from`.
+        pub(crate) fn append(&mut self, from: &BitWriter) -> Result<(), SolveError> {
+            for (i, byte) in from.bytes.iter().enumerate() {
+                let width = from.bits.saturating_sub(8 * i as u64).min(8) as u32;
+                self.push(u64::from(*byte), width)?;
+            }
+            Ok(())
+        }
+
+        /// Empty it, keeping its memory.
+        pub(crate) fn clear(&mut self) {
+            self.bytes.clear();
+            self.bits = 0;
         }
     }
 
@@ -242,13 +262,13 @@ mod writer {
             let counts = [0u32, 1, 2, 3, 7, 8, 1000, 1 << 20, u32::MAX - 1];
             let signed = [0i32, -1, 1, -2, 2, 300, -300, i32::MIN + 1, i32::MAX];
             for &n in &counts {
-                w.count(n.into());
+                w.count(n.into()).unwrap();
             }
             for &d in &signed {
-                w.signed(d.into());
+                w.signed(d.into()).unwrap();
             }
-            w.push(0b101, 3);
-            w.push(0xABCDEF12, 32);
+            w.push(0b101, 3).unwrap();
+            w.push(0xABCDEF12, 32).unwrap();
             let bits = u32::try_from(w.bits).unwrap();
             let mut r = BitReader::new(&w.bytes[..], 0, 0, bits);
             for &n in &counts {

@@ -10,13 +10,14 @@
 
 use alloc::vec::Vec;
 
-use super::bits::{width_for, BitWriter};
+use super::bits::BitWriter;
 use super::checksum::crc32;
+use super::code::{self, index_of, CapCoder, CodedCaps};
 use super::format::{TableFile, FORMAT_VERSION, MAGIC};
 use super::TableError;
 use crate::geometry::{key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
-use crate::solver::{PileBits, PileSink, Solution, SolveError};
+use crate::solver::{PileSink, Solution, SolveBox, SolveError};
 
 /// Choices the writer makes; every choice gives a valid table of the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +62,7 @@ pub fn encode_with(
     for (c, _) in Layers::new(params.stones(), params.init_max()) {
         layers.extend(solution.cap_runs(c).ok_or(TableError::BadParams)?);
     }
-    Ok(encode_layers(&params, &layers, generator, encoding))
+    encode_layers(&params, &layers, generator, encoding).map_err(|_| TableError::BadParams)
 }
 
 /// Encode the table whose stored positions (cap below the pile, games of at most
@@ -89,7 +90,7 @@ pub fn encode_values(
             }
         }
     }
-    encode_layers(params, &layers, generator, &Encoding::default())
+    encode_layers(params, &layers, generator, &Encoding::default()).unwrap_or_default()
 }
 
 /// Alternating won/lost run lengths of one layer's values, starting with a won
@@ -124,45 +125,9 @@ fn tokens(runs: &[u32]) -> Vec<(u32, u32, u32)> {
     out
 }
 
-/// Write a token list (the inverse of `layer::Tokens`).
-fn write_tokens(out: &mut BitWriter, runs: &[u32]) {
-    let tokens = tokens(runs);
-    out.count(tokens.len() as u64);
-    let mut prev: Option<(u32, u32)> = None;
-    for &(w, l, k) in &tokens {
-        match prev {
-            None => {
-                out.count(w.into());
-                out.count(l.into());
-            }
-            Some((pw, pl)) => {
-                let step = match (i64::from(w) - i64::from(pw), i64::from(l) - i64::from(pl)) {
-                    _ if pl == 0 || l == 0 => None,
-                    (1, 0) => Some(0),
-                    (-1, 0) => Some(1),
-                    (0, 1) => Some(2),
-                    (0, -1) => Some(3),
-                    _ => None,
-                };
-                match step {
-                    Some(op) => {
-                        out.push(1, 1);
-                        out.push(op, 2);
-                    }
-                    None => {
-                        out.push(0, 1);
-                        out.signed(i64::from(w) - i64::from(pw));
-                        out.count(l.into());
-                    }
-                }
-            }
-        }
-        // A final "lost for ever" token has no repeat count.
-        if l > 0 {
-            out.count(k.into());
-        }
-        prev = Some((w, l));
-    }
+/// Write the token list of a run list.
+fn write_tokens(out: &mut BitWriter, runs: &[u32]) -> Result<(), SolveError> {
+    code::write_tokens(out, &tokens(runs))
 }
 
 /// Run boundaries: the offsets where the value changes (cumulative run lengths).
@@ -220,10 +185,10 @@ fn head(v: &[u32], n: u32) -> Result<u32, Vec<u32>> {
 }
 
 /// Bits of a token list.
-fn token_bits(runs: &[u32]) -> u64 {
+fn token_bits(runs: &[u32]) -> Result<u64, SolveError> {
     let mut w = BitWriter::default();
-    write_tokens(&mut w, runs);
-    w.bits
+    write_tokens(&mut w, runs)?;
+    Ok(w.bits)
 }
 
 /// Code one cap's layers (runs in key order, `n` piles each) into `stream`;
@@ -234,7 +199,7 @@ fn encode_cap(
     params: &Params,
     n: u32,
     encoding: &Encoding,
-) -> [u64; 2] {
+) -> Result<[u64; 2], SolveError> {
     let r = params.resets();
     let bounds: Vec<Vec<u32>> = layers.iter().map(|runs| boundaries(runs)).collect();
     let start = stream.bits;
@@ -253,7 +218,7 @@ fn encode_cap(
                     match full {
                         Ok(kind) => kind,
                         Err(runs) => {
-                            write_tokens(&mut extras, runs);
+                            write_tokens(&mut extras, runs)?;
                             2
                         }
                     }
@@ -263,36 +228,28 @@ fn encode_cap(
                     let copy = encoding.copies && delayed_copy(&bounds[k], source, d, n);
                     match (copy, head(&bounds[k], d.min(n))) {
                         (true, Ok(kind)) => kind,
-                        (true, Err(prefix)) if token_bits(&prefix) <= token_bits(&layers[k]) => {
-                            write_tokens(&mut extras, &prefix);
+                        (true, Err(prefix)) if token_bits(&prefix)? <= token_bits(&layers[k])? => {
+                            write_tokens(&mut extras, &prefix)?;
                             2
                         }
                         _ => {
-                            write_tokens(&mut extras, &layers[k]);
+                            write_tokens(&mut extras, &layers[k])?;
                             3
                         }
                     }
                 };
-                kinds.push(kind.into(), 2);
+                kinds.push(kind.into(), 2)?;
             }
         }
     }
-    append(stream, &kinds);
-    append(stream, &extras);
+    stream.append(&kinds)?;
+    stream.append(&extras)?;
     let mut base = [0u64; 2];
     for (f, at) in base.iter_mut().enumerate() {
         *at = stream.bits - start;
-        write_tokens(stream, &layers[key(r, 0, 0, f == 1)]);
+        write_tokens(stream, &layers[key(r, 0, 0, f == 1)])?;
     }
-    base
-}
-
-/// Append the bits of `from` to `to`.
-fn append(to: &mut BitWriter, from: &BitWriter) {
-    for (i, byte) in from.bytes.iter().enumerate() {
-        let width = (from.bits - 8 * i as u64).min(8) as u32;
-        to.push(u64::from(*byte), width);
-    }
+    Ok(base)
 }
 
 /// Code the runs of every layer (in layer order) and serialize the table.
@@ -301,7 +258,7 @@ fn encode_layers(
     layers: &[Vec<u32>],
     generator: &str,
     encoding: &Encoding,
-) -> Vec<u8> {
+) -> Result<Vec<u8>, SolveError> {
     let per_cap = keys_per_cap(params.resets());
     let mut stream = BitWriter::default();
     let mut entries = Vec::new();
@@ -309,7 +266,7 @@ fn encode_layers(
         Layers::new(params.stones(), params.init_max()).zip(layers.chunks(per_cap))
     {
         let start = stream.bits;
-        let base = encode_cap(&mut stream, cap_layers, params, hi - c, encoding);
+        let base = encode_cap(&mut stream, cap_layers, params, hi - c, encoding)?;
         entries.push((start, base));
     }
     serialize(params, &stream, &entries, generator)
@@ -322,16 +279,8 @@ fn serialize(
     stream: &BitWriter,
     entries: &[(u64, [u64; 2])],
     generator: &str,
-) -> Vec<u8> {
-    let offset_bits = width_for(stream.bits + 1);
-    let largest = entries.iter().map(|&(_, [_, b1])| b1).max().unwrap_or(0);
-    let base_bits = width_for(largest + 1);
-    let mut index = BitWriter::default();
-    for &(start, [b0, b1]) in entries {
-        index.push(start, u32::from(offset_bits));
-        index.push(b0, u32::from(base_bits));
-        index.push(b1, u32::from(base_bits));
-    }
+) -> Result<Vec<u8>, SolveError> {
+    let (index, offset_bits, base_bits) = index_of(stream.bits, entries)?;
     let file = TableFile {
         magic: MAGIC,
         format_version: FORMAT_VERSION,
@@ -346,25 +295,25 @@ fn serialize(
         stream_bits: stream.bits as u32,
         stream: &stream.bytes,
     };
-    let mut blob = postcard::to_allocvec(&file).unwrap_or_default();
+    let mut blob = postcard::to_allocvec(&file).map_err(|_| SolveError::OutOfMemory)?;
     let crc = crc32(&blob);
     blob.extend_from_slice(&crc.to_le_bytes());
-    blob
+    Ok(blob)
 }
 
 /// The streaming table writer: a [`PileSink`] for
-/// [`solve_windowed`](crate::solver::solve_windowed) that turns each cap's piles
-/// into run lengths as they come and codes the cap when it is done, so that
-/// writing a table never holds more than one cap's runs and the coded caps. Gives
-/// the same blob as [`encode`] of the full solution.
+/// [`solve_windowed`](crate::solver::solve_windowed) that codes each cap as its
+/// piles come (folding their runs into tokens on the way), so that writing a
+/// table never holds more than one cap's tokens and the coded caps. Gives the same
+/// blob as [`encode`] of the full solution.
 ///
 /// ```
 /// use nimbot::solver::{solve_windowed, SolveBox};
-/// use nimbot::table::{TableWriter, Encoding};
+/// use nimbot::table::{Encoding, TableWriter};
 /// use nimbot::{Params, Table};
 ///
 /// let params = Params::new(200, 2, 3).unwrap();
-/// let mut writer = TableWriter::new(&params, Encoding::default());
+/// let mut writer = TableWriter::new(&params, Encoding::default()).unwrap();
 /// solve_windowed(SolveBox::games(200, 2, 3), &mut writer, &mut |_, _| {}).unwrap();
 /// let blob = writer.finish("example").unwrap();
 /// assert_eq!(Table::from_bytes(&blob).unwrap().params(), params);
@@ -372,42 +321,27 @@ fn serialize(
 #[derive(Debug)]
 pub struct TableWriter {
     params: Params,
-    encoding: Encoding,
-    bits: PileBits,
-    /// The cap being received, and its piles so far.
-    cap: Option<u32>,
-    piles: u32,
-    /// The last pile's words (all won before the first).
-    prev: Vec<u64>,
-    /// Per storage bit: its runs so far, and the pile offset where its current run
-    /// began.
-    runs: Vec<Vec<u32>>,
-    since: Vec<u32>,
-    /// The coded caps, as received (from the top): cap, bits, base offsets.
-    coded: Vec<(u32, BitWriter, [u64; 2])>,
+    coder: CapCoder,
+    caps: CodedCaps,
 }
 
 impl TableWriter {
     /// A writer for the whole-game box of `params`.
-    pub fn new(params: &Params, encoding: Encoding) -> Self {
-        let bits = PileBits::new(params.resets());
-        let slots = bits.words() * 64;
-        TableWriter {
+    ///
+    /// # Errors
+    /// [`SolveError::OutOfMemory`] if its few arrays cannot be had.
+    pub fn new(params: &Params, encoding: Encoding) -> Result<Self, SolveError> {
+        let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
+        Ok(TableWriter {
             params: *params,
-            encoding,
-            bits,
-            cap: None,
-            piles: 0,
-            prev: alloc::vec![!0; bits.words()],
-            runs: alloc::vec![Vec::new(); slots],
-            since: alloc::vec![0; slots],
-            coded: Vec::new(),
-        }
+            coder: CapCoder::new(&bx, encoding.copies)?,
+            caps: CodedCaps::default(),
+        })
     }
 
     /// Bytes of the coded caps so far.
     pub fn coded_bytes(&self) -> u64 {
-        self.coded.iter().map(|c| c.1.bytes.len() as u64).sum()
+        self.caps.bytes()
     }
 
     /// The table blob, once every cap is in (the solve returned `Ok`).
@@ -415,79 +349,24 @@ impl TableWriter {
     /// # Errors
     /// [`TableError::BadParams`] if caps are missing or out of order.
     pub fn finish(mut self, generator: &str) -> Result<Vec<u8>, TableError> {
-        let caps: Vec<u32> = Layers::new(self.params.stones(), self.params.init_max())
-            .map(|(c, _)| c)
-            .collect();
-        self.coded.reverse();
-        if self.cap.is_some() || !self.coded.iter().map(|c| c.0).eq(caps.iter().copied()) {
+        let p = &self.params;
+        let bx = SolveBox::games(p.stones(), p.resets(), p.init_max());
+        let Ok(Some((stream, entries))) = self.caps.stream(&bx) else {
             return Err(TableError::BadParams);
-        }
-        let mut stream = BitWriter::default();
-        let mut entries = Vec::with_capacity(self.coded.len());
-        for (_, bits, base) in &self.coded {
-            entries.push((stream.bits, *base));
-            append(&mut stream, bits);
-        }
-        Ok(serialize(&self.params, &stream, &entries, generator))
+        };
+        serialize(&self.params, &stream, &entries, generator).map_err(|_| TableError::BadParams)
     }
 }
 
 impl PileSink for TableWriter {
     fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
-        if self.cap != Some(cap) {
-            if self.cap.is_some() || first != cap + 1 {
-                return Err(SolveError::BadParams);
-            }
-            self.cap = Some(cap);
-            self.piles = 0;
-        }
-        let wpp = self.bits.words().max(1);
-        for pile in words.chunks_exact(wpp) {
-            let t = self.piles;
-            for (w, (&now, prev)) in pile.iter().zip(self.prev.iter_mut()).enumerate() {
-                let mut changed = now ^ *prev;
-                *prev = now;
-                while changed != 0 {
-                    let bit = w * 64 + changed.trailing_zeros() as usize;
-                    changed &= changed - 1;
-                    if let (Some(runs), Some(since)) =
-                        (self.runs.get_mut(bit), self.since.get_mut(bit))
-                    {
-                        runs.push(t - *since);
-                        *since = t;
-                    }
-                }
-            }
-            self.piles += 1;
-        }
-        Ok(())
+        self.coder.piles(cap, first, words)
     }
 
     fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
-        if self.cap != Some(cap) {
-            return Err(SolveError::BadParams);
-        }
-        let r = self.params.resets();
-        let mut layers = Vec::with_capacity(keys_per_cap(r));
-        for a in 0..=r {
-            for b in 0..=r {
-                for f in [false, true] {
-                    let bit = self.bits.bit(a, b, f);
-                    layers.push(
-                        self.runs
-                            .get_mut(bit)
-                            .map(core::mem::take)
-                            .unwrap_or_default(),
-                    );
-                }
-            }
-        }
         let mut bits = BitWriter::default();
-        let base = encode_cap(&mut bits, &layers, &self.params, self.piles, &self.encoding);
-        self.coded.push((cap, bits, base));
-        self.cap = None;
-        self.prev.fill(!0);
-        self.since.fill(0);
+        let base = self.coder.finish_cap(cap, &mut bits)?;
+        self.caps.caps.push((cap, bits, base));
         Ok(())
     }
 }

@@ -48,7 +48,11 @@ pub(crate) struct TableFile<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub(crate) params: Params,
-    /// Caps with stored piles: `M ..= M + caps - 1`.
+    /// The lowest cap: M for a table file; higher for a coded solution of a
+    /// position's box ([`CodedSolution`](super::CodedSolution)), whose piles stop
+    /// at `n_max - (c_min + ... + (c - 1))`.
+    pub(crate) c_min: u32,
+    /// Caps with stored piles: `c_min ..= c_min + caps - 1`.
     pub(crate) caps: u32,
     /// Layers per cap, `2 (R + 1)^2`.
     pub(crate) keys: u32,
@@ -224,6 +228,7 @@ impl Layout {
         let keys = keys_per_cap(resets) as u32;
         let layout = Layout {
             params,
+            c_min: init_max,
             caps,
             keys,
             generator,

@@ -20,6 +20,8 @@
 mod bits;
 mod cache;
 mod checksum;
+#[cfg(feature = "alloc")]
+mod code;
 #[cfg(feature = "encode")]
 mod encode;
 mod error;
@@ -38,6 +40,10 @@ use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle};
 use crate::value::Value;
 
+#[cfg(feature = "alloc")]
+pub(crate) use self::code::fixed_bytes as code_fixed_bytes;
+#[cfg(feature = "alloc")]
+pub use self::code::CodedSolution;
 pub use self::error::{ProbeError, TableError};
 pub use self::format::{Layout, FORMAT_VERSION};
 pub use self::source::{ByteSource, EmbeddedSource};
@@ -127,6 +133,17 @@ impl<'a> Table<&'a [u8]> {
     }
 }
 
+#[cfg(feature = "alloc")]
+impl<'a> Table<&'a [u8]> {
+    /// The table of a coded solution: its bytes and the layout made with them.
+    pub(crate) const fn coded(bytes: &'a [u8], layout: Layout) -> Self {
+        Table {
+            source: bytes,
+            layout,
+        }
+    }
+}
+
 #[cfg(feature = "default-table")]
 impl Table {
     /// The table embedded at build time ([`EMBEDDED_TABLE`], feature
@@ -156,7 +173,8 @@ impl<S: ByteSource> Table<S> {
     /// stones and resets, and the same M.
     pub fn covers(&self, params: &Params) -> bool {
         let p = self.layout.params;
-        params.stones() <= p.stones()
+        self.layout.c_min == p.init_max()
+            && params.stones() <= p.stones()
             && params.resets() <= p.resets()
             && params.init_max() == p.init_max()
     }
@@ -196,13 +214,13 @@ impl<S: ByteSource> Table<S> {
 
     /// Highest cap with stored piles.
     pub const fn top_cap(&self) -> u32 {
-        self.layout.params.init_max() + self.layout.caps - 1
+        self.layout.c_min + self.layout.caps - 1
     }
 
     /// Highest stored pile for cap `c` (`c` itself when none).
     pub fn highest_pile(&self, c: u32) -> u32 {
         let p = &self.layout.params;
-        match highest_pile(p.stones(), p.init_max(), c) {
+        match highest_pile(p.stones(), self.layout.c_min, c) {
             Some(hi) if c <= self.top_cap() => hi.max(c),
             _ => c,
         }
@@ -398,7 +416,7 @@ impl<S: ByteSource> Table<S> {
         if pos.init_max() != p.init_max()
             || pos.own_resets() > p.resets()
             || pos.opp_resets() > p.resets()
-            || c < p.init_max()
+            || c < self.layout.c_min
             || c > self.top_cap()
             || upto > self.highest_pile(c)
         {
@@ -412,7 +430,7 @@ impl<S: ByteSource> Table<S> {
             visit,
         };
         self.visit_layer(
-            c - p.init_max(),
+            c - self.layout.c_min,
             (pos.own_resets(), pos.opp_resets(), pos.reset_pending()),
             &mut out,
             cache,

@@ -64,7 +64,8 @@ pub fn generate(params: &Params, quiet: bool) -> Result<Generated, String> {
     let t = Instant::now();
     let pb = progress::bar(positions, "solving", quiet);
     let mut progress = |done, _| pb.set_position(done);
-    let mut writer = TableWriter::new(params, Encoding::default());
+    let mut writer =
+        TableWriter::new(params, Encoding::default()).map_err(|e| format!("cannot solve: {e}"))?;
     solve_windowed(bx, &mut writer, &mut progress).map_err(|e| format!("cannot solve: {e}"))?;
     let solve_s = t.elapsed().as_secs_f64();
     pb.finish_and_clear();

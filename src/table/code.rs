@@ -1,0 +1,690 @@
+//! Coding a cap as its piles come (feature `alloc`): the table's format v3 (see
+//! `table/FORMAT.md`) written by [`CapCoder`] from a windowed solve, for the
+//! table writer and for solutions kept coded in memory ([`CodedSolution`]).
+//!
+//! Per storage bit (one layer of the cap) the coder folds the runs of won and lost
+//! piles into tokens as they end, so a cap costs its tokens, never its piles. A
+//! layer with resets on both sides (`m = min(a, b) >= 1`) is a delayed copy of its
+//! base relative `(a - m, b - m, f)` when its value at every pile `t >= d = m (M +
+//! 1)` is the relative's at `t - d`: the coder checks that on the fly, for all the
+//! layers of one `m` at once, as the XOR of the pile with the pile `d` back
+//! shifted by `m (R + 2)` bits (a few recent piles are kept for that).
+//!
+//! No panics, and every allocation is fallible ([`SolveError::OutOfMemory`]): the
+//! tiny binary links it under its panic guard.
+
+use alloc::vec::Vec;
+
+use super::bits::{width_for, BitWriter};
+use super::format::Layout;
+use super::Table;
+use crate::geometry::{highest_pile, keys_per_cap};
+use crate::rules::{Params, Position};
+use crate::solver::{filled, grow, solve_windowed, PileBits, PileSink, SolveBox, SolveError};
+use crate::strategy::{DecideError, Oracle};
+use crate::value::Value;
+
+/// A token `(w, l, k)`: `k + 1` times `w` won piles then `l` lost ones; `l = 0`:
+/// lost for ever (the last token).
+pub(crate) type Token = (u32, u32, u32);
+
+/// A cap's index entry: where it starts in the stream, and its base layers'
+/// offsets from there.
+pub(crate) type Entry = (u64, [u64; 2]);
+
+/// One layer's tokens so far.
+#[derive(Clone, Debug, Default)]
+struct LayerTokens {
+    tokens: Vec<Token>,
+    /// Where the current run began.
+    since: u32,
+    /// The won run waiting for the lost run after it (the current run is lost).
+    won: Option<u32>,
+}
+
+impl LayerTokens {
+    /// The value changes at offset `t`: the current run ends.
+    fn change(&mut self, t: u32) -> Result<(), SolveError> {
+        let len = t.saturating_sub(self.since);
+        self.since = t;
+        match self.won.take() {
+            None => self.won = Some(len),
+            Some(w) => match self.tokens.last_mut() {
+                Some((pw, pl, k)) if *pw == w && *pl == len && len > 0 => {
+                    *k = k.saturating_add(1);
+                }
+                _ => grow(&mut self.tokens, (w, len, 0))?,
+            },
+        }
+        Ok(())
+    }
+
+    /// The layer ends: a lost last run becomes the "lost for ever" token.
+    fn end(&mut self) -> Result<(), SolveError> {
+        if let Some(w) = self.won.take() {
+            grow(&mut self.tokens, (w, 0, 0))?;
+        }
+        self.since = 0;
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.tokens.clear();
+        self.since = 0;
+        self.won = None;
+    }
+}
+
+/// Whether a token list is one value throughout: `Some(true)` all won (no token),
+/// `Some(false)` all lost, `None` if it changes.
+fn constant(tokens: &[Token]) -> Option<bool> {
+    match tokens {
+        [] => Some(true),
+        [(0, 0, _)] => Some(false),
+        _ => None,
+    }
+}
+
+/// The tokens of the runs of `tokens` that end before offset `n` (the layer's
+/// first `n` piles, its last run continuing), into `out`.
+fn prefix(tokens: &[Token], n: u32, out: &mut LayerTokens) -> Result<(), SolveError> {
+    out.clear();
+    let mut at = 0u32;
+    'all: for &(w, l, k) in tokens {
+        if l == 0 {
+            // "Lost for ever": the won run, then the lost one to the end.
+            at = at.saturating_add(w);
+            if at < n {
+                out.change(at)?;
+            }
+            break;
+        }
+        for _ in 0..=k {
+            for len in [w, l] {
+                at = at.saturating_add(len);
+                if at >= n {
+                    break 'all;
+                }
+                out.change(at)?;
+            }
+        }
+    }
+    out.end()
+}
+
+/// Write a token list (the inverse of `layer::Tokens`).
+pub(crate) fn write_tokens(out: &mut BitWriter, tokens: &[Token]) -> Result<(), SolveError> {
+    out.count(tokens.len() as u64)?;
+    let mut prev: Option<(u32, u32)> = None;
+    for &(w, l, k) in tokens {
+        match prev {
+            None => {
+                out.count(w.into())?;
+                out.count(l.into())?;
+            }
+            Some((pw, pl)) => {
+                let step = match (i64::from(w) - i64::from(pw), i64::from(l) - i64::from(pl)) {
+                    _ if pl == 0 || l == 0 => None,
+                    (1, 0) => Some(0),
+                    (-1, 0) => Some(1),
+                    (0, 1) => Some(2),
+                    (0, -1) => Some(3),
+                    _ => None,
+                };
+                match step {
+                    Some(op) => {
+                        out.push(1, 1)?;
+                        out.push(op, 2)?;
+                    }
+                    None => {
+                        out.push(0, 1)?;
+                        out.signed(i64::from(w) - i64::from(pw))?;
+                        out.count(l.into())?;
+                    }
+                }
+            }
+        }
+        // A final "lost for ever" token has no repeat count.
+        if l > 0 {
+            out.count(k.into())?;
+        }
+        prev = Some((w, l));
+    }
+    Ok(())
+}
+
+/// Bytes [`CapCoder::new`] reserves for `bx`, besides the tokens.
+pub(crate) fn fixed_bytes(bx: &SolveBox) -> u64 {
+    let wpp = PileBits::new(bx.resets).words() as u64;
+    let d_max = u64::from(bx.resets) * (u64::from(bx.init_max) + 1);
+    let ring = d_max.min(u64::from(bx.n_max)) + 1;
+    let layer = core::mem::size_of::<LayerTokens>() as u64;
+    8 * wpp * (ring + 3 + 2 * u64::from(bx.resets)) + 64 * wpp * layer
+}
+
+/// Codes the caps of a box one after another as a windowed solve hands them over.
+#[derive(Debug)]
+pub(crate) struct CapCoder {
+    resets: u8,
+    init_max: u32,
+    bits: PileBits,
+    copies: bool,
+    /// The cap being received, and its piles so far.
+    cap: Option<u32>,
+    piles: u32,
+    /// The last pile's words (all won before the first) and the layers' bits.
+    prev: Vec<u64>,
+    valid: Vec<u64>,
+    /// Per storage bit: its layer's tokens.
+    layers: Vec<LayerTokens>,
+    /// The last `ring` piles' words, and per `m` the layers whose delayed copy
+    /// failed so far and the mask of the layers with that `m`.
+    history: Vec<u64>,
+    ring: usize,
+    failed: Vec<u64>,
+    masks: Vec<u64>,
+    /// Scratch for a shifted pile, a prefix's tokens, and a token list's size.
+    shifted: Vec<u64>,
+    head: LayerTokens,
+    scratch: BitWriter,
+}
+
+impl CapCoder {
+    /// A coder for `bx`'s caps; `copies`: code delayed copies (the default
+    /// encoding) or every layer of both sides' resets in full.
+    pub(crate) fn new(bx: &SolveBox, copies: bool) -> Result<Self, SolveError> {
+        let bits = PileBits::new(bx.resets);
+        let wpp = bits.words();
+        let r = bx.resets;
+        let mut valid = filled(wpp, 0u64)?;
+        let mut masks = filled(wpp * usize::from(r), 0u64)?;
+        for a in 0..=r {
+            for b in 0..=r {
+                for f in [false, true] {
+                    let bit = bits.bit(a, b, f);
+                    if let Some(w) = valid.get_mut(bit / 64) {
+                        *w |= 1 << (bit % 64);
+                    }
+                    let m = usize::from(a.min(b));
+                    if let Some(w) = m
+                        .checked_sub(1)
+                        .and_then(|i| masks.get_mut(i * wpp + bit / 64))
+                    {
+                        *w |= 1 << (bit % 64);
+                    }
+                }
+            }
+        }
+        // The longest delay that can fall inside a cap, and one pile more.
+        let d_max = u64::from(r) * (u64::from(bx.init_max) + 1);
+        let ring = d_max.min(u64::from(bx.n_max)) as usize + 1;
+        let mut layers = Vec::new();
+        layers
+            .try_reserve_exact(wpp * 64)
+            .map_err(|_| SolveError::OutOfMemory)?;
+        while layers.len() < wpp * 64 && layers.len() < layers.capacity() {
+            layers.push(LayerTokens::default());
+        }
+        Ok(CapCoder {
+            resets: r,
+            init_max: bx.init_max,
+            bits,
+            copies,
+            cap: None,
+            piles: 0,
+            prev: valid.clone(),
+            valid,
+            layers,
+            history: filled(ring * wpp, 0)?,
+            ring,
+            failed: filled(wpp * usize::from(r), 0)?,
+            masks,
+            shifted: filled(wpp, 0)?,
+            head: LayerTokens::default(),
+            scratch: BitWriter::default(),
+        })
+    }
+
+    /// Take piles `first, ...` of `cap` (see [`PileSink::piles`]).
+    pub(crate) fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+        if self.cap != Some(cap) {
+            if self.cap.is_some() || Some(first) != cap.checked_add(1) {
+                return Err(SolveError::BadParams);
+            }
+            self.cap = Some(cap);
+            self.piles = 0;
+        }
+        let wpp = self.bits.words().max(1);
+        let step = usize::from(self.resets) + 2;
+        for pile in words.chunks_exact(wpp) {
+            let t = self.piles;
+            for (w, ((&now, prev), &valid)) in pile
+                .iter()
+                .zip(self.prev.iter_mut())
+                .zip(self.valid.iter())
+                .enumerate()
+            {
+                let mut changed = (now ^ *prev) & valid;
+                *prev = now;
+                while changed != 0 {
+                    let bit = w * 64 + changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    if let Some(layer) = self.layers.get_mut(bit) {
+                        layer.change(t)?;
+                    }
+                }
+            }
+            // Delayed copies: layer (a, b, f) against (a - m, b - m, f) d piles
+            // back, m (R + 2) bits lower.
+            if self.copies {
+                for m in 1..=usize::from(self.resets) {
+                    let d = m as u64 * (u64::from(self.init_max) + 1);
+                    if u64::from(t) < d {
+                        break;
+                    }
+                    let back = ((u64::from(t) - d) % self.ring as u64) as usize * wpp;
+                    let Some(old) = self.history.get(back..back + wpp) else {
+                        continue;
+                    };
+                    shift_left(old, m * step, &mut self.shifted);
+                    let at = (m - 1) * wpp;
+                    for (i, (&now, &was)) in pile.iter().zip(self.shifted.iter()).enumerate() {
+                        let mask = self.masks.get(at + i).copied().unwrap_or(0);
+                        if let Some(f) = self.failed.get_mut(at + i) {
+                            *f |= (now ^ was) & mask;
+                        }
+                    }
+                }
+            }
+            let slot = (t as usize % self.ring) * wpp;
+            if let Some(h) = self.history.get_mut(slot..slot + wpp) {
+                h.copy_from_slice(pile);
+            }
+            self.piles = self.piles.saturating_add(1);
+        }
+        Ok(())
+    }
+
+    /// The cap is complete: code it into `out` (from its start), returning its base
+    /// layers' offsets from there.
+    pub(crate) fn finish_cap(
+        &mut self,
+        cap: u32,
+        out: &mut BitWriter,
+    ) -> Result<[u64; 2], SolveError> {
+        if self.cap != Some(cap) {
+            return Err(SolveError::BadParams);
+        }
+        let n = self.piles;
+        let r = self.resets;
+        let wpp = self.bits.words();
+        for layer in self.layers.iter_mut() {
+            layer.end()?;
+        }
+        out.clear();
+        // The kinds first, then the token lists they call for.
+        let mut kinds = core::mem::take(&mut self.scratch);
+        kinds.clear();
+        let mut extras = BitWriter::default();
+        for a in 0..=r {
+            for b in 0..=r {
+                for f in [false, true] {
+                    if a == 0 && b == 0 {
+                        continue;
+                    }
+                    let bit = self.bits.bit(a, b, f);
+                    let tokens = self.layers.get(bit).map_or(&[][..], |l| &l.tokens[..]);
+                    let m = a.min(b);
+                    let kind = if m == 0 {
+                        match constant(tokens) {
+                            Some(won) => u64::from(!won),
+                            None => {
+                                write_tokens(&mut extras, tokens)?;
+                                2
+                            }
+                        }
+                    } else {
+                        let d = u64::from(m) * (u64::from(self.init_max) + 1);
+                        let held = self
+                            .failed
+                            .get((usize::from(m) - 1) * wpp + bit / 64)
+                            .is_some_and(|w| w >> (bit % 64) & 1 == 0);
+                        let copy = self.copies && (d >= u64::from(n) || held);
+                        let head_len = d.min(u64::from(n)) as u32;
+                        let mut kind = 3;
+                        if copy {
+                            prefix(tokens, head_len, &mut self.head)?;
+                            if let Some(won) = constant(&self.head.tokens) {
+                                kind = u64::from(!won);
+                            } else if token_bits(&self.head.tokens)? <= token_bits(tokens)? {
+                                write_tokens(&mut extras, &self.head.tokens)?;
+                                kind = 2;
+                            }
+                        }
+                        if kind == 3 {
+                            write_tokens(&mut extras, tokens)?;
+                        }
+                        kind
+                    };
+                    kinds.push(kind, 2)?;
+                }
+            }
+        }
+        out.append(&kinds)?;
+        out.append(&extras)?;
+        self.scratch = kinds;
+        let mut base = [0u64; 2];
+        for (f, at) in base.iter_mut().enumerate() {
+            *at = out.bits;
+            let bit = self.bits.bit(0, 0, f == 1);
+            let tokens = self.layers.get(bit).map_or(&[][..], |l| &l.tokens[..]);
+            write_tokens(out, tokens)?;
+        }
+        for layer in self.layers.iter_mut() {
+            layer.clear();
+        }
+        self.prev.copy_from_slice(&self.valid);
+        self.failed.fill(0);
+        self.cap = None;
+        Ok(base)
+    }
+}
+
+/// `words` shifted `by` bits towards the high end, into `out` (as long).
+fn shift_left(words: &[u64], by: usize, out: &mut [u64]) {
+    let (q, rem) = (by / 64, (by % 64) as u32);
+    for (i, o) in out.iter_mut().enumerate() {
+        let hi = i
+            .checked_sub(q)
+            .and_then(|j| words.get(j))
+            .copied()
+            .unwrap_or(0);
+        let lo = i
+            .checked_sub(q + 1)
+            .and_then(|j| words.get(j))
+            .copied()
+            .unwrap_or(0);
+        *o = if rem == 0 {
+            hi
+        } else {
+            (hi << rem) | (lo >> (64 - rem))
+        };
+    }
+}
+
+/// Bits a token list takes.
+fn token_bits(tokens: &[Token]) -> Result<u64, SolveError> {
+    let mut w = BitWriter::default();
+    write_tokens(&mut w, tokens)?;
+    Ok(w.bits)
+}
+
+/// The caps of a box coded one by one, as they come from the top: cap, bits,
+/// base layers' offsets.
+#[derive(Debug, Default)]
+pub(crate) struct CodedCaps {
+    pub(crate) caps: Vec<(u32, BitWriter, [u64; 2])>,
+}
+
+impl CodedCaps {
+    /// Bytes of the coded caps so far.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.caps.iter().map(|c| c.1.bytes.len() as u64).sum()
+    }
+
+    /// The stream of all caps, lowest first, and each cap's index entry (start,
+    /// base offsets from it); `None` unless the caps are exactly `c_min ..=` as
+    /// many as `bx` has.
+    pub(crate) fn stream(
+        &mut self,
+        bx: &SolveBox,
+    ) -> Result<Option<(BitWriter, Vec<Entry>)>, SolveError> {
+        self.caps.reverse();
+        let count = bx.layer_bounds().count();
+        let in_order =
+            self.caps.len() == count && self.caps.iter().zip(bx.c_min..).all(|(cap, c)| cap.0 == c);
+        if !in_order {
+            return Ok(None);
+        }
+        let mut stream = BitWriter::default();
+        let mut entries = filled(count, (0u64, [0u64; 2]))?;
+        for ((_, bits, base), entry) in self.caps.iter().zip(entries.iter_mut()) {
+            *entry = (stream.bits, *base);
+            stream.append(bits)?;
+        }
+        self.caps.clear();
+        Ok(Some((stream, entries)))
+    }
+}
+
+/// The index of `entries`: its bytes, and the widths of the stream offset and
+/// the base offsets.
+pub(crate) fn index_of(
+    stream_bits: u64,
+    entries: &[Entry],
+) -> Result<(BitWriter, u8, u8), SolveError> {
+    let offset_bits = width_for(stream_bits + 1);
+    let largest = entries.iter().map(|&(_, [_, b1])| b1).max().unwrap_or(0);
+    let base_bits = width_for(largest + 1);
+    let mut index = BitWriter::default();
+    for &(start, [b0, b1]) in entries {
+        index.push(start, u32::from(offset_bits))?;
+        index.push(b0, u32::from(base_bits))?;
+        index.push(b1, u32::from(base_bits))?;
+    }
+    Ok((index, offset_bits, base_bits))
+}
+
+/// A solved box kept in the table's coding: a few bits a layer where the full
+/// [`Solution`](crate::solver::Solution) keeps one bit a position (175 KB for the
+/// 47 billion positions of N <= 1,000,000, R = 4). Made by the windowed solver in
+/// memory that grows with N ([`SolveBox::memory_bytes`]); probed as a
+/// [`Table`] (the box may start above cap M, for a position's box).
+#[derive(Clone, Debug)]
+pub struct CodedSolution {
+    bx: SolveBox,
+    /// The index, then the stream.
+    bytes: Vec<u8>,
+    layout: Layout,
+}
+
+/// The [`PileSink`] that codes a box's caps.
+struct Coding {
+    coder: CapCoder,
+    caps: CodedCaps,
+}
+
+impl PileSink for Coding {
+    fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+        self.coder.piles(cap, first, words)
+    }
+
+    fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
+        let mut bits = BitWriter::default();
+        let base = self.coder.finish_cap(cap, &mut bits)?;
+        grow(&mut self.caps.caps, (cap, bits, base))
+    }
+}
+
+impl CodedSolution {
+    /// Solve `bx` with the windowed solver and keep it coded.
+    ///
+    /// # Errors
+    /// What [`solve_windowed`] refuses, [`SolveError::OutOfMemory`] if the
+    /// allocator refuses memory, [`SolveError::TooLong`] if the coded box would
+    /// not fit the table's 32-bit offsets.
+    pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {
+        Self::solve_with_progress(bx, &mut |_, _| {})
+    }
+
+    /// [`CodedSolution::solve`], calling `progress(done, total)` (stored
+    /// positions) after each cap.
+    ///
+    /// # Errors
+    /// As [`CodedSolution::solve`].
+    pub fn solve_with_progress(
+        bx: SolveBox,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<Self, SolveError> {
+        bx.validate()?;
+        let params =
+            Params::new(bx.n_max, bx.resets, bx.init_max).map_err(|_| SolveError::BadParams)?;
+        let mut sink = Coding {
+            coder: CapCoder::new(&bx, true)?,
+            caps: CodedCaps::default(),
+        };
+        solve_windowed(bx, &mut sink, progress)?;
+        drop(sink.coder);
+        let (stream, entries) = sink.caps.stream(&bx)?.ok_or(SolveError::BadParams)?;
+        let (index, offset_bits, base_bits) = index_of(stream.bits, &entries)?;
+        let mut bytes = Vec::new();
+        let len = index.bytes.len().saturating_add(stream.bytes.len());
+        bytes
+            .try_reserve_exact(len)
+            .map_err(|_| SolveError::OutOfMemory)?;
+        bytes.extend_from_slice(&index.bytes);
+        bytes.extend_from_slice(&stream.bytes);
+        let too_long = |_| SolveError::TooLong;
+        let layout = Layout {
+            params,
+            c_min: bx.c_min,
+            caps: u32::try_from(entries.len()).map_err(too_long)?,
+            keys: keys_per_cap(bx.resets) as u32,
+            generator: (0, 0),
+            index_at: 0,
+            offset_bits: u32::from(offset_bits),
+            base_bits: u32::from(base_bits),
+            stream_at: u32::try_from(index.bytes.len()).map_err(too_long)?,
+            stream_bits: u32::try_from(stream.bits).map_err(too_long)?,
+            size: u32::try_from(bytes.len()).map_err(too_long)?,
+            checksum: 0,
+        };
+        Ok(CodedSolution { bx, bytes, layout })
+    }
+
+    /// The box it answers.
+    pub const fn solve_box(&self) -> SolveBox {
+        self.bx
+    }
+
+    /// Bytes it keeps (the coded caps and their index).
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Its values as a table: probe it, or decide with it.
+    pub fn table(&self) -> Table<&[u8]> {
+        Table::coded(&self.bytes, self.layout)
+    }
+
+    /// The value of `pos` for its mover, or `None` outside the box (positions
+    /// whose cap no longer binds are answered by the rules).
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        if pos.init_max() != self.bx.init_max {
+            return None;
+        }
+        self.table().probe(pos).ok()
+    }
+
+    /// The highest pile of cap `c` it answers (`None` beyond its caps).
+    pub fn highest_pile(&self, c: u32) -> Option<u32> {
+        highest_pile(self.bx.n_max, self.bx.c_min, c)
+    }
+}
+
+/// A coded solution answers as its table does.
+impl Oracle for CodedSolution {
+    fn value(&self, pos: &Position) -> Result<Value, DecideError> {
+        if pos.init_max() != self.bx.init_max {
+            return Err(DecideError::OutOfRange);
+        }
+        Oracle::value(&self.table(), pos)
+    }
+
+    fn runs(
+        &self,
+        layer: &Position,
+        lo: u32,
+        hi: u32,
+        visit: &mut dyn FnMut(u32, u32, Value),
+    ) -> Result<(), DecideError> {
+        self.table().runs(layer, lo, hi, visit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Solution;
+
+    /// A coded solution answers every position of its box as the full solution
+    /// does, for whole games and for boxes that start above cap M, and refuses
+    /// what lies outside.
+    #[test]
+    fn coded_solutions_answer_as_the_full_solution() {
+        let boxes = [
+            SolveBox::games(400, 2, 3),
+            SolveBox::games(999, 4, 3),
+            SolveBox::games(300, 6, 2),
+            SolveBox::games(120, 9, 3),
+            SolveBox::games(200, 3, 20),
+            SolveBox {
+                n_max: 300,
+                resets: 3,
+                init_max: 3,
+                c_min: 9,
+            },
+            SolveBox {
+                n_max: 150,
+                resets: 1,
+                init_max: 2,
+                c_min: 40,
+            },
+        ];
+        for bx in boxes {
+            let full = Solution::solve(bx).unwrap();
+            let coded = CodedSolution::solve(bx).unwrap();
+            assert_eq!(coded.solve_box(), bx);
+            let mut checked = 0u64;
+            for (c, hi) in full.layers() {
+                assert_eq!(coded.highest_pile(c), Some(hi));
+                for s in 1..=hi + 1 {
+                    for a in 0..=bx.resets {
+                        for b in 0..=bx.resets {
+                            for f in [false, true] {
+                                let pos = Position::new(s, c, a, b, f, bx.init_max).unwrap();
+                                assert_eq!(coded.value(&pos), full.value(&pos), "{bx:?} {pos:?}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1_000, "{bx:?}");
+            assert!(coded.size() > 0);
+            // Below the box's lowest cap, another M, more resets: not answered.
+            if bx.c_min > bx.init_max {
+                let below =
+                    Position::new(bx.n_max, bx.c_min - 1, 0, 0, false, bx.init_max).unwrap();
+                assert_eq!(coded.value(&below), None);
+            }
+            let other_m =
+                Position::new(bx.n_max, bx.c_min + 1, 0, 0, false, bx.init_max + 1).unwrap();
+            assert_eq!(coded.value(&other_m), None);
+            let more =
+                Position::new(bx.n_max, bx.c_min, bx.resets + 1, 0, false, bx.init_max).unwrap();
+            assert_eq!(coded.value(&more), None);
+        }
+    }
+
+    /// Memory: the coded solve's estimate grows with N, and a budget below it is
+    /// refused before solving.
+    #[test]
+    fn the_memory_model_grows_with_n() {
+        let small = SolveBox::games(100_000, 4, 3).memory_bytes();
+        let large = SolveBox::games(1_000_000, 4, 3).memory_bytes();
+        assert!(large < 12 * small, "{small} {large}");
+        assert!(large < 32 << 20, "{large}");
+        assert!(SolveBox::games(1_000_000, 4, 3).full_bytes() > 5_000_000_000);
+    }
+}
