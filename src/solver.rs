@@ -49,7 +49,8 @@ use crate::value::Value;
 pub enum SolveError {
     /// `n_max` is 0 or above [`MAX_STONES`], or `init_max` is 0.
     BadParams,
-    /// More resets than [`MAX_RESETS`].
+    /// More resets than [`MAX_RESETS`], or than 7 for the windowed solver in a
+    /// build without feature `resets-above-7` (the tiny binary).
     TooManyResets,
     /// `c_min` is below `init_max`.
     CapBelowInitMax,
@@ -67,7 +68,7 @@ impl SolveError {
     pub const fn as_str(self) -> &'static str {
         match self {
             SolveError::BadParams => "stones or init max out of range",
-            SolveError::TooManyResets => "resets exceed 32",
+            SolveError::TooManyResets => "too many resets for this solver",
             SolveError::CapBelowInitMax => "cap is below init max",
             SolveError::OutOfMemory => "not enough memory to solve the box",
             SolveError::TooLong => "a distance exceeds 65,534 plies",
@@ -101,16 +102,47 @@ pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveErro
     Ok(v)
 }
 
-/// Append `value` to `v`, or [`SolveError::OutOfMemory`]: room is reserved
-/// fallibly first (amortized), and the push only happens within capacity.
-pub(crate) fn grow<T>(v: &mut Vec<T>, value: T) -> Result<(), SolveError> {
-    if v.len() == v.capacity() {
-        v.try_reserve(1).map_err(|_| SolveError::OutOfMemory)?;
+/// A vector that grows without ever calling `Vec::push` (whose growth path can
+/// abort or panic, which the tiny binary's link-time guard refuses): when full,
+/// its items move to a new array twice as long, reserved fallibly by [`filled`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Growing<T> {
+    items: Vec<T>,
+    len: usize,
+}
+
+impl<T: Copy + Default> Growing<T> {
+    /// Append `value`, or [`SolveError::OutOfMemory`].
+    #[inline(never)]
+    pub(crate) fn push(&mut self, value: T) -> Result<(), SolveError> {
+        if self.len >= self.items.len() {
+            let mut bigger = filled(self.items.len().saturating_mul(2).max(8), T::default())?;
+            for (b, &old) in bigger.iter_mut().zip(self.items.iter()) {
+                *b = old;
+            }
+            self.items = bigger;
+        }
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = value;
+            self.len += 1;
+        }
+        Ok(())
     }
-    if v.len() < v.capacity() {
-        v.push(value);
+
+    /// The items so far.
+    pub(crate) fn as_slice(&self) -> &[T] {
+        self.items.get(..self.len).unwrap_or(&[])
     }
-    Ok(())
+
+    /// The last item.
+    pub(crate) fn last_mut(&mut self) -> Option<&mut T> {
+        self.items.get_mut(self.len.checked_sub(1)?)
+    }
+
+    /// Empty it, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 /// One solution kept for the next question, and a memory budget: a box is solved

@@ -120,14 +120,40 @@ pub fn solve_windowed(
             step(c, hi);
         }
     } else {
-        let mut s = Scalar::new(&bx)?;
-        for c in (bx.c_min..=c_top).rev() {
-            let hi = hi_of(c);
-            s.solve_cap(c, hi, &capless, sink)?;
-            step(c, hi);
-        }
+        solve_wide(&bx, c_top, &capless, sink, &mut step)?;
     }
     Ok(())
+}
+
+/// The caps of a box with more than 7 resets, position by position (feature
+/// `resets-above-7`).
+#[cfg(feature = "resets-above-7")]
+fn solve_wide(
+    bx: &SolveBox,
+    c_top: u32,
+    capless: &CaplessTable,
+    sink: &mut dyn PileSink,
+    step: &mut dyn FnMut(u32, u32),
+) -> Result<(), SolveError> {
+    let mut s = Scalar::new(bx)?;
+    for c in (bx.c_min..=c_top).rev() {
+        let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+        s.solve_cap(c, hi, capless, sink)?;
+        step(c, hi);
+    }
+    Ok(())
+}
+
+/// Without feature `resets-above-7` a box with more than 7 resets is refused.
+#[cfg(not(feature = "resets-above-7"))]
+fn solve_wide(
+    _: &SolveBox,
+    _: u32,
+    _: &CaplessTable,
+    _: &mut dyn PileSink,
+    _: &mut dyn FnMut(u32, u32),
+) -> Result<(), SolveError> {
+    Err(SolveError::TooManyResets)
 }
 
 /// Bytes [`solve_windowed`] takes at its peak for `bx` (a valid box), besides what
@@ -390,6 +416,7 @@ impl Window {
 
 /// The per-position path for boxes with more than 7 resets: the pile bits of the
 /// cap being solved and of the cap above, whole.
+#[cfg(feature = "resets-above-7")]
 struct Scalar {
     bx: SolveBox,
     stride: usize,
@@ -404,6 +431,7 @@ struct Scalar {
     last: Vec<u32>,
 }
 
+#[cfg(feature = "resets-above-7")]
 impl Scalar {
     fn new(bx: &SolveBox) -> Result<Self, SolveError> {
         let (stride, wpp) = storage(bx.resets);
@@ -499,14 +527,12 @@ impl Scalar {
                 }
             }
         }
-        for (i, block) in self
-            .cur
-            .get(..piles * wpp)
-            .unwrap_or(&[])
-            .chunks(BLOCK * wpp.max(1))
-            .enumerate()
-        {
-            sink.piles(c, c + 1 + (i * BLOCK) as u32, block)?;
+        let mut at = 0;
+        while at < piles {
+            let end = (at + BLOCK).min(piles);
+            let block = self.cur.get(at * wpp..end * wpp).unwrap_or(&[]);
+            sink.piles(c, c + 1 + at as u32, block)?;
+            at = end;
         }
         core::mem::swap(&mut self.above, &mut self.cur);
         self.has_above = true;

@@ -174,20 +174,23 @@ pub(crate) use writer::BitWriter;
 
 #[cfg(feature = "alloc")]
 mod writer {
-    use alloc::vec::Vec;
-
-    use crate::solver::{grow, SolveError};
+    use crate::solver::{Growing, SolveError};
 
     /// Appends bits least significant first; the mirror of [`super::BitReader`].
     /// Its memory is reserved fallibly: a write the allocator refuses is
     /// [`SolveError::OutOfMemory`] (the tiny binary codes solutions with it).
     #[derive(Clone, Debug, Default)]
     pub(crate) struct BitWriter {
-        pub(crate) bytes: Vec<u8>,
+        bytes: Growing<u8>,
         pub(crate) bits: u64,
     }
 
     impl BitWriter {
+        /// The bytes written (the last one's unused bits zero).
+        pub(crate) fn bytes(&self) -> &[u8] {
+            self.bytes.as_slice()
+        }
+
         /// Append the `width` (<= 64) low bits of `value`.
         pub(crate) fn push(&mut self, value: u64, width: u32) -> Result<(), SolveError> {
             let mut value = if width < 64 {
@@ -199,7 +202,7 @@ mod writer {
             while left > 0 {
                 let used = (self.bits % 8) as u32;
                 if used == 0 {
-                    grow(&mut self.bytes, 0)?;
+                    self.bytes.push(0)?;
                 }
                 let take = (8 - used).min(left);
                 if let Some(b) = self.bytes.last_mut() {
@@ -236,9 +239,32 @@ mod writer {
 
         /// Append the bits of `from`.
         pub(crate) fn append(&mut self, from: &BitWriter) -> Result<(), SolveError> {
-            for (i, byte) in from.bytes.iter().enumerate() {
+            for (i, byte) in from.bytes().iter().enumerate() {
                 let width = from.bits.saturating_sub(8 * i as u64).min(8) as u32;
                 self.push(u64::from(*byte), width)?;
+            }
+            Ok(())
+        }
+
+        /// Append bits `from .. to` of `src`.
+        #[cfg(feature = "encode")]
+        pub(crate) fn append_range(
+            &mut self,
+            src: &BitWriter,
+            from: u64,
+            to: u64,
+        ) -> Result<(), SolveError> {
+            let mut at = from;
+            while at < to {
+                let width = (to - at).min(32) as u32;
+                let mut v = 0u64;
+                for i in 0..u64::from(width) {
+                    let bit = at + i;
+                    let byte = src.bytes().get((bit / 8) as usize).copied().unwrap_or(0);
+                    v |= u64::from(byte >> (bit % 8) & 1) << i;
+                }
+                self.push(v, width)?;
+                at += u64::from(width);
             }
             Ok(())
         }
@@ -270,7 +296,7 @@ mod writer {
             w.push(0b101, 3).unwrap();
             w.push(0xABCDEF12, 32).unwrap();
             let bits = u32::try_from(w.bits).unwrap();
-            let mut r = BitReader::new(&w.bytes[..], 0, 0, bits);
+            let mut r = BitReader::new(w.bytes(), 0, 0, bits);
             for &n in &counts {
                 assert_eq!(r.count(), Some(n));
             }
@@ -282,16 +308,16 @@ mod writer {
             assert_eq!(r.bit(), None, "past the end");
             // From any bit of a prefixed string, and never past a shorter end.
             let mut prefixed = vec![0xFF, 0xFF];
-            prefixed.extend_from_slice(&w.bytes);
+            prefixed.extend_from_slice(w.bytes());
             for at in 0..40 {
                 let mut r = BitReader::new(&prefixed[..], 2, at, bits);
-                let mut plain = BitReader::new(&w.bytes[..], 0, at, bits);
+                let mut plain = BitReader::new(w.bytes(), 0, at, bits);
                 while let Some(b) = plain.bit() {
                     assert_eq!(r.bit(), Some(b));
                 }
                 assert_eq!(r.bit(), None);
             }
-            let mut short = BitReader::new(&w.bytes[..], 0, 0, 2);
+            let mut short = BitReader::new(w.bytes(), 0, 0, 2);
             assert_eq!(short.count(), Some(0));
             assert_eq!(short.count(), None, "the second code crosses the end");
         }

@@ -20,7 +20,7 @@ use super::format::Layout;
 use super::Table;
 use crate::geometry::{highest_pile, keys_per_cap};
 use crate::rules::{Params, Position};
-use crate::solver::{filled, grow, solve_windowed, PileBits, PileSink, SolveBox, SolveError};
+use crate::solver::{filled, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError};
 use crate::strategy::{DecideError, Oracle};
 use crate::value::Value;
 
@@ -35,7 +35,7 @@ pub(crate) type Entry = (u64, [u64; 2]);
 /// One layer's tokens so far.
 #[derive(Clone, Debug, Default)]
 struct LayerTokens {
-    tokens: Vec<Token>,
+    tokens: Growing<Token>,
     /// Where the current run began.
     since: u32,
     /// The won run waiting for the lost run after it (the current run is lost).
@@ -53,7 +53,7 @@ impl LayerTokens {
                 Some((pw, pl, k)) if *pw == w && *pl == len && len > 0 => {
                     *k = k.saturating_add(1);
                 }
-                _ => grow(&mut self.tokens, (w, len, 0))?,
+                _ => self.tokens.push((w, len, 0))?,
             },
         }
         Ok(())
@@ -62,7 +62,7 @@ impl LayerTokens {
     /// The layer ends: a lost last run becomes the "lost for ever" token.
     fn end(&mut self) -> Result<(), SolveError> {
         if let Some(w) = self.won.take() {
-            grow(&mut self.tokens, (w, 0, 0))?;
+            self.tokens.push((w, 0, 0))?;
         }
         self.since = 0;
         Ok(())
@@ -162,13 +162,15 @@ pub(crate) fn fixed_bytes(bx: &SolveBox) -> u64 {
     8 * wpp * (ring + 3 + 2 * u64::from(bx.resets)) + 64 * wpp * layer
 }
 
-/// Codes the caps of a box one after another as a windowed solve hands them over.
+/// Codes the caps of a box one after another as a windowed solve hands them over;
+/// `COPIES`: code delayed copies (the default encoding, what table files have) or
+/// every layer with resets on both sides in full (a solution kept in memory: a
+/// few times larger, and the tiny binary carries less code).
 #[derive(Debug)]
-pub(crate) struct CapCoder {
+pub(crate) struct CapCoder<const COPIES: bool> {
     resets: u8,
     init_max: u32,
     bits: PileBits,
-    copies: bool,
     /// The cap being received, and its piles so far.
     cap: Option<u32>,
     piles: u32,
@@ -177,39 +179,38 @@ pub(crate) struct CapCoder {
     valid: Vec<u64>,
     /// Per storage bit: its layer's tokens.
     layers: Vec<LayerTokens>,
-    /// The last `ring` piles' words, and per `m` the layers whose delayed copy
-    /// failed so far and the mask of the layers with that `m`.
+    /// What checking delayed copies takes (`COPIES` only).
+    copy: Option<CopyCheck>,
+    /// The kinds and the token lists of the cap being coded.
+    scratch: BitWriter,
+    extras: BitWriter,
+}
+
+/// The delayed-copy check's state: the last `ring` piles' words, and per `m` the
+/// layers whose copy failed so far and the mask of the layers with that `m`;
+/// scratch for a shifted pile, a prefix's tokens and a token list's size.
+#[derive(Debug)]
+struct CopyCheck {
     history: Vec<u64>,
     ring: usize,
     failed: Vec<u64>,
     masks: Vec<u64>,
-    /// Scratch for a shifted pile, a prefix's tokens, and a token list's size.
     shifted: Vec<u64>,
     head: LayerTokens,
-    scratch: BitWriter,
+    sizing: BitWriter,
 }
 
-impl CapCoder {
-    /// A coder for `bx`'s caps; `copies`: code delayed copies (the default
-    /// encoding) or every layer of both sides' resets in full.
-    pub(crate) fn new(bx: &SolveBox, copies: bool) -> Result<Self, SolveError> {
-        let bits = PileBits::new(bx.resets);
+impl CopyCheck {
+    fn new(bx: &SolveBox, bits: PileBits) -> Result<Self, SolveError> {
         let wpp = bits.words();
         let r = bx.resets;
-        let mut valid = filled(wpp, 0u64)?;
         let mut masks = filled(wpp * usize::from(r), 0u64)?;
-        for a in 0..=r {
-            for b in 0..=r {
+        for a in 1..=r {
+            for b in 1..=r {
                 for f in [false, true] {
                     let bit = bits.bit(a, b, f);
-                    if let Some(w) = valid.get_mut(bit / 64) {
-                        *w |= 1 << (bit % 64);
-                    }
                     let m = usize::from(a.min(b));
-                    if let Some(w) = m
-                        .checked_sub(1)
-                        .and_then(|i| masks.get_mut(i * wpp + bit / 64))
-                    {
+                    if let Some(w) = masks.get_mut((m - 1) * wpp + bit / 64) {
                         *w |= 1 << (bit % 64);
                     }
                 }
@@ -218,6 +219,35 @@ impl CapCoder {
         // The longest delay that can fall inside a cap, and one pile more.
         let d_max = u64::from(r) * (u64::from(bx.init_max) + 1);
         let ring = d_max.min(u64::from(bx.n_max)) as usize + 1;
+        Ok(CopyCheck {
+            history: filled(ring * wpp, 0)?,
+            ring,
+            failed: filled(wpp * usize::from(r), 0)?,
+            masks,
+            shifted: filled(wpp, 0)?,
+            head: LayerTokens::default(),
+            sizing: BitWriter::default(),
+        })
+    }
+}
+
+impl<const COPIES: bool> CapCoder<COPIES> {
+    /// A coder for `bx`'s caps.
+    pub(crate) fn new(bx: &SolveBox) -> Result<Self, SolveError> {
+        let bits = PileBits::new(bx.resets);
+        let wpp = bits.words();
+        let r = bx.resets;
+        let mut valid = filled(wpp, 0u64)?;
+        for a in 0..=r {
+            for b in 0..=r {
+                for f in [false, true] {
+                    let bit = bits.bit(a, b, f);
+                    if let Some(w) = valid.get_mut(bit / 64) {
+                        *w |= 1 << (bit % 64);
+                    }
+                }
+            }
+        }
         let mut layers = Vec::new();
         layers
             .try_reserve_exact(wpp * 64)
@@ -225,23 +255,26 @@ impl CapCoder {
         while layers.len() < wpp * 64 && layers.len() < layers.capacity() {
             layers.push(LayerTokens::default());
         }
+        let mut prev = filled(wpp, 0u64)?;
+        for (p, &v) in prev.iter_mut().zip(valid.iter()) {
+            *p = v;
+        }
         Ok(CapCoder {
             resets: r,
             init_max: bx.init_max,
             bits,
-            copies,
             cap: None,
             piles: 0,
-            prev: valid.clone(),
+            prev,
             valid,
             layers,
-            history: filled(ring * wpp, 0)?,
-            ring,
-            failed: filled(wpp * usize::from(r), 0)?,
-            masks,
-            shifted: filled(wpp, 0)?,
-            head: LayerTokens::default(),
+            copy: if COPIES {
+                Some(CopyCheck::new(bx, bits)?)
+            } else {
+                None
+            },
             scratch: BitWriter::default(),
+            extras: BitWriter::default(),
         })
     }
 
@@ -276,37 +309,40 @@ impl CapCoder {
             }
             // Delayed copies: layer (a, b, f) against (a - m, b - m, f) d piles
             // back, m (R + 2) bits lower.
-            if self.copies {
+            if let Some(cc) = self.copy.as_mut().filter(|_| COPIES) {
                 for m in 1..=usize::from(self.resets) {
                     let d = m as u64 * (u64::from(self.init_max) + 1);
                     if u64::from(t) < d {
                         break;
                     }
-                    let back = ((u64::from(t) - d) % self.ring as u64) as usize * wpp;
-                    let Some(old) = self.history.get(back..back + wpp) else {
+                    let back =
+                        (u64::from(t) - d).checked_rem(cc.ring as u64).unwrap_or(0) as usize * wpp;
+                    let Some(old) = cc.history.get(back..back + wpp) else {
                         continue;
                     };
-                    shift_left(old, m * step, &mut self.shifted);
+                    shift_left(old, m * step, &mut cc.shifted);
                     let at = (m - 1) * wpp;
-                    for (i, (&now, &was)) in pile.iter().zip(self.shifted.iter()).enumerate() {
-                        let mask = self.masks.get(at + i).copied().unwrap_or(0);
-                        if let Some(f) = self.failed.get_mut(at + i) {
+                    for (i, (&now, &was)) in pile.iter().zip(cc.shifted.iter()).enumerate() {
+                        let mask = cc.masks.get(at + i).copied().unwrap_or(0);
+                        if let Some(f) = cc.failed.get_mut(at + i) {
                             *f |= (now ^ was) & mask;
                         }
                     }
                 }
-            }
-            let slot = (t as usize % self.ring) * wpp;
-            if let Some(h) = self.history.get_mut(slot..slot + wpp) {
-                h.copy_from_slice(pile);
+                let slot = (t as usize).checked_rem(cc.ring).unwrap_or(0) * wpp;
+                if let Some(h) = cc.history.get_mut(slot..slot + wpp) {
+                    for (h, &w) in h.iter_mut().zip(pile) {
+                        *h = w;
+                    }
+                }
             }
             self.piles = self.piles.saturating_add(1);
         }
         Ok(())
     }
 
-    /// The cap is complete: code it into `out` (from its start), returning its base
-    /// layers' offsets from there.
+    /// The cap is complete: code it at the end of `out`, returning its base
+    /// layers' offsets from the cap's start.
     pub(crate) fn finish_cap(
         &mut self,
         cap: u32,
@@ -321,11 +357,12 @@ impl CapCoder {
         for layer in self.layers.iter_mut() {
             layer.end()?;
         }
-        out.clear();
+        let start = out.bits;
         // The kinds first, then the token lists they call for.
         let mut kinds = core::mem::take(&mut self.scratch);
         kinds.clear();
-        let mut extras = BitWriter::default();
+        let mut extras = core::mem::take(&mut self.extras);
+        extras.clear();
         for a in 0..=r {
             for b in 0..=r {
                 for f in [false, true] {
@@ -333,9 +370,17 @@ impl CapCoder {
                         continue;
                     }
                     let bit = self.bits.bit(a, b, f);
-                    let tokens = self.layers.get(bit).map_or(&[][..], |l| &l.tokens[..]);
+                    let tokens = self
+                        .layers
+                        .get(bit)
+                        .map_or(&[][..], |l| l.tokens.as_slice());
                     let m = a.min(b);
-                    let kind = if m == 0 {
+                    let kind = if !COPIES {
+                        // Every layer by its tokens: kind 2 with resets on one
+                        // side, 3 with resets on both.
+                        write_tokens(&mut extras, tokens)?;
+                        2 + u64::from(m > 0)
+                    } else if m == 0 {
                         match constant(tokens) {
                             Some(won) => u64::from(!won),
                             None => {
@@ -345,20 +390,24 @@ impl CapCoder {
                         }
                     } else {
                         let d = u64::from(m) * (u64::from(self.init_max) + 1);
-                        let held = self
-                            .failed
-                            .get((usize::from(m) - 1) * wpp + bit / 64)
-                            .is_some_and(|w| w >> (bit % 64) & 1 == 0);
-                        let copy = self.copies && (d >= u64::from(n) || held);
-                        let head_len = d.min(u64::from(n)) as u32;
                         let mut kind = 3;
-                        if copy {
-                            prefix(tokens, head_len, &mut self.head)?;
-                            if let Some(won) = constant(&self.head.tokens) {
-                                kind = u64::from(!won);
-                            } else if token_bits(&self.head.tokens)? <= token_bits(tokens)? {
-                                write_tokens(&mut extras, &self.head.tokens)?;
-                                kind = 2;
+                        if let Some(cc) = self.copy.as_mut() {
+                            let held = cc
+                                .failed
+                                .get((usize::from(m) - 1) * wpp + bit / 64)
+                                .is_some_and(|w| w >> (bit % 64) & 1 == 0);
+                            if d >= u64::from(n) || held {
+                                let head_len = d.min(u64::from(n)) as u32;
+                                prefix(tokens, head_len, &mut cc.head)?;
+                                let head = cc.head.tokens.as_slice();
+                                if let Some(won) = constant(head) {
+                                    kind = u64::from(!won);
+                                } else if token_bits(&mut cc.sizing, head)?
+                                    <= token_bits(&mut cc.sizing, tokens)?
+                                {
+                                    write_tokens(&mut extras, head)?;
+                                    kind = 2;
+                                }
                             }
                         }
                         if kind == 3 {
@@ -373,18 +422,26 @@ impl CapCoder {
         out.append(&kinds)?;
         out.append(&extras)?;
         self.scratch = kinds;
+        self.extras = extras;
         let mut base = [0u64; 2];
         for (f, at) in base.iter_mut().enumerate() {
-            *at = out.bits;
+            *at = out.bits - start;
             let bit = self.bits.bit(0, 0, f == 1);
-            let tokens = self.layers.get(bit).map_or(&[][..], |l| &l.tokens[..]);
+            let tokens = self
+                .layers
+                .get(bit)
+                .map_or(&[][..], |l| l.tokens.as_slice());
             write_tokens(out, tokens)?;
         }
         for layer in self.layers.iter_mut() {
             layer.clear();
         }
-        self.prev.copy_from_slice(&self.valid);
-        self.failed.fill(0);
+        for (p, &v) in self.prev.iter_mut().zip(self.valid.iter()) {
+            *p = v;
+        }
+        if let Some(cc) = self.copy.as_mut() {
+            cc.failed.fill(0);
+        }
         self.cap = None;
         Ok(base)
     }
@@ -412,48 +469,101 @@ fn shift_left(words: &[u64], by: usize, out: &mut [u64]) {
     }
 }
 
-/// Bits a token list takes.
-fn token_bits(tokens: &[Token]) -> Result<u64, SolveError> {
-    let mut w = BitWriter::default();
-    write_tokens(&mut w, tokens)?;
-    Ok(w.bits)
+/// Bits a token list takes (written to `scratch`).
+fn token_bits(scratch: &mut BitWriter, tokens: &[Token]) -> Result<u64, SolveError> {
+    scratch.clear();
+    write_tokens(scratch, tokens)?;
+    Ok(scratch.bits)
 }
 
-/// The caps of a box coded one by one, as they come from the top: cap, bits,
-/// base layers' offsets.
-#[derive(Debug, Default)]
+/// The caps of a box coded one by one into one stream, as they come from the
+/// top (a probe finds a cap by its index entry, so the caps of a coded solution
+/// need not be in order; a table file's are, see [`CodedCaps::stream`]).
+#[derive(Debug)]
 pub(crate) struct CodedCaps {
-    pub(crate) caps: Vec<(u32, BitWriter, [u64; 2])>,
+    stream: BitWriter,
+    /// Per cap from the lowest: its entry in `stream`.
+    entries: Vec<Entry>,
+    c_min: u32,
+    /// The next cap expected (from the top), `None` once all are in.
+    next: Option<u32>,
 }
 
 impl CodedCaps {
-    /// Bytes of the coded caps so far.
-    pub(crate) fn bytes(&self) -> u64 {
-        self.caps.iter().map(|c| c.1.bytes.len() as u64).sum()
+    /// Room for the caps of `bx`.
+    pub(crate) fn new(bx: &SolveBox) -> Result<Self, SolveError> {
+        let count = bx.layer_bounds().count();
+        Ok(CodedCaps {
+            stream: BitWriter::default(),
+            entries: filled(count, (0u64, [0u64; 2]))?,
+            c_min: bx.c_min,
+            next: (bx.c_min + count as u32)
+                .checked_sub(1)
+                .filter(|_| count > 0),
+        })
     }
 
-    /// The stream of all caps, lowest first, and each cap's index entry (start,
-    /// base offsets from it); `None` unless the caps are exactly `c_min ..=` as
-    /// many as `bx` has.
-    pub(crate) fn stream(
+    /// Bytes of the coded caps so far.
+    #[cfg(feature = "encode")]
+    pub(crate) fn bytes(&self) -> u64 {
+        self.stream.bytes().len() as u64
+    }
+
+    /// Code `cap` with `coder` (its piles are all in) at the end of the stream.
+    pub(crate) fn add<const COPIES: bool>(
         &mut self,
-        bx: &SolveBox,
-    ) -> Result<Option<(BitWriter, Vec<Entry>)>, SolveError> {
-        self.caps.reverse();
-        let count = bx.layer_bounds().count();
-        let in_order =
-            self.caps.len() == count && self.caps.iter().zip(bx.c_min..).all(|(cap, c)| cap.0 == c);
-        if !in_order {
+        coder: &mut CapCoder<COPIES>,
+        cap: u32,
+    ) -> Result<(), SolveError> {
+        if self.next != Some(cap) {
+            return Err(SolveError::BadParams);
+        }
+        let start = self.stream.bits;
+        let base = coder.finish_cap(cap, &mut self.stream)?;
+        if let Some(e) = self.entries.get_mut((cap - self.c_min) as usize) {
+            *e = (start, base);
+        }
+        self.next = cap.checked_sub(1).filter(|&c| c >= self.c_min);
+        Ok(())
+    }
+
+    /// The stream as it is, byte-aligned and followed by the index (lowest cap
+    /// first): the bytes, the index's byte offset and its field widths; `None`
+    /// unless every cap is in.
+    pub(crate) fn with_index(mut self) -> Result<Option<(BitWriter, u64, u8, u8)>, SolveError> {
+        if self.next.is_some() {
             return Ok(None);
         }
-        let mut stream = BitWriter::default();
-        let mut entries = filled(count, (0u64, [0u64; 2]))?;
-        for ((_, bits, base), entry) in self.caps.iter().zip(entries.iter_mut()) {
-            *entry = (stream.bits, *base);
-            stream.append(bits)?;
+        let stream_bits = self.stream.bits;
+        let pad = (8 - stream_bits % 8) % 8;
+        self.stream.push(0, pad as u32)?;
+        let (index, offset_bits, base_bits) = index_of(stream_bits, &self.entries)?;
+        self.stream.append(&index)?;
+        Ok(Some((self.stream, stream_bits, offset_bits, base_bits)))
+    }
+
+    /// The stream with the caps in order, lowest first (as a table file has
+    /// them), and their entries; `None` unless every cap is in.
+    #[cfg(feature = "encode")]
+    pub(crate) fn stream(self) -> Result<Option<(BitWriter, Vec<Entry>)>, SolveError> {
+        if self.next.is_some() {
+            return Ok(None);
         }
-        self.caps.clear();
-        Ok(Some((stream, entries)))
+        let mut out = BitWriter::default();
+        let mut entries = filled(self.entries.len(), (0u64, [0u64; 2]))?;
+        // A cap ends where the one below it starts (it came next); the lowest
+        // where the stream ends.
+        let mut end = self.stream.bits;
+        let mut ranges = Vec::new();
+        for &(start, base) in &self.entries {
+            ranges.push((start, end, base));
+            end = start;
+        }
+        for (entry, &(start, end, base)) in entries.iter_mut().zip(&ranges) {
+            *entry = (out.bits, base);
+            out.append_range(&self.stream, start, end)?;
+        }
+        Ok(Some((out, entries)))
     }
 }
 
@@ -475,22 +585,23 @@ pub(crate) fn index_of(
     Ok((index, offset_bits, base_bits))
 }
 
-/// A solved box kept in the table's coding: a few bits a layer where the full
-/// [`Solution`](crate::solver::Solution) keeps one bit a position (175 KB for the
-/// 47 billion positions of N <= 1,000,000, R = 4). Made by the windowed solver in
+/// A solved box kept in the table's coding (without its delayed copies): a few
+/// bits a layer where the full [`Solution`](crate::solver::Solution) keeps one bit
+/// a position (a few hundred KB for the 47 billion positions of N <= 1,000,000,
+/// R = 4). Made by the windowed solver in
 /// memory that grows with N ([`SolveBox::memory_bytes`]); probed as a
 /// [`Table`] (the box may start above cap M, for a position's box).
 #[derive(Clone, Debug)]
 pub struct CodedSolution {
     bx: SolveBox,
-    /// The index, then the stream.
-    bytes: Vec<u8>,
+    /// The stream, then the index.
+    bytes: BitWriter,
     layout: Layout,
 }
 
 /// The [`PileSink`] that codes a box's caps.
 struct Coding {
-    coder: CapCoder,
+    coder: CapCoder<false>,
     caps: CodedCaps,
 }
 
@@ -500,9 +611,7 @@ impl PileSink for Coding {
     }
 
     fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
-        let mut bits = BitWriter::default();
-        let base = self.coder.finish_cap(cap, &mut bits)?;
-        grow(&mut self.caps.caps, (cap, bits, base))
+        self.caps.add(&mut self.coder, cap)
     }
 }
 
@@ -530,33 +639,30 @@ impl CodedSolution {
         let params =
             Params::new(bx.n_max, bx.resets, bx.init_max).map_err(|_| SolveError::BadParams)?;
         let mut sink = Coding {
-            coder: CapCoder::new(&bx, true)?,
-            caps: CodedCaps::default(),
+            coder: CapCoder::new(&bx)?,
+            caps: CodedCaps::new(&bx)?,
         };
         solve_windowed(bx, &mut sink, progress)?;
         drop(sink.coder);
-        let (stream, entries) = sink.caps.stream(&bx)?.ok_or(SolveError::BadParams)?;
-        let (index, offset_bits, base_bits) = index_of(stream.bits, &entries)?;
-        let mut bytes = Vec::new();
-        let len = index.bytes.len().saturating_add(stream.bytes.len());
-        bytes
-            .try_reserve_exact(len)
-            .map_err(|_| SolveError::OutOfMemory)?;
-        bytes.extend_from_slice(&index.bytes);
-        bytes.extend_from_slice(&stream.bytes);
-        let too_long = |_| SolveError::TooLong;
+        let (bytes, stream_bits, offset_bits, base_bits) =
+            sink.caps.with_index()?.ok_or(SolveError::BadParams)?;
+        // Every offset below fits u32 when the whole does (in bits).
+        let size = bytes.bytes().len() as u64;
+        if size.saturating_mul(8) > u64::from(u32::MAX) {
+            return Err(SolveError::TooLong);
+        }
         let layout = Layout {
             params,
             c_min: bx.c_min,
-            caps: u32::try_from(entries.len()).map_err(too_long)?,
+            caps: bx.layer_bounds().count() as u32,
             keys: keys_per_cap(bx.resets) as u32,
             generator: (0, 0),
-            index_at: 0,
+            index_at: stream_bits.div_ceil(8) as u32,
             offset_bits: u32::from(offset_bits),
             base_bits: u32::from(base_bits),
-            stream_at: u32::try_from(index.bytes.len()).map_err(too_long)?,
-            stream_bits: u32::try_from(stream.bits).map_err(too_long)?,
-            size: u32::try_from(bytes.len()).map_err(too_long)?,
+            stream_at: 0,
+            stream_bits: stream_bits as u32,
+            size: size as u32,
             checksum: 0,
         };
         Ok(CodedSolution { bx, bytes, layout })
@@ -569,12 +675,12 @@ impl CodedSolution {
 
     /// Bytes it keeps (the coded caps and their index).
     pub fn size(&self) -> usize {
-        self.bytes.len()
+        self.bytes.bytes().len()
     }
 
     /// Its values as a table: probe it, or decide with it.
     pub fn table(&self) -> Table<&[u8]> {
-        Table::coded(&self.bytes, self.layout)
+        Table::coded(self.bytes.bytes(), self.layout)
     }
 
     /// The value of `pos` for its mover, or `None` outside the box (positions

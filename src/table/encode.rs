@@ -291,9 +291,9 @@ fn serialize(
         offset_bits,
         base_bits,
         caps: entries.len() as u32,
-        index: &index.bytes,
+        index: index.bytes(),
         stream_bits: stream.bits as u32,
-        stream: &stream.bytes,
+        stream: stream.bytes(),
     };
     let mut blob = postcard::to_allocvec(&file).map_err(|_| SolveError::OutOfMemory)?;
     let crc = crc32(&blob);
@@ -321,8 +321,15 @@ fn serialize(
 #[derive(Debug)]
 pub struct TableWriter {
     params: Params,
-    coder: CapCoder,
+    coder: Coder,
     caps: CodedCaps,
+}
+
+/// The writer's coder, with or without delayed copies.
+#[derive(Debug)]
+enum Coder {
+    Copies(CapCoder<true>),
+    Plain(CapCoder<false>),
 }
 
 impl TableWriter {
@@ -334,8 +341,12 @@ impl TableWriter {
         let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
         Ok(TableWriter {
             params: *params,
-            coder: CapCoder::new(&bx, encoding.copies)?,
-            caps: CodedCaps::default(),
+            coder: if encoding.copies {
+                Coder::Copies(CapCoder::new(&bx)?)
+            } else {
+                Coder::Plain(CapCoder::new(&bx)?)
+            },
+            caps: CodedCaps::new(&bx)?,
         })
     }
 
@@ -348,10 +359,8 @@ impl TableWriter {
     ///
     /// # Errors
     /// [`TableError::BadParams`] if caps are missing or out of order.
-    pub fn finish(mut self, generator: &str) -> Result<Vec<u8>, TableError> {
-        let p = &self.params;
-        let bx = SolveBox::games(p.stones(), p.resets(), p.init_max());
-        let Ok(Some((stream, entries))) = self.caps.stream(&bx) else {
+    pub fn finish(self, generator: &str) -> Result<Vec<u8>, TableError> {
+        let Ok(Some((stream, entries))) = self.caps.stream() else {
             return Err(TableError::BadParams);
         };
         serialize(&self.params, &stream, &entries, generator).map_err(|_| TableError::BadParams)
@@ -360,13 +369,16 @@ impl TableWriter {
 
 impl PileSink for TableWriter {
     fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
-        self.coder.piles(cap, first, words)
+        match &mut self.coder {
+            Coder::Copies(c) => c.piles(cap, first, words),
+            Coder::Plain(c) => c.piles(cap, first, words),
+        }
     }
 
     fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
-        let mut bits = BitWriter::default();
-        let base = self.coder.finish_cap(cap, &mut bits)?;
-        self.caps.caps.push((cap, bits, base));
-        Ok(())
+        match &mut self.coder {
+            Coder::Copies(c) => self.caps.add(c, cap),
+            Coder::Plain(c) => self.caps.add(c, cap),
+        }
     }
 }
