@@ -20,6 +20,9 @@
 #                             the page replaced in place (a few seconds)
 #   tools/figures.sh web      the browser section only (tools/web.sh bench), replaced
 #                             in place (a minute)
+#   tools/figures.sh solvers  the windowed solver against the full one (time and peak
+#                             memory of nimbot-table generate, /usr/bin/time), its
+#                             section replaced in place (half an hour: N up to 10^7)
 #
 # Each figure is printed as its command printed it, under the command itself, so a
 # reader can repeat any one of them.
@@ -28,8 +31,8 @@ cd "$(dirname "$0")/.."
 OUT=docs/figures.md
 MODE=${1:-all}
 case "$MODE" in
-  all | sizes | supernim | tournament | web) ;;
-  *) echo "usage: tools/figures.sh [sizes|supernim|tournament|web]" >&2; exit 2 ;;
+  all | sizes | supernim | tournament | web | solvers) ;;
+  *) echo "usage: tools/figures.sh [sizes|supernim|tournament|web|solvers]" >&2; exit 2 ;;
 esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -144,6 +147,40 @@ WEB_PATTERN='^(machine|transfer|first|  where|moves of a position|positions of n
 if [ "$MODE" = web ]; then
   record "$WEB_TITLE" "$WEB_PATTERN" tools/web.sh bench
   replace_section web ""
+  exit 0
+fi
+
+# The windowed solver against the full one: `nimbot-table generate` under
+# /usr/bin/time for each box (N R M), the full solver only where its bit array fits
+# comfortably (FULL_UP_TO positions); one line each, with the load average.
+SOLVERS_TITLE="Solvers: time and peak memory of nimbot-table generate"
+SOLVER_BOXES=${SOLVER_BOXES:-"100000,4,3 1000000,4,3 10000000,4,3 100000,16,3 100000,4,100 100000,7,10"}
+FULL_UP_TO=${FULL_UP_TO:-50000000000}
+solvers() {
+  cargo build --release --quiet -p nimbot-tools
+  local out b n r m solver positions line tmp
+  tmp=$(mktemp -d)
+  for b in $SOLVER_BOXES; do
+    IFS=, read -r n r m <<<"$b"
+    for solver in windowed full; do
+      out=$(target/release/nimbot-table generate -n "$n" -r "$r" -m "$m" -o "$tmp/t.nimt" --solver "$solver" 2>&1 >/dev/null <<<"" | tail -1 || true)
+      if [ "$solver" = full ]; then
+        positions=$(grep -oE 'for [0-9,]+ positions' <<<"$out" | tr -dc 0-9)
+        [ "${positions:-0}" -le "$FULL_UP_TO" ] || { echo "N=$n R=$r M=$m full: not run ($positions positions)"; continue; }
+      fi
+      line=$( { /usr/bin/time -f '%e s, peak %M KB' target/release/nimbot-table generate \
+        -n "$n" -r "$r" -m "$m" -o "$tmp/t.nimt" --solver "$solver" -q; } 2>&1 | tail -1)
+      echo "N=$n R=$r M=$m $solver: $line, table $(stat -c %s "$tmp/t.nimt") bytes, load $(cut -d' ' -f1-3 /proc/loadavg)"
+      if [ "$solver" = windowed ]; then
+        target/release/nimbot-table verify -q --every 1000 "$tmp/t.nimt" >/dev/null
+      fi
+    done
+  done
+  rm -rf "$tmp"
+}
+if [ "$MODE" = solvers ]; then
+  record "$SOLVERS_TITLE" '' solvers
+  replace_section solvers "Table benchmark"
   exit 0
 fi
 

@@ -528,16 +528,17 @@ def test_beyond():
         for tiny_first in (True, False):
             exp_nim_game(1800, 5, tiny_first, tmp)
             games += 1
-    # Too little memory: one line, exit status 4, for every command.
-    for args, stdin in ((["--max-memory", "1", "query", "20000", "3", "4", "4", "0"], b""),
-                        (["--max-memory", "1", "query", "3000", "3", "0", "0", "0"], b""),
-                        (["--max-memory", "1", "exp-nim", "--first", "--stones", "20000"], b"")):
+    # Too little memory: one line, exit status 4, for every command. (The solver's
+    # memory grows with N, 16 bytes a pile: 200,000 stones need about 3 MiB.)
+    for args, stdin in ((["--max-memory", "1", "query", "200000", "3", "4", "4", "0"], b""),
+                        (["--max-memory", "1", "query", "200000", "3", "0", "0", "0"], b""),
+                        (["--max-memory", "1", "exp-nim", "--first", "--stones", "200000"], b"")):
         code, out, err = run([TINY] + args, stdin)
         check(code == 4 and len(err.splitlines()) == 1 and "memory" in err,
               f"{args}: exit {code}, {err!r}")
     # The line protocol answers such a game with an error line, as the full binary
     # does, and goes on.
-    script = b"new 3000 0 3 first\ngo\nnew 30 0 3 first\ngo\n"
+    script = b"new 200000 0 3 first\ngo\nnew 30 0 3 first\ngo\n"
     code, out, err = run([TINY, "--max-memory=1", "serial"], script)
     small = run([FULL] + TRAP, b"new 30 0 3 first\ngo\n")[1].splitlines()
     check(code == 0 and out.splitlines() == ["error position too large to solve here",

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::solver::{solve_windowed, SolveBox};
-use nimbot::table::{Encoding, TableWriter};
+use nimbot::solver::{solve_windowed, Solution, SolveBox};
+use nimbot::table::{encode, Encoding, TableWriter};
 use nimbot::{Params, Table};
 
 use crate::{grouped, progress, GENERATOR};
@@ -44,6 +44,18 @@ pub struct GenerateArgs {
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// The solver: `windowed` (memory that grows with N: 16 bytes a pile and the
+    /// coded caps) or `full`, the previous one, which keeps one bit for every
+    /// stored position (about N^1.5; for comparison: `tools/figures.sh solvers`).
+    #[arg(long, value_enum, default_value_t = Solver::Windowed)]
+    pub solver: Solver,
+}
+
+/// Which solver `generate` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Solver {
+    Windowed,
+    Full,
 }
 
 /// A generated table and what it cost.
@@ -59,11 +71,29 @@ pub struct Generated {
 /// Solve and encode the games of `params` with the windowed solver, streaming its
 /// piles into the table writer.
 pub fn generate(params: &Params, quiet: bool) -> Result<Generated, String> {
+    generate_with(params, quiet, Solver::Windowed)
+}
+
+/// [`generate`] with a chosen solver.
+pub fn generate_with(params: &Params, quiet: bool, solver: Solver) -> Result<Generated, String> {
     let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
     let positions = bx.stored_positions();
     let t = Instant::now();
     let pb = progress::bar(positions, "solving", quiet);
     let mut progress = |done, _| pb.set_position(done);
+    if solver == Solver::Full {
+        let sol = Solution::solve_with_progress(bx, &mut progress)
+            .map_err(|e| format!("cannot solve: {e}"))?;
+        pb.finish_and_clear();
+        let solve_s = t.elapsed().as_secs_f64();
+        let blob = encode(&sol, GENERATOR).map_err(|e| format!("cannot encode: {e}"))?;
+        return Ok(Generated {
+            blob,
+            positions,
+            solve_s,
+            encode_s: t.elapsed().as_secs_f64() - solve_s,
+        });
+    }
     let mut writer =
         TableWriter::new(params, Encoding::default()).map_err(|e| format!("cannot solve: {e}"))?;
     solve_windowed(bx, &mut writer, &mut progress).map_err(|e| format!("cannot solve: {e}"))?;
@@ -102,7 +132,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode, String> {
     let params = args.limits.params()?;
-    let g = generate(&params, args.quiet)?;
+    let g = generate_with(&params, args.quiet, args.solver)?;
     write_atomically(&args.output, &g.blob)?;
     if !args.quiet {
         let rss = progress::peak_rss()
