@@ -6,9 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::Position;
+use nimbot::{best_move, Position, Solution, SolveBox};
 
 /// A raw state in front of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -410,7 +408,7 @@ fn capless_wins_matches_raw_minimax_with_open_cap() {
 /// Ask `session` for every move of the position `s c a b f` on the line protocol,
 /// following `more`: (value word, distance) and the items `TAKE[r]:vD`.
 fn protocol_moves(
-    session: &mut nimbot_protocol::Session<nimbot::engine::TableOrSolverEngine<'static>>,
+    session: &mut nimbot_protocol::Session<nimbot::TableOrSolverEngine<'static>>,
     line: &str,
 ) -> ((String, String), Vec<String>) {
     let mut items = Vec::new();
@@ -456,8 +454,7 @@ fn moves_and_distances_agree_with_raw_minimax() {
     let mut moves_checked = 0u64;
     for m in 1..=4u32 {
         let mut rm = Minimax::new(m);
-        let mut session =
-            nimbot_protocol::Session::new(nimbot::engine::TableOrSolverEngine::embedded());
+        let mut session = nimbot_protocol::Session::new(nimbot::TableOrSolverEngine::embedded());
         // `new` sets M for `query` and `moves`.
         let ok = session.handle_line(format!("new 60 2 {m} first").as_bytes());
         assert_eq!(ok.as_deref(), Some(&b"ok"[..]));

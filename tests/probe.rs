@@ -7,12 +7,10 @@
 mod common;
 
 use common::send;
-use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rng::SplitMix64;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::position_value;
-use nimbot::{Engine, Move, Position, TableEngine, Value};
+use nimbot::{
+    evaluate_move, position_value, root_moves, Engine, Move, Position, Solution, SolveBox,
+    SolvingEngine, SplitMix64, TableEngine, TableOrSolverEngine, Value,
+};
 use nimbot_protocol::{Session, MAX_REPLY};
 
 /// A random position of the box of `n` stones (R, M): a stored one (cap below the

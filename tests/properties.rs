@@ -9,11 +9,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nimbot::policy::decide;
-use nimbot::rules::IllegalMove;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::{Game, Move, Outcome, Params, Player, Policy, Position, Table, TableEngine};
+use nimbot::{
+    best_move, Game, IllegalMove, Move, Outcome, Params, Player, Policy, Position, Solution,
+    SolveBox, Table, TableEngine,
+};
 use nimbot_protocol::grammar::{Limits, Phrase, Reason, Response};
 use nimbot_protocol::{ActiveGame, Session, MAX_LINE};
 use proptest::prelude::*;
@@ -404,7 +403,7 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
         Cmd::Query { s, c, a, b, f } => {
             let pos = Position::new(s, c, a, b, f, M).unwrap();
             let table = Table::embedded();
-            let d = decide(&table, &pos, session.policy()).unwrap();
+            let d = session.policy().decide(&table, &pos).unwrap();
             // A table-only engine knows no distance.
             let reply = Response::Query {
                 value: d.value,

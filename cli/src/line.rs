@@ -5,8 +5,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::probe::{evaluate_move, root_moves, MoveEvaluation};
-use nimbot::{DecideError, Engine, Position, Value};
+use nimbot::{evaluate_move, root_moves, DecideError, Engine, MoveEvaluation, Position, Value};
 use nimbot_exploit::HostEngine;
 use serde::Serialize;
 

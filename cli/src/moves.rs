@@ -1,12 +1,11 @@
 //! `nimbot moves`: every legal move of one position with its value and its
-//! distance to the end (the root probe of `nimbot::probe`), as a table or as one
+//! distance to the end (the root probe, `nimbot::root_moves` and `nimbot::evaluate_move`), as a table or as one
 //! JSON line; the line protocol's `moves` answers the same in its paged form.
 
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::probe::{evaluate_move, root_moves, Evaluation, MoveEvaluation};
-use nimbot::{Engine, Position};
+use nimbot::{evaluate_move, root_moves, Engine, Evaluation, MoveEvaluation, Position};
 use nimbot_exploit::exploit::HostEngine;
 use serde::Serialize;
 

@@ -4,8 +4,7 @@
 //! end or `null`, and a move is an object `{"take":K,"reset":B}`, with its
 //! `value` and `distance` when it is evaluated. `tests/schema.rs` pins it.
 
-use nimbot::probe::MoveEvaluation;
-use nimbot::{Move, Position, Value};
+use nimbot::{Move, MoveEvaluation, Position, Value};
 use serde::Serialize;
 
 /// The head of every JSON answer about one position (`query`, `moves`, `line`):

@@ -10,14 +10,10 @@
 //! a player in a lost position how many plies it could still have held out against
 //! best play. [`Analysis::summary`] then counts the blunders of each seat.
 
-use nimbot::distance::Distances;
-use nimbot::engine::SolvingEngine;
-use nimbot::probe::root_moves;
-use nimbot::rules::IllegalMove;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::position_value;
-use nimbot::Value;
-use nimbot::{Game, Move, Outcome, Params, Player, Position};
+use nimbot::{
+    position_value, root_moves, Distances, Game, IllegalMove, Move, Outcome, Params, Player,
+    Position, Solution, SolveBox, SolvingEngine, Value,
+};
 
 use crate::game_log::{self, Log};
 use crate::record::{self, Record};

@@ -4,7 +4,6 @@
 //! - [`serve`]: the referee's server for one game;
 //! - [`record`]: the records it writes; [`game_log`]: the platform server's game
 //!   log it writes and reads; [`analysis`]: a finished game replayed and judged;
-//! - [`win`]: winning a won position fastest (`--win fastest`);
 //! - [`exploit_games`]: the exploit policy's decisions in games, which its
 //!   benchmark re-times;
 //! - [`json`]: the one JSON writer of its output;
@@ -23,4 +22,3 @@ pub mod json;
 pub mod raster;
 pub mod record;
 pub mod serve;
-pub mod win;

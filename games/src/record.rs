@@ -22,8 +22,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::{Engine, Game, Move, Params, Player, Policy};
+use nimbot::{Engine, Game, Move, Params, Player, Policy, TableOrSolverEngine};
 use serde::{Deserialize, Serialize};
 
 use crate::json;

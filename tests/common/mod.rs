@@ -2,8 +2,7 @@
 //! dialogues checked line by line.
 #![allow(dead_code)]
 
-use nimbot::engine::SolvingEngine;
-use nimbot::{Engine, Player};
+use nimbot::{Engine, Player, SolvingEngine};
 use nimbot_protocol::{Session, MAX_REPLY};
 
 /// A protocol session on the in-memory solver.

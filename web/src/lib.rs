@@ -26,11 +26,11 @@
 
 use std::cell::RefCell;
 
-use nimbot::distance::Distances;
-use nimbot::engine::{Limits, SolvingEngine, TableEngine, TableOrSolverEngine};
-use nimbot::probe::{evaluate_move, root_moves, Evaluation};
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{DecideError, Decision, Engine, Move, Params, Policy, Position, Table};
+use nimbot::{
+    evaluate_move, root_moves, DecideError, Decision, Distances, Engine, Evaluation, Limits, Move,
+    Params, Policy, Position, Solution, SolveBox, SolvingEngine, Table, TableEngine,
+    TableOrSolverEngine,
+};
 
 /// The embedded table's bytes.
 const TABLE: &[u8] = include_bytes!("../../table/default.nimt");
@@ -79,7 +79,7 @@ pub struct WebEngine {
     table_distances: Option<Distances>,
     /// The table box's values as the solver's bits (about 0.2 MB, made on the
     /// first `longest` move in a lost position): with the box's distances, what
-    /// [`longest_move`](nimbot::policy::longest_move) reads.
+    /// [`longest_move`](nimbot::longest_move) reads.
     table_solution: Option<Solution>,
 }
 
@@ -116,7 +116,7 @@ impl WebEngine {
             self.table_distances.as_ref()?,
         );
         dist.covers(pos)
-            .then(|| nimbot::policy::longest_move(sol, dist, pos))
+            .then(|| nimbot::longest_move(sol, dist, pos))
     }
 
     /// Whether the table answers `pos` (it lies in a game the table covers).
@@ -177,7 +177,7 @@ impl Engine for WebEngine {
             // (A position the table's layers do not hold, a cap no game of its
             // pile reaches, goes to the solver.)
             let table = self.both.table();
-            if let Some(value) = table.and_then(|t| nimbot::strategy::position_value(t, pos).ok()) {
+            if let Some(value) = table.and_then(|t| nimbot::position_value(t, pos).ok()) {
                 return Ok(Evaluation {
                     value,
                     distance: Some(d),
@@ -413,7 +413,7 @@ impl Engine for ValuesOnly<'_> {
 
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
         let table = self.0.both.table();
-        match table.map(|t| nimbot::strategy::position_value(t, pos)) {
+        match table.map(|t| nimbot::position_value(t, pos)) {
             Some(Ok(value)) => Ok(Evaluation {
                 value,
                 distance: None,
@@ -476,7 +476,7 @@ fn after(pos: &Position, mv: Move) -> Result<i32, Refusal> {
             Ok(1)
         }
         Ok(None) => Ok(0),
-        Err(nimbot::rules::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
+        Err(nimbot::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
         Err(_) => Err(Refusal::BadTake),
     }
 }
@@ -511,7 +511,7 @@ fn decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, policy: u32) -> Result
 ///
 /// # Errors
 /// The solver's, if the box cannot be solved here.
-pub fn table_box_distances() -> Result<Distances, nimbot::solver::SolveError> {
+pub fn table_box_distances() -> Result<Distances, nimbot::SolveError> {
     Distances::solve(WebEngine::new().table_box)
 }
 
@@ -613,7 +613,7 @@ mod tests {
 #[cfg(test)]
 mod longest_tests {
     use super::*;
-    use nimbot::rng::SplitMix64;
+    use nimbot::SplitMix64;
 
     #[test]
     fn longest_from_the_table_box_is_the_solvers_move() {

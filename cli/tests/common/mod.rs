@@ -7,8 +7,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use nimbot::engine::SolvingEngine;
-use nimbot::{Engine, Params, Policy};
+use nimbot::{Engine, Params, Policy, SolvingEngine};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 

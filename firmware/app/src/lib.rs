@@ -25,9 +25,7 @@ pub mod serial;
 pub mod stack;
 
 use embedded_io::{Read, Write};
-use nimbot::num::Decimal;
-use nimbot::text::{text, Text};
-use nimbot::{Engine, TableEngine};
+use nimbot::{text::Decimal, text::{text, Text}, Engine, TableEngine};
 use nimbot_protocol::{Line, LineReader, Reply, Session};
 
 pub use io_error::IoError;

@@ -158,7 +158,7 @@ fn the_policy_names_literal_is_the_registry() {
     assert_eq!(
         nimbot::policy_names!(),
         policy_names(|_| true).join("|"),
-        "nimbot::policy_names!() (src/policy.rs) must list Policy::ALL's names in order"
+        "nimbot::policy_names!() (src/policy/mod.rs) must list Policy::ALL's names in order"
     );
 }
 
@@ -179,7 +179,7 @@ fn the_line_protocol_lists_the_registered_policies() {
 
 #[test]
 fn the_tiny_binary_lists_the_policies_a_table_suffices_for() {
-    let values = policy_names(|p| p.needs() == nimbot::policy::Knowledge::Values).join("|");
+    let values = policy_names(|p| p.needs() == nimbot::Knowledge::Values).join("|");
     let want = format!("--policy {values}");
     for file in ["tiny/src/main.rs", "docs/tiny.md"] {
         assert!(read(file).contains(&want), "{file} should say `{want}`");
@@ -324,13 +324,13 @@ fn the_timing_detector_sees_units_and_ignores_words() {
 
 #[test]
 fn the_won_side_choices_are_the_registry() {
-    let names: Vec<&str> = nimbot::policy::Win::ALL
+    let names: Vec<&str> = nimbot::Win::ALL
         .into_iter()
-        .map(nimbot::policy::Win::as_str)
+        .map(nimbot::Win::as_str)
         .collect();
     let want = format!("--win {}", names.join("|"));
     assert!(
         read("docs/policies.md").contains(&want),
-        "docs/policies.md should name `{want}` (nimbot::policy::Win::ALL)"
+        "docs/policies.md should name `{want}` (nimbot::Win::ALL)"
     );
 }
