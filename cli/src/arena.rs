@@ -15,7 +15,7 @@ use nimbot::supernim::{
 use nimbot_exploit::supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 use crate::nim_arena::{self, NimArenaArgs};
 
