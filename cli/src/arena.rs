@@ -14,7 +14,7 @@ use nimbot::supernim::{
 };
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 use crate::nim_arena::{self, NimArenaArgs};
 
