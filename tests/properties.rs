@@ -1,6 +1,8 @@
 //! Property tests (proptest):
 //! - random games, illegal moves included, through `Game` match a simple model of
-//!   docs/rules.md written here from the text alone, move by move;
+//!   docs/rules.md written here from the text alone, move by move, and every move
+//!   is judged as the model judges it by each public entry point (`Game::check`,
+//!   `Game::play`, `Position::check`, `Position::after`);
 //! - `best_move` from a won position leaves the opponent a lost one (by the solver,
 //!   and by a plain memoized search over the model for small piles);
 
@@ -171,8 +173,34 @@ proptest! {
                 3 => (model.turn, a.take),                      // anything
                 _ => (model.turn, 1 + a.take % limit),          // legal take
             };
+            let mv = Move::new(take, a.reset);
+            let before = model.clone();
             let want = model.play(player, take, a.reset);
-            let got = game.play(seat(player), Move::new(take, a.reset));
+            // Every public entry point judges the move as the model does, without
+            // playing it: `Game::check`, and for the mover `Position::check` and
+            // `Position::after`, whose position is the model's after the move.
+            let verdict = |r: Result<(), IllegalMove>| r.map_err(refusal);
+            prop_assert_eq!(verdict(game.check(seat(player), mv)), want.map(|_| ()));
+            if let (Some(pos), true) = (game.position(), player == before.turn) {
+                prop_assert_eq!(verdict(pos.check(mv)), want.map(|_| ()));
+                match (pos.after(mv), want) {
+                    (Ok(None), Ok(true)) => {}
+                    (Ok(Some(next)), Ok(false)) => {
+                        let me = model.turn;
+                        prop_assert_eq!(
+                            (next.stones(), next.cap(), next.reset_pending()),
+                            (model.stones, model.m.max(model.largest + 1), model.pending)
+                        );
+                        prop_assert_eq!(
+                            (u32::from(next.own_resets()), u32::from(next.opp_resets())),
+                            (model.resets[me], model.resets[1 - me])
+                        );
+                    }
+                    (Err(e), Err(w)) => prop_assert_eq!(refusal(e), w),
+                    (got, w) => prop_assert!(false, "after {:?}: {:?}, the model {:?}", mv, got, w),
+                }
+            }
+            let got = game.play(seat(player), mv);
             match (want, got) {
                 (Ok(won), Ok(outcome)) => {
                     prop_assert_eq!(won, outcome == Outcome::Won(seat(player)));
