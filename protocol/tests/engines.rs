@@ -12,24 +12,25 @@ use nimbot::distance::Distances;
 use nimbot::engine::TableOrSolverEngine;
 use nimbot::policy::{decide, longest_move};
 use nimbot::probe::{evaluate_move, root_moves};
+use nimbot::rng::SplitMix64;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::{Engine, Move, Params, Policy, Position, Table, TableEngine, Value};
 use nimbot_protocol::grammar::{Entry, Response};
 use nimbot_protocol::Session;
 
-/// Every stored position of a solution's box (resets up to `r`, M = `m`).
-fn stored(sol: &Solution, r: u8, m: u32) -> impl Iterator<Item = Position> + '_ {
-    sol.layers().flat_map(move |(c, hi)| {
-        ((c + 1)..=hi).flat_map(move |s| {
-            (0..=r).flat_map(move |a| {
-                (0..=r).flat_map(move |b| {
-                    [false, true]
-                        .into_iter()
-                        .map(move |f| Position::new(s, c, a, b, f, m).unwrap())
-                })
-            })
-        })
+/// Positions of the solved box of games up to 999 stones (R = 4, M = 3), drawn
+/// at random (the same ones every run).
+fn box_positions(sol: &Solution) -> impl Iterator<Item = Position> + '_ {
+    let mut rng = SplitMix64::new(38);
+    let mut draw = move |n: u64| rng.below(n) as u32;
+    std::iter::repeat_with(move || {
+        let cap = 3 + draw(40);
+        let (stones, a, b, f) = (1 + draw(999), draw(5) as u8, draw(5) as u8, draw(2) == 1);
+        Position::new(stones, cap, a, b, f, 3).ok()
     })
+    .flatten()
+    .filter(|p| sol.value(p).is_some())
+    .take(200_000)
 }
 
 #[test]
@@ -153,7 +154,7 @@ fn the_policy_is_chosen_over_the_protocol() {
     // A lost position where the trap does not take 1.
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
     let table = Table::embedded();
-    let pos = stored(&sol, 4, 3)
+    let pos = box_positions(&sol)
         .find(|p| {
             !sol.value(p).unwrap().is_won()
                 && decide(&table, p, Policy::Trap).unwrap().mv != Move::new(1, false)
@@ -184,8 +185,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
     assert_eq!(send(&mut s, "policy longest"), "policy longest");
     let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
     let dist = Distances::solve(sol.solve_box()).unwrap();
-    let pos = stored(&sol, 4, 3)
-        .step_by(101)
+    let pos = box_positions(&sol)
         .find(|p| {
             !sol.value(p).unwrap().is_won()
                 && longest_move(&sol, &dist, p).unwrap().mv
