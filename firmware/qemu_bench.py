@@ -45,7 +45,9 @@ SPINS = (1_000, 1_000_000, 100_000)
 
 
 def cost(fw):
-    """(line ticks, decide ticks, decisions) of the previous command."""
+    """(line ticks, decide ticks, decisions) of the previous command. (`cost` is
+    the cost image's own diagnostic, not a command of the protocol: its replies are
+    outside the grammar, and read here.)"""
     reply = fw.ask("cost")
     words = reply.split()
     if len(words) != 7 or words[0:2] != ["cost", "line"] or words[3::2] != ["decide", "decisions"] \
