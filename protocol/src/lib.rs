@@ -97,7 +97,7 @@ const DEFAULT_INIT_MAX: u32 = 3;
 
 /// The line grammar in brief, one command a line with its reply: what `nimbot
 /// serial --help` prints (docs/protocol.md explains it). Checked against
-/// [`grammar::COMMANDS`] by a test (tests/grammar.rs).
+/// [`grammar::COMMANDS`] by a test (protocol/tests/grammar.rs).
 pub const GRAMMAR: &str = concat!(
     "\
 new N R M first|second               -> ok

@@ -530,7 +530,10 @@ fn each_help_names_the_commands_of_its_build() {
 }
 
 fn root() -> &'static Path {
+    // The protocol's crate is a folder of the repository.
     Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the repository's root")
 }
 
 /// The first column of every table row under the `## ` headings of
@@ -603,7 +606,7 @@ fn the_python_drivers_read_the_grammar_s_own_file() {
     let got = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         got == want,
-        "docs/protocol.json is stale: NIMBOT_BLESS=1 cargo test --profile ci -p nimbot --test grammar"
+        "docs/protocol.json is stale: NIMBOT_BLESS=1 cargo test --profile ci -p nimbot-protocol --test grammar"
     );
 }
 
