@@ -52,7 +52,8 @@
 //! - [`mod@text`]: the fixed text of messages and words (kept in program memory on
 //!   the AVR), which the line protocol replies with, and decimal numbers in and out
 //!   without `core::fmt` ([`text::Decimal`], [`text::parse_u32`]);
-//! - `fibonacci`, `supernim` (feature `related-games`): the two related games.
+//! - `fibonacci`, `supernim` (feature `related-games`): the two related games
+//!   (with `alloc` too, Super-Nim's exact solver and the host's player).
 //!
 //! Outside this crate: the line protocol (`nimbot-protocol`), the tournament
 //! platform's wire, clients and referee (`nimbot-platform`), both `no_std`; and the

@@ -4,7 +4,7 @@
 use nimbot_latency::median;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 /// The game box a benchmark line is about.
 #[derive(Clone, Copy, Serialize)]

@@ -13,7 +13,7 @@ use clap::Args;
 use nimbot::{best_move, Position, Solution, SolveBox};
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 use nimbot_latency::{latency, median};
 
 mod exploit;
