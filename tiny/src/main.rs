@@ -15,9 +15,16 @@
 #![no_main]
 
 mod hosts;
+// The one unsafe module: system calls, the entry point and the heap (the crate
+// denies unsafe code elsewhere, as the workspace does).
+#[allow(unsafe_code)]
 mod sys;
 
-use nimbot::{DistanceCache, text::{parse_u32, parse_u64, Decimal}, Knowledge, Evaluation, SolutionCache, SolveBox, DecideError, Decision, Limits, Oracle, Params, Table, Engine, Player, Policy, Position};
+use nimbot::{
+    text::{parse_u32, parse_u64, Decimal},
+    DecideError, Decision, DistanceCache, Engine, Evaluation, Knowledge, Limits, Oracle, Params,
+    Player, Policy, Position, SolutionCache, SolveBox, Table,
+};
 use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::tcp_client::{Client, ClientError, Step};
 use nimbot_platform::text_client::{TextAction, TextClient, TextError};

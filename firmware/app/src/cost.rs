@@ -20,7 +20,10 @@
 
 use core::cell::Cell;
 
-use nimbot::{Limits, text::{parse_u32, Decimal}, Evaluation};
+use nimbot::{
+    text::{parse_u32, Decimal},
+    Evaluation, Limits,
+};
 
 use crate::Part;
 use nimbot::{DecideError, Decision, Engine, Params, Policy, Position};

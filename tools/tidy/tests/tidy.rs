@@ -76,6 +76,40 @@ fn the_readme_lists_every_crate_and_only_real_ones() {
     );
 }
 
+/// The crate names in the README's layer picture (the first code block after
+/// "## The layers").
+fn readme_picture() -> BTreeSet<String> {
+    let readme = read("README.md");
+    let start = readme
+        .find("## The layers")
+        .expect("README.md has a section \"## The layers\"");
+    let block = readme[start..]
+        .split("```")
+        .nth(1)
+        .expect("a picture in a code block after \"## The layers\"");
+    block
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| *w == "nimbot" || w.starts_with("nimbot-"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_layer_picture_shows_every_crate_and_only_real_ones() {
+    let picture = readme_picture();
+    let real: BTreeSet<String> = manifests()
+        .into_iter()
+        .filter(|m| !is_board(m))
+        .map(|m| m.name)
+        .collect();
+    let missing: Vec<&String> = real.difference(&picture).collect();
+    let unknown: Vec<&String> = picture.difference(&real).collect();
+    assert!(
+        missing.is_empty() && unknown.is_empty(),
+        "README.md, \"The layers\": the picture leaves out {missing:?} and names {unknown:?}, which no Cargo.toml names"
+    );
+}
+
 /// The README's dependency list (`crate: dep, dep`) in the block after "The layers".
 fn readme_edges() -> BTreeMap<String, BTreeSet<String>> {
     let readme = read("README.md");
