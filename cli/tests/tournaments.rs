@@ -191,6 +191,49 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
 }
 
 #[test]
+fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
+    let (dir, dir_s) = scratch("seats");
+    let z = zoo();
+    let bot =
+        |mode: &str| format!("{mode}=python3 {z} {mode} {{host}} {{port}} {{order}} {{name}}");
+    let o = tournament(&[
+        "--gauntlet",
+        "--bot",
+        "nimbot:first",
+        "--bot",
+        &bot("first"),
+        "--bot",
+        &bot("swap"),
+        "--stones",
+        "20",
+        "-t",
+        "5",
+        "-c",
+        "2",
+        "--out",
+        &dir_s,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let games = results(&dir);
+    assert_eq!(games.len(), 4, "{}", show(&o));
+    for g in &games {
+        let ctx = format!("{g}\n{}", show(&o));
+        let bad = usize::from(g["names"][0] == "nimbot-first");
+        let (who, end) = (g["names"][bad].as_str().unwrap(), &g["ending"]);
+        if who == "first" && bad == 0 {
+            // Asked for the seat it was given: an ordinary game.
+            assert_eq!(end["kind"], "won", "{ctx}");
+            continue;
+        }
+        assert_eq!(end["kind"], "wrong_seat", "{ctx}");
+        assert_eq!(end["seat"], bad, "the bot that asked is blamed: {ctx}");
+        assert_eq!(g["winner"], 1 - bad, "its opponent gets the point: {ctx}");
+        assert!(end["text"].as_str().unwrap().starts_with(who), "{ctx}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let (dir, dir_s) = scratch("four");
     let greedy = sample("greedy", "greedy.py", "");

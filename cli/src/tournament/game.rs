@@ -30,6 +30,7 @@ use nimbot_platform::wire::{Reason, MAX_NAME};
 use serde::{Deserialize, Serialize};
 
 use super::engine::{self, Bot, Seat};
+use super::owner;
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
 /// record's analysis), for `--bench`.
@@ -96,6 +97,8 @@ pub enum EndKind {
     Garbage,
     /// A second hello for a seat already taken.
     JoinedTwice,
+    /// A hello asking for the seat the schedule gave its opponent.
+    WrongSeat,
     /// No valid result (both bots failed to join, or the runner could not start the
     /// game).
     NoResult,
@@ -114,6 +117,7 @@ impl EndKind {
             EndKind::Closed => "connection closed",
             EndKind::Garbage => "garbage",
             EndKind::JoinedTwice => "joined twice",
+            EndKind::WrongSeat => "wrong seat",
             EndKind::NoResult => "no result",
         }
     }
@@ -410,7 +414,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    g.run(&tx, &rx, &mut exited, &start_errors);
+    g.run(&tx, &rx, &mut exited, &start_errors, &b.pgid);
     drop(tx);
     // Wind down: the sockets are shut by `run`; bots get a moment to exit, then
     // their groups are killed; the acceptor is woken to stop.
@@ -535,6 +539,7 @@ impl Game<'_> {
         rx: &Receiver<Ev>,
         exited: &mut [Option<(Instant, ExitStatus)>; 2],
         start_errors: &[Option<String>; 2],
+        groups: &[Option<u32>; 2],
     ) {
         let rules = self.rules;
         let failed: Vec<usize> = (0..2).filter(|&i| start_errors[i].is_some()).collect();
@@ -554,6 +559,8 @@ impl Game<'_> {
         let join_deadline = self.started + Duration::from_secs_f64(rules.join_timeout);
         let mut writers: Vec<Option<TcpStream>> = Vec::new();
         let mut hello: Vec<bool> = Vec::new();
+        // The scheduled seat of the bot that made each connection, when known.
+        let mut owners: Vec<Option<usize>> = Vec::new();
         let mut seated: [Option<usize>; 2] = [None, None];
         let mut closed: [bool; 2] = [false, false];
         let mut close_wait: [Option<Instant>; 2] = [None, None];
@@ -667,6 +674,7 @@ impl Game<'_> {
                     let _ = s.set_nodelay(true);
                     let _ = s.set_write_timeout(Some(Duration::from_secs(5)));
                     let id = writers.len();
+                    owners.push(owner::owner(&s, groups));
                     if let Ok(rd) = s.try_clone() {
                         let tx = tx.clone();
                         thread::spawn(move || reader(id, rd, tx));
@@ -684,14 +692,41 @@ impl Game<'_> {
                             continue;
                         };
                         hello[c] = true;
-                        let o = h.seat.index();
-                        if seated[o].is_some() {
+                        let asked = h.seat.index();
+                        // Who sent it: the socket's owner, else the scheduled name,
+                        // else (a bot the runner cannot tell) the seat it asks for.
+                        let by_name =
+                            (0..2).filter(|&i| wire_name(&self.names[i]) == h.name.as_slice());
+                        let by_name: Vec<usize> = by_name.collect();
+                        let known = owners.get(c).copied().flatten().or(match by_name[..] {
+                            [i] => Some(i),
+                            _ => None,
+                        });
+                        let o = match known {
+                            Some(o) => o,
+                            None => match seated[asked] {
+                                None => asked,
+                                // The seat went to a bot the runner knows: this is the other.
+                                Some(t) if owners.get(t).copied().flatten() == Some(asked) => {
+                                    1 - asked
+                                }
+                                Some(_) => {
+                                    self.no_result(format!(
+                                        "two hellos asked for the {} seat and the runner cannot tell which bot sent which",
+                                        seat_of(asked).name()
+                                    ));
+                                    continue;
+                                }
+                            },
+                        };
+                        if asked != o {
                             let text = format!(
-                                "{} joined twice (a second hello asking for the {} seat)",
+                                "{} asked for the {} seat but the schedule gives it the {} seat (its seat argument: see {{first:TEXT}} and {{second:TEXT}})",
                                 self.names[o],
+                                seat_of(asked).name(),
                                 seat_of(o).name()
                             );
-                            self.end(EndKind::JoinedTwice, Some(o), text);
+                            self.end(EndKind::WrongSeat, Some(o), text);
                             continue;
                         }
                         seated[o] = Some(c);
@@ -1034,6 +1069,20 @@ impl Game<'_> {
             record: lines,
         }
     }
+}
+
+/// A name as the wire carries it (as [`parse_hello`] makes it safe).
+fn wire_name(name: &str) -> Vec<u8> {
+    name.bytes()
+        .take(MAX_NAME)
+        .map(|b| {
+            if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+                b
+            } else {
+                b'_'
+            }
+        })
+        .collect()
 }
 
 fn send(writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {

@@ -13,6 +13,7 @@
 
 mod engine;
 mod game;
+mod owner;
 mod report;
 mod stats;
 mod store;
