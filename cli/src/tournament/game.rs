@@ -30,7 +30,7 @@ use nimbot_platform::wire::{Reason, MAX_NAME};
 use serde::{Deserialize, Serialize};
 
 use super::engine::{self, Bot, Seat};
-use super::owner;
+use super::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
 /// record's analysis), for `--bench`.
@@ -61,6 +61,14 @@ pub struct Rules {
     pub largest: bool,
     /// `init_max` and `game_time` in the welcome.
     pub welcome_extras: bool,
+    /// Milliseconds the referee keeps between two messages to the same bot (on
+    /// nobody's clock), for clients that read once per message.
+    #[serde(default)]
+    pub pace_ms: u64,
+    /// The port every game's referee listens on (for bots that hard-code one);
+    /// `None`: a free loopback port per game.
+    #[serde(default)]
+    pub port: Option<u16>,
 }
 
 /// One scheduled game.
@@ -326,8 +334,10 @@ fn kill_group(pgid: Option<u32>) {
     }
 }
 
-/// Play one game. `dir` holds `records/` and `stderr/`.
-pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Played {
+/// Play one game. `dir` holds `records/` and `stderr/`; `isolated`: the game (its
+/// referee and its bots) runs in a network namespace of its own, so that a fixed
+/// `--port` can serve several games at once.
+pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated: bool) -> Played {
     let cpu = thread_cpu_ns();
     let started = Instant::now();
     let names = pairing.bots.map(|b| bots[b].name.clone());
@@ -342,12 +352,24 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
         recorder: Recorder::create(&record_path, "tournament", None, None).ok(),
         ending: None,
         winner: None,
+        last_sent: [None, None],
     };
     let (tx, rx) = sync_channel::<Ev>(256);
-    let listener = match TcpListener::bind("127.0.0.1:0") {
+    if isolated {
+        if let Err(e) = netns::enter_new() {
+            g.no_result(format!(
+                "the runner cannot give the game a network namespace: {e}"
+            ));
+            return g.finish(None, cpu, dir);
+        }
+    }
+    let listener = match TcpListener::bind(("127.0.0.1", rules.port.unwrap_or(0))) {
         Ok(l) => l,
         Err(e) => {
-            g.no_result(format!("the runner cannot listen on a loopback port: {e}"));
+            let port = rules
+                .port
+                .map_or("a loopback port".into(), |p| format!("127.0.0.1:{p}"));
+            g.no_result(format!("the runner cannot listen on {port}: {e}"));
             return g.finish(None, cpu, dir);
         }
     };
@@ -481,9 +503,31 @@ struct Game<'a> {
     recorder: Option<Recorder>,
     ending: Option<Ending>,
     winner: Option<u8>,
+    /// When each seat was last sent a message (for `--pace`).
+    last_sent: [Option<Instant>; 2],
 }
 
 impl Game<'_> {
+    /// Send `msg` to both seats, each at least the pace after its last message
+    /// (the wait is before the send, so on nobody's clock: a turn starts when its
+    /// state has gone out).
+    fn send(&mut self, writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
+        let pace = Duration::from_millis(self.rules.pace_ms);
+        for (seat, c) in seated.iter().enumerate() {
+            let Some(c) = c else { continue };
+            if let Some(last) = self.last_sent[seat] {
+                let wait = pace.saturating_sub(last.elapsed());
+                if !wait.is_zero() {
+                    thread::sleep(wait);
+                }
+            }
+            if let Some(Some(w)) = writers.get_mut(*c) {
+                let _ = w.write_all(msg);
+            }
+            self.last_sent[seat] = Some(Instant::now());
+        }
+    }
+
     fn plies(&self) -> u32 {
         self.referee.as_ref().map_or(0, |r| r.game().moves())
     }
@@ -854,7 +898,7 @@ impl Game<'_> {
             .welcome_extras
             .then_some(rules.time.ceil().min(f64::from(u32::MAX)) as u32);
         let hello = welcome(&params, extras);
-        send(writers, seated, &hello);
+        self.send(writers, seated, &hello);
     }
 
     /// A state message: recorded and sent to both.
@@ -868,7 +912,7 @@ impl Game<'_> {
         if let (Some(r), Some(rec)) = (self.referee.as_ref(), self.recorder.as_mut()) {
             rec.state(Some(r.game()), st, by.is_some());
         }
-        send(writers, seated, st);
+        self.send(writers, seated, st);
     }
 
     /// Name the referee's verdict from what happened.
@@ -1083,12 +1127,4 @@ fn wire_name(name: &str) -> Vec<u8> {
             }
         })
         .collect()
-}
-
-fn send(writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
-    for c in seated.iter().flatten() {
-        if let Some(Some(w)) = writers.get_mut(*c) {
-            let _ = w.write_all(msg);
-        }
-    }
 }

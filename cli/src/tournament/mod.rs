@@ -13,6 +13,7 @@
 
 mod engine;
 mod game;
+mod netns;
 mod owner;
 mod report;
 mod stats;
@@ -98,6 +99,16 @@ pub struct TournamentArgs {
     /// Add init_max and game_time to the welcome, as some copies of the server do.
     #[arg(long)]
     welcome_extras: bool,
+    /// Keep at least MS milliseconds between two messages to the same bot (on
+    /// nobody's clock), so that a client that reads once per message (the course's
+    /// stock client) never gets two in one read; 0 sends at once.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pace: u64,
+    /// Every game's referee listens on this port (for bots that hard-code one, such
+    /// as the course's 9000). Games run K at once each in a network namespace of its
+    /// own where the machine allows it (Linux, as root), else one at a time.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+    port: Option<u16>,
     /// Games at once, each with its own referee [default: the machine's cores].
     #[arg(long, short = 'c', value_name = "K")]
     concurrency: Option<usize>,
@@ -242,6 +253,8 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             join_timeout: args.join_timeout,
             largest: args.current_max_largest,
             welcome_extras: args.welcome_extras,
+            pace_ms: args.pace,
+            port: args.port,
         },
         mode: if args.gauntlet {
             "gauntlet"
@@ -313,14 +326,25 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             Err(e) => return usage(&e),
         }
     };
-    let concurrency = args
+    let mut concurrency = args
         .concurrency
-        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()));
+        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let isolated = plan.rules.port.is_some() && netns::available();
+    if let (Some(port), false) = (plan.rules.port, isolated) {
+        if concurrency > 1 && !args.quiet {
+            eprintln!(
+                "nimbot tournament: --port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"
+            );
+        }
+        concurrency = 1;
+    }
     match play_all(
         &mut store,
         &plan,
         done,
-        concurrency.max(1),
+        concurrency,
+        isolated,
         args.json,
         args.quiet,
     ) {
@@ -339,6 +363,7 @@ fn play_all(
     plan: &Plan,
     mut done: Vec<Played>,
     concurrency: usize,
+    isolated: bool,
     json: bool,
     quiet: bool,
 ) -> Result<Vec<Played>, String> {
@@ -391,7 +416,10 @@ fn play_all(
             }
             let next = queue.lock().map(|mut q| q.pop_front()).unwrap_or(None);
             let Some(p) = next else { return };
-            if tx.send(game::play(&p, &bots, &rules, &dir)).is_err() {
+            if tx
+                .send(game::play(&p, &bots, &rules, &dir, isolated))
+                .is_err()
+            {
                 return;
             }
         }));
@@ -570,6 +598,8 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
             join_timeout: 10.0,
             largest: false,
             welcome_extras: false,
+            pace_ms: 0,
+            port: None,
         },
         mode: "round-robin".into(),
         seed: Some(args.seed),
@@ -590,7 +620,15 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
     let (self0, kids0) = rusage();
     let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
     let t = Instant::now();
-    let played = match play_all(&mut store, &plan, Vec::new(), concurrency, false, true) {
+    let played = match play_all(
+        &mut store,
+        &plan,
+        Vec::new(),
+        concurrency,
+        false,
+        false,
+        true,
+    ) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("nimbot tournament: {e}");
