@@ -44,7 +44,9 @@ use store::{Plan, Store};
   text:COMMAND               a bot for the stock exp-nim text client (prompts on stdin, `K F` on stdout)
   line:COMMAND               a bot speaking nimbot's line protocol on stdin/stdout
   COMMAND                    a shell command that joins the game itself, with {addr} {host} {port}
-                             {order} (0/1) {seat} (first/second) {name} {stones} {resets} {init_max}
+                             {order} (0/1) {seat} (first/second) {name} {stones} {resets} {init_max},
+                             {first:TEXT} {second:TEXT} (TEXT in that seat only, e.g. {first:-f})
+  NAME;dir=DIR=SPEC          the bot runs in DIR (otherwise in the current directory)
 
 Files in --out DIR: tournament.json (the plan), results.jsonl (a line per game, fsynced),
 records/ (each game's record, for `nimbot analyze`), stderr/ (each bot's stderr per game),
