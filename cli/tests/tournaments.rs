@@ -83,6 +83,7 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         ("slow", "time"),
         ("nojoin", "never_joined"),
         ("close", "closed"),
+        ("slowcrash", "exited"),
         ("garbage", "garbage"),
         ("badjson", "garbage"),
         ("flood", "garbage"),
@@ -118,7 +119,7 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     let o = tournament(&argv);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     let games = results(&dir);
-    assert_eq!(games.len(), 22, "{}", show(&o));
+    assert_eq!(games.len(), 24, "{}", show(&o));
     let mut table = String::new();
     for g in &games {
         let names = [
@@ -147,6 +148,13 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         let text = end["text"].as_str().unwrap();
         match names[bad] {
             "crash" => assert_eq!(end["status"], 7, "{ctx}"),
+            "slowcrash" => {
+                // Its socket closed a second before its process ended: a crash all
+                // the same, named with its status and its last words.
+                assert_eq!(end["status"], 3, "{ctx}");
+                assert!(text.contains("exited with status 3"), "{ctx}");
+                assert!(text.contains("Extra data"), "{ctx}");
+            }
             "segv" => assert_eq!(end["signal"], 11, "{ctx}"),
             "ghost" => {
                 assert_eq!(end["status"], 127, "{ctx}");

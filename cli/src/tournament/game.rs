@@ -197,6 +197,10 @@ const STDERR_CAP: u64 = 1 << 20;
 const TAIL: usize = 2000;
 /// How long a bot whose socket closed is given to show its process ended.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// How long a bot whose connection closed is given to show it crashed (a Python
+/// traceback can take a second on a loaded machine) before the ending says
+/// "closed".
+const CRASH_GRACE: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -773,6 +777,15 @@ impl Game<'_> {
                             self.end(EndKind::WrongSeat, Some(o), text);
                             continue;
                         }
+                        if seated[o].is_some() {
+                            let text = format!(
+                                "{} joined twice (a second hello asking for the {} seat)",
+                                self.names[o],
+                                seat_of(o).name()
+                            );
+                            self.end(EndKind::JoinedTwice, Some(o), text);
+                            continue;
+                        }
                         seated[o] = Some(c);
                         if seated[0].is_some() && seated[1].is_some() {
                             self.begin(&h.name, &mut writers, &seated);
@@ -1014,7 +1027,7 @@ impl Game<'_> {
         exited: &mut [Option<(Instant, ExitStatus)>; 2],
         rx: &Receiver<Ev>,
     ) {
-        let until = Instant::now() + EXIT_GRACE;
+        let until = Instant::now() + CRASH_GRACE;
         while exited[seat].is_none() {
             match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
                 Ok(Ev::Exited(o, at, st)) => exited[o] = Some((at, st)),

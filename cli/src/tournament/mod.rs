@@ -500,6 +500,7 @@ fn summary<'a>(
         EndKind::Closed,
         EndKind::Garbage,
         EndKind::JoinedTwice,
+        EndKind::WrongSeat,
         EndKind::NoResult,
     ];
     report::Summary {
