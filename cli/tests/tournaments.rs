@@ -241,6 +241,96 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|p| {
+            std::fs::read(p.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .count()
+}
+
+#[test]
+fn a_busy_out_is_refused_and_ctrl_c_ends_every_bot_and_says_how_to_resume() {
+    let (dir, dir_s) = scratch("busy");
+    let marker = format!("busy-marker-{}", std::process::id());
+    let hang = format!(
+        "hang=python3 {} hang {{host}} {{port}} {{order}} {{name}} {marker}",
+        zoo()
+    );
+    let mut first = Command::new(BIN)
+        .args([
+            "tournament",
+            "--gauntlet",
+            "--bot",
+            "nimbot:first",
+            "--bot",
+            &hang,
+        ])
+        .args(["--stones", "20,30", "-t", "60", "-c", "2", "--out", &dir_s])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    // The runner's own command line holds the marker too.
+    while processes_with(&marker) < 3 && Instant::now() < until {
+        thread::sleep(Duration::from_millis(100));
+    }
+    // (A Python launcher may show the marker in a process or two of its own.)
+    assert!(processes_with(&marker) >= 3, "two hanging bots under way");
+    for again in [
+        vec!["--resume", "--out", &dir_s],
+        vec!["--bot", "nimbot", "--bot", "nimbot", "--out", &dir_s],
+    ] {
+        let o = tournament(&again);
+        assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("is in use by another nimbot tournament"),
+            "{}",
+            show(&o)
+        );
+    }
+    let t = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &first.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut status = None;
+    while t.elapsed() < Duration::from_secs(20) {
+        if let Some(s) = first.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    let Some(status) = status else {
+        let _ = first.kill();
+        panic!("Ctrl-C did not end the tournament");
+    };
+    let o = first.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains(&format!("--resume --out {dir_s}")), "{err}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 of 4 games played"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(processes_with(&marker), 0, "the runner and every bot ended");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("results.jsonl")).unwrap(),
+        "",
+        "no game cut short is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let (dir, dir_s) = scratch("four");

@@ -338,6 +338,23 @@ fn kill_group(pgid: Option<u32>) {
     }
 }
 
+/// The process groups of the bots of every game under way, for [`kill_all`].
+static LIVE_GROUPS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Set by [`kill_all`]: a game that starts its bots after it ends them at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// End the bots of every game under way (Ctrl-C): their games end at once, and the
+/// caller drops their results, to be played again on resuming.
+pub fn kill_all() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    if let Ok(groups) = LIVE_GROUPS.lock() {
+        for &g in groups.iter() {
+            kill_group(Some(g));
+        }
+    }
+}
+
 /// Play one game. `dir` holds `records/` and `stderr/`; `isolated`: the game (its
 /// referee and its bots) runs in a network namespace of its own, so that a fixed
 /// `--port` can serve several games at once.
@@ -417,6 +434,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         match engine::start(&bots[pairing.bots[order]], &seat) {
             Ok(mut s) => {
                 b.pgid[order] = Some(s.child.id());
+                if let Ok(mut live) = LIVE_GROUPS.lock() {
+                    live.push(s.child.id());
+                }
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    kill_group(b.pgid[order]);
+                }
                 if let Some(err) = s.stderr.take() {
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
                     let (done, got) = sync_channel(1);
@@ -460,6 +483,9 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     }
     for p in b.pgid {
         kill_group(p);
+        if let Ok(mut live) = LIVE_GROUPS.lock() {
+            live.retain(|g| Some(*g) != p);
+        }
     }
     stop.store(true, Ordering::Relaxed);
     let _ = TcpStream::connect(("127.0.0.1", port));

@@ -52,8 +52,9 @@ Files in --out DIR: tournament.json (the plan), results.jsonl (a line per game, 
 records/ (each game's record, for `nimbot analyze`), stderr/ (each bot's stderr per game),
 report.html (standings, crosstable, every game's value history).
 
-Exit status: 0 every game has a result, 1 some game has none, 2 usage error, 3 the
-tournament's files cannot be written.
+Exit status: 0 every game has a result, 1 some game has none, 2 usage error (or --out
+in use by another run), 3 the tournament's files cannot be written, 130 interrupted
+(Ctrl-C: the bots are ended, the standings so far printed; --resume continues).
 
 Examples:
   nimbot tournament --bot nimbot:trap --bot nimbot:first --stones 20,57,100
@@ -140,6 +141,7 @@ pub struct TournamentArgs {
 const EXIT_NO_RESULT: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 const EXIT_FILES: u8 = 3;
+const EXIT_INTERRUPTED: u8 = 130;
 
 fn usage(msg: &str) -> ExitCode {
     eprintln!("nimbot tournament: {msg}");
@@ -341,6 +343,7 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
         }
         concurrency = 1;
     }
+    catch_interrupt();
     match play_all(
         &mut store,
         &plan,
@@ -350,7 +353,17 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
         args.json,
         args.quiet,
     ) {
-        Ok(games) => finish(&store, &plan, &games, args.json),
+        Ok((games, false)) => finish(&store, &plan, &games, args.json),
+        Ok((games, true)) => {
+            let _ = finish(&store, &plan, &games, args.json);
+            eprintln!(
+                "nimbot tournament: interrupted after {} of {} games; the games under way will be played again by\n  nimbot tournament --resume --out {}",
+                games.len(),
+                plan.schedule.len(),
+                store.dir.display()
+            );
+            ExitCode::from(EXIT_INTERRUPTED)
+        }
         Err(e) => {
             eprintln!("nimbot tournament: {e}");
             ExitCode::from(EXIT_FILES)
@@ -368,7 +381,7 @@ fn play_all(
     isolated: bool,
     json: bool,
     quiet: bool,
-) -> Result<Vec<Played>, String> {
+) -> Result<(Vec<Played>, bool), String> {
     let total = plan.schedule.len();
     let sprt_decided = |games: &[Played]| {
         plan.sprt
@@ -428,7 +441,28 @@ fn play_all(
     }
     drop(tx);
     let mut error = None;
-    for g in rx {
+    let mut interrupted = false;
+    loop {
+        let g = match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            Ok(g) => g,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if !interrupted && INTERRUPTED.load(Ordering::SeqCst) {
+                    interrupted = true;
+                    stop.store(true, Ordering::Relaxed);
+                    game::kill_all();
+                    if let Some(b) = &bar {
+                        b.finish_and_clear();
+                    }
+                    eprintln!("nimbot tournament: interrupted; ending the games under way");
+                }
+                continue;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        if interrupted {
+            // Cut short by the interrupt: played again on resuming.
+            continue;
+        }
         if let Err(e) = store.append(&g) {
             // Nothing more is played once results cannot be kept.
             stop.store(true, Ordering::Relaxed);
@@ -480,7 +514,33 @@ fn play_all(
         return Err(e);
     }
     done.sort_by_key(|g| g.game);
-    Ok(done)
+    Ok((done, interrupted))
+}
+
+/// Set by the first SIGINT or SIGTERM (Ctrl-C): the tournament stops starting
+/// games, ends the bots of those under way and reports what finished.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Catch Ctrl-C (and SIGTERM) once; a second one acts as usual. One of the
+/// tournament's system-call boundaries (the workspace denies `unsafe` elsewhere).
+#[allow(unsafe_code)]
+fn catch_interrupt() {
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: zeroed is a valid sigaction (plain integers, an empty mask).
+        let mut act: libc::sigaction = unsafe { std::mem::zeroed() };
+        act.sa_sigaction = on_interrupt as *const () as libc::sighandler_t;
+        act.sa_flags = libc::SA_RESETHAND;
+        // SAFETY: act is a valid sigaction (zeroed, an empty mask, a handler that
+        // only stores to an atomic, which is async-signal-safe); the old action is
+        // not asked for.
+        unsafe {
+            libc::sigaction(sig, &act, std::ptr::null_mut());
+        }
+    }
 }
 
 fn summary<'a>(
@@ -632,7 +692,7 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
         false,
         true,
     ) {
-        Ok(g) => g,
+        Ok((g, _)) => g,
         Err(e) => {
             eprintln!("nimbot tournament: {e}");
             return ExitCode::from(EXIT_FILES);
