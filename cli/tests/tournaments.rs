@@ -331,6 +331,172 @@ fn a_busy_out_is_refused_and_ctrl_c_ends_every_bot_and_says_how_to_resume() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// One bot's line, recounted from the results.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Line {
+    games: u64,
+    points: u64,
+    wins: [u64; 2],
+    seat_games: [u64; 2],
+    won_starts: [u64; 2],
+    lost_starts: [u64; 2],
+    caused: u64,
+    faults: u64,
+}
+
+/// Recount the standings and the crosstable from `results.jsonl` alone (the seats,
+/// the winner, the ending, and each record's plies for the starts and the first
+/// blunder), and hold the JSON summary and the printed text to it, cell by cell.
+fn recount(dir: &Path, summary: &Value, text: &str) {
+    let games = results(dir);
+    let names: Vec<String> = summary["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().to_owned())
+        .collect();
+    let n = names.len();
+    let mut lines = vec![Line::default(); n];
+    let mut cross = vec![vec![0u64; n]; n];
+    for g in &games {
+        let Some(w) = g["winner"].as_u64() else {
+            continue;
+        };
+        let w = w as usize;
+        let bots = [0, 1].map(|s| g["bots"][s].as_u64().unwrap() as usize);
+        cross[bots[w]][bots[1 - w]] += 1;
+        let plies: Vec<&Value> = g["record"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["kind"] == "ply")
+            .collect();
+        let first_blunder = plies
+            .iter()
+            .find(|p| p["blunder"] == true)
+            .map(|p| p["seat"].as_u64().unwrap() as usize);
+        for seat in 0..2 {
+            let l = &mut lines[bots[seat]];
+            let won = w == seat;
+            l.games += 1;
+            l.seat_games[seat] += 1;
+            l.points += u64::from(won);
+            l.wins[seat] += u64::from(won);
+            match plies.iter().find(|p| p["seat"] == seat) {
+                Some(p) if p["value"] == "win" => {
+                    l.won_starts[0] += 1;
+                    l.won_starts[1] += u64::from(won);
+                }
+                Some(_) => {
+                    l.lost_starts[0] += 1;
+                    l.lost_starts[1] += u64::from(won);
+                }
+                None => {}
+            }
+            l.caused += u64::from(first_blunder == Some(1 - seat));
+            let kind = g["ending"]["kind"].as_str().unwrap();
+            let fault = !["won", "illegal_move", "too_many_resets"].contains(&kind);
+            l.faults += u64::from(fault && g["ending"]["seat"] == seat);
+        }
+    }
+    // The JSON: every standing's numbers and every crosstable cell.
+    let standings = summary["standings"].as_array().unwrap();
+    let mut last_points = u64::MAX;
+    for s in standings {
+        let b = s["bot"].as_u64().unwrap() as usize;
+        let l = &lines[b];
+        let got = Line {
+            games: s["games"].as_u64().unwrap(),
+            points: s["points"].as_u64().unwrap(),
+            wins: [
+                s["wins_first"].as_u64().unwrap(),
+                s["wins_second"].as_u64().unwrap(),
+            ],
+            seat_games: [
+                s["games_first"].as_u64().unwrap(),
+                s["games_second"].as_u64().unwrap(),
+            ],
+            won_starts: [
+                s["won_starts"].as_u64().unwrap(),
+                s["won_starts_converted"].as_u64().unwrap(),
+            ],
+            lost_starts: [
+                s["lost_starts"].as_u64().unwrap(),
+                s["lost_starts_won"].as_u64().unwrap(),
+            ],
+            caused: s["first_blunders_caused"].as_u64().unwrap(),
+            faults: s["faults"].as_u64().unwrap(),
+        };
+        assert_eq!(&got, l, "{}", names[b]);
+        assert!(l.points <= last_points, "standings by points");
+        last_points = l.points;
+    }
+    for a in 0..n {
+        for b in 0..n {
+            assert_eq!(
+                summary["crosstable"][a][b].as_u64().unwrap(),
+                cross[a][b],
+                "cell {a} {b}"
+            );
+        }
+    }
+    // The text: the same numbers, and the crosstable numbered like the standings.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .take(n)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let order: Vec<usize> = standings
+        .iter()
+        .map(|s| s["bot"].as_u64().unwrap() as usize)
+        .collect();
+    for (rank, (row, &b)) in rows.iter().zip(&order).enumerate() {
+        let l = &lines[b];
+        let want = [
+            (rank + 1).to_string(),
+            names[b].clone(),
+            l.games.to_string(),
+            l.points.to_string(),
+            format!("{}/{}", l.wins[0], l.seat_games[0]),
+            format!("{}/{}", l.wins[1], l.seat_games[1]),
+            format!("{}/{}", l.won_starts[1], l.won_starts[0]),
+            format!("{}/{}", l.lost_starts[1], l.lost_starts[0]),
+            l.caused.to_string(),
+            l.faults.to_string(),
+        ];
+        assert_eq!(&row[..10], &want[..], "{text}");
+    }
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("crosstable"))
+        .skip(1)
+        .take(n)
+        .collect();
+    for (rank, (row, &a)) in table.iter().zip(&order).enumerate() {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            (words[0], words[1]),
+            ((rank + 1).to_string().as_str(), names[a].as_str()),
+            "{text}"
+        );
+        for (col, &b) in order.iter().enumerate() {
+            let want = if a == b {
+                "-".to_owned()
+            } else {
+                format!("{}-{}", cross[a][b], cross[b][a])
+            };
+            assert_eq!(
+                words[2 + col],
+                want,
+                "row {} col {}: {text}",
+                rank + 1,
+                col + 1
+            );
+        }
+    }
+}
+
 #[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let (dir, dir_s) = scratch("four");
@@ -418,6 +584,10 @@ fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
         assert_eq!(last["blunders"], g["blunders"], "{g}\n{out}");
         assert_eq!(last["winner"], g["winner"], "{g}\n{out}");
     }
+    // Resuming a finished tournament plays nothing and prints the text.
+    let again = tournament(&["--resume", "--out", &dir_s]);
+    assert_eq!(again.status.code(), Some(0), "{}", show(&again));
+    recount(&dir, summary, &String::from_utf8_lossy(&again.stdout));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.contains("<h2>Standings</h2>") && html.contains("<h2>Crosstable</h2>"));
     assert_eq!(html.matches("<svg").count(), 40, "a chart per game");

@@ -172,6 +172,11 @@ pub struct Played {
     pub seconds: f64,
     /// The seat whose start was won (the value of the first position), if known.
     pub won_start: Option<u8>,
+    /// Per seat: whether the first position it had to move in was won (`null`: it
+    /// never moved). The second seat's start follows the first seat's first move,
+    /// so both can be won (after a blunder on ply 1) or neither.
+    #[serde(default)]
+    pub starts: [Option<bool>; 2],
     /// Blunders per seat and the seat of the game's first one (from the record).
     pub blunders: [u32; 2],
     pub first_blunder: Option<u8>,
@@ -1129,6 +1134,12 @@ impl Game<'_> {
                 1 - p.seat.min(1)
             }
         });
+        let starts = [0u8, 1].map(|seat| {
+            plies
+                .iter()
+                .find(|p| p.seat == seat)
+                .map(|p| p.value == "win")
+        });
         let clocks = self.referee.as_ref().map_or([0.0; 2], |r| {
             [Player::First, Player::Second].map(|p| (r.used_us(p) as f64 / 1e6 * 1e4).round() / 1e4)
         });
@@ -1145,6 +1156,7 @@ impl Game<'_> {
             clocks,
             seconds: secs(self.started.elapsed()),
             won_start,
+            starts,
             blunders,
             first_blunder,
             stderr_tail: [String::new(), String::new()],

@@ -31,6 +31,11 @@ fn elo_text(x: Option<f64>, inf: &str) -> String {
     x.map_or_else(|| inf.to_owned(), |v| format!("{:+.0}", v.round() + 0.0))
 }
 
+/// The bots in the standings' order (the crosstable is numbered by rank).
+fn rank_order(s: &Summary<'_>) -> Vec<usize> {
+    s.standings.iter().map(|r| r.bot).collect()
+}
+
 /// The standings, the crosstable and the SPRT as text.
 pub fn text(s: &Summary<'_>) -> String {
     let mut out = String::new();
@@ -84,17 +89,18 @@ pub fn text(s: &Summary<'_>) -> String {
              moving out of turn; elo: against the field, with Wilson's 95 % interval)\n\n";
     let w = w + 3;
     let _ = write!(out, "{:<w$} ", "crosstable");
-    for i in 0..s.bots.len() {
-        let _ = write!(out, "{:>7}", i + 1);
+    let order = rank_order(s);
+    for rank in 1..=order.len() {
+        let _ = write!(out, "{rank:>7}");
     }
     out.push('\n');
-    for (i, row) in s.crosstable.iter().enumerate() {
-        let _ = write!(out, "{:<w$} ", format!("{} {}", i + 1, s.bots[i]));
-        for (j, cell) in row.iter().enumerate() {
+    for (rank, &i) in order.iter().enumerate() {
+        let _ = write!(out, "{:<w$} ", format!("{} {}", rank + 1, s.bots[i]));
+        for &j in &order {
             if i == j {
                 let _ = write!(out, "{:>7}", "-");
             } else {
-                let against = s.crosstable[j][i];
+                let (cell, against) = (s.crosstable[i][j], s.crosstable[j][i]);
                 let _ = write!(out, "{:>7}", format!("{cell}-{against}"));
             }
         }
@@ -221,13 +227,15 @@ pub fn html(s: &Summary<'_>, games: &[Played]) -> String {
         );
     }
     h += "</table>\n<h2>Crosstable</h2><table><tr><th class=\"l\">points against</th>";
-    for b in &s.bots {
-        let _ = write!(h, "<th>{}</th>", esc(b));
+    let order = rank_order(s);
+    for &b in &order {
+        let _ = write!(h, "<th>{}</th>", esc(s.bots[b]));
     }
     h += "</tr>\n";
-    for (i, row) in s.crosstable.iter().enumerate() {
+    for &i in &order {
         let _ = write!(h, "<tr><th class=\"l\">{}</th>", esc(s.bots[i]));
-        for (j, c) in row.iter().enumerate() {
+        for &j in &order {
+            let c = s.crosstable[i][j];
             if i == j {
                 h += "<td>&ndash;</td>";
             } else {
