@@ -139,7 +139,8 @@ pub struct Ending {
     pub seat: Option<u8>,
     /// One line for people.
     pub text: String,
-    /// Plies played when it happened.
+    /// The ply it happened at: plies played, or for a refused move the ply it
+    /// tried (an illegal first move is ply 1), as the text says.
     pub ply: u32,
     /// Seconds since the game's referee started.
     pub after: f64,
@@ -590,6 +591,15 @@ impl Game<'_> {
         });
     }
 
+    /// A refused move's ending is at the ply it tried (as its text says: an
+    /// illegal first move is ply 1).
+    fn refused_ply(&mut self) {
+        let next = self.plies() + 1;
+        if let Some(e) = self.ending.as_mut() {
+            e.ply = next;
+        }
+    }
+
     fn no_result(&mut self, text: String) {
         self.end(EndKind::NoResult, None, text);
     }
@@ -1018,6 +1028,7 @@ impl Game<'_> {
                     String::from_utf8_lossy(bytes)
                 );
                 self.end(EndKind::Garbage, Some(loser), text);
+                self.refused_ply();
             }
             Reason::IllegalMove => {
                 let text = match refused.filter(|r| r.0 == loser) {
@@ -1037,10 +1048,12 @@ impl Game<'_> {
                     None => format!("{name} made an illegal move at ply {}", ply + 1),
                 };
                 self.end(EndKind::IllegalMove, Some(loser), text);
+                self.refused_ply();
             }
             Reason::TooManyResets => {
                 let text = format!("{name} used a reset with none left at ply {}", ply + 1);
                 self.end(EndKind::TooManyResets, Some(loser), text);
+                self.refused_ply();
             }
             Reason::OutOfTurn => {
                 let text = format!("{name} moved out of turn after ply {ply}");
