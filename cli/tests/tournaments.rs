@@ -89,7 +89,8 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         ("flood", "garbage"),
         ("twice", "joined_twice"),
     ];
-    let mut args: Vec<String> = ["--gauntlet", "--bot", "nimbot:first"]
+    // The zoo fails the pre-flight by design.
+    let mut args: Vec<String> = ["--no-check", "--gauntlet", "--bot", "nimbot:first"]
         .map(String::from)
         .to_vec();
     for (mode, _) in zoo {
@@ -205,6 +206,7 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
     let bot =
         |mode: &str| format!("{mode}=python3 {z} {mode} {{host}} {{port}} {{order}} {{name}}");
     let o = tournament(&[
+        "--no-check",
         "--gauntlet",
         "--bot",
         "nimbot:first",
@@ -264,6 +266,7 @@ fn a_busy_out_is_refused_and_ctrl_c_ends_every_bot_and_says_how_to_resume() {
     let mut first = Command::new(BIN)
         .args([
             "tournament",
+            "--no-check",
             "--gauntlet",
             "--bot",
             "nimbot:first",
@@ -735,7 +738,33 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     let _ = std::fs::remove_dir_all(&dir);
 
     let (dir, d) = scratch("none");
+    // The pre-flight finds the typo before a game is played.
     let o = tournament(&[
+        "--bot",
+        "nimbot",
+        "--bot",
+        "typo=no-such-bot-a {addr}",
+        "--stones",
+        "5",
+        "--out",
+        &d,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("nimbot: ok in both seats"), "{err}");
+    assert!(
+        err.contains("typo FAILED in the first seat: exited"),
+        "{err}"
+    );
+    assert!(
+        err.contains("typo FAILED in the second seat") && err.contains("not found"),
+        "{err}"
+    );
+    assert!(!dir.join("results.jsonl").exists(), "nothing was played");
+    let o = tournament(&["--check", "--bot", "nimbot", "--bot", &rand]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let o = tournament(&[
+        "--no-check",
         "--bot",
         "a=no-such-bot-a",
         "--bot",

@@ -11,6 +11,7 @@
 //! end: the standings, the crosstable, Elo, the SPRT ([`stats`]), as text or JSON,
 //! and `DIR/report.html` ([`report`]).
 
+mod check;
 mod engine;
 mod game;
 mod netns;
@@ -112,6 +113,13 @@ pub struct TournamentArgs {
     /// own where the machine allows it (Linux, as root), else one at a time.
     #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
     port: Option<u16>,
+    /// Only the pre-flight: each bot plays one short game against nimbot in each
+    /// seat; exit 0 if every bot can start, join and move, else 2 with its stderr.
+    #[arg(long, conflicts_with_all = ["resume", "no_check"])]
+    check: bool,
+    /// Start without the pre-flight (which otherwise runs before every tournament).
+    #[arg(long)]
+    no_check: bool,
     /// Games at once, each with its own referee [default: the machine's cores].
     #[arg(long, short = 'c', value_name = "K")]
     concurrency: Option<usize>,
@@ -325,23 +333,25 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             Ok(p) => p,
             Err(e) => return usage(&e),
         };
+        if args.check || !args.no_check {
+            let (concurrency, isolated) = seating(args, &plan);
+            if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
+                return status;
+            }
+            if args.check {
+                return ExitCode::SUCCESS;
+            }
+        }
         match Store::create(&args.out, &plan) {
             Ok(s) => (s, plan, Vec::new()),
             Err(e) => return usage(&e),
         }
     };
-    let mut concurrency = args
-        .concurrency
-        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
-    let isolated = plan.rules.port.is_some() && netns::available();
-    if let (Some(port), false) = (plan.rules.port, isolated) {
-        if concurrency > 1 && !args.quiet {
-            eprintln!(
-                "nimbot tournament: --port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"
-            );
+    let (concurrency, isolated) = seating(args, &plan);
+    if args.resume && !args.no_check && done.len() < plan.schedule.len() {
+        if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
+            return status;
         }
-        concurrency = 1;
     }
     catch_interrupt();
     match play_all(
@@ -368,6 +378,70 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             eprintln!("nimbot tournament: {e}");
             ExitCode::from(EXIT_FILES)
         }
+    }
+}
+
+/// Games at once and whether each gets a network namespace of its own (a fixed
+/// `--port` without namespaces plays one at a time, with a note).
+fn seating(args: &TournamentArgs, plan: &Plan) -> (usize, bool) {
+    let mut concurrency = args
+        .concurrency
+        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let isolated = plan.rules.port.is_some() && netns::available();
+    if let (Some(port), false) = (plan.rules.port, isolated) {
+        if concurrency > 1 && !args.quiet {
+            eprintln!(
+                "nimbot tournament: --port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"
+            );
+        }
+        concurrency = 1;
+    }
+    (concurrency, isolated)
+}
+
+/// The pre-flight ([`check`]): every bot plays nimbot once in each seat on a
+/// short pile. A bot that cannot start, join or move is reported with its
+/// stderr, and the status is 2.
+fn preflight(plan: &Plan, concurrency: usize, isolated: bool, quiet: bool) -> Result<(), ExitCode> {
+    let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
+    if !quiet {
+        eprintln!(
+            "nimbot tournament: checking {} bots: one short game against nimbot in each seat (--no-check skips this)",
+            plan.bots.len()
+        );
+    }
+    let failures = check::run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
+    let _ = std::fs::remove_dir_all(&dir);
+    let failures = match failures {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            return Err(ExitCode::from(EXIT_FILES));
+        }
+    };
+    for b in &plan.bots {
+        let mine: Vec<&check::Failure> = failures.iter().filter(|f| f.bot == b.name).collect();
+        if mine.is_empty() {
+            if !quiet {
+                eprintln!("  {}: ok in both seats", b.name);
+            }
+            continue;
+        }
+        for f in mine {
+            let seat = if f.seat == 0 { "first" } else { "second" };
+            eprintln!("  {} FAILED in the {seat} seat: {}", b.name, f.text);
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        eprintln!(
+            "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
+            plan.bots.iter().filter(|b| failures.iter().any(|f| f.bot == b.name)).count(),
+            plan.bots.len()
+        );
+        Err(ExitCode::from(EXIT_USAGE))
     }
 }
 
