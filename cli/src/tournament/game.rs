@@ -207,6 +207,9 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// traceback can take a second on a loaded machine) before the ending says
 /// "closed".
 const CRASH_GRACE: Duration = Duration::from_secs(2);
+/// With `--pace`, how long a client is given to read its last message before the
+/// next is sent all the same.
+const READ_WAIT: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -380,6 +383,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         ending: None,
         winner: None,
         last_sent: [None, None],
+        inodes: [None, None],
     };
     let (tx, rx) = sync_channel::<Ev>(256);
     if isolated {
@@ -541,12 +545,17 @@ struct Game<'a> {
     winner: Option<u8>,
     /// When each seat was last sent a message (for `--pace`).
     last_sent: [Option<Instant>; 2],
+    /// Each seat's client socket (its inode), to see whether it has read what it
+    /// was sent (for `--pace`).
+    inodes: [Option<u64>; 2],
 }
 
 impl Game<'_> {
-    /// Send `msg` to both seats, each at least the pace after its last message
-    /// (the wait is before the send, so on nobody's clock: a turn starts when its
-    /// state has gone out).
+    /// Send `msg` to both seats, each at least the pace after its last message and,
+    /// with a pace, once it has read that message (its socket's receive queue is
+    /// empty; up to [`READ_WAIT`]), so that a client reading once per message never
+    /// finds two, however late it reads. The waits come before the send, so they
+    /// are on nobody's clock: a turn starts when its state has gone out.
     fn send(&mut self, writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
         let pace = Duration::from_millis(self.rules.pace_ms);
         for (seat, c) in seated.iter().enumerate() {
@@ -555,6 +564,12 @@ impl Game<'_> {
                 let wait = pace.saturating_sub(last.elapsed());
                 if !wait.is_zero() {
                     thread::sleep(wait);
+                }
+                if let (false, Some(inode)) = (pace.is_zero(), self.inodes[seat]) {
+                    let until = Instant::now() + READ_WAIT;
+                    while owner::unread(inode).is_some_and(|n| n > 0) && Instant::now() < until {
+                        thread::sleep(Duration::from_millis(1));
+                    }
                 }
             }
             if let Some(Some(w)) = writers.get_mut(*c) {
@@ -650,6 +665,7 @@ impl Game<'_> {
         let mut hello: Vec<bool> = Vec::new();
         // The scheduled seat of the bot that made each connection, when known.
         let mut owners: Vec<Option<usize>> = Vec::new();
+        let mut inodes: Vec<Option<u64>> = Vec::new();
         let mut seated: [Option<usize>; 2] = [None, None];
         let mut closed: [bool; 2] = [false, false];
         let mut close_wait: [Option<Instant>; 2] = [None, None];
@@ -764,6 +780,7 @@ impl Game<'_> {
                     let _ = s.set_write_timeout(Some(Duration::from_secs(5)));
                     let id = writers.len();
                     owners.push(owner::owner(&s, groups));
+                    inodes.push(owner::client_inode(&s));
                     if let Ok(rd) = s.try_clone() {
                         let tx = tx.clone();
                         thread::spawn(move || reader(id, rd, tx));
@@ -828,6 +845,7 @@ impl Game<'_> {
                             continue;
                         }
                         seated[o] = Some(c);
+                        self.inodes[o] = inodes.get(c).copied().flatten();
                         if seated[0].is_some() && seated[1].is_some() {
                             self.begin(&h.name, &mut writers, &seated);
                             turn_start = Instant::now();

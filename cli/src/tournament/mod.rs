@@ -433,6 +433,11 @@ fn preflight(plan: &Plan, concurrency: usize, isolated: bool, quiet: bool) -> Re
             eprintln!("  {} FAILED in the {seat} seat: {}", b.name, f.text);
         }
     }
+    if failures.iter().any(|f| f.text.contains("Extra data")) && plan.rules.pace_ms == 0 {
+        eprintln!(
+            "  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)"
+        );
+    }
     if failures.is_empty() {
         Ok(())
     } else {

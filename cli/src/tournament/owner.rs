@@ -9,7 +9,7 @@ use std::fs;
 use std::net::{SocketAddr, TcpStream};
 
 /// The socket inode of the client end of `stream` (an accepted IPv4 connection).
-fn client_inode(stream: &TcpStream) -> Option<u64> {
+pub fn client_inode(stream: &TcpStream) -> Option<u64> {
     let (SocketAddr::V4(peer), SocketAddr::V4(local)) =
         (stream.peer_addr().ok()?, stream.local_addr().ok()?)
     else {
@@ -30,6 +30,21 @@ fn client_inode(stream: &TcpStream) -> Option<u64> {
         (f.get(1) == Some(&want_local.as_str()) && f.get(2) == Some(&want_remote.as_str()))
             .then(|| f.get(9)?.parse().ok())
             .flatten()
+    })
+}
+
+/// Bytes that reached the socket `inode` and its program has not read yet (its
+/// receive queue in `/proc/thread-self/net/tcp`); `None` if it is not listed.
+pub fn unread(inode: u64) -> Option<u64> {
+    let table = fs::read_to_string("/proc/thread-self/net/tcp").ok()?;
+    let want = inode.to_string();
+    table.lines().skip(1).find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.get(9) != Some(&want.as_str()) {
+            return None;
+        }
+        let (_, rx) = f.get(4)?.split_once(':')?;
+        u64::from_str_radix(rx, 16).ok()
     })
 }
 
@@ -111,6 +126,17 @@ mod tests {
         // Our own process stands in for a bot's group leader.
         assert_eq!(owner(&s, &[None, Some(me)]), Some(1));
         assert_eq!(owner(&s, &[None, None]), None);
-        drop(c);
+        // What the client has not read shows in its receive queue.
+        let mut s = s;
+        std::io::Write::write_all(&mut s, b"{\"x\": 1}").unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while unread(inode) != Some(8) && std::time::Instant::now() < until {
+            std::thread::yield_now();
+        }
+        assert_eq!(unread(inode), Some(8));
+        let mut buf = [0u8; 16];
+        let mut c = c;
+        assert_eq!(std::io::Read::read(&mut c, &mut buf).unwrap(), 8);
+        assert_eq!(unread(inode), Some(0));
     }
 }
