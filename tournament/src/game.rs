@@ -30,8 +30,8 @@ use nimbot_platform::wire::{Reason, MAX_NAME};
 use nimbot_study::record;
 use serde::{Deserialize, Serialize};
 
-use super::engine::{self, Bot, Seat};
-use super::{netns, owner};
+use crate::engine::{self, Bot, Seat};
+use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
 /// record's analysis), for `--bench`.

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::engine::Bot;
-use super::game::{self, EndKind, Pairing, Played, Rules};
+use crate::engine::Bot;
+use crate::game::{self, EndKind, Pairing, Played, Rules};
 
 /// The pile of a check game: long enough for a few moves from each seat.
 const CHECK_STONES: u32 = 10;

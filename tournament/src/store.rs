@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::Bot;
-use super::game::{Pairing, Played, Rules};
+use crate::engine::Bot;
+use crate::game::{Pairing, Played, Rules};
 
 /// The format of `tournament.json` and `results.jsonl`.
 pub const FORMAT: u32 = 1;
@@ -186,7 +186,7 @@ impl Store {
 
     /// Append a finished game and make it durable before going on.
     pub fn append(&mut self, game: &Played) -> Result<(), String> {
-        let line = crate::json::line(game);
+        let line = nimbot_study::vocab::line(game);
         self.results
             .write_all(line.as_bytes())
             .and_then(|()| self.results.sync_data())

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use nimbot_study::record::Line;
 use serde::Serialize;
 
-use super::game::{EndKind, Played};
-use super::stats::{Sprt, Standing};
+use crate::game::{EndKind, Played};
+use crate::stats::{Sprt, Standing};
 
 /// Everything the end of a tournament reports.
 #[derive(Serialize)]

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::game::{EndKind, Played};
+use crate::game::{EndKind, Played};
 
 /// One bot's line of the standings.
 #[derive(Clone, Debug, Serialize, PartialEq)]
