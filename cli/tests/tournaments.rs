@@ -500,6 +500,70 @@ fn recount(dir: &Path, summary: &Value, text: &str) {
     }
 }
 
+/// The `--bot` of a course-style bot of tools/bots/ (its own flags after it).
+fn course(name: &str, script: &str, flags: &str) -> String {
+    let path = repo().join("tools/bots").join(script);
+    format!("{name}=python3 {} {flags}", path.display())
+}
+
+#[test]
+fn course_style_bots_on_port_9000_with_pacing_end_every_game_in_play() {
+    // Clients that read once per message, hard-code port 9000, read init_max from
+    // every state, take -f or True|False, and one that must run in its directory:
+    // the documented round-robin of docs/tournament.md, on one pile.
+    let (dir, dir_s) = scratch("course");
+    let book = repo().join("tools/bots/student_book");
+    let book = format!(
+        "book;dir={}=python3 book.py {{first:--first}}",
+        book.display()
+    );
+    let o = tournament(&[
+        "--port",
+        "9000",
+        "--pace",
+        "30",
+        "-c",
+        "2",
+        "-t",
+        "30",
+        "--bot",
+        "nimbot",
+        "--bot",
+        &course(
+            "flags",
+            "student_flags.py",
+            "{first:-f} -n {name} 127.0.0.1:9000",
+        ),
+        "--bot",
+        &course(
+            "bool",
+            "student_bool.py",
+            "{first:True}{second:False} {name}",
+        ),
+        "--bot",
+        &course("noob", "student_noob.py", "{first:-f}"),
+        "--bot",
+        &book,
+        "--stones",
+        "14",
+        "--json",
+        "--out",
+        &dir_s,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let games = results(&dir);
+    assert_eq!(games.len(), 20, "{}", show(&o));
+    for g in &games {
+        assert_eq!(g["ending"]["kind"], "won", "every game ends in play: {g}");
+    }
+    let out = String::from_utf8_lossy(&o.stdout);
+    let summary: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let again = tournament(&["--resume", "--out", &dir_s]);
+    assert_eq!(again.status.code(), Some(0), "{}", show(&again));
+    recount(&dir, &summary, &String::from_utf8_lossy(&again.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let (dir, dir_s) = scratch("four");
