@@ -55,9 +55,13 @@ pub struct TournamentArgs {
     /// The first bot plays each other bot (a gauntlet) instead of every pair playing (a round-robin).
     #[arg(long)]
     gauntlet: bool,
-    /// N values, comma-separated (each pairing plays each, in both seats).
+    /// N values, comma-separated (each pairing plays each, in both seats);
+    /// `@FILE` reads them from FILE, one a line.
     #[arg(long, short = 'n', value_delimiter = ',', conflicts_with = "draw")]
-    stones: Vec<u32>,
+    stones: Vec<String>,
+    /// The event's name, for the report and the JSON summary.
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
     /// Draw this many N values with --seed from --range instead of a list.
     #[arg(long, value_name = "K")]
     draw: Option<usize>,
@@ -141,6 +145,34 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
+/// The N values of `--stones`: numbers, or `@FILE` for a file of them, one a line
+/// (blank lines and `#` comments skipped).
+fn piles(items: &[String]) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    for item in items {
+        let (words, from): (Vec<String>, String) = match item.strip_prefix('@') {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("--stones @{path}: {e}"))?;
+                let lines = text
+                    .lines()
+                    .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                (lines, format!("--stones @{path}"))
+            }
+            None => (vec![item.trim().to_owned()], "--stones".into()),
+        };
+        for w in words {
+            out.push(
+                w.parse()
+                    .map_err(|_| format!("{from}: '{w}' is not a number of stones"))?,
+            );
+        }
+    }
+    Ok(out)
+}
+
 /// The plan from the command line.
 fn plan(args: &TournamentArgs) -> Result<Plan, String> {
     let mut bots = args
@@ -162,7 +194,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             (draw(k, lo, hi, args.seed), Some(args.seed))
         }
         None if args.stones.is_empty() => (vec![100], None),
-        None => (args.stones.clone(), None),
+        None => (piles(&args.stones)?, None),
     };
     if stones.is_empty() || stones.contains(&0) {
         return Err("N values must be at least 1".into());
@@ -214,6 +246,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
         seed,
         sprt,
         schedule,
+        event: args.event.clone(),
     })
 }
 
@@ -231,6 +264,24 @@ struct GameLine<'a> {
     clocks: [f64; 2],
     seconds: f64,
     blunders: [u32; 2],
+}
+
+/// Games between two lines of live standings on a terminal.
+const LIVE_EVERY: usize = 10;
+
+/// `standings after 20 of 126 games: flags 15, noob 12, ...`.
+fn live_standings(plan: &Plan, games: &[Played]) -> String {
+    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let rows: Vec<String> = stats::standings(&names, games)
+        .iter()
+        .map(|r| format!("{} {}", r.name, r.points))
+        .collect();
+    format!(
+        "standings after {} of {} games: {}",
+        games.len(),
+        plan.schedule.len(),
+        rows.join(", ")
+    )
 }
 
 fn progress_line(g: &Played, done: usize, total: usize) -> String {
@@ -337,10 +388,14 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
                 });
             }
             if !args.quiet {
-                say(progress_line(g, done, total));
+                say(progress_line(g, done.len(), total));
             }
             if let Some(b) = &bar {
                 b.inc(1);
+                // On a terminal, the standings so far every few games.
+                if done.len() % LIVE_EVERY == 0 && done.len() < total && !args.quiet {
+                    say(live_standings(&plan, done));
+                }
             }
         }
         Progress::SprtDecided if !args.quiet => {
@@ -452,7 +507,7 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
     let cross = stats::crosstable(names.len(), games);
     let s = summary(plan, games, &standings, &cross);
     let html_path = store.dir.join("report.html");
-    if let Err(e) = std::fs::write(&html_path, report::html(&s, games)) {
+    if let Err(e) = std::fs::write(&html_path, report::html(&s, games, plan)) {
         eprintln!(
             "nimbot tournament: cannot write {}: {e}",
             html_path.display()
@@ -509,6 +564,7 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
         seed: Some(args.seed),
         sprt: None,
         schedule,
+        event: None,
     };
     let mut store = match Store::create(&dir, &plan) {
         Ok(s) => s,

@@ -83,10 +83,10 @@ pub fn parse_range(text: &str) -> Option<(u32, u32)> {
 
 /// What [`play_all`] tells its caller as it goes.
 pub enum Progress<'a> {
-    /// A game ended and is on disk (`done` of `total`).
+    /// A game ended and is on disk: `done` (it last) of `total`.
     Game {
         game: &'a Played,
-        done: usize,
+        done: &'a [Played],
         total: usize,
     },
     /// The SPRT has decided: no game starts any more, those under way finish.
@@ -185,7 +185,7 @@ pub fn play_all(
         let g = done.last().expect("just pushed");
         on(Progress::Game {
             game: g,
-            done: done.len(),
+            done: &done,
             total,
         });
         if sprt_decided(&done) && !stop.swap(true, Ordering::Relaxed) {
@@ -251,6 +251,7 @@ pub fn summary<'a>(
     ];
     report::Summary {
         kind: "summary",
+        event: plan.event.as_deref(),
         bots: plan.bots.iter().map(|b| b.name.as_str()).collect(),
         games_scheduled: plan.schedule.len(),
         games_played: games.len(),

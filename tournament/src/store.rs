@@ -27,6 +27,9 @@ pub struct Plan {
     pub seed: Option<u64>,
     /// `[elo0, elo1, alpha, beta]`.
     pub sprt: Option<[f64; 4]>,
+    /// The event's name, for the report and the summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
     pub schedule: Vec<Pairing>,
 }
 
