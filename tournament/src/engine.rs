@@ -27,7 +27,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
+use nimbot::Move;
 use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot_platform::text_client;
 use serde::{Deserialize, Serialize};
 
 /// One bot as given.
@@ -507,17 +509,25 @@ fn text_client(
     let mut mine = order == 0;
     loop {
         if mine {
-            to_bot.write_all(b"Please enter your move: ")?;
+            to_bot.write_all(text_client::PROMPT)?;
             to_bot.flush()?;
-            let mut line = String::new();
-            if lines.read_line(&mut line)? == 0 {
-                // The bot closed its output: the game goes on without a move.
-                return Ok(());
-            }
-            let mut it = line.split_whitespace();
-            let take: u64 = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
-            let reset = it.next().is_some_and(|x| x != "0");
-            let mv = serde_json::json!({"order": order, "num_stones": take, "reset": reset});
+            let mv = loop {
+                let mut line = String::new();
+                if lines.read_line(&mut line)? == 0 {
+                    // The bot closed its output: the game goes on without a move.
+                    return Ok(());
+                }
+                // As exp-nim: a line it cannot read is refused and asked again.
+                match text_client::parse_answer(line.as_bytes()) {
+                    Some(mv) => break mv,
+                    None => {
+                        to_bot.write_all(text_client::INVALID)?;
+                        to_bot.write_all(text_client::PROMPT)?;
+                        to_bot.flush()?;
+                    }
+                }
+            };
+            let mv = serde_json::json!({"order": order, "num_stones": mv.take, "reset": mv.reset});
             w.write_all(mv.to_string().as_bytes())?;
         }
         let msg = objects.next()?;
@@ -532,22 +542,18 @@ fn text_client(
             .map(|r| String::from_utf8_lossy(r).into_owned())
             .unwrap_or_default();
         if !finished || reason.ends_with("won the game! Congrats!") {
-            let who = if mine { "You" } else { "Opponent" };
-            let used = if state.get("reset_used").and_then(|v| v.as_bool()) == Some(true) {
-                " and used reset"
-            } else {
-                ""
-            };
-            let text = format!(
-                "{who} took {} stones{used}.\nCurrent max: {}\nStones left: {}\n",
-                num("stones_removed"),
+            let reset = state.get("reset_used").and_then(|v| v.as_bool()) == Some(true);
+            let mv = Move::new(num("stones_removed"), reset);
+            to_bot.write_all(&text_client::move_report(
+                mine,
+                mv,
                 num("current_max"),
-                num("stones_left")
-            );
-            to_bot.write_all(text.as_bytes())?;
+                num("stones_left"),
+            ))?;
         }
         if finished {
-            to_bot.write_all(format!("Game over\n{reason}\n").as_bytes())?;
+            to_bot.write_all(text_client::GAME_OVER)?;
+            to_bot.write_all(format!("{reason}\n").as_bytes())?;
             return Ok(());
         }
         mine = !mine;
