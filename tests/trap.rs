@@ -1,17 +1,13 @@
 //! The lost-position policy: its reply counts against brute force, its choice
-//! against every alternative, and its selection through the protocol and the CLI.
+//! against every alternative (its selection through the line protocol is tested
+//! by the protocol's crate, protocol/tests/engines.rs).
 
-mod common;
-
-use common::{dialogue, send};
 use nimbot::distance::Distances;
-use nimbot::engine::TableOrSolverEngine;
 use nimbot::policy::{decide, longest_move, reply_counts};
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value, Oracle};
 use nimbot::table::encode as encode_table;
-use nimbot::{Move, Policy, Position, Table, TableEngine};
-use nimbot_protocol::Session;
+use nimbot::{Move, Policy, Position, Table};
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
@@ -303,41 +299,6 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
 }
 
 #[test]
-fn the_policy_is_chosen_over_the_protocol() {
-    let mut s = Session::new(TableEngine::embedded());
-    assert_eq!(send(&mut s, "policy"), "policy trap");
-    // A lost position where the trap does not take 1.
-    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let table = Table::embedded();
-    let pos = stored(&sol, 4, 3)
-        .find(|p| {
-            !sol.value(p).unwrap().is_won()
-                && decide(&table, p, Policy::Trap).unwrap().mv != Move::new(1, false)
-        })
-        .expect("some lost position where the trap differs");
-    let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
-    let query = query_line(&pos);
-    // The table alone has no distances: `-`.
-    assert_eq!(
-        send(&mut s, &query),
-        format!("lose {} {} -", trap.take, u8::from(trap.reset))
-    );
-    let names: Vec<_> = Policy::ALL.iter().map(|p| p.as_str()).collect();
-    let usage = format!("error usage: policy [{}]", names.join("|"));
-    dialogue(
-        &mut s,
-        &[
-            ("policy first", "policy first"),
-            (&query, "lose 1 0 -"),
-            ("policy", "policy first"),
-            ("policy sneaky", &usage),
-            ("policy trap extra", "error too many arguments"),
-            ("policy", "policy first"),
-        ],
-    );
-}
-
-#[test]
 fn distances_are_a_fixed_point_of_the_rules() {
     // Won: some winning move leads to distance d - 1; lost: the longest move does.
     let (n, r, m) = (300, 2, 3);
@@ -416,35 +377,4 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
         }
         assert_eq!(plies, expected, "start {start}");
     }
-}
-
-#[test]
-fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
-    let mut s = Session::new(TableOrSolverEngine::embedded());
-    assert_eq!(send(&mut s, "policy longest"), "policy longest");
-    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let dist = Distances::solve(sol.solve_box()).unwrap();
-    let pos = stored(&sol, 4, 3)
-        .step_by(101)
-        .find(|p| {
-            !sol.value(p).unwrap().is_won()
-                && longest_move(&sol, &dist, p).unwrap().mv
-                    != decide(&sol, p, Policy::Trap).unwrap().mv
-        })
-        .expect("a lost position where longest and trap differ");
-    let want = longest_move(&sol, &dist, &pos).unwrap().mv;
-    assert_eq!(
-        send(&mut s, &query_line(&pos)),
-        format!(
-            "lose {} {} {}",
-            want.take,
-            u8::from(want.reset),
-            dist.get(&pos).unwrap()
-        )
-    );
-}
-
-/// The protocol's `query` line for `pos`.
-fn query_line(pos: &Position) -> String {
-    format!("query {pos}")
 }

@@ -43,8 +43,9 @@
 # `cargo build --release` inside the board's folder first; when rustup cannot provide
 # the target, Debian's rustc (1.85 or newer) building core from source, into
 # target/fallback/ so that the two builds never overwrite each other. A board whose
-# crates need a newer compiler than that stops at once with one line (with `all`,
-# the others go on). NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from
+# crates need a newer compiler than that stops at once with one line and fails the
+# run (with `all`, the others go on first), unless its facts say `fallback = false`
+# (the fallback cannot build it): then it is skipped with one line. NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from
 # Debian's qemu-system-arm and qemu-system-misc (RISC-V, AVR), installed when missing;
 # the Pico's rp2040py (pinned) from PyPI into target/pico-emulator/.
 # The Uno (AVR) has no fallback: rustup's nightly pinned in its rust-toolchain.toml
@@ -92,7 +93,8 @@ BIG_TABLE_GAMES=(--games-only --fixed "$BIG_TABLE_STONES" --stones 50001-"$BIG_T
 # the big-table games where the board plays them; BRIDGED_BY_DEFAULT and
 # BRIDGE_ARGS, the bridged games' (firmware/bridge_test.py); TOOLCHAIN_NEED, cross
 # (rustup's target, else the fallback) or avr (setup_avr: a pinned nightly, no
-# fallback).
+# fallback); FALLBACK_BUILDS, empty when the facts say the fallback cannot build
+# the board.
 board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
@@ -139,7 +141,7 @@ keys = {
     "guard-bin": (str, name), "cost-bin": (str, ""),
     "test-args": (list, ["--samples", "4", "--other-samples", "1"]), "big-table": (bool, False),
     "bridged": (bool, True), "bridge-args": (list, []), "toolchain": (str, "cross"),
-    "leaves-out": (list, []),
+    "leaves-out": (list, []), "fallback": (bool, True),
 }
 for key in facts:
     if key not in keys:
@@ -168,14 +170,17 @@ print("TARGET=%s FLASH_BUDGET=%d RAM_BUDGET=%d" % (q(get["target"]), get["flash-
 print("QEMU=%s QEMU_PACKAGE=%s QEMU_IMAGE=%s" % (q(get["emulator"]), q(get["emulator-package"]), q(get["image-flag"])))
 print("IMAGES=(%s) UF2=%s EXE_SUFFIX=%s" % (words("%s %s" % (i["bin"], i.get("port", "")) for i in get["images"]),
       "1" if get["uf2"] else "''", q(get["exe-suffix"])))
-print("GUARD_BIN=%s COST_BIN=%s TOOLCHAIN_NEED=%s" % (q(get["guard-bin"]), q(get["cost-bin"]), q(get["toolchain"])))
+print("GUARD_BIN=%s COST_BIN=%s TOOLCHAIN_NEED=%s FALLBACK_BUILDS=%s" % (q(get["guard-bin"]), q(get["cost-bin"]),
+      q(get["toolchain"]), "1" if get["fallback"] else "''"))
 print("TEST_ARGS=(%s) BIG_TABLE_ARGS=(%s)" % (words(test_args), "1" if get["big-table"] else ""))
 print("BRIDGED_BY_DEFAULT=%s BRIDGE_ARGS=(%s)" % ("1" if get["bridged"] else "''", words(get["bridge-args"])))
 EOF
 }
 
 # Picks the toolchain for the board's target. Returns 1 (after one line saying
-# why) when the fallback compiler is too old for the board's crates.
+# why) when the fallback compiler is too old for the board's crates, 2 (after one
+# line) when the fallback is the toolchain and the board's facts say it cannot
+# build the board (`fallback = false`).
 setup_toolchain() {
   if [ "$TOOLCHAIN_NEED" = avr ]; then
     setup_avr "$DIR"
@@ -183,6 +188,10 @@ setup_toolchain() {
   fi
   setup_cross "$TARGET"
   if [ "$TOOLCHAIN_KIND" = source ]; then
+    if [ -z "$FALLBACK_BUILDS" ]; then
+      echo "firmware.sh: board $BOARD: skipped, its facts say the fallback toolchain cannot build it (fallback = false)" >&2
+      return 2
+    fi
     export CARGO_TARGET_DIR=$ROOT/target/fallback
     ELF=$CARGO_TARGET_DIR/$TARGET/release/$(basename "$ELF")
     fallback_supports_board || return 1
@@ -482,16 +491,23 @@ test_bridge() {
   return "$status"
 }
 
-# run ACTION BOARD...: the action for each board; with more than one board, a board
-# that the fallback toolchain cannot build is skipped (after its one line).
+# run ACTION BOARD...: the action for each board. A board the fallback toolchain
+# cannot build fails the run (after its one line; with more than one board, the
+# others go on first), unless its facts say so (`fallback = false`): then it is
+# skipped.
 run() {
-  local action=$1 name skipped=()
+  local action=$1 name skipped=() unbuilt=() status
   shift
   for name in "$@"; do
     board "$name"
-    if ! setup_toolchain; then
-      [ $# -gt 1 ] || exit 1
+    status=0
+    setup_toolchain || status=$?
+    if [ "$status" -eq 2 ]; then
       skipped+=("$name")
+      continue
+    elif [ "$status" -ne 0 ]; then
+      [ $# -gt 1 ] || exit 1
+      unbuilt+=("$name")
       continue
     fi
     ensure_binutils
@@ -520,7 +536,8 @@ run() {
     echo "|---|---|---|"
     printf '%s\n' "${BIG_SUMMARY[@]}"
   fi
-  [ ${#skipped[@]} -eq 0 ] || echo "skipped (the fallback compiler is too old for them): ${skipped[*]}"
+  [ ${#skipped[@]} -eq 0 ] || echo "skipped (their facts say the fallback toolchain cannot build them): ${skipped[*]}"
+  [ ${#unbuilt[@]} -eq 0 ] || die "the fallback compiler is too old for ${unbuilt[*]}: resolve their lock files for Rust 1.85, or say fallback = false in their facts"
 }
 
 usage() {

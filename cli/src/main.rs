@@ -15,6 +15,7 @@ mod moves;
 mod nim_arena;
 mod plot;
 mod position;
+mod protocol;
 mod serve;
 mod tournament;
 mod web;
@@ -40,6 +41,7 @@ use exp_nim::ExpNimArgs;
 use line::LineArgs;
 use moves::MovesArgs;
 use position::PositionArgs;
+use protocol::ProtocolArgs;
 use serve::ServeArgs;
 use tournament::TournamentArgs;
 use web::WebArgs;
@@ -265,6 +267,9 @@ enum Command {
     /// The site's files are in the binary; it computes in the browser
     /// (WebAssembly), so the server only hands out files.
     Web(WebArgs),
+    /// The line protocol for scripts: `protocol parse` reads reply lines on stdin
+    /// and prints each as one JSON line, read by the protocol's grammar.
+    Protocol(ProtocolArgs),
 }
 
 fn main() -> ExitCode {
@@ -289,6 +294,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Line(args) => line::run(&args),
         Command::Web(args) => web::run(&args),
+        Command::Protocol(args) => protocol::run(&args),
     }
 }
 

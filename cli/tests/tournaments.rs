@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::BIN;
+use common::{judge_record, BIN};
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -261,6 +261,13 @@ fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     assert_eq!(games.len(), 40);
     for g in &games {
         assert_eq!(g["ending"]["kind"], "won", "{g}");
+        // Every game's record, judged move by move by the rules of the test
+        // support, gives the game to the results' winner.
+        let id = g["game"].as_u64().unwrap();
+        let rec = dir.join(format!("records/game-{id:05}.jsonl"));
+        let judged = judge_record(&std::fs::read_to_string(&rec).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", rec.display()));
+        assert_eq!(g["winner"], judged.winner, "{g}");
     }
     // Records read by analyze agree with the results' blunders.
     for g in games.iter().step_by(9) {

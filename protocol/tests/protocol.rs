@@ -10,6 +10,7 @@ use common::{dialogue, opening, refused, send, session};
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::strategy::{best_move, position_value};
 use nimbot::{Game, Move, Outcome, Params, Player, Position};
+use nimbot_protocol::grammar::Response;
 use nimbot_protocol::{serve, serve_async, Line, MAX_LINE};
 
 /// A reader that hands out at most `step` bytes per read, to split lines anywhere.
@@ -42,16 +43,6 @@ fn run_script(input: &[u8], step: usize) -> Vec<String> {
         .collect()
 }
 
-fn parse_move(words: &[&str]) -> Move {
-    let take = words[0].parse().unwrap();
-    let reset = match words[1] {
-        "0" => false,
-        "1" => true,
-        other => panic!("bad reset flag {other}"),
-    };
-    Move::new(take, reset)
-}
-
 /// Play one game through the protocol; the opponent is `opponent(position)`. Checks
 /// every bot move against an independent game record. Returns the winner.
 fn play_game(
@@ -72,16 +63,13 @@ fn play_game(
                 assert_eq!(game.winner(), Some(bot.other()));
                 return bot.other();
             }
-            let words: Vec<&str> = reply.split(' ').collect();
-            assert_eq!(words[0], "move", "reply {reply:?}");
-            let mv = parse_move(&words[1..3]);
+            let Some(Response::Move { mv, won }) = Response::parse(reply.as_bytes()) else {
+                panic!("reply {reply:?}: not a move");
+            };
             let outcome = game.play(bot, mv).expect("the bot's move is legal");
-            match outcome {
-                Outcome::Won(p) => {
-                    assert_eq!(words.get(3), Some(&"won"), "{reply}");
-                    return p;
-                }
-                Outcome::Continue => assert_eq!(words.len(), 3, "{reply}"),
+            assert_eq!(won, outcome == Outcome::Won(bot), "{reply}");
+            if let Outcome::Won(p) = outcome {
+                return p;
             }
         }
         let pos = game.position().unwrap();
@@ -200,7 +188,10 @@ fn every_bad_input_gets_one_error_and_changes_nothing() {
     assert!(send(&mut s, "go").starts_with("move "));
     let state = send(&mut s, "state");
     assert!(state.ends_with("turn opponent"), "{state}");
-    let limit = state.split(' ').nth(4).unwrap();
+    let Some(Response::State(Some(now))) = Response::parse(state.as_bytes()) else {
+        panic!("{state}");
+    };
+    let limit = now.limit;
     refused(
         &mut s,
         &state,
@@ -302,9 +293,13 @@ fn query_agrees_with_the_solver() {
                     continue;
                 };
                 let reply = send(&mut s, &format!("query {stones} {cap} {a} {b} {f}"));
-                let words: Vec<&str> = reply.split(' ').collect();
-                assert_eq!(words[0], value.as_word(), "{pos:?}");
-                let mv = parse_move(&words[1..3]);
+                let Some(Response::Query {
+                    value: said, mv, ..
+                }) = Response::parse(reply.as_bytes())
+                else {
+                    panic!("{pos:?}: {reply}");
+                };
+                assert_eq!(said, value, "{pos:?}");
                 let next = pos.after(mv).expect("legal");
                 if value.is_won() {
                     assert!(next.is_none_or(|n| !position_value(&sol, &n).unwrap().is_won()));

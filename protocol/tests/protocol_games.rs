@@ -8,6 +8,7 @@ use nimbot::fibonacci::{self as fib, is_fibonacci};
 use nimbot::rng::SplitMix64;
 use nimbot::supernim::{self as sn, Heaps};
 use nimbot::Player;
+use nimbot_protocol::grammar::Response;
 use nimbot_protocol::SUPERNIM_MOVE_LIMIT;
 
 #[test]
@@ -124,7 +125,8 @@ fn bad_starts_are_refused_and_change_nothing() {
     let mut s = session();
     assert_eq!(send(&mut s, "new fibonacci 10 second"), "ok");
     let state = send(&mut s, "state");
-    let supernim_usage = "error usage: new supernim H1,H2,... first|second [cap C] [heaps K]";
+    let supernim_usage =
+        "error usage: new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]";
     refused(
         &mut s,
         &state,
@@ -215,14 +217,13 @@ fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
                     if reply == "lost" {
                         break bot.other();
                     }
-                    let words: Vec<&str> = reply.split(' ').collect();
-                    assert_eq!(words[0], "move", "{reply}");
-                    let take: u64 = words[1].parse().unwrap();
+                    let Some(Response::FibonacciMove { take, won }) =
+                        Response::parse(reply.as_bytes())
+                    else {
+                        panic!("{reply}: not a Fibonacci Nim move");
+                    };
                     let outcome = game.play(bot, take).expect("the bot moves legally");
-                    assert_eq!(
-                        words.get(2) == Some(&"won"),
-                        outcome == fib::Outcome::Won(bot)
-                    );
+                    assert_eq!(won, outcome == fib::Outcome::Won(bot), "{reply}");
                     if outcome == fib::Outcome::Won(bot) {
                         break bot;
                     }
@@ -238,19 +239,6 @@ fn fibonacci_games_through_the_protocol_are_won_from_every_won_seat() {
                 assert_eq!(winner, bot, "start {n}, seat {seat}");
             }
         }
-    }
-}
-
-fn parse_sn_move(words: &[&str]) -> sn::Move {
-    let n = |i: usize| words[i].parse::<u16>().unwrap();
-    match words[0] {
-        "merge" => sn::Move::Merge {
-            from: n(1),
-            onto: n(2),
-        },
-        "grow" => sn::Move::Grow(n(1)),
-        "split" => sn::Move::Split(n(1)),
-        other => panic!("bad move {other}"),
     }
 }
 
@@ -286,16 +274,20 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
         let mut reply = opening(&mut s, bot);
         loop {
             if !reply.is_empty() {
-                let words: Vec<&str> = reply.split(' ').collect();
-                if words[0] == "over" {
-                    assert!(game.end().is_some());
-                    break;
-                }
-                assert_eq!(words[0], "move", "{reply}");
-                let outcome = game.play(bot, parse_sn_move(&words[1..])).expect("legal");
-                if let sn::Outcome::Over(_) = outcome {
-                    assert!(reply.contains(" over "), "{reply}");
-                    break;
+                match Response::parse(reply.as_bytes()) {
+                    Some(Response::SuperNimOver(_)) => {
+                        assert!(game.end().is_some());
+                        break;
+                    }
+                    Some(Response::SuperNimMove { mv, over }) => {
+                        let outcome = game.play(bot, mv).expect("legal");
+                        let ended = matches!(outcome, sn::Outcome::Over(_));
+                        assert_eq!(over.is_some(), ended, "{reply}");
+                        if ended {
+                            break;
+                        }
+                    }
+                    _ => panic!("{reply}: not a Super-Nim move"),
                 }
             }
             let moves = game.heaps().moves();
