@@ -129,6 +129,34 @@ function policies() {
   });
 }
 
+// Fibonacci Nim: the game of `n` stones after `takes` ("3 2") and every take
+// with its value; nimbot's take there.
+function fibExplore(n, takes) {
+  put(takes);
+  ok(W.nb_fib(n));
+  return JSON.parse(answerText());
+}
+
+function fibDecide(n, takes) {
+  put(takes);
+  ok(W.nb_fib_decide(n));
+  return String(words(1)[0]);
+}
+
+// Super-Nim: the game from `heaps` ("2 4 5") with `cap` plies after `moves`
+// ("s2 m1-5") and every move, with its exact value if `values`; nimbot's move.
+function snExplore(heaps, cap, moves, values) {
+  put(`${heaps}|${moves}`);
+  ok(W.nb_sn(cap, values ? 1 : 0));
+  return JSON.parse(answerText());
+}
+
+function snDecide(heaps, cap, moves) {
+  put(`${heaps}|${moves}`);
+  ok(W.nb_sn_decide(cap));
+  return answerText();
+}
+
 // A move in the notation the page's links and forms use: `3`, or `2r`.
 function moveText(m) {
   return `${m.take}${m.reset ? 'r' : ''}`;
@@ -183,6 +211,14 @@ function settle() {
 function explore(params) {
   const gen = ++explored;
   pending = null;
+  const game = params.get('game') || 'expanding';
+  $('ex-game').value = game;
+  $('ex-expanding').hidden = game !== 'expanding';
+  $('ex-other').hidden = game === 'expanding';
+  if (game !== 'expanding') {
+    exploreOther(game, params);
+    return;
+  }
   const f = $('ex-form');
   const n = Number(params.get('n') || 20);
   const r = Number(params.get('r') || 4);
@@ -284,6 +320,82 @@ function explore(params) {
   }
 }
 
+const seatName = (i) => (i ? 'second' : 'first');
+
+// The explorer of Fibonacci Nim and Super-Nim: the position after the moves of
+// the link, and every move with its value, each linking to the position after it.
+function exploreOther(game, params) {
+  const status = $('ox-status');
+  const table = $('ox-moves');
+  status.className = 'status';
+  table.tHead.innerHTML = '';
+  table.tBodies[0].innerHTML = '';
+  $('ex-fib-form').hidden = game !== 'fibonacci';
+  $('ex-sn-form').hidden = game !== 'super-nim';
+  const moves = (params.get('moves') || '').split('.').filter((w) => w);
+  try {
+    if (game === 'fibonacci') {
+      const n = Number(params.get('n') || 20);
+      const f = $('ex-fib-form');
+      f.n.value = n;
+      f.moves.value = moves.join(' ');
+      const link = (ms) => exploreLink({ game, n, moves: ms.join('.') });
+      $('ox-permalink').href = link(moves);
+      const e = fibExplore(n, moves.join(' '));
+      if (e.winner !== null) {
+        status.innerHTML = `<span id="ox-value" data-value="over">The ${seatName(e.winner)} player took the last stone and won.</span>`;
+        return;
+      }
+      status.innerHTML = `${e.stones} stones, limit ${e.limit} (the ${seatName(e.mover)} player to move): ` +
+        `<span class="${e.value}" id="ox-value" data-value="${e.value}">${e.value}</span>`;
+      table.tHead.innerHTML = '<tr><th>take</th><th class="l">value</th><th class="l">position after (stones, limit)</th></tr>';
+      table.tBodies[0].innerHTML = e.moves.map((mv) => `<tr data-move="${mv.take}" data-value="${mv.value}">` +
+        `<td><a href="${link(moves.concat([String(mv.take)]))}">${mv.take}</a></td><td class="l ${mv.value}">${mv.value}</td>` +
+        `<td class="l">${mv.after ? `${mv.after[0]} ${mv.after[1]}` : 'the pile is empty: the mover wins'}</td></tr>`).join('');
+    } else {
+      const heaps = (params.get('heaps') || '2.4.5').split('.').join(' ');
+      const cap = Number(params.get('cap') || 24);
+      const f = $('ex-sn-form');
+      f.heaps.value = heaps;
+      f.cap.value = cap;
+      f.moves.value = moves.join(' ');
+      const link = (ms) => exploreLink({ game, heaps: heaps.split(' ').join('.'), cap, moves: ms.join('.') });
+      $('ox-permalink').href = link(moves);
+      const e = snExplore(heaps, cap, moves.join(' '), true);
+      const where = `heaps ${e.heaps.join(' ') || '(none)'}, ${e.plies_left} plies left, points ${e.scores[0]} (first) and ${e.scores[1]} (second)`;
+      if (e.over) {
+        const end = e.winner === null ? 'a draw' : `the ${seatName(e.winner)} player wins`;
+        status.innerHTML = `${esc(where)}: the game is over, <span id="ox-value" data-value="over">${end}</span>.`;
+        return;
+      }
+      const value = e.value === null
+        ? '<span id="ox-value" data-value="">the solver could not finish within its bound: the moves are listed without values</span>'
+        : `best play gives the mover a margin of <span class="${e.result}" id="ox-value" data-value="${e.value}">${e.value} (${e.result})</span>`;
+      status.innerHTML = `${esc(where)} (the ${seatName(e.mover)} player to move, ahead by ${e.lead}): ${value}`;
+      table.tHead.innerHTML = '<tr><th class="l">move</th><th>margin</th><th class="l">result</th></tr>';
+      table.tBodies[0].innerHTML = e.moves.map((mv) => `<tr data-move="${mv.move}" data-value="${mv.value ?? ''}">` +
+        `<td class="l"><a href="${link(moves.concat([mv.move]))}">${mv.move}</a> (${esc(mv.words)})</td>` +
+        `<td>${mv.value ?? '?'}</td><td class="l ${mv.result ?? ''}">${mv.result ?? '?'}</td></tr>`).join('');
+    }
+  } catch (err) {
+    status.className = 'status error';
+    status.textContent = err.message;
+  }
+}
+
+$('ex-game').addEventListener('change', (ev) => { location.hash = exploreLink({ game: ev.target.value }); });
+$('ex-fib-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  location.hash = exploreLink({ game: 'fibonacci', n: f.n.value, moves: f.moves.value.trim().split(/[\s,]+/).filter((w) => w).join('.') });
+});
+$('ex-sn-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  const dots = (t) => t.trim().split(/[\s,]+/).filter((w) => w).join('.');
+  location.hash = exploreLink({ game: 'super-nim', heaps: dots(f.heaps.value), cap: f.cap.value, moves: dots(f.moves.value) });
+});
+
 // Run `job` once the page has painted what is in the document now: after the
 // next frame has begun, so that the work does not compete with that paint.
 function afterPaint(job) {
@@ -332,7 +444,16 @@ let game = null;
 
 function newGame() {
   const f = $('pl-form');
+  if (f.game.value !== 'expanding') {
+    game = {
+      kind: f.game.value, n: Number(f.n.value), heaps: f.heaps.value.trim(), cap: Number(f.cap.value),
+      human: f.seat.value === 'first' ? 0 : 1, moves: [],
+    };
+    playRender();
+    return;
+  }
   game = {
+    kind: 'expanding',
     n: Number(f.n.value), r: Number(f.r.value), m: Number(f.m.value),
     human: f.seat.value === 'first' ? 0 : 1, policy: f.policy.value, moves: [], started: Date.now() / 1000,
   };
@@ -360,8 +481,13 @@ function playRender() {
   status.className = 'status';
   status.removeAttribute('data-winner');
   $('pl-end').hidden = true;
+  $('pl-reset-label').hidden = !!game && game.kind !== 'expanding';
   if (!game) {
     status.textContent = 'Choose a game and press New game.';
+    return;
+  }
+  if (game.kind !== 'expanding') {
+    playOther(status, takes);
     return;
   }
   let g;
@@ -423,6 +549,68 @@ function playRender() {
   }
 }
 
+// Fibonacci Nim and Super-Nim against nimbot: nimbot's replies, then a button a
+// move (with its value when hints are on), until the game is over.
+function playOther(status, takes) {
+  const fib = game.kind === 'fibonacci';
+  const sofar = () => game.moves.join(' ');
+  const look = (values) => (fib ? fibExplore(game.n, sofar()) : snExplore(game.heaps, game.cap, sofar(), values));
+  const over = (e) => (fib ? e.winner !== null : e.over);
+  let e;
+  try {
+    e = look(false);
+    while (!over(e) && e.mover !== game.human) {
+      game.moves.push(fib ? fibDecide(game.n, sofar()) : snDecide(game.heaps, game.cap, sofar()));
+      e = look(false);
+    }
+  } catch (err) {
+    status.className = 'status error';
+    status.textContent = err.message;
+    return;
+  }
+  $('pl-moves').textContent = game.moves.map((mv, i) => `${i % 2 === game.human ? 'you' : 'nimbot'} ${mv}`).join(', ') || '(none yet)';
+  if (over(e)) {
+    status.dataset.winner = e.winner === null ? 'draw' : e.winner;
+    const who = e.winner === null ? 'a draw' : e.winner === game.human ? 'you win' : 'nimbot wins';
+    status.textContent = fib
+      ? `${e.winner === game.human ? 'You' : 'nimbot'} took the last stone: ${who}.`
+      : `Points: you ${e.scores[game.human]}, nimbot ${e.scores[1 - game.human]}: ${who}.`;
+    return;
+  }
+  const hints = $('pl-hints').checked;
+  if (hints && !fib) e = look(true);
+  status.innerHTML = 'Your move: ' + esc(fib ? `${e.stones} stones, limit ${e.limit}.`
+    : `heaps ${e.heaps.join(' ')}, ${e.plies_left} plies left, points: you ${e.scores[game.human]}, nimbot ${e.scores[1 - game.human]}.`) +
+    (hints && e.value !== null ? ` <span class="${fib ? e.value : e.result}">${fib ? `You ${e.value === 'win' ? 'can win' : 'lose against best play'}.` : `Best play: a margin of ${e.value} (${e.result}).`}</span>` : '');
+  for (const mv of e.moves) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    const move = fib ? String(mv.take) : mv.move;
+    b.dataset.move = move;
+    b.textContent = fib ? `take ${mv.take}` : mv.words;
+    if (hints) {
+      const s = document.createElement('small');
+      s.className = fib ? mv.value : (mv.result ?? '');
+      s.textContent = fib ? mv.value : `${mv.result ?? '?'} ${mv.value ?? ''}`;
+      b.appendChild(s);
+    }
+    b.onclick = () => {
+      game.moves.push(move);
+      playRender();
+    };
+    takes.appendChild(b);
+  }
+}
+
+// The new-game form shows the fields of the game chosen.
+function playForm() {
+  const kind = $('pl-game').value;
+  const shown = { expanding: 'en', fibonacci: 'fib', 'super-nim': 'sn' }[kind];
+  for (const el of $('pl-form').querySelectorAll('.en, .fib, .sn')) el.hidden = !el.classList.contains(shown);
+}
+
+$('pl-game').addEventListener('change', playForm);
+playForm();
 $('pl-form').addEventListener('submit', (ev) => { ev.preventDefault(); newGame(); });
 $('pl-hints').addEventListener('change', playRender);
 $('pl-reset').addEventListener('change', playRender);
@@ -493,7 +681,7 @@ function route(hash) {
 window.addEventListener('hashchange', () => route());
 
 // For the tests and the benchmark: the same answers the views draw.
-window.nimbot = { probe, after, decide, bestLine, replay, analysis, route, settle };
+window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, snExplore, route, settle };
 
 (async () => {
   try {

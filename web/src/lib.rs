@@ -757,6 +757,146 @@ pub extern "C" fn nb_chart() -> i32 {
     })
 }
 
+/// The game of Fibonacci Nim of `n` stones (at most [`MAX_STONES`]) after the
+/// takes the page wrote at [`nb_input`] (`3 2 4`): its position and every take
+/// with its value for the mover, as JSON in the text answer
+/// (`nimbot_study::fibonacci::Explored`). Returns the number of takes;
+/// [`Refusal::Invalid`] for a refused take, said in the text.
+#[no_mangle]
+pub extern "C" fn nb_fib(n: u32) -> i32 {
+    code(fib(n).and_then(|e| {
+        text_answer(&nimbot_study::vocab::line(&e))?;
+        i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
+    }))
+}
+
+fn fib(n: u32) -> Result<nimbot_study::fibonacci::Explored, Refusal> {
+    use nimbot_study::fibonacci::{explore, parse_takes};
+    if n > MAX_STONES {
+        return Err(invalid(&format!("N must be at most {MAX_STONES} here")));
+    }
+    let takes = parse_takes(&input_text()?).map_err(|e| invalid(&e))?;
+    explore(u64::from(n), &takes).map_err(|e| invalid(&e))
+}
+
+/// nimbot's take in the Fibonacci Nim game of `n` stones after the takes the
+/// page wrote at [`nb_input`] (`nimbot::fibonacci::decide`: the smallest
+/// Zeckendorf term when it wins, else 1): the buffer holds the take and the
+/// position's value (1 won). Returns 0; [`Refusal::Invalid`] once the game is
+/// over.
+#[no_mangle]
+pub extern "C" fn nb_fib_decide(n: u32) -> i32 {
+    code(fib(n).and_then(|e| {
+        if e.winner.is_some() {
+            return Err(invalid("the game is over"));
+        }
+        let d = nimbot::fibonacci::decide(e.stones, e.limit).map_err(|_| Refusal::Engine)?;
+        let take = u32::try_from(d.take).map_err(|_| Refusal::Engine)?;
+        answer(&[take, word(d.value.is_won())]);
+        Ok(0)
+    }))
+}
+
+/// Nodes the page's Super-Nim solver may visit for one position's values (past
+/// them it says it cannot finish), and the positions it keeps.
+pub const SN_NODES: u64 = 2_000_000;
+/// Positions the page's Super-Nim solver keeps (about 24 bytes each).
+pub const SN_ENTRIES: usize = 1 << 18;
+
+thread_local! {
+    static SN_SOLVER: RefCell<Option<nimbot::supernim::Solver>> = const { RefCell::new(None) };
+    /// nimbot's Super-Nim player in the game being played: the game's start and
+    /// cap, how many of its moves it has seen, and the player (which learns its
+    /// opponent's model from the opponent's moves).
+    static SN_PLAYER: RefCell<Option<(String, u32, usize, nimbot::supernim::Perfect)>> =
+        const { RefCell::new(None) };
+}
+
+/// The Super-Nim game the page wrote at [`nb_input`]: `HEAPS|MOVES` (`2 4 5|s2
+/// m1-5`), with the cap `cap` (plies, 1..=1000).
+fn sn_game(
+    cap: u32,
+) -> Result<(String, nimbot::supernim::Heaps, Vec<nimbot::supernim::Move>), Refusal> {
+    use nimbot_study::supernim::{parse_heaps, parse_moves};
+    let text = input_text()?;
+    let (heaps, moves) = text.split_once('|').unwrap_or((&text, ""));
+    let start = parse_heaps(heaps).map_err(|e| invalid(&e))?;
+    if !(1..=nimbot::supernim::MAX_MOVE_LIMIT).contains(&cap) {
+        return Err(invalid("the cap must be 1..=1000"));
+    }
+    let moves = parse_moves(moves).map_err(|e| invalid(&e))?;
+    Ok((heaps.trim().to_owned(), start, moves))
+}
+
+/// The Super-Nim game the page wrote at [`nb_input`] (`HEAPS|MOVES`, cap `cap`):
+/// its position and every move, with the moves' exact values when `values` is 1
+/// and the solver finishes within [`SN_NODES`], as JSON in the text answer
+/// (`nimbot_study::supernim::Explored`). Returns the number of moves;
+/// [`Refusal::Invalid`] for a refused move, said in the text.
+#[no_mangle]
+pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
+    code(sn_game(cap).and_then(|(_, start, moves)| {
+        let e = SN_SOLVER
+            .with(|cell| {
+                let mut cell = cell.borrow_mut();
+                let solver = (values == 1).then(|| {
+                    let s = cell
+                        .get_or_insert_with(|| nimbot::supernim::Solver::new(SN_NODES, SN_ENTRIES));
+                    s.set_node_bound(SN_NODES);
+                    s
+                });
+                nimbot_study::supernim::explore(solver, start, cap, &moves)
+            })
+            .map_err(|e| invalid(&e))?;
+        text_answer(&nimbot_study::vocab::line(&e))?;
+        i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
+    }))
+}
+
+/// nimbot's move in the Super-Nim game the page wrote at [`nb_input`]
+/// (`HEAPS|MOVES`, cap `cap`): the host's best player (`Perfect`, exact near
+/// the cap, never a move that loses value there), which learns its opponent's
+/// model from the opponent's moves in this game; the text answer is the move's
+/// notation. Returns 0; [`Refusal::Invalid`] once the game is over.
+#[no_mangle]
+pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
+    code(sn_game(cap).and_then(|(key, start, moves)| {
+        use nimbot::supernim::{Game, Perfect, PERFECT_NODE_BUDGET};
+        let mut game = Game::new(start, cap).map_err(|e| invalid(&e.to_string()))?;
+        let mv = SN_PLAYER.with(|cell| -> Result<_, Refusal> {
+            let mut cell = cell.borrow_mut();
+            // Another game, or one taken back: a new player.
+            let fresh = match cell.as_ref() {
+                Some((k, c, seen, _)) => *k != key || *c != cap || *seen > moves.len(),
+                None => true,
+            };
+            if fresh {
+                *cell = Some((key, cap, 0, Perfect::learning(PERFECT_NODE_BUDGET)));
+            }
+            let Some((_, _, seen, player)) = cell.as_mut() else {
+                return Err(Refusal::Engine);
+            };
+            let me = moves.len() % 2;
+            for (i, &mv) in moves.iter().enumerate() {
+                // The opponent's moves it has not seen yet teach it.
+                if i >= *seen && i % 2 != me {
+                    player.observe(game.heaps(), game.plies_left(), mv);
+                }
+                game.play(game.to_move(), mv)
+                    .map_err(|e| invalid(&format!("move {} is illegal: {e}", i + 1)))?;
+            }
+            *seen = moves.len();
+            if game.end().is_some() {
+                return Err(invalid("the game is over"));
+            }
+            let d = player.decide(game.heaps(), game.plies_left(), game.lead());
+            d.mv.ok_or(Refusal::Engine)
+        })?;
+        text_answer(&nimbot_study::supernim::move_text(mv))?;
+        Ok(0)
+    }))
+}
+
 /// The distances of the embedded table's box, solved (what the site's
 /// `distances.bin` holds).
 ///
@@ -1126,5 +1266,56 @@ mod export_tests {
             text().matches("class=\"blunder\"").count(),
             want.summary().blunders.iter().sum::<u32>() as usize
         );
+    }
+
+    #[test]
+    fn fibonacci_and_super_nim_answer_as_the_study_crate_and_play_legal_moves() {
+        // Fibonacci Nim: the study crate's position, nimbot's take the core's.
+        put("3 2");
+        let count = nb_fib(20);
+        let want = nimbot_study::fibonacci::explore(20, &[3, 2]).unwrap();
+        assert_eq!(count as usize, want.moves.len());
+        assert_eq!(text(), nimbot_study::vocab::line(&want));
+        put("3 2");
+        assert_eq!(nb_fib_decide(20), 0);
+        let d = nimbot::fibonacci::decide(want.stones, want.limit).unwrap();
+        assert_eq!(out_words(), [d.take as u32, word(d.value.is_won())]);
+        put("3 7");
+        assert_eq!(nb_fib(20), Refusal::Invalid as i32);
+        assert!(text().starts_with("move 2 (7) is illegal"), "{}", text());
+        // Super-Nim: the exact values of a small start, and nimbot's moves never
+        // lose value there (each is one of the best).
+        use nimbot_study::supernim::{explore, parse_heaps, parse_moves};
+        let mut solver = nimbot::supernim::Solver::new(SN_NODES, 1 << 16);
+        let mut moves = String::new();
+        for ply in 0..8 {
+            put(&format!("2 4 5|{moves}"));
+            assert!(nb_sn(12, 1) > 0, "{}", text());
+            let shown: serde_json::Value = serde_json::from_str(&text()).unwrap();
+            let start = parse_heaps("2 4 5").unwrap();
+            let played = parse_moves(&moves).unwrap();
+            let want = explore(Some(&mut solver), start, 12, &played).unwrap();
+            assert_eq!(shown["value"], serde_json::json!(want.value));
+            assert_eq!(shown["moves"].as_array().unwrap().len(), want.moves.len());
+            let best = want.value.unwrap();
+            let mv = if ply % 2 == 0 {
+                // nimbot's move: one of the best.
+                put(&format!("2 4 5|{moves}"));
+                assert_eq!(nb_sn_decide(12), 0, "{}", text());
+                let mv = text();
+                let value = want.moves.iter().find(|m| m.notation == mv).unwrap().value;
+                assert_eq!(value, Some(best), "{mv} at {moves:?}");
+                mv
+            } else {
+                // The other side: the last move listed.
+                want.moves.last().unwrap().notation.clone()
+            };
+            moves = format!("{moves} {mv}");
+        }
+        put("2 4 5|g4");
+        assert_eq!(nb_sn(12, 1), Refusal::Invalid as i32);
+        assert!(text().starts_with("move 1 (g4) is illegal"), "{}", text());
+        put("2 4 5|");
+        assert_eq!(nb_sn(0, 1), Refusal::Invalid as i32);
     }
 }
