@@ -386,7 +386,7 @@ mod tests {
             "\n"
         );
         let a = Analysis::of_text(
-            &mut nimbot::engine::TableOrSolverEngine::embedded(),
+            &mut nimbot::TableOrSolverEngine::embedded(),
             text,
             0,
             0,
