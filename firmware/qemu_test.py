@@ -270,7 +270,8 @@ def relay(first, second, game, options=""):
     raise Failure(f"{game}: no end after 1000 moves")
 
 
-BOARD_HEAPS = " heaps 12"
+# What a host is told to play a board's Super-Nim: its heap limit and its player.
+BOARD_SUPERNIM = " heaps 12 player search"
 SUPERNIM_STARTS = ["2,4,2,5,7", "27,2,2,2,2,2,2,2,2,2,2,2", "3,3,3,3,3,3,5,5,5,5,5,5",
                    "1,3,5,7,9,11,2,4,6,8,10,12"]
 
@@ -288,10 +289,11 @@ def play_other_games(fw, host, rng, samples, supernim_starts):
             games += 1
     starts = list(supernim_starts)
     starts += [",".join(str(rng.randint(1, 12)) for _ in range(rng.randint(1, 12))) for _ in range(samples)]
-    # The host binary holds up to 1024 heaps; `heaps 12` gives it the boards' limit.
+    # The host binary holds up to 1024 heaps and plays its own player:
+    # `heaps 12 player search` gives it the boards' limit and player.
     for heaps in starts:
-        relay(fw, host, f"supernim {heaps}", BOARD_HEAPS)
-        relay(host, fw, f"supernim {heaps}", BOARD_HEAPS)
+        relay(fw, host, f"supernim {heaps}", BOARD_SUPERNIM)
+        relay(host, fw, f"supernim {heaps}", BOARD_SUPERNIM)
         games += 2
     return games
 
@@ -348,7 +350,7 @@ def check_first_decisions(fw, host, starts):
     complete games would cost too much (a slow emulator)."""
     for heaps in starts:
         for side in (fw, host):
-            reply = side.ask(f"new supernim {heaps} first{BOARD_HEAPS}")
+            reply = side.ask(f"new supernim {heaps} first{BOARD_SUPERNIM}")
             if reply != "ok":
                 raise Failure(f"{side.name} new supernim {heaps} first: {reply!r}")
         theirs, ours = host.ask("go"), fw.ask("go", timeout=max(fw.timeout, 300))

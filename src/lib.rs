@@ -36,7 +36,8 @@
 //!   function that plays it in a game ([`engine::bot_move`]);
 //! - [`mod@text`]: the fixed text of messages and words (kept in program memory on
 //!   the AVR), which the line protocol replies with;
-//! - `fibonacci`, `supernim` (feature `related-games`): the two related games;
+//! - `fibonacci`, `supernim` (feature `related-games`): the two related games
+//!   (with `alloc` too, Super-Nim's exact solver and the host's player);
 //! - [`num`], [`rng`]: decimal digits without `core::fmt`, and the one seeded
 //!   generator.
 //!

@@ -13,7 +13,7 @@ use nimbot::strategy::best_move;
 use nimbot::Position;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 use nimbot_latency::{latency, median};
 
 #[derive(Args, Debug)]

@@ -16,7 +16,7 @@ use clap::Args;
 use nimbot::{Engine, Player, Policy};
 use nimbot_bridge::engine::BoardEngine;
 use nimbot_games::client::play_tcp;
-use nimbot_games::record::Recorder;
+use nimbot_games::recorder::Recorder;
 use nimbot_platform::tcp_client::Client;
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
 

@@ -9,6 +9,7 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
+mod json;
 mod line;
 mod moves;
 mod nim_arena;
@@ -17,7 +18,6 @@ mod position;
 mod protocol;
 mod serve;
 mod tournament;
-mod vocab;
 mod web;
 
 use std::io::{self, Write as _};
@@ -422,7 +422,7 @@ fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
             struct FibMove {
                 take: u64,
             }
-            nimbot_games::json::print(&Fib {
+            crate::json::print(&Fib {
                 stones,
                 limit,
                 value: d.value.as_word(),
@@ -446,9 +446,9 @@ fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
 #[derive(serde::Serialize)]
 struct QueryReport {
     #[serde(flatten)]
-    head: vocab::PositionJson,
+    head: nimbot_study::vocab::PositionJson,
     #[serde(rename = "move")]
-    mv: vocab::MoveJson,
+    mv: nimbot_study::vocab::MoveJson,
 }
 
 fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
@@ -461,8 +461,8 @@ fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
         .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
     {
         Ok((d, distance)) if json => {
-            nimbot_games::json::print(&QueryReport {
-                head: vocab::PositionJson::new(*pos, d.value, distance),
+            crate::json::print(&QueryReport {
+                head: nimbot_study::vocab::PositionJson::new(*pos, d.value, distance),
                 mv: d.mv.into(),
             });
             ExitCode::SUCCESS

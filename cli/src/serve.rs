@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use nimbot_games::record::Recorder;
+use nimbot_games::recorder::Recorder;
 use nimbot_games::serve::{referee, GameLog, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 

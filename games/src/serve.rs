@@ -22,8 +22,8 @@ use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::referee::{parse_hello, welcome, CurrentMax, Referee};
 use nimbot_platform::wire::MAX_NAME;
 
-use crate::game_log;
-use crate::record::Recorder;
+use crate::recorder::Recorder;
+use nimbot_study::game_log;
 
 /// Longest message accepted from a client (the stock server reads 1024 bytes).
 const MAX_IN: usize = 1024;

@@ -11,12 +11,12 @@ use std::time::Duration;
 use nimbot::engine::TableOrSolverEngine;
 use nimbot::solver::{Solution, SolveBox};
 use nimbot::{Params, Player, Policy, Value};
-use nimbot_games::analysis::Analysis;
 use nimbot_games::client::play_tcp;
-use nimbot_games::record::Recorder;
+use nimbot_games::recorder::Recorder;
 use nimbot_games::serve::{referee, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 use nimbot_platform::tcp_client::Client;
+use nimbot_study::analysis::Analysis;
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -85,7 +85,8 @@ fn game(stones: u32, resets: u8) {
         assert_eq!(result.winner, expected, "N = {stones}, R = {resets}");
     }
     let text = std::fs::read_to_string(&path).unwrap();
-    let analysis = Analysis::of_text(&text, resets, 3).unwrap();
+    let analysis =
+        Analysis::of_text(&mut TableOrSolverEngine::embedded(), &text, resets, 3).unwrap();
     assert_eq!(analysis.stones, stones);
     assert_eq!(analysis.winner, Some(expected.index()));
     assert_eq!(analysis.summary().blunders[expected.index()], 0);

@@ -103,7 +103,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         Family::Fibonacci,
     ),
     spec(
-        "new supernim H1,H2,... first|second [cap C] [heaps K]",
+        "new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]",
         "ok",
         Family::SuperNim,
     ),
@@ -406,6 +406,28 @@ pub struct Question {
     pub pending: bool,
 }
 
+/// The Super-Nim players a session can play (`new supernim ... player P`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuperNimPlayer {
+    /// `perfect`: the host's player, exact near the cap, learning the opponent's
+    /// model (`nimbot::supernim::Perfect`; builds with a heap only, the default
+    /// there).
+    Perfect,
+    /// `search`: the boards' bounded search (`nimbot::supernim::decide`; the
+    /// default without a heap).
+    Search,
+}
+
+impl SuperNimPlayer {
+    /// The word that names it.
+    pub const fn word(self) -> Text {
+        match self {
+            SuperNimPlayer::Perfect => text!("perfect"),
+            SuperNimPlayer::Search => text!("search"),
+        }
+    }
+}
+
 /// The opponent's move of `opp`, read as the game in progress has them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opp {
@@ -452,6 +474,10 @@ pub enum Command<'a> {
         cap: Option<u32>,
         /// `heaps K`: the most heaps a position may hold.
         most: Option<u32>,
+        /// `player perfect|search`: which player the bot plays.
+        player: Option<SuperNimPlayer>,
+        /// `nodes K`: the player's node budget per move.
+        nodes: Option<u32>,
     },
     /// `go`.
     Go,
@@ -540,14 +566,25 @@ impl<'a> Command<'a> {
             }
             #[cfg(feature = "related-games")]
             Some(b"supernim") => {
-                let usage = text!("usage: new supernim H1,H2,... first|second [cap C] [heaps K]");
+                let usage = text!(
+                    "usage: new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]"
+                );
                 let list = ahead.next().ok_or(usage)?;
                 let seat = ahead.seat(usage)?;
-                let (mut cap, mut most) = (None, None);
+                let (mut cap, mut most, mut player, mut nodes) = (None, None, None, None);
                 while let Some(word) = ahead.next() {
                     let slot = match word {
                         b"cap" => &mut cap,
                         b"heaps" => &mut most,
+                        b"nodes" => &mut nodes,
+                        b"player" => {
+                            player = Some(match ahead.next() {
+                                Some(b"perfect") => SuperNimPlayer::Perfect,
+                                Some(b"search") => SuperNimPlayer::Search,
+                                _ => return Err(usage),
+                            });
+                            continue;
+                        }
                         _ => return Err(usage),
                     };
                     *slot = Some(ahead.number(usage)?);
@@ -562,6 +599,8 @@ impl<'a> Command<'a> {
                     seat,
                     cap,
                     most,
+                    player,
+                    nodes,
                 })
             }
             #[cfg(not(feature = "related-games"))]
@@ -601,6 +640,8 @@ impl<'a> Command<'a> {
                 seat,
                 cap,
                 most,
+                player,
+                nodes,
             } => {
                 out.put(text!("new supernim "));
                 heaps.write(out);
@@ -611,6 +652,13 @@ impl<'a> Command<'a> {
                 }
                 if let Some(k) = most {
                     out.fill(text!(" heaps #"), &[*k]);
+                }
+                if let Some(p) = player {
+                    out.put(text!(" player "));
+                    out.put(p.word());
+                }
+                if let Some(k) = nodes {
+                    out.fill(text!(" nodes #"), &[*k]);
                 }
             }
             Command::Go => out.put(text!("go")),

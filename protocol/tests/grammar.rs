@@ -12,7 +12,7 @@ use nimbot::text::Text;
 use nimbot::{Move, Player, Policy, Value};
 use nimbot_protocol::grammar::{
     Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
-    Reason, Response, State, Turn, BANNER, COMMANDS, SOFTWARE,
+    Reason, Response, State, SuperNimPlayer, Turn, BANNER, COMMANDS, SOFTWARE,
 };
 use nimbot_protocol::{Reply, GRAMMAR, HELP_AVR, HELP_EXPANDING, HELP_GAMES, MAX_LINE, MAX_REPLY};
 use proptest::prelude::*;
@@ -70,7 +70,20 @@ fn value() -> impl Strategy<Value = Value> {
 #[derive(Clone, Debug)]
 enum Cmd {
     Plain(Command<'static>, Context),
-    SuperNim(Vec<u32>, Player, Option<u32>, Option<u32>),
+    SuperNim(Vec<u32>, Player, Option<u32>, Option<u32>, SnOptions),
+}
+
+/// `player P` and `nodes K` of `new supernim`.
+type SnOptions = (Option<SuperNimPlayer>, Option<u32>);
+
+fn sn_options() -> impl Strategy<Value = SnOptions> {
+    (
+        prop::option::of(prop_oneof![
+            Just(SuperNimPlayer::Perfect),
+            Just(SuperNimPlayer::Search)
+        ]),
+        prop::option::of(0u32..100_000_000),
+    )
 }
 
 fn command() -> impl Strategy<Value = Cmd> {
@@ -86,15 +99,19 @@ fn command() -> impl Strategy<Value = Cmd> {
         )),
         (any::<u32>(), seat())
             .prop_map(move |(stones, seat)| plain(Command::NewFibonacci { stones, seat })),
+        // At most 10 heaps of 4 digits: with every option the line fits a reply.
         (
-            prop::collection::vec(0u32..10_000, 1..=12),
+            prop::collection::vec(0u32..10_000, 1..=10),
             seat(),
             [
                 prop::option::of(0u32..10_000),
                 prop::option::of(0u32..10_000)
-            ]
+            ],
+            sn_options(),
         )
-            .prop_map(|(heaps, seat, [cap, most])| Cmd::SuperNim(heaps, seat, cap, most)),
+            .prop_map(|(heaps, seat, [cap, most], options)| Cmd::SuperNim(
+                heaps, seat, cap, most, options
+            )),
         Just(plain(Command::Go)),
         mv().prop_map(move |m| plain(Command::Opp(Opp::Take(m)))),
         any::<u32>().prop_map(|t| Cmd::Plain(Command::Opp(Opp::Fibonacci(t)), Context::Fibonacci)),
@@ -281,9 +298,9 @@ proptest! {
         let heaps;
         let (command, context) = match &cmd {
             Cmd::Plain(c, ctx) => (c.clone(), *ctx),
-            Cmd::SuperNim(h, seat, cap, most) => {
+            Cmd::SuperNim(h, seat, cap, most, (player, nodes)) => {
  heaps = h.clone();
- (Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap: *cap, most: *most }, Context::Expanding)
+ (Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap: *cap, most: *most, player: *player, nodes: *nodes }, Context::Expanding)
  }
         };
         let line = written(|out| command.write(out));
@@ -343,6 +360,8 @@ fn the_round_trips_cover_every_variant() {
                 seat: Player::First,
                 cap: None,
                 most: None,
+                player: None,
+                nodes: None,
             }),
         };
         seen[kind] = true;
@@ -605,10 +624,12 @@ proptest! {
             let heaps;
             let command = match cmd {
                 Cmd::Plain(c, _) => c.clone(),
-                Cmd::SuperNim(h, seat, cap, most) => {
+                Cmd::SuperNim(h, seat, cap, most, (player, nodes)) => {
  heaps = h.iter().map(|h| 1 + h % 9).collect::<Vec<u32>>();
  let cap = cap.map(|c| 1 + c % 300);
- Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap, most: *most }
+ // A small budget: a session's move stays quick.
+ let nodes = nodes.map(|k| k % 5000);
+ Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap, most: *most, player: *player, nodes }
  }
             };
             let line = match noise {

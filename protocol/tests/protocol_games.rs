@@ -125,7 +125,8 @@ fn bad_starts_are_refused_and_change_nothing() {
     let mut s = session();
     assert_eq!(send(&mut s, "new fibonacci 10 second"), "ok");
     let state = send(&mut s, "state");
-    let supernim_usage = "error usage: new supernim H1,H2,... first|second [cap C] [heaps K]";
+    let supernim_usage =
+        "error usage: new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]";
     refused(
         &mut s,
         &state,

@@ -23,10 +23,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
-use nimbot_games::record::{self, Recorder};
+use nimbot_games::recorder::Recorder;
 use nimbot_platform::json::{Feed, Object, Splitter};
 use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
 use nimbot_platform::wire::{Reason, MAX_NAME};
+use nimbot_study::record;
 use serde::{Deserialize, Serialize};
 
 use super::engine::{self, Bot, Seat};

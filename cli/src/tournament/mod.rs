@@ -407,7 +407,7 @@ fn play_all(
         done.push(g);
         let g = done.last().expect("just pushed");
         if json {
-            nimbot_games::json::print(&GameLine {
+            crate::json::print(&GameLine {
                 kind: "game",
                 game: g.game,
                 stones: g.stones,
@@ -507,7 +507,7 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
         return ExitCode::from(EXIT_FILES);
     }
     if json {
-        nimbot_games::json::print(&s);
+        crate::json::print(&s);
     } else {
         print!("{}", report::text(&s));
         println!(

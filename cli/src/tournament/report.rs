@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use nimbot_games::record::Line;
+use nimbot_study::record::Line;
 use serde::Serialize;
 
 use super::game::{EndKind, Played};

@@ -127,7 +127,7 @@ impl Store {
 
     /// Append a finished game and make it durable before going on.
     pub fn append(&mut self, game: &Played) -> Result<(), String> {
-        let line = nimbot_games::json::line(game);
+        let line = crate::json::line(game);
         self.results
             .write_all(line.as_bytes())
             .and_then(|()| self.results.sync_data())

@@ -1,15 +1,15 @@
-//! The exact Super-Nim solver (`nimbot_exploit::supernim`) against a plain minimax written
-//! from the seed's rules (`tests/common`), and the snapshot of the values of the small
+//! The exact Super-Nim solver (`nimbot::supernim`) against a plain minimax written
+//! from the seed's rules (`tests/supernim_plain`), and the snapshot of the values of the small
 //! starts.
 
 use std::collections::{HashMap, HashSet};
 
+use nimbot::supernim::Solver;
 use nimbot::supernim::{Heaps, Move};
-use nimbot_exploit::supernim::Solver;
 
-mod common;
+mod supernim_plain;
 
-use common::{minimax, starts, successors};
+use supernim_plain::{minimax, starts, successors};
 
 fn heaps(h: &[u32]) -> Heaps {
     Heaps::new(h).unwrap()

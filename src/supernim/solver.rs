@@ -1,4 +1,4 @@
-//! The exact Super-Nim solver (host, feature `alloc`): the value of a position with
+//! The exact Super-Nim solver (feature `alloc`): the value of a position with
 //! the cap in the state, and the value of each of its moves, or a plain "cannot
 //! finish" when a node bound runs out first.
 //!
@@ -20,14 +20,10 @@
 //! even number. That is the exact value of every small start the exact search
 //! finishes (docs/other-games.md), the player's estimate beyond its reach.
 
-use nimbot::supernim::{Cursor, Heaps, Move};
+use alloc::vec::Vec;
 
-mod player;
-
-pub use player::{
-    heap_reach, Model, Perfect, PerfectDecision, HEAP_REACH, PERFECT_ENTRIES, PERFECT_NODE_BUDGET,
-    TIE_BREAK_PLIES,
-};
+use super::memo::Memo;
+use super::rules::{Cursor, Heaps, Move};
 
 /// A bound on any margin: more than twice any cap.
 const INF: i32 = 1 << 20;
@@ -49,137 +45,6 @@ fn most(plies: u32) -> i32 {
     i32::try_from(plies.div_ceil(2)).unwrap_or(INF / 2) * 2
 }
 
-/// One stored interval `[lo, hi]` containing a value, and where its key is.
-#[derive(Clone, Copy, Debug, Default)]
-struct Slot {
-    hash: u64,
-    /// Start of the key in `Table::keys` (0 with `len` 0: an empty slot).
-    at: u32,
-    len: u16,
-    lo: i16,
-    hi: i16,
-}
-
-/// An open-addressing hash table from keys (`[u16]`) to value intervals.
-struct Table {
-    slots: Vec<Slot>,
-    keys: Vec<u16>,
-    used: usize,
-    /// Most entries kept.
-    bound: usize,
-}
-
-fn hash_key(key: &[u16]) -> u64 {
-    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
-    for &k in key {
-        h = (h.rotate_left(5) ^ u64::from(k)).wrapping_mul(0x517C_C1B7_2722_0A95);
-    }
-    h ^= h >> 32;
-    h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h ^ (h >> 29)) | 1
-}
-
-impl Table {
-    fn new(bound: usize) -> Table {
-        Table {
-            slots: Vec::new(),
-            keys: Vec::new(),
-            used: 0,
-            bound,
-        }
-    }
-
-    fn find(&self, key: &[u16], hash: u64) -> Result<usize, usize> {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut i = (hash as usize) & mask;
-        for _ in 0..self.slots.len() {
-            let Some(s) = self.slots.get(i) else {
-                break;
-            };
-            if s.hash == 0 {
-                return Err(i);
-            }
-            if s.hash == hash {
-                let at = s.at as usize;
-                if self.keys.get(at..at + usize::from(s.len)) == Some(key) {
-                    return Ok(i);
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        Err(usize::MAX)
-    }
-
-    fn get(&self, key: &[u16]) -> Option<(i32, i32)> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let s = self.slots.get(self.find(key, hash_key(key)).ok()?)?;
-        Some((i32::from(s.lo), i32::from(s.hi)))
-    }
-
-    /// Narrows the interval of `key` to `[lo, hi]` (stores it if new and there is
-    /// room).
-    fn narrow(&mut self, key: &[u16], lo: i32, hi: i32) {
-        let hash = hash_key(key);
-        if self.used * 2 >= self.slots.len() {
-            if self.used >= self.bound {
-                // Full: an existing entry may still be narrowed.
-                if let Ok(i) = self.find(key, hash) {
-                    self.narrow_at(i, lo, hi);
-                }
-                return;
-            }
-            self.grow();
-        }
-        match self.find(key, hash) {
-            Ok(i) => self.narrow_at(i, lo, hi),
-            Err(i) => {
-                let at = self.keys.len() as u32;
-                self.keys.extend_from_slice(key);
-                if let Some(s) = self.slots.get_mut(i) {
-                    *s = Slot {
-                        hash,
-                        at,
-                        len: key.len() as u16,
-                        lo: clamp16(lo),
-                        hi: clamp16(hi),
-                    };
-                    self.used += 1;
-                }
-            }
-        }
-    }
-
-    fn narrow_at(&mut self, i: usize, lo: i32, hi: i32) {
-        if let Some(s) = self.slots.get_mut(i) {
-            s.lo = s.lo.max(clamp16(lo));
-            s.hi = s.hi.min(clamp16(hi));
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1 << 12);
-        let old = core::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let mask = size - 1;
-        for s in old.into_iter().filter(|s| s.hash != 0) {
-            let mut i = (s.hash as usize) & mask;
-            while self.slots.get(i).is_some_and(|t| t.hash != 0) {
-                i = (i + 1) & mask;
-            }
-            if let Some(t) = self.slots.get_mut(i) {
-                *t = s;
-            }
-        }
-    }
-
-    fn clear(&mut self) {
-        self.slots = Vec::new();
-        self.keys = Vec::new();
-        self.used = 0;
-    }
-}
-
 fn clamp16(v: i32) -> i16 {
     v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
@@ -194,8 +59,9 @@ pub struct MoveValue {
 }
 
 /// The exact solver with its transposition table (kept between calls).
+#[derive(Debug)]
 pub struct Solver {
-    table: Table,
+    table: Memo<(i16, i16)>,
     nodes: u64,
     node_bound: u64,
     key: Vec<u16>,
@@ -214,7 +80,7 @@ impl Solver {
     /// heaps) that gives up on a call after `nodes` nodes.
     pub fn new(nodes: u64, entries: usize) -> Solver {
         Solver {
-            table: Table::new(entries),
+            table: Memo::new(entries),
             nodes: 0,
             node_bound: nodes,
             key: Vec::new(),
@@ -233,7 +99,7 @@ impl Solver {
 
     /// Positions stored.
     pub fn entries(&self) -> usize {
-        self.table.used
+        self.table.len()
     }
 
     /// Forgets every stored position.
@@ -284,10 +150,13 @@ impl Solver {
         if plies_left == 0 || depth == 0 {
             return None;
         }
+        // Fallible: the heaps (up to MAX_HEAPS of them) decide how many moves.
+        let count = heaps.move_iter().count();
         let mut out = Vec::new();
+        out.try_reserve_exact(count).ok()?;
         let mut h = heaps.clone();
-        let moves: Vec<Move> = heaps.move_iter().collect();
-        for mv in moves {
+        let mut cursor = Cursor::default();
+        while let Some(mv) = cursor.next(&h) {
             let points = h.play(mv).ok()? as i32;
             let child = self.search(&mut h, depth - 1, plies_left - 1, kind, -INF, INF);
             h.undo(mv).ok()?;
@@ -299,12 +168,18 @@ impl Solver {
         Some(out)
     }
 
-    fn make_key(&mut self, h: &Heaps, depth: u32, kind: Kind) {
+    /// The table's key of `h` searched `depth` plies by `kind`; false if it could
+    /// not be made (no memory), and the key is then empty.
+    fn make_key(&mut self, h: &Heaps, depth: u32, kind: Kind) -> bool {
         self.key.clear();
+        if self.key.try_reserve(h.len() + 3).is_err() {
+            return false;
+        }
         self.key.push(depth.min(u32::from(u16::MAX)) as u16);
         self.key.push(kind as u16);
         self.key.push(h.limit() as u16);
         self.key.extend_from_slice(h.sizes());
+        true
     }
 
     /// Negamax with alpha-beta and the table: the mover's margin over the next
@@ -327,7 +202,7 @@ impl Solver {
         if depth == 0 {
             return Some(if plies_left == 0 { 0 } else { parity_leaf(h) });
         }
-        self.nodes += 1;
+        self.nodes = self.nodes.saturating_add(1);
         if self.nodes > self.node_bound {
             return None;
         }
@@ -335,10 +210,11 @@ impl Solver {
         // leaf's 2 at a horizon.
         let slack = if kind == Kind::Horizon { 2 } else { 0 };
         let (mut lo, mut hi) = (-most(depth - 1) - slack, most(depth) + slack);
-        self.make_key(h, depth, kind);
-        if let Some((l, u)) = self.table.get(&self.key) {
-            lo = lo.max(l);
-            hi = hi.min(u);
+        if self.make_key(h, depth, kind) {
+            if let Some((l, u)) = self.table.get(&self.key) {
+                lo = lo.max(i32::from(l));
+                hi = hi.min(i32::from(u));
+            }
         }
         if lo >= hi || lo >= beta {
             return Some(lo);
@@ -384,15 +260,22 @@ impl Solver {
             // No move within the heap limit: the game ends here (a board's stall).
             best = 0;
         }
-        self.make_key(h, depth, kind);
-        let key = core::mem::take(&mut self.key);
-        if !any || (best > a0 && best < b0) {
-            self.table.narrow(&key, best, best);
-        } else if best <= a0 {
-            self.table.narrow(&key, lo, best);
-        } else {
-            self.table.narrow(&key, best, hi);
+        if !self.make_key(h, depth, kind) {
+            return Some(best);
         }
+        let key = core::mem::take(&mut self.key);
+        let (l, u) = if !any || (best > a0 && best < b0) {
+            (best, best)
+        } else if best <= a0 {
+            (lo, best)
+        } else {
+            (best, hi)
+        };
+        // Narrow what is stored to the new interval.
+        let (l, u) = (clamp16(l), clamp16(u));
+        self.table.update(&key, |old| {
+            old.map_or((l, u), |(ol, ou)| (ol.max(l), ou.min(u)))
+        });
         self.key = key;
         Some(best)
     }

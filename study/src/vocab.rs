@@ -1,8 +1,9 @@
-//! The words every JSON line of the CLI shares (`query`, `moves`, `line`,
+//! The words every JSON line of the CLI and the page share (`query`, `moves`, `line`,
 //! `analyze`, game records): a value is `"win"` or `"lose"` for the player who
 //! moves (as the line protocol and `query` answer), a distance is plies to the
 //! end or `null`, and a move is an object `{"take":K,"reset":B}`, with its
-//! `value` and `distance` when it is evaluated. `tests/schema.rs` pins it.
+//! `value` and `distance` when it is evaluated. The schema test of
+//! `cli/tests/answers.rs` pins it.
 
 use nimbot::probe::MoveEvaluation;
 use nimbot::{Move, Position, Value};
@@ -67,7 +68,21 @@ impl From<&MoveEvaluation> for MoveJson {
     }
 }
 
-/// A move as the text tables and `--after` write it: `3`, or `2r` with a reset.
-pub fn move_text(m: Move) -> String {
-    format!("{}{}", m.take, if m.reset { "r" } else { "" })
+/// `value` as one line of JSON, with its newline: the one writer of every JSON
+/// line a command prints, a record holds or the page reads, so that names are
+/// escaped and numbers spelled by one serializer, never by hand.
+pub fn line<T: Serialize>(value: &T) -> String {
+    // The vocabulary's structs (numbers, strings, options, arrays and maps with
+    // string keys) always serialize; anything else would be a bug shown as such.
+    let mut text = serde_json::to_string(value)
+        .unwrap_or_else(|e| format!("{{\"error\":\"not serialized: {e}\"}}"));
+    text.push('\n');
+    text
+}
+
+/// `x` rounded to `places` decimals: figures keep the precision they are measured
+/// to (JSON prints the shortest spelling, e.g. 0.25 for 0.2500).
+pub fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }

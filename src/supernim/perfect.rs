@@ -18,11 +18,13 @@
 //!   for a draw. An opponent's move that loses value ends the branch as a win as
 //!   soon as the exact margin turns positive (exact play then keeps it).
 
-use std::collections::HashMap;
+use alloc::vec::Vec;
 
-use nimbot::supernim::{Chooser, Game, Heaps, Move};
-
-use super::{MoveValue, Solver};
+use super::belief::Belief;
+use super::memo::Memo;
+use super::players::Chooser;
+use super::rules::{Game, Heaps, Move};
+use super::solver::{MoveValue, Solver};
 
 /// The default node budget of [`Perfect`] per move: some milliseconds on a PC.
 pub const PERFECT_NODE_BUDGET: u64 = 200_000;
@@ -47,6 +49,10 @@ pub enum Model {
     /// Splits a 2 whenever it can, else any move equally likely (the greedy
     /// opponent).
     Greedy,
+    /// Plays only moves of the best exact value: nothing to exploit, so no
+    /// tie-break, as [`Model::None`] (what a [`Belief`] concludes of a strong
+    /// opponent).
+    Strong,
     /// No tie-break: the first move of best value in the order of
     /// [`Heaps::moves`].
     None,
@@ -54,12 +60,13 @@ pub enum Model {
 
 impl Model {
     /// The opponent's moves of `heaps` with their probabilities under this model
-    /// (empty for [`Model::None`], which predicts nothing).
+    /// (empty for [`Model::None`] and [`Model::Strong`], which the tie-break
+    /// does not weigh).
     pub fn distribution(self, heaps: &Heaps) -> Vec<(Move, f64)> {
         let moves = heaps.moves();
         match self {
-            Model::None => Vec::new(),
-            Model::Greedy if moves.contains(&Move::Split(2)) => vec![(Move::Split(2), 1.0)],
+            Model::None | Model::Strong => Vec::new(),
+            Model::Greedy if moves.contains(&Move::Split(2)) => alloc::vec![(Move::Split(2), 1.0)],
             Model::Greedy | Model::Uniform => {
                 let p = 1.0 / moves.len().max(1) as f64;
                 moves.into_iter().map(|mv| (mv, p)).collect()
@@ -102,6 +109,23 @@ pub struct Perfect {
     pub model: Model,
     /// Plies left at the last move (a larger number starts a new game).
     last_plies_left: u32,
+    /// What it has learnt of the opponent, when it learns (`None`: `model` is
+    /// fixed).
+    belief: Option<Belief>,
+    /// The position after its last move (heaps, plies left), from which
+    /// [`Chooser::choose`] finds the opponent's move to learn from.
+    after_own: Option<(Heaps, u32)>,
+}
+
+impl core::fmt::Debug for Perfect {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Perfect")
+            .field("budget", &self.budget)
+            .field("model", &self.model)
+            .field("belief", &self.belief)
+            .field("entries", &self.solver.entries())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Perfect {
@@ -113,17 +137,75 @@ impl Perfect {
             budget,
             model,
             last_plies_left: 0,
+            belief: None,
+            after_own: None,
         }
+    }
+
+    /// A player with `budget` nodes a move that learns its opponent's model from
+    /// the moves it is shown ([`Perfect::observe`]; [`Chooser::choose`] finds
+    /// them itself), starting from a [`Belief`] with every model equally likely.
+    pub fn learning(budget: u64) -> Perfect {
+        let belief = Belief::default();
+        let mut player = Perfect::new(budget, belief.model());
+        player.belief = Some(belief);
+        player
+    }
+
+    /// What it has learnt of the opponent (`None`: it does not learn).
+    pub fn belief(&self) -> Option<&Belief> {
+        self.belief.as_ref()
+    }
+
+    /// A new game against a new opponent: a learning player forgets what it
+    /// learnt (the solver's table, true of every game, is kept).
+    pub fn new_opponent(&mut self) {
+        if let Some(belief) = self.belief.as_mut() {
+            *belief = Belief::default();
+            self.model = belief.model();
+        }
+        self.after_own = None;
+        self.chances.memo.clear();
+    }
+
+    /// Notes that the game is at `plies_left` plies before the cap: more than
+    /// the last time means a new game, where what the expectimax remembered is of
+    /// no use any more, nor what was learnt of the last opponent.
+    fn follow(&mut self, plies_left: u32) {
+        if plies_left > self.last_plies_left {
+            self.new_opponent();
+        }
+        self.last_plies_left = plies_left;
+    }
+
+    /// Shows a learning player the opponent's move `mv` in `heaps` with
+    /// `plies_left` plies before the cap (nothing for a player that does not
+    /// learn). Near the cap it asks its solver for the exact values of the
+    /// opponent's moves on a quarter of its budget, to tell a strong opponent
+    /// from the others.
+    pub fn observe(&mut self, heaps: &Heaps, plies_left: u32, mv: Move) {
+        if self.belief.is_none() {
+            return;
+        }
+        self.follow(plies_left);
+        let Some(mut belief) = self.belief else {
+            return;
+        };
+        let values = if plies_left <= TIE_BREAK_PLIES {
+            self.solver.set_node_bound((self.budget / 4).max(1));
+            self.solver.move_values(heaps, plies_left)
+        } else {
+            None
+        };
+        belief.observe(heaps, values.as_deref(), mv);
+        self.model = belief.model();
+        self.belief = Some(belief);
     }
 
     /// The move for `heaps` with `plies_left` plies before the cap, the mover ahead
     /// by `lead` points.
     pub fn decide(&mut self, heaps: &Heaps, plies_left: u32, lead: i32) -> PerfectDecision {
-        if plies_left > self.last_plies_left {
-            // A new game: what the expectimax remembered is of no use any more.
-            self.chances.memo.clear();
-        }
-        self.last_plies_left = plies_left;
+        self.follow(plies_left);
         let mut decision = PerfectDecision {
             mv: if plies_left == 0 {
                 None
@@ -184,7 +266,7 @@ impl Perfect {
             .map(|m| m.mv)
             .collect();
         decision.mv = ties.first().copied();
-        if self.model == Model::None || ties.len() < 2 {
+        if matches!(self.model, Model::None | Model::Strong) || ties.len() < 2 {
             return decision;
         }
         let margin = lead.saturating_add(best);
@@ -286,10 +368,17 @@ fn keep_alive(heaps: &Heaps, plies_left: u32, ties: &[Move]) -> Option<Move> {
 /// The expectimax's memo: the expected result (win 1, draw 1/2) of a position for
 /// the player, keyed on the heaps, the plies left, the depth searched (the plies
 /// left when the search reached the cap, so such entries serve every later move),
-/// the player's exact margin and who moves.
-#[derive(Default)]
+/// the player's exact margin and who moves ([`node_key`]).
 struct Chances {
-    memo: HashMap<NodeKey, f64>,
+    memo: Memo<f64>,
+}
+
+impl Default for Chances {
+    fn default() -> Self {
+        Chances {
+            memo: Memo::new(CHANCE_ENTRIES),
+        }
+    }
 }
 
 /// One expectimax call: the solver for the values, the memo, the model, nodes.
@@ -301,9 +390,32 @@ struct Search<'a> {
     bound: u64,
 }
 
-/// An expectimax node in the memo: the heaps, plies left, depth searched, the
-/// player's margin, and whether it is the player's turn.
-type NodeKey = (Vec<u16>, u32, u32, i32, bool);
+/// An expectimax node in the memo: plies left, depth searched, the player's
+/// margin (two words), whether it is the player's turn, then the heaps.
+type NodeKey = Vec<u16>;
+
+/// The memo's key of a node; `None` if there is no memory for it.
+fn node_key(
+    heaps: &Heaps,
+    plies_left: u32,
+    depth: u32,
+    margin: i32,
+    players_turn: bool,
+) -> Option<NodeKey> {
+    let mut key = Vec::new();
+    key.try_reserve_exact(heaps.len() + 5).ok()?;
+    let word = |n: u32| u16::try_from(n).unwrap_or(u16::MAX);
+    let margin = margin as u32;
+    key.extend_from_slice(&[
+        word(plies_left),
+        word(depth),
+        (margin >> 16) as u16,
+        margin as u16,
+        u16::from(players_turn),
+    ]);
+    key.extend_from_slice(heaps.sizes());
+    Some(key)
+}
 
 /// The result worth `margin` points to the player: a win 1, a draw 1/2, a loss 0.
 fn result(margin: i32) -> f64 {
@@ -327,7 +439,7 @@ impl Search<'_> {
 
     /// Looks up or counts a node; `Err(None)` when out of nodes.
     fn enter(&mut self, key: &NodeKey) -> Result<(), Option<f64>> {
-        if let Some(&c) = self.chances.memo.get(key) {
+        if let Some(c) = self.chances.memo.get(key) {
             return Err(Some(c));
         }
         self.nodes += 1;
@@ -338,10 +450,10 @@ impl Search<'_> {
     }
 
     fn store(&mut self, key: NodeKey, c: f64) {
-        if self.chances.memo.len() >= CHANCE_ENTRIES {
+        if self.chances.memo.is_full() {
             self.chances.memo.clear();
         }
-        self.chances.memo.insert(key, c);
+        self.chances.memo.update(&key, |_| c);
     }
 
     /// The best of `ties` (moves of `heaps` of the best exact value, which keep the
@@ -383,13 +495,7 @@ impl Search<'_> {
         if plies_left == 0 || depth == 0 || heaps.is_empty() {
             return Err(Some(result(margin)));
         }
-        let key = (
-            heaps.sizes().to_vec(),
-            plies_left,
-            depth,
-            margin,
-            players_turn,
-        );
+        let key = node_key(heaps, plies_left, depth, margin, players_turn).ok_or(None)?;
         self.enter(&key)?;
         let values = self.values(heaps, plies_left).ok_or(None)?;
         match values.iter().map(|m| m.value).max() {
@@ -453,7 +559,26 @@ impl Search<'_> {
 }
 
 impl Chooser for Perfect {
+    /// A learning player first finds the opponent's move since its own (the first
+    /// move, in the order of [`Heaps::moves`], that leads from the position it
+    /// left to this one) and learns from it.
     fn choose(&mut self, game: &Game) -> Option<Move> {
-        self.decide(game.heaps(), game.plies_left(), game.lead()).mv
+        let plies_left = game.plies_left();
+        if let Some((before, left)) = self.after_own.take() {
+            let theirs = before.move_iter().find(|&mv| {
+                left == plies_left.saturating_add(1)
+                    && before.apply(mv).is_ok_and(|(h, _)| &h == game.heaps())
+            });
+            if let Some(mv) = theirs {
+                self.observe(&before, left, mv);
+            }
+        }
+        let mv = self.decide(game.heaps(), plies_left, game.lead()).mv?;
+        if self.belief.is_some() {
+            if let Ok((after, _)) = game.heaps().apply(mv) {
+                self.after_own = Some((after, plies_left.saturating_sub(1)));
+            }
+        }
+        Some(mv)
     }
 }

@@ -1,6 +1,7 @@
-//! A game replayed with the rules and the solver, to say where it was thrown
-//! away: what `nimbot analyze` prints, computed here so that tests and other tools
-//! get the same verdicts as the command (which only reads the file and renders).
+//! A game replayed with the rules and an engine, to say where it was thrown
+//! away: what `nimbot analyze` prints and the page's Analysis shows, computed
+//! here so that both (and the tests) get the same verdicts; they only read the
+//! file and render.
 //!
 //! The game comes from a platform game log ([`crate::game_log`]) or a record of
 //! `--record` ([`crate::record`]), which is read as the log the server would have
@@ -10,17 +11,14 @@
 //! a player in a lost position how many plies it could still have held out against
 //! best play. [`Analysis::summary`] then counts the blunders of each seat.
 
-use nimbot::distance::Distances;
-use nimbot::engine::SolvingEngine;
-use nimbot::probe::root_moves;
+use nimbot::probe::{evaluate_move, root_moves};
 use nimbot::rules::IllegalMove;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::position_value;
-use nimbot::Value;
-use nimbot::{Game, Move, Outcome, Params, Player, Position};
+use nimbot::{DecideError, Engine, Game, Move, Outcome, Params, Player, Position};
+use serde::Serialize;
 
 use crate::game_log::{self, Log};
 use crate::record::{self, Record};
+use crate::vocab::MoveJson;
 
 /// What one move did.
 pub struct Ply {
@@ -74,17 +72,17 @@ pub struct Summary {
     pub first: [Option<usize>; 2],
 }
 
-/// The moves that win from `pos`, by `sol`, in the root probe's order (no reset
-/// first, takes ascending): its distinct moves, so a take above the pile or a reset
-/// on the emptying take is not listed again.
-fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
-    root_moves(pos)
-        .filter(|&mv| match pos.after(mv) {
-            Ok(None) => true,
-            Ok(Some(next)) => position_value(sol, &next) == Ok(Value::Lost),
-            Err(_) => false,
-        })
-        .collect()
+/// The moves that win from `pos`, by `engine`, in the root probe's order (no
+/// reset first, takes ascending): its distinct moves, so a take above the pile or
+/// a reset on the emptying take is not listed again.
+fn winning_moves<E: Engine>(engine: &mut E, pos: &Position) -> Result<Vec<Move>, DecideError> {
+    let mut out = Vec::new();
+    for mv in root_moves(pos) {
+        if evaluate_move(engine, pos, mv)?.value.is_won() {
+            out.push(mv);
+        }
+    }
+    Ok(out)
 }
 
 /// A record as the log the server would have written of the same game: one
@@ -92,8 +90,7 @@ fn winning_moves(sol: &Solution, pos: &Position) -> Vec<Move> {
 /// them), the reason line.
 fn from_record(rec: &Record) -> Result<(Log, Params), String> {
     let h = &rec.header;
-    let params = Params::new(h.stones, h.resets, h.init_max)
-        .map_err(|e| format!("the record's game (N = {}): {e}", h.stones))?;
+    let params = h.params()?;
     let mut game = Game::new(params);
     let mut records = Vec::new();
     for p in &rec.plies {
@@ -121,28 +118,40 @@ fn from_record(rec: &Record) -> Result<(Log, Params), String> {
 
 impl Analysis {
     /// Replay `text`, a platform log or a record (JSON lines, which name N, R and
-    /// M themselves; `resets` and `init_max` are for a log, which does not).
+    /// M themselves; `resets` and `init_max` are for a log, which does not), with
+    /// the values and distances of `engine`.
     ///
     /// # Errors
     /// Text that is neither, a game that cannot be replayed or solved here: one
     /// line.
-    pub fn of_text(text: &str, resets: u8, init_max: u32) -> Result<Analysis, String> {
+    pub fn of_text<E: Engine>(
+        engine: &mut E,
+        text: &str,
+        resets: u8,
+        init_max: u32,
+    ) -> Result<Analysis, String> {
         if text.trim_start().starts_with('{') {
             let (log, params) = from_record(&record::parse(text)?)?;
             Analysis::replay(
+                engine,
                 &log,
                 Some(params.stones()),
                 params.resets(),
                 params.init_max(),
             )
         } else {
-            Analysis::replay(&game_log::parse(text)?, None, resets, init_max)
+            Analysis::replay(engine, &game_log::parse(text)?, None, resets, init_max)
         }
     }
 
     /// Replay `log` for a game with `resets` and `init_max` (N is `stones` if given,
     /// else it comes from the log).
-    pub fn replay(
+    ///
+    /// # Errors
+    /// A log without moves, a game that is not one or that `engine` cannot
+    /// answer: one line.
+    pub fn replay<E: Engine>(
+        engine: &mut E,
         log: &Log,
         stones: Option<u32>,
         resets: u8,
@@ -165,12 +174,10 @@ impl Analysis {
         };
         let params = Params::new(stones, resets, init_max)
             .map_err(|e| format!("N = {stones} from the log: {e}"))?;
-        let bx = SolveBox::games(stones, resets, init_max);
-        if bx.stored_positions() > SolvingEngine::DEFAULT_BUDGET {
-            return Err(format!("N = {stones} is too large to solve here"));
-        }
-        let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
-        let dist = Distances::solve(bx).map_err(|e| e.to_string())?;
+        let unanswered = |e: DecideError| match e {
+            DecideError::TooLarge => format!("N = {stones} is too large to solve here"),
+            e => format!("N = {stones}: {e}"),
+        };
         let mut game = Game::new(params);
         let mut plies: Vec<Ply> = Vec::new();
         let mut note = None;
@@ -184,11 +191,12 @@ impl Analysis {
                 note = Some(format!("record {} comes after the game ended", i + 1));
                 break;
             };
-            let won = position_value(&sol, &before) == Ok(Value::Won);
+            let eval = engine.evaluate(&before).map_err(unanswered)?;
+            let won = eval.value.is_won();
             let mv = Move::new(rec.take, rec.reset);
             let refused = game.check(seat, mv).err();
             let leaves_won = match before.after(mv) {
-                Ok(Some(next)) => position_value(&sol, &next) == Ok(Value::Won),
+                Ok(Some(next)) => engine.evaluate(&next).map_err(unanswered)?.value.is_won(),
                 _ => false,
             };
             plies.push(Ply {
@@ -196,11 +204,11 @@ impl Analysis {
                 seat,
                 before,
                 won,
-                winning: winning_moves(&sol, &before),
+                winning: winning_moves(engine, &before).map_err(unanswered)?,
                 refused,
                 blunder: refused.is_some() || (won && leaves_won),
-                hold_out: if won { None } else { dist.get(&before) },
-                distance: dist.get(&before),
+                hold_out: if won { None } else { eval.distance },
+                distance: eval.distance,
             });
             if refused.is_some() {
                 break;
@@ -254,4 +262,97 @@ impl Analysis {
         }
         s
     }
+
+    /// One JSON line a move, then the summary's: what `nimbot analyze --json`
+    /// prints (the vocabulary of [`crate::vocab`]).
+    pub fn json_lines(&self) -> String {
+        let mut out = String::new();
+        let mut push = |line: String| out.push_str(&line);
+        for (i, p) in self.plies.iter().enumerate() {
+            push(crate::vocab::line(&PlyJson {
+                ply: i + 1,
+                seat: p.seat.index(),
+                name: &p.record.name,
+                take: p.record.take,
+                reset: p.record.reset,
+                stones_before: p.before.stones(),
+                limit: p.before.limit(),
+                value: if p.won { "win" } else { "lose" },
+                winning_moves: p.winning.iter().map(|&m| MoveJson::from(m)).collect(),
+                blunder: p.blunder,
+                refused: p.refused.map(|r| r.to_string()),
+                hold_out: p.hold_out,
+                distance: p.distance,
+                verdict: p.verdict(),
+            }));
+        }
+        let s = self.summary();
+        push(crate::vocab::line(&SummaryJson {
+            stones: self.stones,
+            resets: self.resets,
+            init_max: self.init_max,
+            plies: self.plies.len(),
+            names: [&self.names[0], &self.names[1]],
+            winner: self.winner,
+            reason: self.reason.as_deref(),
+            blunders: s.blunders,
+            first_blunder_ply: s.first,
+            note: self.note.as_deref(),
+        }));
+        out
+    }
+}
+
+impl Ply {
+    /// What the move did, in words: `BLUNDER: refused (why)`, `BLUNDER: threw
+    /// the win away`, `won, kept it`, `lost, could hold N plies` (or `lost`).
+    pub fn verdict(&self) -> String {
+        match (self.refused, self.won, self.blunder) {
+            (Some(r), _, _) => format!("BLUNDER: refused ({r})"),
+            (None, true, true) => "BLUNDER: threw the win away".into(),
+            (None, true, false) => "won, kept it".into(),
+            (None, false, _) => match self.hold_out {
+                Some(d) => format!("lost, could hold {d} plies"),
+                None => "lost".into(),
+            },
+        }
+    }
+}
+
+/// One move as a JSON line.
+#[derive(Serialize)]
+struct PlyJson<'a> {
+    ply: usize,
+    seat: usize,
+    name: &'a str,
+    take: u32,
+    reset: bool,
+    stones_before: u32,
+    limit: u32,
+    /// "win" or "lose": the mover's position before the move.
+    value: &'static str,
+    /// The winning moves there.
+    winning_moves: Vec<MoveJson>,
+    blunder: bool,
+    refused: Option<String>,
+    hold_out: Option<u16>,
+    /// Plies to the end from the position before the move.
+    distance: Option<u16>,
+    /// [`Ply::verdict`].
+    verdict: String,
+}
+
+/// The game's summary as a JSON line.
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    stones: u32,
+    resets: u8,
+    init_max: u32,
+    plies: usize,
+    names: [&'a str; 2],
+    winner: Option<usize>,
+    reason: Option<&'a str>,
+    blunders: [u32; 2],
+    first_blunder_ply: [Option<usize>; 2],
+    note: Option<&'a str>,
 }

@@ -1,17 +1,17 @@
-//! The host's Super-Nim player (`nimbot_exploit::supernim::Perfect`) against the exact
+//! The host's Super-Nim player (`nimbot::supernim::Perfect`) against the exact
 //! solver: on every position of games from the small starts at cap 24, none of its
 //! moves loses value.
 
 use nimbot::rng::SplitMix64;
 use nimbot::supernim::{Chooser, Game, GreedyPlayer, Heaps, RandomPlayer};
+use nimbot::supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 use nimbot::Player;
-use nimbot_exploit::supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
 
 // Each test file uses a part of the shared helpers.
 #[allow(dead_code)]
-mod common;
+mod supernim_plain;
 
-use common::starts;
+use supernim_plain::starts;
 
 #[test]
 fn the_player_never_loses_value_on_games_from_the_small_starts() {

@@ -1,19 +1,19 @@
-//! The host player's choice against greedy (`nimbot_exploit::supernim::Perfect` with
+//! The host player's choice against greedy (`nimbot::supernim::Perfect` with
 //! `Model::Greedy`): among its moves of the best exact value, the one with the best
 //! expected result against greedy down to the cap. Checked against an expectimax
-//! written here over the plain rules and minimax of `tests/common`, on every
+//! written here over the plain rules and minimax of `tests/supernim_plain`, on every
 //! position of games from small starts with a short cap.
 
 use std::collections::HashMap;
 
 use nimbot::rng::SplitMix64;
+use nimbot::supernim::{heap_reach, Model, Perfect, HEAP_REACH};
 use nimbot::supernim::{Chooser, Game, GreedyPlayer, Heaps, Move};
 use nimbot::Player;
-use nimbot_exploit::supernim::{heap_reach, Model, Perfect, HEAP_REACH};
 
-mod common;
+mod supernim_plain;
 
-use common::{minimax, starts, successors};
+use supernim_plain::{minimax, starts, successors};
 
 type Values = HashMap<(Vec<u32>, u32), i32>;
 
