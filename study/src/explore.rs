@@ -1,6 +1,6 @@
 //! One position studied: its value and every move's ([`probe`]), the moves in the
 //! order people read them ([`best_first`]), and the best-play line to the end
-//! ([`line`]). `nimbot moves` and `nimbot line` print these; the page's explorer
+//! ([`line()`]). `nimbot moves` and `nimbot line` print these; the page's explorer
 //! shows them.
 
 use nimbot::probe::{evaluate_move, root_moves, Evaluation, MoveEvaluation};

@@ -1,6 +1,6 @@
 //! Game records (`--record FILE` on `connect`, `exp-nim` and `serve`, the page's
 //! downloads): one JSON line of header, one per ply, one for the end, written with
-//! serde when the game is over ([`write`]) and read back ([`parse`]) by `nimbot
+//! serde when the game is over ([`write()`]) and read back ([`parse`]) by `nimbot
 //! analyze` and the page's Analysis.
 //!
 //! ```text
