@@ -7,15 +7,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::rng::SplitMix64;
 use nimbot::supernim::{
-    play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Move, Opponent,
-    RandomPlayer, SearchPlayer, DEFAULT_NODE_BUDGET,
+    play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Model, Move, Opponent,
+    Perfect, RandomPlayer, SearchPlayer, Solver, DEFAULT_NODE_BUDGET, PERFECT_NODE_BUDGET,
 };
-use nimbot_exploit::supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
+use nimbot::SplitMix64;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 use crate::nim_arena::{self, NimArenaArgs};
 
@@ -79,7 +78,7 @@ pub struct ArenaArgs {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum SuperNimPlayer {
-    /// Exact near the cap, a parity-aware horizon before it (`nimbot_exploit::supernim`).
+    /// Exact near the cap, a parity-aware horizon before it (`nimbot::supernim::Perfect`).
     Perfect,
     /// The bounded alpha-beta search the boards play (`supernim::decide`).
     Search,
@@ -97,6 +96,9 @@ enum ModelArg {
     Uniform,
     /// A 2 split whenever possible, else any reply.
     Greedy,
+    /// Learnt from the opponent's moves during each game (greedy, uniform or
+    /// strong), as the line protocol's player does.
+    Learn,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,9 +132,10 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         move_limit: args.cap,
     };
     let model = match (args.model, args.opponent) {
-        (ModelArg::None, _) => Model::None,
-        (ModelArg::Uniform, _) | (ModelArg::Auto, ArenaOpponent::Random) => Model::Uniform,
-        (ModelArg::Greedy, _) | (ModelArg::Auto, ArenaOpponent::Greedy) => Model::Greedy,
+        (ModelArg::Learn, _) => None,
+        (ModelArg::None, _) => Some(Model::None),
+        (ModelArg::Uniform, _) | (ModelArg::Auto, ArenaOpponent::Random) => Some(Model::Uniform),
+        (ModelArg::Greedy, _) | (ModelArg::Auto, ArenaOpponent::Greedy) => Some(Model::Greedy),
     };
     let started = Instant::now();
     let mut audit = Audit {
@@ -142,7 +145,10 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         lost: 0,
         unfinished: 0,
         player: match args.player {
-            SuperNimPlayer::Perfect => Box::new(Perfect::new(u64::from(nodes), model)),
+            SuperNimPlayer::Perfect => Box::new(match model {
+                Some(model) => Perfect::new(u64::from(nodes), model),
+                None => Perfect::learning(u64::from(nodes)),
+            }),
             SuperNimPlayer::Search => Box::new(SearchPlayer { budget: nodes }),
             SuperNimPlayer::Random => Box::new(RandomPlayer(SplitMix64::new(args.seed ^ 0x5EED))),
         },

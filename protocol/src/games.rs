@@ -5,19 +5,87 @@
 //! the functions here, each returning the reply for the grammar to write. A refused
 //! command leaves the game as it was.
 
-use super::grammar::{Command, List, Response, Turn};
+use super::grammar::{Command, List, Response, SuperNimPlayer, Turn};
 use super::Reply;
 use super::{check_turn, refuse, turn_of, ActiveGame, Error};
-use nimbot::fibonacci as fib;
-use nimbot::rules::{IllegalMove, Player};
-use nimbot::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
-use nimbot::text::text;
+use nimbot::{
+    fibonacci as fib,
+    supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS},
+    text::text,
+    IllegalMove, Player,
+};
 
 /// Move limit (the cap) of a Super-Nim game on the protocol unless `new supernim`
 /// names one (`cap C`); the game then ends on points.
 pub const SUPERNIM_MOVE_LIMIT: u32 = 200;
-/// The Super-Nim player's node budget per move on the protocol.
-const SUPERNIM_NODE_BUDGET: u32 = DEFAULT_NODE_BUDGET;
+/// The player a session plays unless `new supernim` names one (`player P`): the
+/// host's where there is a heap (feature `alloc`), else the boards' search.
+const DEFAULT_PLAYER: SuperNimPlayer = if cfg!(feature = "alloc") {
+    SuperNimPlayer::Perfect
+} else {
+    SuperNimPlayer::Search
+};
+
+/// The Super-Nim bot of a session: which player, its node budget per move, and
+/// on a host the host's player itself (its solver table kept from game to game).
+#[derive(Debug)]
+pub(super) struct SuperNimBot {
+    player: SuperNimPlayer,
+    /// Nodes per move (`nodes K`); `None`: the player's default.
+    nodes: Option<u32>,
+    #[cfg(feature = "alloc")]
+    perfect: Option<alloc::boxed::Box<sn::Perfect>>,
+}
+
+impl Default for SuperNimBot {
+    fn default() -> Self {
+        SuperNimBot {
+            player: DEFAULT_PLAYER,
+            nodes: None,
+            #[cfg(feature = "alloc")]
+            perfect: None,
+        }
+    }
+}
+
+impl SuperNimBot {
+    /// Starts a game with `player` and `nodes` a move: a learning host player
+    /// forgets the last opponent.
+    fn start(&mut self, player: SuperNimPlayer, nodes: Option<u32>) {
+        self.player = player;
+        self.nodes = nodes;
+        #[cfg(feature = "alloc")]
+        if player == SuperNimPlayer::Perfect {
+            let budget = nodes.map_or(sn::PERFECT_NODE_BUDGET, u64::from);
+            let perfect = self
+                .perfect
+                .get_or_insert_with(|| alloc::boxed::Box::new(sn::Perfect::learning(budget)));
+            perfect.budget = budget;
+            perfect.new_opponent();
+        }
+    }
+
+    /// The move for the player to move in `game`.
+    fn decide(&mut self, game: &sn::Game) -> Option<sn::Move> {
+        #[cfg(feature = "alloc")]
+        if let (SuperNimPlayer::Perfect, Some(perfect)) = (self.player, self.perfect.as_mut()) {
+            return perfect
+                .decide(game.heaps(), game.plies_left(), game.lead())
+                .mv;
+        }
+        sn::decide(game, self.nodes.unwrap_or(DEFAULT_NODE_BUDGET)).mv
+    }
+
+    /// Shows the player the opponent's move `mv` in `game` (before it is played).
+    fn observe(&mut self, game: &sn::Game, mv: sn::Move) {
+        #[cfg(feature = "alloc")]
+        if let (SuperNimPlayer::Perfect, Some(perfect)) = (self.player, self.perfect.as_mut()) {
+            perfect.observe(game.heaps(), game.plies_left(), mv);
+        }
+        #[cfg(not(feature = "alloc"))]
+        let _ = (game, mv);
+    }
+}
 
 /// `new fibonacci STONES first|second`.
 pub(super) fn new_fibonacci(stones: u32, seat: Player) -> Result<ActiveGame, Error> {
@@ -25,19 +93,33 @@ pub(super) fn new_fibonacci(stones: u32, seat: Player) -> Result<ActiveGame, Err
     Ok(ActiveGame::Fibonacci(game, seat))
 }
 
-/// `new supernim H1,H2,... first|second [cap C] [heaps K]`: the cap (moves,
-/// default [`SUPERNIM_MOVE_LIMIT`]) and the most heaps a position may hold
-/// (default and at most [`MAX_HEAPS`]; a host plays a board's game with `heaps 12`).
-pub(super) fn new_supernim(command: Command<'_>) -> Result<ActiveGame, Error> {
+/// `new supernim H1,H2,... first|second [cap C] [heaps K] [player P] [nodes K]`:
+/// the cap (moves, default [`SUPERNIM_MOVE_LIMIT`]), the most heaps a position
+/// may hold (default and at most [`MAX_HEAPS`]; a host plays a board's game with
+/// `heaps 12`), the player and its node budget, set on `bot` once the game is
+/// accepted.
+pub(super) fn new_supernim(
+    command: Command<'_>,
+    bot: &mut SuperNimBot,
+) -> Result<ActiveGame, Error> {
     let Command::NewSuperNim {
         heaps,
         seat,
         cap,
         most,
+        player,
+        nodes,
     } = command
     else {
         return Err(text!("unknown command (try help)"));
     };
+    let player = player.unwrap_or(DEFAULT_PLAYER);
+    if player == SuperNimPlayer::Perfect && !cfg!(feature = "alloc") {
+        return Err(text!("this build plays player search only"));
+    }
+    if nodes == Some(0) {
+        return Err(text!("nodes must be at least 1"));
+    }
     // The grammar has checked that there are at most MAX_HEAPS.
     let mut sizes = [0u32; MAX_HEAPS];
     let mut count = 0;
@@ -50,6 +132,7 @@ pub(super) fn new_supernim(command: Command<'_>) -> Result<ActiveGame, Error> {
         .and_then(|h| h.with_limit(limit))
         .map_err(|e| e.text())?;
     let game = sn::Game::new(heaps, cap.unwrap_or(SUPERNIM_MOVE_LIMIT)).map_err(|e| e.text())?;
+    bot.start(player, nodes);
     Ok(ActiveGame::SuperNim(game, seat))
 }
 
@@ -125,19 +208,27 @@ fn sn_over(game: &sn::Game, bot: Player) -> Option<Turn> {
 }
 
 /// `go` in a Super-Nim game.
-pub(super) fn sn_go(game: &mut sn::Game, bot: Player, out: &mut Reply) -> Result<(), Error> {
+pub(super) fn sn_go(
+    game: &mut sn::Game,
+    bot: Player,
+    player: &mut SuperNimBot,
+    out: &mut Reply,
+) -> Result<(), Error> {
     let mut next = game.clone();
-    sn_move(&mut next, bot, out)?;
+    sn_move(&mut next, bot, player, out)?;
     *game = next;
     Ok(())
 }
 
 /// The bot's move on `game` (a copy: the caller commits it).
-fn sn_move(game: &mut sn::Game, bot: Player, out: &mut Reply) -> Result<(), Error> {
+fn sn_move(
+    game: &mut sn::Game,
+    bot: Player,
+    player: &mut SuperNimBot,
+    out: &mut Reply,
+) -> Result<(), Error> {
     check_turn(game.end().is_some(), game.to_move(), bot, true)?;
-    let mv = sn::decide(game, SUPERNIM_NODE_BUDGET)
-        .mv
-        .ok_or(text!("no move"))?;
+    let mv = player.decide(game).ok_or(text!("no move"))?;
     game.play(bot, mv).map_err(|e| e.text())?;
     Response::SuperNimMove {
         mv,
@@ -152,15 +243,19 @@ pub(super) fn sn_opp(
     game: &mut sn::Game,
     bot: Player,
     mv: sn::Move,
+    player: &mut SuperNimBot,
     out: &mut Reply,
 ) -> Result<(), Error> {
     check_turn(game.end().is_some(), game.to_move(), bot, false)?;
     let mut next = game.clone();
-    match next.play(bot.other(), mv).map_err(|e| e.text())? {
+    let outcome = next.play(bot.other(), mv).map_err(|e| e.text())?;
+    // A legal move: the player learns from it.
+    player.observe(game, mv);
+    match outcome {
         sn::Outcome::Over(_) => {
             Response::SuperNimOver(sn_over(&next, bot).unwrap_or(Turn::Draw)).write(out)
         }
-        sn::Outcome::Continue => sn_move(&mut next, bot, out)?,
+        sn::Outcome::Continue => sn_move(&mut next, bot, player, out)?,
     }
     *game = next;
     Ok(())

@@ -17,13 +17,10 @@
 //! tables of docs/protocol.md are checked against, are [`COMMANDS`].
 
 use super::Reply;
-use nimbot::num::{parse_u32, Decimal};
-use nimbot::policy::Policy;
-use nimbot::rules::{Move, Player};
 #[cfg(feature = "related-games")]
 use nimbot::supernim::{self as sn, MAX_HEAPS};
-use nimbot::text::{match_text, text, Text};
-use nimbot::value::Value;
+use nimbot::text::{match_text, parse_u32, text, Decimal, Text};
+use nimbot::{Move, Player, Policy, Value};
 
 /// The line a board writes once it listens, after every reset.
 pub const BANNER: &str = "nimbot ready";
@@ -103,7 +100,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         Family::Fibonacci,
     ),
     spec(
-        "new supernim H1,H2,... first|second [cap C] [heaps K]",
+        "new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]",
         "ok",
         Family::SuperNim,
     ),
@@ -406,6 +403,28 @@ pub struct Question {
     pub pending: bool,
 }
 
+/// The Super-Nim players a session can play (`new supernim ... player P`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuperNimPlayer {
+    /// `perfect`: the host's player, exact near the cap, learning the opponent's
+    /// model (`nimbot::supernim::Perfect`; builds with a heap only, the default
+    /// there).
+    Perfect,
+    /// `search`: the boards' bounded search (`nimbot::supernim::decide`; the
+    /// default without a heap).
+    Search,
+}
+
+impl SuperNimPlayer {
+    /// The word that names it.
+    pub const fn word(self) -> Text {
+        match self {
+            SuperNimPlayer::Perfect => text!("perfect"),
+            SuperNimPlayer::Search => text!("search"),
+        }
+    }
+}
+
 /// The opponent's move of `opp`, read as the game in progress has them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opp {
@@ -452,6 +471,10 @@ pub enum Command<'a> {
         cap: Option<u32>,
         /// `heaps K`: the most heaps a position may hold.
         most: Option<u32>,
+        /// `player perfect|search`: which player the bot plays.
+        player: Option<SuperNimPlayer>,
+        /// `nodes K`: the player's node budget per move.
+        nodes: Option<u32>,
     },
     /// `go`.
     Go,
@@ -540,14 +563,25 @@ impl<'a> Command<'a> {
             }
             #[cfg(feature = "related-games")]
             Some(b"supernim") => {
-                let usage = text!("usage: new supernim H1,H2,... first|second [cap C] [heaps K]");
+                let usage = text!(
+                    "usage: new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]"
+                );
                 let list = ahead.next().ok_or(usage)?;
                 let seat = ahead.seat(usage)?;
-                let (mut cap, mut most) = (None, None);
+                let (mut cap, mut most, mut player, mut nodes) = (None, None, None, None);
                 while let Some(word) = ahead.next() {
                     let slot = match word {
                         b"cap" => &mut cap,
                         b"heaps" => &mut most,
+                        b"nodes" => &mut nodes,
+                        b"player" => {
+                            player = Some(match ahead.next() {
+                                Some(b"perfect") => SuperNimPlayer::Perfect,
+                                Some(b"search") => SuperNimPlayer::Search,
+                                _ => return Err(usage),
+                            });
+                            continue;
+                        }
                         _ => return Err(usage),
                     };
                     *slot = Some(ahead.number(usage)?);
@@ -562,6 +596,8 @@ impl<'a> Command<'a> {
                     seat,
                     cap,
                     most,
+                    player,
+                    nodes,
                 })
             }
             #[cfg(not(feature = "related-games"))]
@@ -601,6 +637,8 @@ impl<'a> Command<'a> {
                 seat,
                 cap,
                 most,
+                player,
+                nodes,
             } => {
                 out.put(text!("new supernim "));
                 heaps.write(out);
@@ -611,6 +649,13 @@ impl<'a> Command<'a> {
                 }
                 if let Some(k) = most {
                     out.fill(text!(" heaps #"), &[*k]);
+                }
+                if let Some(p) = player {
+                    out.put(text!(" player "));
+                    out.put(p.word());
+                }
+                if let Some(k) = nodes {
+                    out.fill(text!(" nodes #"), &[*k]);
                 }
             }
             Command::Go => out.put(text!("go")),
@@ -1176,7 +1221,7 @@ impl<'a> Response<'a> {
             };
             return Some(Response::SuperNimMove { mv, over });
         }
-        let take = nimbot::num::parse_u64(first)?;
+        let take = nimbot::text::parse_u64(first)?;
         match w.next() {
             #[cfg(feature = "related-games")]
             None => Some(Response::FibonacciMove { take, won: false }),
@@ -1258,9 +1303,9 @@ impl<'a> Response<'a> {
             #[cfg(feature = "related-games")]
             b"fibonacci" => {
                 w.eat(b"stones")?;
-                let stones = nimbot::num::parse_u64(w.next()?)?;
+                let stones = nimbot::text::parse_u64(w.next()?)?;
                 w.eat(b"limit")?;
-                let limit = nimbot::num::parse_u64(w.next()?)?;
+                let limit = nimbot::text::parse_u64(w.next()?)?;
                 Some(Response::FibonacciState {
                     stones,
                     limit,

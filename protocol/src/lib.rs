@@ -2,7 +2,8 @@
 //!
 //! Defined once here and spoken by every adapter: the host binary on stdin/stdout,
 //! firmware on a UART, the tiny static binary. It runs over any `embedded-io`
-//! [`Read`]/[`Write`] pair with fixed buffers; nothing in it allocates or panics.
+//! [`Read`]/[`Write`] pair with fixed buffers; nothing in it panics, and nothing
+//! allocates but the host's Super-Nim player (feature `alloc`).
 //!
 //! Its grammar is [`grammar`]: every command and reply as a type, with one parser
 //! and one writer each, which the [`Session`] reads and answers with
@@ -38,10 +39,17 @@
 //! # Cargo features
 //! - `related-games`: Fibonacci Nim and Super-Nim on the line protocol (protocol
 //!   version 2; without it the protocol speaks Expanding Nim only, version 1).
+//! - `alloc`: a heap (hosts): `new supernim` plays the host's player
+//!   (`nimbot::supernim::Perfect`: exact near the cap, learning the opponent's
+//!   model from its moves) unless told `player search`, the boards' player.
 //! - `async`: `serve_async` over `embedded-io-async`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+// The host's Super-Nim player (feature `alloc`) keeps its tables on the heap.
+#[cfg(feature = "alloc")]
+extern crate alloc;
 
 use embedded_io::{Read, Write};
 #[cfg(feature = "async")]
@@ -51,17 +59,17 @@ use heapless::Vec;
 use grammar::{Command, Context, Opp, Phrase, Question, Reason, Response, State, Turn};
 #[cfg(not(target_arch = "avr"))]
 use grammar::{Entry, List};
-use nimbot::engine::{bot_move, Engine, MoveError};
 #[cfg(feature = "related-games")]
 use nimbot::fibonacci as fib;
-use nimbot::policy::Policy;
-#[cfg(not(target_arch = "avr"))]
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rules::{Game, IllegalMove, Outcome, Params, Player, Position};
-use nimbot::strategy::DecideError;
 #[cfg(feature = "related-games")]
 use nimbot::supernim as sn;
 use nimbot::text::{text, Text};
+use nimbot::{
+    bot_move, DecideError, Engine, Game, IllegalMove, MoveError, Outcome, Params, Player, Policy,
+    Position,
+};
+#[cfg(not(target_arch = "avr"))]
+use nimbot::{evaluate_move, root_moves};
 
 #[cfg(feature = "related-games")]
 mod games;
@@ -89,7 +97,7 @@ const DEFAULT_INIT_MAX: u32 = 3;
 
 /// The line grammar in brief, one command a line with its reply: what `nimbot
 /// serial --help` prints (docs/protocol.md explains it). Checked against
-/// [`grammar::COMMANDS`] by a test (tests/grammar.rs).
+/// [`grammar::COMMANDS`] by a test (protocol/tests/grammar.rs).
 pub const GRAMMAR: &str = concat!(
     "\
 new N R M first|second               -> ok
@@ -112,7 +120,7 @@ go                                   -> move K [won]
 opp K                                -> move K [won] | lost
 state                                -> state fibonacci stones S limit L turn T
 In a game of Super-Nim:
-new supernim H1,H2,... first|second [cap C] [heaps K] -> ok
+new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K] -> ok
 go                                   -> move MOVE [over R]
 opp MOVE                             -> move MOVE [over R] | over R
 state                                -> state supernim heaps H1,H2,... score BOT OPP turn T
@@ -197,6 +205,9 @@ pub struct Session<E> {
     engine: E,
     game: Option<ActiveGame>,
     policy: Policy,
+    /// The Super-Nim player and its settings.
+    #[cfg(feature = "related-games")]
+    supernim: games::SuperNimBot,
 }
 
 impl<E: Engine> Session<E> {
@@ -213,6 +224,8 @@ impl<E: Engine> Session<E> {
             engine,
             game: None,
             policy,
+            #[cfg(feature = "related-games")]
+            supernim: games::SuperNimBot::default(),
         }
     }
 
@@ -323,7 +336,7 @@ impl<E: Engine> Session<E> {
             }
             #[cfg(feature = "related-games")]
             (command @ Command::NewSuperNim { .. }, _) => {
-                self.game = Some(games::new_supernim(command)?);
+                self.game = Some(games::new_supernim(command, &mut self.supernim)?);
             }
             #[cfg(feature = "related-games")]
             (Command::Go, Some(ActiveGame::Fibonacci(g, bot))) => {
@@ -334,10 +347,12 @@ impl<E: Engine> Session<E> {
                 return games::fib_opp(g, *bot, take, out)
             }
             #[cfg(feature = "related-games")]
-            (Command::Go, Some(ActiveGame::SuperNim(g, bot))) => return games::sn_go(g, *bot, out),
+            (Command::Go, Some(ActiveGame::SuperNim(g, bot))) => {
+                return games::sn_go(g, *bot, &mut self.supernim, out)
+            }
             #[cfg(feature = "related-games")]
             (Command::Opp(Opp::SuperNim(mv)), Some(ActiveGame::SuperNim(g, bot))) => {
-                return games::sn_opp(g, *bot, mv, out)
+                return games::sn_opp(g, *bot, mv, &mut self.supernim, out)
             }
             (Command::Go, _) => {
                 let (mut game, bot) = self.turn(true)?;

@@ -125,9 +125,9 @@ pub fn solve_windowed(
     Ok(())
 }
 
-/// The caps of a box with more than 7 resets, position by position (feature
-/// `resets-above-7`).
-#[cfg(feature = "resets-above-7")]
+/// The caps of a box with more than 7 resets, position by position (left out
+/// with feature `small-solver`).
+#[cfg(not(feature = "small-solver"))]
 fn solve_wide(
     bx: &SolveBox,
     c_top: u32,
@@ -144,8 +144,8 @@ fn solve_wide(
     Ok(())
 }
 
-/// Without feature `resets-above-7` a box with more than 7 resets is refused.
-#[cfg(not(feature = "resets-above-7"))]
+/// With feature `small-solver` a box with more than 7 resets is refused.
+#[cfg(feature = "small-solver")]
 fn solve_wide(
     _: &SolveBox,
     _: u32,
@@ -416,7 +416,7 @@ impl Window {
 
 /// The per-position path for boxes with more than 7 resets: the pile bits of the
 /// cap being solved and of the cap above, whole.
-#[cfg(feature = "resets-above-7")]
+#[cfg(not(feature = "small-solver"))]
 struct Scalar {
     bx: SolveBox,
     stride: usize,
@@ -431,7 +431,7 @@ struct Scalar {
     last: Vec<u32>,
 }
 
-#[cfg(feature = "resets-above-7")]
+#[cfg(not(feature = "small-solver"))]
 impl Scalar {
     fn new(bx: &SolveBox) -> Result<Self, SolveError> {
         let (stride, wpp) = storage(bx.resets);

@@ -15,8 +15,19 @@
 //! - Play can cycle, so every [`Game`] has a move limit (at most
 //!   [`MAX_MOVE_LIMIT`]); a game that reaches it is judged on points: more wins,
 //!   equal is a draw (docs/rules.md: the player ahead is taken as the winner).
-//! - The player ([`decide`]) is iterative-deepening alpha-beta on the score
-//!   difference with a node budget; see [`search`](self#search).
+//! - The boards' player ([`decide`]) is iterative-deepening alpha-beta on the
+//!   score difference with a node budget; see [`search`](self#search).
+//!
+//! With a heap (feature `alloc`), the host's side, in this one home so that the
+//! arena, the line protocol, the command line and the page call the same code:
+//! - `Solver`: the exact solver, the cap in the state (the value of a position
+//!   and of each of its moves, or "cannot finish" within a node bound);
+//! - `Perfect`: the host's player on it (exact near the cap, never a move that
+//!   loses value there, steering toward an opponent model's mistakes), which can
+//!   learn the model from the opponent's moves (`Belief`).
+//!
+//! Their tables grow with fallible allocations and within fixed bounds: when
+//! memory runs out the search is slower or says it cannot finish, never aborts.
 //!
 //! # Search
 //! Negamax over the distinct moves (heaps are named by size, and a merge's result
@@ -25,10 +36,25 @@
 //! [`WIN_BONUS`] toward the side ahead. The previous iteration's best move is tried
 //! first; an iteration cut short by the budget is discarded.
 
+#[cfg(feature = "alloc")]
+mod belief;
+#[cfg(feature = "alloc")]
+mod memo;
+#[cfg(feature = "alloc")]
+mod perfect;
 mod players;
 mod rules;
 mod search;
+#[cfg(feature = "alloc")]
+mod solver;
 
+#[cfg(feature = "alloc")]
+pub use belief::{likelihood, Belief, Model, MODELS, NOISE};
+#[cfg(feature = "alloc")]
+pub use perfect::{
+    heap_reach, Perfect, PerfectDecision, HEAP_REACH, PERFECT_ENTRIES, PERFECT_NODE_BUDGET,
+    TIE_BREAK_PLIES,
+};
 pub use players::{
     play_match, play_match_with, random_start, referee, referee_watched, Chooser, GreedyPlayer,
     MatchConfig, MatchResult, Opponent, RandomPlayer, SearchPlayer, Tally,
@@ -38,3 +64,5 @@ pub use rules::{
     MAX_HEAPS, MAX_HEAP_SIZE, MAX_MOVES, MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
 };
 pub use search::{decide, decide_heaps, Decision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};
+#[cfg(feature = "alloc")]
+pub use solver::{parity_leaf, MoveValue, Solver};

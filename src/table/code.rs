@@ -586,7 +586,7 @@ pub(crate) fn index_of(
 }
 
 /// A solved box kept in the table's coding (without its delayed copies): a few
-/// bits a layer where the full [`Solution`](crate::solver::Solution) keeps one bit
+/// bits a layer where the full [`Solution`](crate::Solution) keeps one bit
 /// a position (a few hundred KB for the 47 billion positions of N <= 1,000,000,
 /// R = 4). Made by the windowed solver in
 /// memory that grows with N ([`SolveBox::memory_bytes`]); probed as a

@@ -302,13 +302,13 @@ fn serialize(
 }
 
 /// The streaming table writer: a [`PileSink`] for
-/// [`solve_windowed`](crate::solver::solve_windowed) that codes each cap as its
+/// [`solve_windowed`](crate::solve_windowed) that codes each cap as its
 /// piles come (folding their runs into tokens on the way), so that writing a
 /// table never holds more than one cap's tokens and the coded caps. Gives the same
 /// blob as [`encode`] of the full solution.
 ///
 /// ```
-/// use nimbot::solver::{solve_windowed, SolveBox};
+/// use nimbot::{solve_windowed, SolveBox};
 /// use nimbot::table::{Encoding, TableWriter};
 /// use nimbot::{Params, Table};
 ///

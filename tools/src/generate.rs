@@ -7,9 +7,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::solver::{solve_windowed, Solution, SolveBox};
 use nimbot::table::{encode, Encoding, TableWriter};
-use nimbot::{Params, Table};
+use nimbot::{solve_windowed, Params, Solution, SolveBox, Table};
 
 use crate::{grouped, progress, GENERATOR};
 

@@ -17,8 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::solver::{solve_windowed, PileBits, PileSink, SolveBox, SolveError};
-use nimbot::{Move, Position, Table};
+use nimbot::{solve_windowed, Move, PileBits, PileSink, Position, SolveBox, SolveError, Table};
 
 use crate::decoded::Decoded;
 
@@ -166,9 +165,9 @@ impl PileSink for Compare<'_> {
         let wpp = self.bits.words().max(1);
         for pile in words.chunks_exact(wpp) {
             let t = self.piles;
-            for w in 0..wpp {
-                let mut changed = pile[w] ^ self.prev[w];
-                self.prev[w] = pile[w];
+            for (w, (&now, prev)) in pile.iter().zip(self.prev.iter_mut()).enumerate() {
+                let mut changed = now ^ *prev;
+                *prev = now;
                 while changed != 0 {
                     let bit = w * 64 + changed.trailing_zeros() as usize;
                     changed &= changed - 1;

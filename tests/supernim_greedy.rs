@@ -1,0 +1,173 @@
+//! The host player's choice against greedy (`nimbot::supernim::Perfect` with
+//! `Model::Greedy`): among its moves of the best exact value, the one with the best
+//! expected result against greedy down to the cap. Checked against an expectimax
+//! written here over the plain rules and minimax of `tests/supernim_plain`, on every
+//! position of games from small starts with a short cap.
+
+use std::collections::HashMap;
+
+use nimbot::{
+    supernim::{heap_reach, Model, Perfect, HEAP_REACH},
+    supernim::{Chooser, Game, GreedyPlayer, Heaps, Move},
+    Player, SplitMix64,
+};
+
+mod supernim_plain;
+
+use supernim_plain::{minimax, starts, successors};
+
+type Values = HashMap<(Vec<u32>, u32), i32>;
+
+/// A win 1, a draw 1/2, a loss 0.
+fn result(margin: i32) -> f64 {
+    match margin.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// Each move's result (heaps, points) and exact value for the mover.
+fn valued(h: &[u32], plies: u32, values: &mut Values) -> Vec<(Vec<u32>, i32, i32)> {
+    let mut next = successors(h);
+    next.sort();
+    next.dedup();
+    next.into_iter()
+        .map(|(n, points)| {
+            let v = points - minimax(&n, plies - 1, values);
+            (n, points, v)
+        })
+        .collect()
+}
+
+/// The player to move (its final margin under exact play `margin`): the best
+/// expected result over its moves of the best exact value.
+fn player(h: &[u32], plies: u32, margin: i32, values: &mut Values) -> f64 {
+    if margin > 0 {
+        return 1.0;
+    }
+    if plies == 0 || h.is_empty() {
+        return result(margin);
+    }
+    let moves = valued(h, plies, values);
+    let best = moves.iter().map(|m| m.2).max().unwrap();
+    moves
+        .iter()
+        .filter(|m| m.2 == best)
+        .map(|(n, _, _)| greedy(n, plies - 1, margin, values))
+        .fold(0.0, f64::max)
+}
+
+/// Greedy to move: it splits a 2 if there is one, else plays any distinct move,
+/// each as likely; a move below its best value adds what it loses to the margin.
+fn greedy(h: &[u32], plies: u32, margin: i32, values: &mut Values) -> f64 {
+    if plies == 0 || h.is_empty() {
+        return result(margin);
+    }
+    let moves = valued(h, plies, values);
+    let best = moves.iter().map(|m| m.2).max().unwrap();
+    let replies: Vec<_> = match moves.iter().find(|m| m.1 == 2) {
+        Some(split) => vec![split.clone()],
+        None => moves,
+    };
+    let p = 1.0 / replies.len() as f64;
+    replies
+        .iter()
+        .map(|(n, _, v)| p * player(n, plies - 1, margin + best - v, values))
+        .sum()
+}
+
+fn sizes(h: &Heaps) -> Vec<u32> {
+    h.sizes().iter().map(|&n| u32::from(n)).collect()
+}
+
+#[test]
+fn the_choice_among_equal_moves_is_the_best_expected_result_against_greedy() {
+    const CAP: u32 = 9;
+    let mut values = Values::new();
+    let mut bot = Perfect::new(50_000_000, Model::Greedy);
+    let (mut checked, mut mattered) = (0, 0);
+    let starts = starts(2..=3, 5);
+    for (i, start) in starts.iter().enumerate() {
+        for seat in [Player::First, Player::Second] {
+            let mut greedy_player = GreedyPlayer(SplitMix64::new(i as u64 * 2 + 1));
+            let mut game = Game::new(Heaps::new(start).unwrap(), CAP).unwrap();
+            while game.end().is_none() {
+                let mover = game.to_move();
+                if mover != seat {
+                    let mv = greedy_player.choose(&game).unwrap();
+                    game.play(mover, mv).unwrap();
+                    continue;
+                }
+                let h = sizes(game.heaps());
+                let left = game.plies_left();
+                let value = minimax(&h, left, &mut values);
+                // As if the player were level (margin 0) or 2 points short of it
+                // (margin -2): the choice is made only then.
+                for margin in [0, -2] {
+                    let d = bot.decide(game.heaps(), left, margin - value);
+                    let moves = valued(&h, left, &mut values);
+                    let ties: Vec<_> = moves.iter().filter(|m| m.2 == value).collect();
+                    let chances: Vec<f64> = ties
+                        .iter()
+                        .map(|(n, _, _)| greedy(n, left - 1, margin, &mut values))
+                        .collect();
+                    let want = chances.iter().copied().fold(0.0, f64::max);
+                    let mv = d.mv.unwrap();
+                    let (n, _) = game.heaps().apply(mv).unwrap();
+                    let n = sizes(&n);
+                    let points = if mv == Move::Split(2) { 2 } else { 0 };
+                    assert_eq!(points - minimax(&n, left - 1, &mut values), value);
+                    if ties.len() > 1 {
+                        let got = d.chance.unwrap_or(-1.0);
+                        assert_eq!(d.chance_depth, left, "{h:?} {left}");
+                        assert!((got - want).abs() < 1e-9, "{h:?} {left}: {got} {want}");
+                        let mine = greedy(&n, left - 1, margin, &mut values);
+                        assert!((mine - want).abs() < 1e-9, "{h:?} {left} {mv:?}");
+                        checked += 1;
+                        if chances.iter().any(|&c| (c - want).abs() > 1e-9) {
+                            mattered += 1;
+                        }
+                    }
+                }
+                let mv = bot.choose(&game).unwrap();
+                game.play(mover, mv).unwrap();
+            }
+        }
+    }
+    println!("{checked} choices checked, {mattered} where the moves of equal value differ");
+    assert!(checked > 200, "{checked}");
+    assert!(mattered > 20, "{mattered}");
+}
+
+/// A heap's reach from its definition: a 2 lasts one ply, another even `n` one ply
+/// and its two halves, an odd `n` one ply and then `3n + 1`; capped.
+fn reach(n: u32, memo: &mut HashMap<u32, u32>) -> u32 {
+    if n == 2 {
+        return 1;
+    }
+    if let Some(&r) = memo.get(&n) {
+        return r;
+    }
+    let r = if n % 2 == 1 {
+        1 + reach(3 * n + 1, memo)
+    } else {
+        1 + 2 * reach(n / 2, memo)
+    };
+    let r = r.min(HEAP_REACH);
+    memo.insert(n, r);
+    r
+}
+
+#[test]
+fn a_heaps_reach_follows_its_definition() {
+    let mut memo = HashMap::new();
+    for n in 1..=3333u16 {
+        assert_eq!(heap_reach(n), reach(u32::from(n), &mut memo), "{n}");
+    }
+    // The examples of docs/other-games.md.
+    assert_eq!(
+        (heap_reach(16), heap_reach(10), heap_reach(7)),
+        (15, 33, 64)
+    );
+}
