@@ -193,6 +193,8 @@ pub(crate) struct CapCoder<const COPIES: bool> {
 struct CopyCheck {
     history: Vec<u64>,
     ring: usize,
+    /// The slot of the current pile (its offset modulo `ring`).
+    slot: usize,
     failed: Vec<u64>,
     masks: Vec<u64>,
     shifted: Vec<u64>,
@@ -222,6 +224,7 @@ impl CopyCheck {
         Ok(CopyCheck {
             history: filled(ring * wpp, 0)?,
             ring,
+            slot: 0,
             failed: filled(wpp * usize::from(r), 0)?,
             masks,
             shifted: filled(wpp, 0)?,
@@ -315,8 +318,12 @@ impl<const COPIES: bool> CapCoder<COPIES> {
                     if u64::from(t) < d {
                         break;
                     }
-                    let back =
-                        (u64::from(t) - d).checked_rem(cc.ring as u64).unwrap_or(0) as usize * wpp;
+                    // d < ring: the pile d back is that many slots behind, no division.
+                    let back = if (cc.slot as u64) >= d {
+                        cc.slot - d as usize
+                    } else {
+                        (cc.slot + cc.ring).saturating_sub(d as usize)
+                    } * wpp;
                     let Some(old) = cc.history.get(back..back + wpp) else {
                         continue;
                     };
@@ -329,12 +336,17 @@ impl<const COPIES: bool> CapCoder<COPIES> {
                         }
                     }
                 }
-                let slot = (t as usize).checked_rem(cc.ring).unwrap_or(0) * wpp;
-                if let Some(h) = cc.history.get_mut(slot..slot + wpp) {
+                let at = cc.slot * wpp;
+                if let Some(h) = cc.history.get_mut(at..at + wpp) {
                     for (h, &w) in h.iter_mut().zip(pile) {
                         *h = w;
                     }
                 }
+                cc.slot = if cc.slot + 1 >= cc.ring {
+                    0
+                } else {
+                    cc.slot + 1
+                };
             }
             self.piles = self.piles.saturating_add(1);
         }
@@ -441,6 +453,7 @@ impl<const COPIES: bool> CapCoder<COPIES> {
         }
         if let Some(cc) = self.copy.as_mut() {
             cc.failed.fill(0);
+            cc.slot = 0;
         }
         self.cap = None;
         Ok(base)
