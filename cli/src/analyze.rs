@@ -18,8 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::Move;
+use nimbot::{Move, TableOrSolverEngine};
 use nimbot_study::analysis::Analysis;
 use nimbot_study::chart::Chart;
 use nimbot_study::notation::move_text;

@@ -9,9 +9,7 @@ use std::net::{TcpListener, TcpStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{Params, Player, Policy, Value};
+use nimbot::{Params, Player, Policy, Solution, SolveBox, TableOrSolverEngine, Value};
 use nimbot_games::client::play_tcp;
 use nimbot_games::recorder::Recorder;
 use nimbot_games::serve::{referee, Log, ServeOptions};

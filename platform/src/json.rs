@@ -23,7 +23,7 @@
 
 use heapless::Vec;
 
-use nimbot::num::Decimal;
+use nimbot::text::Decimal;
 
 /// Deepest nesting of objects and arrays accepted (the platform uses 2).
 pub const MAX_DEPTH: usize = 16;
@@ -234,7 +234,7 @@ impl<'a> Value<'a> {
     /// A non-negative integer written with digits only that fits a `u32`.
     pub fn as_u32(&self) -> Option<u32> {
         match self {
-            Value::Number(n) => nimbot::num::parse_u32(n),
+            Value::Number(n) => nimbot::text::parse_u32(n),
             _ => None,
         }
     }

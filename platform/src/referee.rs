@@ -21,7 +21,7 @@ use heapless::Vec;
 
 use super::json::{Object, Value, Writer};
 use super::wire::{Reason, MAX_NAME, MAX_REASON};
-use nimbot::rules::{Game, IllegalMove, Move, Outcome, Params, Player};
+use nimbot::{Game, IllegalMove, Move, Outcome, Params, Player};
 
 /// Room for one state message (two names of [`MAX_NAME`] bytes appear three times).
 pub const MAX_STATE: usize = 768;

@@ -17,11 +17,11 @@
 use heapless::Vec;
 
 use super::wire::{GameResult, Reason};
-use nimbot::engine::{bot_move, Engine, MoveError};
-use nimbot::num::{parse_u32, Decimal};
-use nimbot::policy::Policy;
-use nimbot::rules::{Game, Move, Outcome, ParamError, Params, Player};
-use nimbot::strategy::DecideError;
+use nimbot::{
+    bot_move,
+    text::{parse_u32, Decimal},
+    DecideError, Engine, Game, Move, MoveError, Outcome, ParamError, Params, Player, Policy,
+};
 
 /// Longest line kept; longer lines are ignored whole.
 pub const MAX_TEXT_LINE: usize = 256;

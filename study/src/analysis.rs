@@ -11,9 +11,10 @@
 //! a player in a lost position how many plies it could still have held out against
 //! best play. [`Analysis::summary`] then counts the blunders of each seat.
 
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rules::IllegalMove;
-use nimbot::{DecideError, Engine, Game, Move, Outcome, Params, Player, Position};
+use nimbot::{
+    evaluate_move, root_moves, DecideError, Engine, Game, IllegalMove, Move, Outcome, Params,
+    Player, Position,
+};
 use serde::Serialize;
 
 use crate::game_log::{self, Log};
@@ -385,7 +386,7 @@ mod tests {
             "\n"
         );
         let a = Analysis::of_text(
-            &mut nimbot::engine::TableOrSolverEngine::embedded(),
+            &mut nimbot::TableOrSolverEngine::embedded(),
             text,
             0,
             0,
