@@ -6,11 +6,10 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::{Engine, Params, Position};
+use nimbot::{
+    best_move, evaluate_move, root_moves, Engine, Params, Position, Solution, SolveBox,
+    TableOrSolverEngine,
+};
 
 /// A raw state in front of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

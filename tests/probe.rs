@@ -5,12 +5,10 @@
 //! parity against the solver on whole boxes is a unit test of the solver; the line
 //! protocol's `moves` on the probe is protocol/tests/engines.rs.)
 
-use nimbot::engine::SolvingEngine;
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rng::SplitMix64;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::position_value;
-use nimbot::{Engine, Move, Position};
+use nimbot::{
+    evaluate_move, position_value, root_moves, Engine, Move, Position, Solution, SolveBox,
+    SolvingEngine, SplitMix64,
+};
 
 /// A random position of the box of `n` stones (R, M): a stored one (cap below the
 /// pile) most of the time, sometimes one whose cap is open.

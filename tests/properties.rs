@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nimbot::rules::IllegalMove;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::{Game, Move, Outcome, Params, Player, Position, Table};
+use nimbot::{
+    best_move, Game, IllegalMove, Move, Outcome, Params, Player, Position, Solution, SolveBox,
+    Table,
+};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! server)") played on `Game`, plus the refusals of the server's judging order and
 //! the parameter / position validation errors.
 
-use nimbot::rules::{
+use nimbot::{
     Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
 };
 

@@ -2,10 +2,11 @@
 //! solver: on every position of games from the small starts at cap 24, none of its
 //! moves loses value.
 
-use nimbot::rng::SplitMix64;
-use nimbot::supernim::{Chooser, Game, GreedyPlayer, Heaps, RandomPlayer};
-use nimbot::supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET};
-use nimbot::Player;
+use nimbot::{
+    supernim::{Chooser, Game, GreedyPlayer, Heaps, RandomPlayer},
+    supernim::{Model, Perfect, Solver, PERFECT_NODE_BUDGET},
+    Player, SplitMix64,
+};
 
 // Each test file uses a part of the shared helpers.
 #[allow(dead_code)]

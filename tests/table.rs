@@ -1,11 +1,11 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
-use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
-use nimbot::policy::decide;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, position_value, DecideError, Oracle};
-use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
-use nimbot::{Engine, Params, Policy, Position, Table, TableEngine, Value};
+use nimbot::{
+    best_move, position_value,
+    table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE},
+    DecideError, Engine, Oracle, Params, Policy, Position, Solution, SolveBox, SolvingEngine,
+    Table, TableEngine, TableOrSolverEngine, Value,
+};
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
@@ -269,7 +269,7 @@ fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
     assert_eq!(host.decide(&pos, Policy::First), table.best_move(&pos));
     assert_eq!(
         host.decide(&pos, Policy::Trap),
-        decide(&table, &pos, Policy::Trap)
+        Policy::Trap.decide(&table, &pos)
     );
 }
 
@@ -292,7 +292,7 @@ fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
         let d = t.best_move(&pos).unwrap();
         assert_eq!(d.value.is_won(), want, "{pos:?}");
         assert_eq!(
-            decide(&t, &pos, Policy::Trap).unwrap().value.is_won(),
+            Policy::Trap.decide(&t, &pos).unwrap().value.is_won(),
             want,
             "{pos:?}"
         );

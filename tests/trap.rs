@@ -2,12 +2,10 @@
 //! against every alternative (its selection through the line protocol is tested
 //! by the protocol's crate, protocol/tests/engines.rs).
 
-use nimbot::distance::Distances;
-use nimbot::policy::{decide, longest_move, reply_counts};
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, position_value, Oracle};
-use nimbot::table::encode as encode_table;
-use nimbot::{Move, Policy, Position, Table};
+use nimbot::{
+    best_move, longest_move, position_value, reply_counts, table::encode as encode_table,
+    Distances, Move, Oracle, Policy, Position, Solution, SolveBox, Table,
+};
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
@@ -91,12 +89,8 @@ fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
     let table = Table::from_bytes(&blob).unwrap();
     let (mut lost, mut differs) = (0, 0);
     for pos in stored(&sol, r, m).step_by(step) {
-        let d = decide(&sol, &pos, Policy::Trap).unwrap();
-        assert_eq!(
-            decide(&table, &pos, Policy::Trap),
-            Ok(d),
-            "table at {pos:?}"
-        );
+        let d = Policy::Trap.decide(&sol, &pos).unwrap();
+        assert_eq!(Policy::Trap.decide(&table, &pos), Ok(d), "table at {pos:?}");
         let base = best_move(&sol, &pos).unwrap();
         if sol.value(&pos).unwrap().is_won() {
             assert_eq!(d, base, "a won position keeps its winning move: {pos:?}");
@@ -104,7 +98,7 @@ fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
         }
         lost += 1;
         assert!(!d.value.is_won());
-        assert_eq!(decide(&sol, &pos, Policy::First).unwrap(), base);
+        assert_eq!(Policy::First.decide(&sol, &pos).unwrap(), base);
         assert_eq!(base.mv, Move::new(1, false));
         // The choice against every alternative: fewest winning replies, then the
         // smallest take, then no reset.
@@ -155,9 +149,7 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
 /// plain search, each move's replies counted on their own, pile window by pile
 /// window.
 mod per_move {
-    use nimbot::rules::{Move, Position};
-    use nimbot::strategy::{position_value, DecideError, Decision, Oracle};
-    use nimbot::Value;
+    use nimbot::{position_value, DecideError, Decision, Move, Oracle, Position, Value};
 
     /// The winning move by plain search, in the order the strategy documents: the
     /// whole pile when the limit allows; else, without a reset before with one, the
@@ -263,11 +255,11 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
         .flatten()
         {
             let want = per_move::trap(&table, &q);
-            let got = decide(&table, &q, Policy::Trap).map(|d| d.mv);
+            let got = Policy::Trap.decide(&table, &q).map(|d| d.mv);
             assert_eq!(got, want, "table at {q:?}");
             // A table remembering layer offsets across the decision's reads (as
             // the engine decides) plays the same.
-            let cached = decide(&table.cached(), &q, Policy::Trap).map(|d| d.mv);
+            let cached = Policy::Trap.decide(&table.cached(), &q).map(|d| d.mv);
             assert_eq!(cached, want, "cached table at {q:?}");
             lost += u32::from(got.is_ok() && table.probe(&q).is_ok_and(|v| !v.is_won()));
             errors += u32::from(got.is_err());
@@ -287,7 +279,7 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
             {
                 let want = per_move::trap(&sol, &q);
                 assert_eq!(
-                    decide(&sol, &q, Policy::Trap).map(|d| d.mv),
+                    Policy::Trap.decide(&sol, &q).map(|d| d.mv),
                     want,
                     "M = {m}, {q:?}"
                 );

@@ -99,7 +99,6 @@ board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
   [ -n "$BOARD" ] && [ -f "$DIR/Cargo.toml" ] || die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)"
-  ensure_python
   local facts
   facts=$(board_facts "$DIR") || die "$DIR/Cargo.toml: its [package.metadata.nimbot] could not be read (above)"
   eval "$facts"
@@ -111,70 +110,15 @@ board() {
   ELF=$ROOT/target/$TARGET/release/${IMAGES[0]%% *}$EXE_SUFFIX
 }
 
-# board_facts DIR: the board's facts as shell assignments (see board). The manifest
-# is read with Python's tomllib (3.11+), else through `cargo metadata`; unknown keys
-# and wrong types stop it with one line.
+# board_facts DIR: the board's facts as shell assignments (see board). The schema
+# (keys, types, defaults) is written once, in Rust: tools/boards (nimbot-boards),
+# whose nimbot-board-facts binary is built here with the host's toolchain (not a
+# board's) and reads the manifest through `cargo metadata`; unknown keys and wrong
+# types stop it with one line.
 board_facts() {
-  python3 - "$1" <<'EOF'
-import json, shlex, subprocess, sys
-manifest = sys.argv[1] + "/Cargo.toml"
-try:
-    import tomllib
-    with open(manifest, "rb") as f:
-        package = tomllib.load(f)["package"]
-    name, facts = package["name"], package.get("metadata", {}).get("nimbot")
-except ImportError:
-    meta = json.loads(subprocess.run(
-        ["cargo", "metadata", "--no-deps", "--format-version", "1", "--manifest-path", manifest],
-        check=True, capture_output=True).stdout)
-    package = meta["packages"][0]
-    name, facts = package["name"], (package.get("metadata") or {}).get("nimbot")
-def fail(why):
-    sys.exit("firmware.sh: %s [package.metadata.nimbot]: %s" % (manifest, why))
-if not isinstance(facts, dict):
-    fail("missing")
-# key: (type, default; None = required)
-keys = {
-    "target": (str, None), "flash-budget": (int, None), "ram-budget": (int, None),
-    "emulator": (str, ""), "emulator-package": (str, ""), "image-flag": (str, "-kernel"),
-    "images": (list, [{"bin": name}]), "uf2": (bool, False), "exe-suffix": (str, ""),
-    "guard-bin": (str, name), "cost-bin": (str, ""),
-    "test-args": (list, ["--samples", "4", "--other-samples", "1"]), "big-table": (bool, False),
-    "bridged": (bool, True), "bridge-args": (list, []), "toolchain": (str, "cross"),
-    "leaves-out": (list, []), "fallback": (bool, True),
-}
-for key in facts:
-    if key not in keys:
-        fail("unknown key %r (keys: %s)" % (key, ", ".join(keys)))
-get = {}
-for key, (kind, default) in keys.items():
-    value = facts.get(key, default)
-    if value is None:
-        fail("%s is missing" % key)
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        fail("%s must be %s" % (key, {str: "a string", int: "an integer", bool: "true or false", list: "an array"}[kind]))
-    get[key] = value
-if get["emulator"] and not get["emulator-package"]:
-    fail("emulator-package is missing (the Debian package, or rp2040py, that provides the emulator)")
-if get["toolchain"] not in ("cross", "avr"):
-    fail("toolchain must be cross or avr")
-if not get["images"] or not all(isinstance(i, dict) and isinstance(i.get("bin"), str) and set(i) <= {"bin", "port"} for i in get["images"]):
-    fail("images must be tables of bin (and port)")
-if any(not isinstance(a, str) for a in get["test-args"] + get["bridge-args"] + get["leaves-out"]):
-    fail("test-args, bridge-args and leaves-out hold strings")
-if set(get["leaves-out"]) - {"related-games"}:
-    fail("leaves-out may name related-games only")
-test_args = get["test-args"] + (["--expanding-only"] if "related-games" in get["leaves-out"] else [])
-q, words = shlex.quote, lambda xs: " ".join(shlex.quote(x) for x in xs)
-print("TARGET=%s FLASH_BUDGET=%d RAM_BUDGET=%d" % (q(get["target"]), get["flash-budget"], get["ram-budget"]))
-print("QEMU=%s QEMU_PACKAGE=%s QEMU_IMAGE=%s" % (q(get["emulator"]), q(get["emulator-package"]), q(get["image-flag"])))
-print("IMAGES=(%s) UF2=%s EXE_SUFFIX=%s" % (words("%s %s" % (i["bin"], i.get("port", "")) for i in get["images"]),
-      "1" if get["uf2"] else "''", q(get["exe-suffix"])))
-print("GUARD_BIN=%s COST_BIN=%s TOOLCHAIN_NEED=%s FALLBACK_BUILDS=%s" % (q(get["guard-bin"]), q(get["cost-bin"]),
-      q(get["toolchain"]), "1" if get["fallback"] else "''"))
-print("TEST_ARGS=(%s) BIG_TABLE_ARGS=(%s)" % (words(test_args), "1" if get["big-table"] else ""))
-print("BRIDGED_BY_DEFAULT=%s BRIDGE_ARGS=(%s)" % ("1" if get["bridged"] else "''", words(get["bridge-args"])))
-EOF
+  (cd "$ROOT" && env -u RUSTC -u RUSTDOC -u RUSTC_BOOTSTRAP -u CARGO_TARGET_DIR \
+    cargo build -q -p nimbot-boards --bin nimbot-board-facts >&2) || return 1
+  "$ROOT/target/debug/nimbot-board-facts" "$1"
 }
 
 # Picks the toolchain for the board's target. Returns 1 (after one line saying

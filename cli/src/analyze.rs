@@ -18,8 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::Move;
+use nimbot::{Move, TableOrSolverEngine};
 use nimbot_study::analysis::Analysis;
 use nimbot_study::chart::Chart;
 use nimbot_study::notation::move_text;
@@ -104,8 +103,13 @@ fn render_text(a: &Analysis) -> String {
     let names = &a.names;
     let _ = writeln!(
         out,
-        "N = {} (from the log), R = {}, M = {}; seat 0: {}, seat 1: {}",
-        a.stones, a.resets, a.init_max, names[0], names[1]
+        "N = {} (from the {}), R = {}, M = {}; seat 0: {}, seat 1: {}",
+        a.stones,
+        if a.from_record { "record" } else { "log" },
+        a.resets,
+        a.init_max,
+        names[0],
+        names[1]
     );
     let _ = writeln!(
         out,

@@ -5,8 +5,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::probe::MoveEvaluation;
-use nimbot::{Engine, Position};
+use nimbot::{Engine, MoveEvaluation, Position};
 use nimbot_exploit::HostEngine;
 use serde::Serialize;
 

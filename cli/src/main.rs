@@ -4,7 +4,6 @@
 mod analyze;
 mod arena;
 mod bench;
-mod bench_exploit;
 mod board;
 mod connect;
 mod demo;
@@ -25,11 +24,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
-use nimbot::fibonacci as fib;
-use nimbot::policy::Knowledge;
-use nimbot::{Engine, Params, Policy, Position};
+use nimbot::{fibonacci as fib, Engine, Knowledge, Params, Policy, Position, Win, WinChoice};
 use nimbot_exploit::exploit::HostEngine;
-use nimbot_games::win::{Win, WinChoice};
 use nimbot_protocol::{serve, Session};
 
 use analyze::AnalyzeArgs;

@@ -5,8 +5,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::probe::{Evaluation, MoveEvaluation};
-use nimbot::Position;
+use nimbot::{Evaluation, MoveEvaluation, Position};
 use nimbot_exploit::exploit::HostEngine;
 use serde::Serialize;
 

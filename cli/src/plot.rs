@@ -64,7 +64,7 @@ pub fn png(chart: &Chart) -> Canvas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::engine::TableOrSolverEngine;
+    use nimbot::TableOrSolverEngine;
     use nimbot_study::analysis::Analysis;
 
     /// N = 8, R = 0: taking 1 wins; the first player takes 2 and throws it away.

@@ -6,7 +6,6 @@
 //!   whose format is `nimbot_study::game_log`);
 //! - [`recorder`]: `--record`, a game watched while it is played and written as
 //!   a record (`nimbot_study::record`) at the end;
-//! - [`win`]: winning a won position fastest (`--win fastest`);
 //! - [`exploit_games`]: the exploit policy's decisions in games, which its
 //!   benchmark re-times.
 //!
@@ -19,4 +18,3 @@ pub mod client;
 pub mod exploit_games;
 pub mod recorder;
 pub mod serve;
-pub mod win;

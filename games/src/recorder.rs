@@ -12,8 +12,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::{Game, Move, Player, Policy};
+use nimbot::{Game, Move, Player, Policy, TableOrSolverEngine};
 use nimbot_study::record::{self, EndLine, Header, Played};
 use serde::Deserialize;
 

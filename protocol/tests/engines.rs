@@ -8,13 +8,10 @@
 mod common;
 
 use common::{all_moves, dialogue, query, send};
-use nimbot::distance::Distances;
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::policy::{decide, longest_move};
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rng::SplitMix64;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{Engine, Move, Params, Policy, Position, Table, TableEngine, Value};
+use nimbot::{
+    evaluate_move, longest_move, root_moves, Distances, Engine, Move, Params, Policy, Position,
+    Solution, SolveBox, SplitMix64, Table, TableEngine, TableOrSolverEngine, Value,
+};
 use nimbot_protocol::grammar::{Entry, Response};
 use nimbot_protocol::Session;
 
@@ -157,10 +154,10 @@ fn the_policy_is_chosen_over_the_protocol() {
     let pos = box_positions(&sol)
         .find(|p| {
             !sol.value(p).unwrap().is_won()
-                && decide(&table, p, Policy::Trap).unwrap().mv != Move::new(1, false)
+                && Policy::Trap.decide(&table, p).unwrap().mv != Move::new(1, false)
         })
         .expect("some lost position where the trap differs");
-    let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
+    let trap = Policy::Trap.decide(&table, &pos).unwrap().mv;
     let line = pos.to_string();
     // The table alone has no distances: `-`.
     assert_eq!(query(&mut s, &line), (Value::Lost, trap, None));
@@ -189,7 +186,7 @@ fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
         .find(|p| {
             !sol.value(p).unwrap().is_won()
                 && longest_move(&sol, &dist, p).unwrap().mv
-                    != decide(&sol, p, Policy::Trap).unwrap().mv
+                    != Policy::Trap.decide(&sol, p).unwrap().mv
         })
         .expect("a lost position where longest and trap differ");
     let want = longest_move(&sol, &dist, &pos).unwrap().mv;

@@ -7,9 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use nimbot::supernim as sn;
-use nimbot::text::Text;
-use nimbot::{Move, Player, Policy, Value};
+use nimbot::{supernim as sn, text::Text, Move, Player, Policy, Value};
 use nimbot_protocol::grammar::{
     Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
     Reason, Response, State, SuperNimPlayer, Turn, BANNER, COMMANDS, SOFTWARE,

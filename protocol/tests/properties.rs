@@ -2,7 +2,6 @@
 //! random, gets exactly one reply, the documented one (as the grammar reads it),
 //! the same as with canonical spacing.
 
-use nimbot::policy::decide;
 use nimbot::{Policy, Position, Table, TableEngine};
 use nimbot_protocol::grammar::{Limits, Phrase, Reason, Response};
 use nimbot_protocol::{ActiveGame, Session, MAX_LINE};
@@ -117,7 +116,7 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
         Cmd::Query { s, c, a, b, f } => {
             let pos = Position::new(s, c, a, b, f, M).unwrap();
             let table = Table::embedded();
-            let d = decide(&table, &pos, session.policy()).unwrap();
+            let d = session.policy().decide(&table, &pos).unwrap();
             // A table-only engine knows no distance.
             let reply = Response::Query {
                 value: d.value,

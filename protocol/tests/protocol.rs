@@ -7,9 +7,9 @@ use std::convert::Infallible;
 
 use common::{dialogue, opening, refused, send, session};
 
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, position_value};
-use nimbot::{Game, Move, Outcome, Params, Player, Position};
+use nimbot::{
+    best_move, position_value, Game, Move, Outcome, Params, Player, Position, Solution, SolveBox,
+};
 use nimbot_protocol::grammar::Response;
 use nimbot_protocol::{serve, serve_async, Line, MAX_LINE};
 

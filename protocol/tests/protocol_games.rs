@@ -4,10 +4,11 @@
 mod common;
 
 use common::{dialogue, opening, refused, send, session};
-use nimbot::fibonacci::{self as fib, is_fibonacci};
-use nimbot::rng::SplitMix64;
-use nimbot::supernim::{self as sn, Heaps};
-use nimbot::Player;
+use nimbot::{
+    fibonacci::{self as fib, is_fibonacci},
+    supernim::{self as sn, Heaps},
+    Player, SplitMix64,
+};
 use nimbot_protocol::grammar::Response;
 use nimbot_protocol::SUPERNIM_MOVE_LIMIT;
 

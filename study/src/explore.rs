@@ -3,8 +3,9 @@
 //! ([`line()`]). `nimbot moves` and `nimbot line` print these; the page's explorer
 //! shows them.
 
-use nimbot::probe::{evaluate_move, root_moves, Evaluation, MoveEvaluation};
-use nimbot::{DecideError, Engine, Position, Value};
+use nimbot::{
+    evaluate_move, root_moves, DecideError, Engine, Evaluation, MoveEvaluation, Position, Value,
+};
 
 /// The position's evaluation and every move's, in the root probe's order (takes
 /// ascending, without a reset, then with one).
@@ -89,7 +90,7 @@ pub fn line<E: Engine>(engine: &mut E, pos: &Position) -> Result<Vec<MoveEvaluat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::engine::TableOrSolverEngine;
+    use nimbot::TableOrSolverEngine;
 
     #[test]
     fn best_first_puts_the_fastest_win_first_and_the_line_counts_down() {

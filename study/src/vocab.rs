@@ -5,8 +5,7 @@
 //! `value` and `distance` when it is evaluated. The schema test of
 //! `cli/tests/answers.rs` pins it.
 
-use nimbot::probe::MoveEvaluation;
-use nimbot::{Move, Position, Value};
+use nimbot::{Move, MoveEvaluation, Position, Value};
 use serde::Serialize;
 
 /// The head of every JSON answer about one position (`query`, `moves`, `line`):

@@ -35,11 +35,11 @@
 
 use std::cell::RefCell;
 
-use nimbot::distance::Distances;
-use nimbot::engine::{Limits, SolvingEngine, TableEngine, TableOrSolverEngine};
-use nimbot::probe::{Evaluation, MoveEvaluation};
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{DecideError, Decision, Engine, Move, Params, Player, Policy, Position, Table};
+use nimbot::{
+    DecideError, Decision, Distances, Engine, Evaluation, Limits, Move, MoveEvaluation, Params,
+    Player, Policy, Position, Solution, SolveBox, SolvingEngine, Table, TableEngine,
+    TableOrSolverEngine,
+};
 use nimbot_study::analysis::Analysis;
 use nimbot_study::chart::Chart;
 use nimbot_study::explore::{best_first, line, probe};
@@ -96,7 +96,7 @@ pub struct WebEngine {
     table_distances: Option<Distances>,
     /// The table box's values as the solver's bits (about 0.2 MB, made on the
     /// first `longest` move in a lost position): with the box's distances, what
-    /// [`longest_move`](nimbot::policy::longest_move) reads.
+    /// [`longest_move`](nimbot::longest_move) reads.
     table_solution: Option<Solution>,
 }
 
@@ -133,7 +133,7 @@ impl WebEngine {
             self.table_distances.as_ref()?,
         );
         dist.covers(pos)
-            .then(|| nimbot::policy::longest_move(sol, dist, pos))
+            .then(|| nimbot::longest_move(sol, dist, pos))
     }
 
     /// Whether the table answers `pos` (it lies in a game the table covers).
@@ -194,7 +194,7 @@ impl Engine for WebEngine {
             // (A position the table's layers do not hold, a cap no game of its
             // pile reaches, goes to the solver.)
             let table = self.both.table();
-            if let Some(value) = table.and_then(|t| nimbot::strategy::position_value(t, pos).ok()) {
+            if let Some(value) = table.and_then(|t| nimbot::position_value(t, pos).ok()) {
                 return Ok(Evaluation {
                     value,
                     distance: Some(d),
@@ -485,7 +485,7 @@ impl Engine for ValuesOnly<'_> {
 
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
         let table = self.0.both.table();
-        match table.map(|t| nimbot::strategy::position_value(t, pos)) {
+        match table.map(|t| nimbot::position_value(t, pos)) {
             Some(Ok(value)) => Ok(Evaluation {
                 value,
                 distance: None,
@@ -548,7 +548,7 @@ fn after(pos: &Position, mv: Move) -> Result<i32, Refusal> {
             Ok(1)
         }
         Ok(None) => Ok(0),
-        Err(nimbot::rules::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
+        Err(nimbot::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
         Err(_) => Err(Refusal::BadTake),
     }
 }
@@ -902,7 +902,7 @@ pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
 ///
 /// # Errors
 /// The solver's, if the box cannot be solved here.
-pub fn table_box_distances() -> Result<Distances, nimbot::solver::SolveError> {
+pub fn table_box_distances() -> Result<Distances, nimbot::SolveError> {
     Distances::solve(WebEngine::new().table_box)
 }
 
@@ -914,7 +914,7 @@ pub fn out_words() -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::probe::root_moves;
+    use nimbot::root_moves;
     use std::io::Read as _;
 
     #[test]
@@ -1008,7 +1008,7 @@ mod tests {
 #[cfg(test)]
 mod longest_tests {
     use super::*;
-    use nimbot::rng::SplitMix64;
+    use nimbot::SplitMix64;
 
     #[test]
     fn longest_from_the_table_box_is_the_solvers_move() {
@@ -1108,7 +1108,7 @@ mod export_tests {
             .collect();
         let want: Vec<&str> = Policy::ALL
             .into_iter()
-            .filter(|p| p.needs() != nimbot::policy::Knowledge::Models)
+            .filter(|p| p.needs() != nimbot::Knowledge::Models)
             .map(Policy::as_str)
             .collect();
         assert_eq!(names, want);

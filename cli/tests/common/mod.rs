@@ -12,8 +12,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use nimbot::engine::SolvingEngine;
-use nimbot::{Engine, Params, Policy};
+use nimbot::{Engine, Params, Policy, SolvingEngine};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 

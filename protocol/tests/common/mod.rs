@@ -2,8 +2,7 @@
 //! dialogues checked line by line, `moves` and `query` read by the grammar.
 #![allow(dead_code)]
 
-use nimbot::engine::SolvingEngine;
-use nimbot::{Engine, Move, Player, Value};
+use nimbot::{Engine, Move, Player, SolvingEngine, Value};
 use nimbot_protocol::grammar::{Entry, Response};
 use nimbot_protocol::{Session, MAX_REPLY};
 

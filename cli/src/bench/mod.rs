@@ -1,20 +1,25 @@
 //! `nimbot bench`: solve time and decision latency, as JSON lines on stdout.
 //!
 //! Figures are medians over repeated runs; the decision worst case is re-timed so
-//! that one interrupt does not pass for the cost of a position.
+//! that one interrupt does not pass for the cost of a position. `--exploit`
+//! measures the exploit policy instead (`exploit.rs`); the lines both print are
+//! in `lines.rs`.
 
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::Position;
+use nimbot::{best_move, Position, Solution, SolveBox};
 use serde::Serialize;
 
 use crate::json;
 use nimbot_latency::{latency, median};
+
+mod exploit;
+mod lines;
+
+use lines::{DecideLine, Latency, Runs, Size};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -38,12 +43,7 @@ pub struct BenchArgs {
 
 pub fn run(args: &BenchArgs) -> ExitCode {
     if args.exploit {
-        return crate::bench_exploit::run(
-            args.stones,
-            args.resets,
-            args.init_max,
-            args.runs.min(7),
-        );
+        return exploit::run(args.stones, args.resets, args.init_max, args.runs.min(7));
     }
     let bx = SolveBox::games(args.stones, args.resets, args.init_max);
     let mut times = Vec::with_capacity(args.runs.max(1));
@@ -108,71 +108,6 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The game box a benchmark line is about.
-#[derive(Clone, Copy, Serialize)]
-pub struct Size {
-    pub stones: u32,
-    pub resets: u8,
-    pub init_max: u32,
-}
-
-/// Repeated timings in milliseconds: their count, median, fastest and slowest.
-#[derive(Serialize)]
-pub struct Runs {
-    runs: usize,
-    ms: f64,
-    ms_min: f64,
-    ms_max: f64,
-}
-
-impl Runs {
-    /// The summary of `times` (at least one), which it sorts.
-    pub fn of(times: &mut [f64]) -> Runs {
-        times.sort_by(f64::total_cmp);
-        let ms = |x: Option<&f64>| json::round(x.copied().unwrap_or(f64::NAN), 3);
-        Runs {
-            runs: times.len(),
-            ms: ms(Some(&median(times))),
-            ms_min: ms(times.first()),
-            ms_max: ms(times.last()),
-        }
-    }
-}
-
-/// Per-call latency in microseconds (see `nimbot_latency::latency`).
-#[derive(Serialize)]
-pub struct Latency {
-    median_us: f64,
-    p99_us: f64,
-    worst_us: f64,
-    raw_max_us: f64,
-}
-
-impl Latency {
-    /// From `(median, p99, worst, raw max)`.
-    pub fn of((median, p99, worst, raw_max): (f64, f64, f64, f64)) -> Latency {
-        let us = |x: f64| json::round(x, 3);
-        Latency {
-            median_us: us(median),
-            p99_us: us(p99),
-            worst_us: us(worst),
-            raw_max_us: us(raw_max),
-        }
-    }
-}
-
-/// A line of repeated timings.
-#[derive(Serialize)]
-pub struct RunsLine {
-    pub bench: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<&'static str>,
-    #[serde(flatten)]
-    pub size: Size,
-    #[serde(flatten)]
-    pub runs: Runs,
-}
-
 #[derive(Serialize)]
 struct SolveLine {
     bench: &'static str,
@@ -182,15 +117,4 @@ struct SolveLine {
     #[serde(flatten)]
     runs: Runs,
     ns_per_state: f64,
-}
-
-/// A decision-latency line over `positions` positions.
-#[derive(Serialize)]
-pub struct DecideLine {
-    pub bench: &'static str,
-    #[serde(flatten)]
-    pub size: Size,
-    pub positions: usize,
-    #[serde(flatten)]
-    pub timing: Latency,
 }

@@ -9,15 +9,19 @@
 //! policies its knowledge allows and refuses the others
 //! ([`Engine::plays`](crate::Engine::plays)); none plays one under another's name.
 //!
-//! Here: the policies' names, [`decide`] for the ones that need values only
+//! Here: the policies' names, [`Policy::decide`] for the ones that need values only
 //! ([`Policy::First`], [`Policy::Trap`]), the trap criterion ([`reply_counts`]) and,
-//! with `alloc`, [`longest_move`]. The `exploit` policy's ensemble of models lives
-//! in the `nimbot-exploit` crate (it needs threads).
+//! with `alloc`, [`longest_move`]; the won side's choice ([`Win`]) and the engine
+//! adapter that plays it ([`WinChoice`], in `win.rs`). The `exploit` policy's
+//! ensemble of models lives in the `nimbot-exploit` crate (it needs threads).
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
 use crate::text::{match_text, Text};
 use crate::value::Value;
+
+mod win;
+pub use win::WinChoice;
 
 /// How to move in a lost position. Won positions always get a winning move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -392,31 +396,33 @@ fn count_run(
     }
 }
 
-/// The move for `pos` under `policy`, for the policies won/lost knowledge suffices
-/// for: a winning move whenever `pos` is won (as [`best_move`]), else
-/// [`Policy::First`]'s or [`Policy::Trap`]'s.
-///
-/// # Errors
-/// As [`best_move`]; [`DecideError::Unsupported`] for a policy that needs more than
-/// values ([`Policy::needs`]), in a lost position.
-pub fn decide<O: Oracle + ?Sized>(
-    oracle: &O,
-    pos: &Position,
-    policy: Policy,
-) -> Result<Decision, DecideError> {
-    let d = best_move(oracle, pos)?;
-    if d.value == Value::Won {
-        return Ok(d);
+impl Policy {
+    /// The move for `pos` under this policy, for the policies won/lost knowledge suffices
+    /// for: a winning move whenever `pos` is won (as [`best_move`]), else
+    /// [`Policy::First`]'s or [`Policy::Trap`]'s.
+    ///
+    /// # Errors
+    /// As [`best_move`]; [`DecideError::Unsupported`] for a policy that needs more than
+    /// values ([`Policy::needs`]), in a lost position.
+    pub fn decide<O: Oracle + ?Sized>(
+        self,
+        oracle: &O,
+        pos: &Position,
+    ) -> Result<Decision, DecideError> {
+        let d = best_move(oracle, pos)?;
+        if d.value == Value::Won {
+            return Ok(d);
+        }
+        let mv = match self {
+            Policy::First => d.mv,
+            Policy::Trap => trap_move(oracle, pos)?,
+            Policy::Longest | Policy::Exploit => return Err(DecideError::Unsupported),
+        };
+        Ok(Decision {
+            mv,
+            value: Value::Lost,
+        })
     }
-    let mv = match policy {
-        Policy::First => d.mv,
-        Policy::Trap => trap_move(oracle, pos)?,
-        Policy::Longest | Policy::Exploit => return Err(DecideError::Unsupported),
-    };
-    Ok(Decision {
-        mv,
-        value: Value::Lost,
-    })
 }
 
 /// The most moves [`trap_move`] counts the replies of together: the takes below

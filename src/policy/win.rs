@@ -1,20 +1,19 @@
-//! The move nimbot plays in a won position (`--win smallest|fastest`). The engines
-//! play the smallest winning take (the first winning move of `Position::moves`'
-//! order); [`Win::Fastest`] plays instead the winning move after which the game
-//! ends soonest with best play (the least distance to the end, `nimbot::probe`),
-//! ties to the smaller take and no reset. Lost positions are the policy's.
-//!
-//! An engine adapter over any [`Engine`] with distances, in the library so that
-//! tests and other front ends play won positions as the command does.
+//! [`Win::Fastest`] played: an engine adapter that, in a won position, plays the
+//! winning move after which the game ends soonest with best play (the least distance
+//! to the end, from the root probe), ties to the smaller take and no reset. Engines
+//! play the smallest winning take by themselves; lost positions stay the policy's.
 
-use nimbot::engine::Limits;
-use nimbot::probe::{evaluate_move, root_moves, Evaluation};
-use nimbot::{DecideError, Decision, Engine, Params, Policy, Position};
+use super::{Policy, Win};
+use crate::engine::{Engine, Limits};
+use crate::probe::{evaluate_move, root_moves};
+use crate::rules::{Move, Params, Position};
+use crate::strategy::{DecideError, Decision};
+use crate::value::Evaluation;
 
-/// The choice of winning move: the core's registry of won-side choices.
-pub use nimbot::policy::Win;
-
-/// An engine whose won positions are played as `win` says.
+/// An engine whose won positions are played as `win` says (`--win` of the `nimbot`
+/// command). Without distances (a game too large for them) it plays the smallest
+/// winning take.
+#[derive(Debug)]
 pub struct WinChoice<E> {
     inner: E,
     win: Win,
@@ -45,7 +44,7 @@ impl<E: Engine> Engine for WinChoice<E> {
         if self.win == Win::Smallest || !d.value.is_won() {
             return Ok(d);
         }
-        let mut best: Option<(u16, nimbot::Move)> = None;
+        let mut best: Option<(u16, Move)> = None;
         for mv in root_moves(pos) {
             let m = evaluate_move(&mut self.inner, pos, mv)?;
             match m.distance {
@@ -55,7 +54,6 @@ impl<E: Engine> Engine for WinChoice<E> {
                 _ => {}
             }
         }
-        // Without distances (a game too large for them): the smallest take.
         Ok(Decision {
             mv: best.map_or(d.mv, |(_, mv)| mv),
             value: d.value,
