@@ -49,7 +49,7 @@ import tty
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu_test import BANNER, M, Failure, Game, Illegal, LineProcess, Oracle, read_replies_with  # noqa: E402
-from rules_judge import move_record  # noqa: E402 (tools/, on the path qemu_test puts it)
+from rules_judge import move_record, replay_game_log  # noqa: E402 (tools/, on the path qemu_test puts it)
 
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "tests", "peers", "exp_nim_like.py")
 # An emulated board answers QEMU's in milliseconds; a reply later than --board-timeout
@@ -319,9 +319,10 @@ class Referee:
             raise Failure("the referee did not finish") from None
 
     def moves(self):
-        """The game log's moves (take, reset) in order, and the reason line."""
+        """The game log's moves (take, reset) in order, the reason line, and the log."""
         with open(self.game_log) as f:
-            lines = f.read().splitlines()
+            text = f.read()
+        lines = text.splitlines()
         moves, reason = [], None
         for i, line in enumerate(lines):
             record = move_record(line)
@@ -329,7 +330,7 @@ class Referee:
                 moves.append(record[1:])
             elif line == "Game over":
                 reason = lines[i + 1] if i + 1 < len(lines) else ""
-        return moves, reason
+        return moves, reason, text
 
 
 def random_client(addr, order, seed, result):
@@ -446,10 +447,10 @@ class Bench:
         if via == "exp-nim":
             # The bridge's line; the shell's status is the text client's.
             code = 0 if " won as " in stderr else 1 if " lost as " in stderr else 3
-        moves, reason = ref.moves()
-        return self.judge(n, r, board_seat, code, stderr, moves, reason, label, expect, via)
+        moves, reason, log = ref.moves()
+        return self.judge(n, r, board_seat, code, stderr, moves, reason, log, label, expect, via)
 
-    def judge(self, n, r, board_seat, code, stderr, moves, reason, label, expect, via):
+    def judge(self, n, r, board_seat, code, stderr, moves, reason, log, label, expect, via):
         lines = stderr.splitlines()
         if len(lines) != 1:
             raise Failure(f"{label}: the bridge printed {len(lines)} lines, not one: {stderr!r}")
@@ -471,6 +472,9 @@ class Bench:
             game.play(take, reset)
         if game.winner is None:
             raise Failure(f"{label}: the game log ends before the pile is empty")
+        # The whole log by the rules: each record's limit and pile, the winner named.
+        if replay_game_log(log, n, r, M)[0] != game.winner:
+            raise Failure(f"{label}: the game log names another winner")
         board_won = game.winner == board_seat
         if board_won != board_faced_won:
             raise Failure(

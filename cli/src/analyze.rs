@@ -103,8 +103,13 @@ fn render_text(a: &Analysis) -> String {
     let names = &a.names;
     let _ = writeln!(
         out,
-        "N = {} (from the log), R = {}, M = {}; seat 0: {}, seat 1: {}",
-        a.stones, a.resets, a.init_max, names[0], names[1]
+        "N = {} (from the {}), R = {}, M = {}; seat 0: {}, seat 1: {}",
+        a.stones,
+        if a.from_record { "record" } else { "log" },
+        a.resets,
+        a.init_max,
+        names[0],
+        names[1]
     );
     let _ = writeln!(
         out,

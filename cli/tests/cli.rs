@@ -444,3 +444,26 @@ fn win_fastest_plays_a_winning_move_of_least_distance() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--win fastest"));
 }
+
+#[test]
+fn protocol_parse_prints_what_protocol_md_shows() {
+    // The example of docs/protocol.md's "Replies as JSON": the lines it pipes in,
+    // and the JSON lines it shows, exactly.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/protocol.md"))
+        .unwrap();
+    let section = doc.split("## Replies as JSON").nth(1).expect("the section");
+    let block: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("    $ "))
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| &l[4..])
+        .collect();
+    let input = block[0]
+        .strip_prefix("$ printf '")
+        .and_then(|c| c.strip_suffix("' | nimbot protocol parse"))
+        .expect("the command")
+        .replace("\\n", "\n");
+    let o = nimbot(&["protocol", "parse"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), block[1..]);
+}

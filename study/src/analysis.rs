@@ -53,16 +53,19 @@ pub struct Analysis {
     pub resets: u8,
     /// M, from the record or the caller.
     pub init_max: u32,
-    /// The seats' names, from their first records.
+    /// The seats' names: a record's header, or a log's first records.
     pub names: [String; 2],
     /// Every move replayed, in order.
     pub plies: Vec<Ply>,
-    /// The seat that won by the rules (or by the server's refusal of the last move).
+    /// The seat that won: by a record's end line, else by the rules (or by the
+    /// server's refusal of the last move).
     pub winner: Option<usize>,
     /// The log's reason line.
     pub reason: Option<String>,
     /// Why the replay stopped early, if it did.
     pub note: Option<String>,
+    /// Read from a record (which names N, R and M), not a platform log.
+    pub from_record: bool,
 }
 
 /// Blunders per seat and the ply of each seat's first one.
@@ -132,14 +135,23 @@ impl Analysis {
         init_max: u32,
     ) -> Result<Analysis, String> {
         if text.trim_start().starts_with('{') {
-            let (log, params) = from_record(&record::parse(text)?)?;
-            Analysis::replay(
+            let rec = record::parse(text)?;
+            let (log, params) = from_record(&rec)?;
+            let mut a = Analysis::replay(
                 engine,
                 &log,
                 Some(params.stones()),
                 params.resets(),
                 params.init_max(),
-            )
+            )?;
+            // A record says itself who sat where and who won (a time loss or a
+            // crash leaves no move that shows it).
+            a.names = rec.header.names.clone();
+            if let Some(w) = rec.end.as_ref().and_then(|e| e.winner) {
+                a.winner = Some(usize::from(w.min(1)));
+            }
+            a.from_record = true;
+            Ok(a)
         } else {
             Analysis::replay(engine, &game_log::parse(text)?, None, resets, init_max)
         }
@@ -247,6 +259,7 @@ impl Analysis {
             winner,
             reason: log.reason.clone(),
             note,
+            from_record: false,
         })
     }
 
@@ -356,4 +369,32 @@ struct SummaryJson<'a> {
     blunders: [u32; 2],
     first_blunder_ply: [Option<usize>; 2],
     note: Option<&'a str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_says_who_sat_where_and_who_won_a_time_loss() {
+        let text = concat!(
+            r#"{"kind":"header","format":1,"command":"tournament","stones":20,"resets":4,"init_max":3,"names":["alice","bob"],"seat":null,"nimbot":"0.1.0","policy":null,"started_unix":1.0}"#,
+            "\n",
+            r#"{"kind":"ply","ply":1,"seat":0,"take":1,"reset":false,"value":"win","distance":9,"blunder":false,"refused":false,"clock":0.1}"#,
+            "\n",
+            r#"{"kind":"end","winner":0,"reason":"Player bob exceeded time limit"}"#,
+            "\n"
+        );
+        let a = Analysis::of_text(
+            &mut nimbot::TableOrSolverEngine::embedded(),
+            text,
+            0,
+            0,
+        )
+        .unwrap();
+        assert_eq!(a.names, ["alice".to_string(), "bob".to_string()]);
+        assert_eq!(a.winner, Some(0), "the end line names the winner");
+        assert!(a.from_record);
+        assert_eq!(a.stones, 20);
+    }
 }

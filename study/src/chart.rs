@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
 use crate::notation::move_text;
+use crate::record::{PlyLine, Record};
 use nimbot::Move;
 
 /// A colour: red, green, blue.
@@ -44,6 +45,19 @@ pub struct PlyInput {
     /// Its distance to the end, if known (a ply without one gets no point).
     pub distance: Option<u16>,
     pub blunder: bool,
+}
+
+impl From<&PlyLine> for PlyInput {
+    /// A record's ply (its value and distance are the mover's before it).
+    fn from(p: &PlyLine) -> Self {
+        PlyInput {
+            seat: usize::from(p.seat.min(1)),
+            mv: Move::new(p.take, p.reset),
+            won: p.value == "win",
+            distance: p.distance,
+            blunder: p.blunder,
+        }
+    }
 }
 
 /// One ply's point.
@@ -108,11 +122,17 @@ impl Chart {
                 blunder: p.blunder,
             })
             .collect();
-        let title = format!(
-            "N = {}, R = {}, M = {}: {} (seat 0) v {} (seat 1)",
-            a.stones, a.resets, a.init_max, a.names[0], a.names[1]
-        );
-        Chart::new(title, [&a.names[0], &a.names[1]], &plies)
+        let names = [a.names[0].as_str(), a.names[1].as_str()];
+        Chart::new(title(a.stones, a.resets, a.init_max, names), names, &plies)
+    }
+
+    /// The chart of a record (`--record`'s, a tournament's game), from the
+    /// values and distances its plies carry.
+    pub fn of_record(rec: &Record) -> Chart {
+        let h = &rec.header;
+        let plies: Vec<PlyInput> = rec.plies.iter().map(PlyInput::from).collect();
+        let names = [h.names[0].as_str(), h.names[1].as_str()];
+        Chart::new(title(h.stones, h.resets, h.init_max, names), names, &plies)
     }
 
     /// The chart of `plies` under `title`, the seats called `names`.
@@ -291,6 +311,14 @@ impl Chart {
     }
 }
 
+/// A game's title: `N = 20, R = 4, M = 3: alice (seat 0) v bob (seat 1)`.
+fn title(stones: u32, resets: u8, init_max: u32, names: [&str; 2]) -> String {
+    format!(
+        "N = {stones}, R = {resets}, M = {init_max}: {} (seat 0) v {} (seat 1)",
+        names[0], names[1]
+    )
+}
+
 /// `s` with the five XML specials escaped.
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -343,6 +371,25 @@ Game over\nPlayer <b> won the game! Congrats!\n";
         assert_eq!(svg.matches("class=\"ply\"").count(), a.plies.len());
         let blunders = a.plies.iter().filter(|p| p.blunder).count();
         assert_eq!(svg.matches("class=\"blunder\"").count(), blunders);
+        // A record of the same game charts the same points.
+        let rec = crate::record::parse(
+            &crate::record::of_moves(
+                &mut engine,
+                crate::record::Header::new(
+                    "serve",
+                    nimbot::Params::new(8, 0, 3).unwrap(),
+                    ["a".into(), "<b>".into()],
+                    None,
+                    None,
+                    0.0,
+                ),
+                &crate::notation::parse_moves("2 3 1 2").unwrap(),
+                "over",
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(Chart::of_record(&rec).points, chart.points);
         // Names are escaped.
         assert!(
             svg.contains("&lt;b&gt; (seat 1)") && !svg.contains("<b>"),

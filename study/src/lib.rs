@@ -10,7 +10,9 @@
 //! - [`analysis`]: a finished game replayed and judged, move by move;
 //! - [`chart`]: its value history as a chart (the one chart of a game: data,
 //!   and SVG);
-//! - [`vocab`]: the JSON words every answer shares.
+//! - [`vocab`]: the JSON words every answer shares;
+//! - [`fibonacci`] and [`supernim`]: the related games' positions, their moves
+//!   with values, and their notation.
 //!
 //! Every answer comes from an [`Engine`](nimbot::Engine) the caller chooses
 //! (the command line's table and solver, the page's), so this crate holds no
@@ -19,7 +21,9 @@
 pub mod analysis;
 pub mod chart;
 pub mod explore;
+pub mod fibonacci;
 pub mod game_log;
 pub mod notation;
 pub mod record;
+pub mod supernim;
 pub mod vocab;

@@ -260,3 +260,58 @@ pub fn parse(text: &str) -> Result<Record, String> {
     let header = header.ok_or("the record has no header line")?;
     Ok(Record { header, plies, end })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_moves;
+    use nimbot::TableOrSolverEngine;
+
+    fn header(params: Params) -> Header {
+        let names = ["a \"quoted\" name".to_owned(), "b".to_owned()];
+        Header::new("serve", params, names, None, Some(Policy::Trap), 1.23456)
+    }
+
+    #[test]
+    fn a_written_record_reads_back_with_the_rules_winner_and_the_blunders() {
+        // N = 8, R = 0: 1 wins from 8; taking 2 throws it away.
+        let params = Params::new(8, 0, 3).unwrap();
+        let mut engine = TableOrSolverEngine::embedded();
+        let moves = parse_moves("2 3 1 2").unwrap();
+        let text = of_moves(&mut engine, header(params), &moves, "over").unwrap();
+        assert_eq!(text.lines().count(), moves.len() + 2);
+        let rec = parse(&text).unwrap();
+        assert_eq!(rec.header, header(params));
+        assert_eq!(rec.header.started_unix, 1.235);
+        let plies: Vec<Move> = rec
+            .plies
+            .iter()
+            .map(|p| Move::new(p.take, p.reset))
+            .collect();
+        assert_eq!(plies, moves);
+        // The first move threw the win away; the distance falls to 1 at the end.
+        assert!(rec.plies[0].blunder && rec.plies[0].value == "win");
+        assert_eq!(rec.plies.last().unwrap().distance, Some(1));
+        let end = rec.end.unwrap();
+        assert_eq!((end.winner, end.reason.as_str()), (Some(1), "over"));
+        // An illegal move is refused with its number.
+        let bad = parse_moves("2 4").unwrap();
+        let e = of_moves(&mut engine, header(params), &bad, "x").unwrap_err();
+        assert!(e.starts_with("move 2 (4) is illegal"), "{e}");
+    }
+
+    #[test]
+    fn bad_records_are_named_by_line() {
+        let params = Params::new(8, 0, 3).unwrap();
+        let head = crate::vocab::line(&Line::Header(header(params)));
+        assert!(parse("").unwrap_err().contains("no header"));
+        let e = parse(&format!("{head}{head}")).err().unwrap();
+        assert_eq!(e, "record line 2: a second header");
+        let e = parse(&format!("{head}{{\"kind\":\"ply\"}}\n"))
+            .err()
+            .unwrap();
+        assert!(e.starts_with("record line 2:"), "{e}");
+        let other = head.replace("\"format\":1", "\"format\":2");
+        assert!(parse(&other).err().unwrap().contains("format 2"));
+    }
+}

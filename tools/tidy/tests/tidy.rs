@@ -368,3 +368,41 @@ fn the_won_side_choices_are_the_registry() {
         "docs/policies.md should name `{want}` (nimbot::Win::ALL)"
     );
 }
+
+#[test]
+fn the_page_lists_the_policies_the_module_derives_from_the_registry() {
+    // The page's policy menu is filled from the module's `nb_policies`, which
+    // lists Policy::ALL's policies its engine plays: no file of the page keeps a
+    // list of its own.
+    let exports = read("web/src/lib.rs");
+    assert!(
+        exports.contains("Policy::ALL.into_iter().filter(|&p| engine.plays(p))"),
+        "web/src/lib.rs's nb_policies should list Policy::ALL's policies the page's engine plays"
+    );
+    let html = read("web/site/index.html");
+    let select = html
+        .split_once("<select name=\"policy\" id=\"pl-policy\">")
+        .map(|(_, rest)| rest.split_once("</select>").map_or(rest, |(menu, _)| menu))
+        .expect(
+            "web/site/index.html has the policy menu <select name=\"policy\" id=\"pl-policy\">",
+        );
+    assert!(
+        select.trim().is_empty(),
+        "web/site/index.html's policy menu should be empty (app.js fills it from nb_policies), not {select:?}"
+    );
+    let script = read("web/site/app.js");
+    assert!(
+        script.contains("$('pl-policy').innerHTML = policies()"),
+        "web/site/app.js should fill the policy menu from the module (policies(), nb_policies)"
+    );
+    // docs/web.md names the page's policies: the registry's that need no model.
+    let page = policy_names(|p| p.needs() != nimbot::Knowledge::Models)
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert!(
+        read("docs/web.md").contains(&format!("({page};")),
+        "docs/web.md should list the page's policies as ({page}; ...)"
+    );
+}

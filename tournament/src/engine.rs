@@ -13,7 +13,12 @@
 //!   `connect --board`;
 //! - anything else: a shell command (`sh -c`) that joins the game itself, with
 //!   `{addr}`, `{host}`, `{port}`, `{order}` (0/1), `{seat}` (first/second), `{name}`,
-//!   `{stones}`, `{resets}` and `{init_max}` filled in.
+//!   `{stones}`, `{resets}` and `{init_max}` filled in, and `{first:TEXT}` /
+//!   `{second:TEXT}` giving TEXT in that seat only (`{first:-f}` for a bot that
+//!   takes a first-seat flag, `{first:True}{second:False}`).
+//!
+//! `NAME;dir=DIR=SPEC` runs the bot in DIR (for a bot that reads its files from
+//! where it is started); otherwise bots run in the runner's working directory.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -22,7 +27,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
+use nimbot::Move;
 use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot_platform::text_client;
 use serde::{Deserialize, Serialize};
 
 /// One bot as given.
@@ -32,6 +39,9 @@ pub struct Bot {
     pub name: String,
     /// What it is.
     pub spec: String,
+    /// The directory it runs in (absolute); `None`: the runner's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// What a spec asks for.
@@ -53,15 +63,50 @@ fn policy_names() -> Vec<&'static str> {
 }
 
 impl Bot {
-    /// Read `[NAME=]SPEC`; the name defaults to the spec's short form.
+    /// Read `[NAME[;dir=DIR]=]SPEC`; the name defaults to the spec's short form.
     pub fn parse(text: &str) -> Result<Bot, String> {
+        let valid = |n: &str| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+        };
+        let mut dir = None;
         let (name, spec) = match text.split_once('=') {
-            Some((n, s))
-                if !n.is_empty()
-                    && n.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)) =>
+            Some((head, rest)) if head.contains(';') => {
+                // NAME;dir=DIR=SPEC: the option's value runs to the next '='.
+                let (name, opt) = head.split_once(';').unwrap_or((head, ""));
+                if !valid(name) {
+                    return Err(bad_name(text, name));
+                }
+                if opt != "dir" {
+                    return Err(format!(
+                        "bot '{text}': unknown option '{opt}' (the one option is {name};dir=DIR=COMMAND)"
+                    ));
+                }
+                let Some((d, spec)) = rest.split_once('=') else {
+                    return Err(format!("bot '{text}': want {name};dir=DIR=COMMAND"));
+                };
+                let path = std::path::Path::new(d);
+                if !path.is_dir() {
+                    return Err(format!("bot '{text}': dir '{d}' is not a directory"));
+                }
+                dir = Some(
+                    std::fs::canonicalize(path)
+                        .map_err(|e| format!("bot '{text}': dir '{d}': {e}"))?,
+                );
+                (Some(name.to_owned()), spec.to_owned())
+            }
+            Some((n, s)) if valid(n) => (Some(n.to_owned()), s.to_owned()),
+            // A command with '=' in it has an option before it ("--port={port}");
+            // words that end otherwise are a name that is not one.
+            Some((head, _))
+                if head.split_whitespace().count() > 1
+                    && !head
+                        .split_whitespace()
+                        .last()
+                        .is_some_and(|w| w.starts_with('-')) =>
             {
-                (Some(n.to_owned()), s.to_owned())
+                return Err(bad_name(text, head));
             }
             _ => (None, text.to_owned()),
         };
@@ -71,6 +116,7 @@ impl Bot {
         let bot = Bot {
             name: name.unwrap_or_else(|| default_name(&spec)),
             spec,
+            dir,
         };
         bot.kind()?;
         Ok(bot)
@@ -105,6 +151,13 @@ impl Bot {
         }
         Ok(Kind::Shell(s.to_owned()))
     }
+}
+
+fn bad_name(text: &str, name: &str) -> String {
+    format!(
+        "bot '{text}': '{name}' is not a name (letters, digits, '_', '-' and '.'); a command \
+         with '=' in it is given as NAME=COMMAND"
+    )
 }
 
 /// A short name for a spec: nimbot's kinds by policy, commands by their script or
@@ -152,6 +205,31 @@ pub fn unique_names(bots: &mut [Bot]) {
     }
 }
 
+/// `{first:TEXT}` and `{second:TEXT}` replaced by TEXT in that seat (`order` 0
+/// or 1) and by nothing in the other.
+fn seat_only(cmd: &str, order: usize) -> String {
+    let mut out = String::new();
+    let mut rest = cmd;
+    loop {
+        let next = ["{first:", "{second:"]
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, tag)| rest.find(tag).map(|at| (at, seat, tag.len())))
+            .min();
+        let Some((at, seat, len)) = next else { break };
+        let Some(end) = rest[at + len..].find('}') else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        if seat == order {
+            out.push_str(&rest[at + len..at + len + end]);
+        }
+        rest = &rest[at + len + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// What a started bot needs to know of its game.
 pub struct Seat<'a> {
     pub host: &'a str,
@@ -174,6 +252,7 @@ impl Seat<'_> {
     }
 
     fn fill(&self, cmd: &str) -> String {
+        let cmd = seat_only(cmd, self.order);
         cmd.replace("{addr}", &format!("{}:{}", self.host, self.port))
             .replace("{host}", self.host)
             .replace("{port}", &self.port.to_string())
@@ -211,10 +290,17 @@ fn group(c: &mut Command) -> &mut Command {
     c.process_group(0)
 }
 
+fn in_dir<'c>(c: &'c mut Command, dir: Option<&std::path::Path>) -> &'c mut Command {
+    match dir {
+        Some(d) => c.current_dir(d),
+        None => c,
+    }
+}
+
 /// A bot's shell command in a process group of its own, every stdio piped (the
 /// runner speaks for it on the wire).
-fn spawn_piped(cmd: &str) -> io::Result<std::process::Child> {
-    group(Command::new("sh").args(["-c", &exec(cmd)]))
+fn spawn_piped(cmd: &str, dir: Option<&std::path::Path>) -> io::Result<std::process::Child> {
+    in_dir(group(Command::new("sh").args(["-c", &exec(cmd)])), dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -244,17 +330,20 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
                 .stderr(Stdio::piped())
                 .spawn()?
         }
-        Kind::Shell(cmd) => group(Command::new("sh").args(["-c", &exec(&seat.fill(&cmd))]))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()?,
+        Kind::Shell(cmd) => in_dir(
+            group(Command::new("sh").args(["-c", &exec(&seat.fill(&cmd))])),
+            bot.dir.as_deref(),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?,
         Kind::Line(cmd) => {
             // The line bot and nimbot's `connect --board` in one group: `sh -c`
             // runs the bot with its stdio on a loopback socket the runner relays.
             let relay = TcpListener::bind("127.0.0.1:0")?;
             let port = relay.local_addr()?.port();
-            let mut kid = spawn_piped(&seat.fill(&cmd))?;
+            let mut kid = spawn_piped(&seat.fill(&cmd), bot.dir.as_deref())?;
             let (stdin, stdout) = (kid.stdin.take(), kid.stdout.take());
             let pgid = kid.id();
             helpers.push(thread::spawn(move || {
@@ -285,7 +374,7 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
             kid
         }
         Kind::Text(cmd) => {
-            let mut kid = spawn_piped(&seat.fill(&cmd))?;
+            let mut kid = spawn_piped(&seat.fill(&cmd), bot.dir.as_deref())?;
             let (stdin, stdout) = (kid.stdin.take(), kid.stdout.take());
             let addr = format!("{}:{}", seat.host, seat.port);
             let (order, name) = (seat.order, seat.name.to_owned());
@@ -420,17 +509,25 @@ fn text_client(
     let mut mine = order == 0;
     loop {
         if mine {
-            to_bot.write_all(b"Please enter your move: ")?;
+            to_bot.write_all(text_client::PROMPT)?;
             to_bot.flush()?;
-            let mut line = String::new();
-            if lines.read_line(&mut line)? == 0 {
-                // The bot closed its output: the game goes on without a move.
-                return Ok(());
-            }
-            let mut it = line.split_whitespace();
-            let take: u64 = it.next().and_then(|x| x.parse().ok()).unwrap_or(0);
-            let reset = it.next().is_some_and(|x| x != "0");
-            let mv = serde_json::json!({"order": order, "num_stones": take, "reset": reset});
+            let mv = loop {
+                let mut line = String::new();
+                if lines.read_line(&mut line)? == 0 {
+                    // The bot closed its output: the game goes on without a move.
+                    return Ok(());
+                }
+                // As exp-nim: a line it cannot read is refused and asked again.
+                match text_client::parse_answer(line.as_bytes()) {
+                    Some(mv) => break mv,
+                    None => {
+                        to_bot.write_all(text_client::INVALID)?;
+                        to_bot.write_all(text_client::PROMPT)?;
+                        to_bot.flush()?;
+                    }
+                }
+            };
+            let mv = serde_json::json!({"order": order, "num_stones": mv.take, "reset": mv.reset});
             w.write_all(mv.to_string().as_bytes())?;
         }
         let msg = objects.next()?;
@@ -445,22 +542,18 @@ fn text_client(
             .map(|r| String::from_utf8_lossy(r).into_owned())
             .unwrap_or_default();
         if !finished || reason.ends_with("won the game! Congrats!") {
-            let who = if mine { "You" } else { "Opponent" };
-            let used = if state.get("reset_used").and_then(|v| v.as_bool()) == Some(true) {
-                " and used reset"
-            } else {
-                ""
-            };
-            let text = format!(
-                "{who} took {} stones{used}.\nCurrent max: {}\nStones left: {}\n",
-                num("stones_removed"),
+            let reset = state.get("reset_used").and_then(|v| v.as_bool()) == Some(true);
+            let mv = Move::new(num("stones_removed"), reset);
+            to_bot.write_all(&text_client::move_report(
+                mine,
+                mv,
                 num("current_max"),
-                num("stones_left")
-            );
-            to_bot.write_all(text.as_bytes())?;
+                num("stones_left"),
+            ))?;
         }
         if finished {
-            to_bot.write_all(format!("Game over\n{reason}\n").as_bytes())?;
+            to_bot.write_all(text_client::GAME_OVER)?;
+            to_bot.write_all(format!("{reason}\n").as_bytes())?;
             return Ok(());
         }
         mine = !mine;
@@ -482,6 +575,45 @@ fn connect_retry(addr: &str) -> io::Result<TcpStream> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seat_placeholders_names_and_dirs() {
+        let seat = |order| Seat {
+            host: "h",
+            port: 9,
+            order,
+            name: "b",
+            stones: 5,
+            resets: 1,
+            init_max: 3,
+        };
+        let cmd = "bot {first:-f} {first:True}{second:False} -n {name} {addr}";
+        assert_eq!(seat(0).fill(cmd), "bot -f True -n b h:9");
+        assert_eq!(seat(1).fill(cmd), "bot  False -n b h:9");
+        assert_eq!(seat(1).fill("x {second:}{first:y"), "x {first:y");
+        for bad in [
+            "my bot=python3 x.py",
+            "my bot;dir=.=python3 x.py",
+            "a b;dir=/=x",
+        ] {
+            let e = Bot::parse(bad).unwrap_err();
+            assert!(e.contains("is not a name"), "{bad}: {e}");
+        }
+        assert!(Bot::parse("a;cwd=/=x")
+            .unwrap_err()
+            .contains("unknown option"));
+        assert!(Bot::parse("a;dir=/no/such/dir=x")
+            .unwrap_err()
+            .contains("not a directory"));
+        let b = Bot::parse("book;dir=/tmp=python3 bot.py --port={port}").unwrap();
+        assert_eq!(
+            (b.name.as_str(), b.spec.as_str()),
+            ("book", "python3 bot.py --port={port}")
+        );
+        assert_eq!(b.dir, Some(std::fs::canonicalize("/tmp").unwrap()));
+        let b = Bot::parse("python3 bot.py --port={port}").unwrap();
+        assert_eq!(b.spec, "python3 bot.py --port={port}");
+    }
 
     #[test]
     fn specs_and_names() {

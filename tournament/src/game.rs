@@ -30,7 +30,8 @@ use nimbot_platform::wire::{Reason, MAX_NAME};
 use nimbot_study::record;
 use serde::{Deserialize, Serialize};
 
-use super::engine::{self, Bot, Seat};
+use crate::engine::{self, Bot, Seat};
+use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
 /// record's analysis), for `--bench`.
@@ -61,6 +62,14 @@ pub struct Rules {
     pub largest: bool,
     /// `init_max` and `game_time` in the welcome.
     pub welcome_extras: bool,
+    /// Milliseconds the referee keeps between two messages to the same bot (on
+    /// nobody's clock), for clients that read once per message.
+    #[serde(default)]
+    pub pace_ms: u64,
+    /// The port every game's referee listens on (for bots that hard-code one);
+    /// `None`: a free loopback port per game.
+    #[serde(default)]
+    pub port: Option<u16>,
 }
 
 /// One scheduled game.
@@ -97,6 +106,8 @@ pub enum EndKind {
     Garbage,
     /// A second hello for a seat already taken.
     JoinedTwice,
+    /// A hello asking for the seat the schedule gave its opponent.
+    WrongSeat,
     /// No valid result (both bots failed to join, or the runner could not start the
     /// game).
     NoResult,
@@ -115,6 +126,7 @@ impl EndKind {
             EndKind::Closed => "connection closed",
             EndKind::Garbage => "garbage",
             EndKind::JoinedTwice => "joined twice",
+            EndKind::WrongSeat => "wrong seat",
             EndKind::NoResult => "no result",
         }
     }
@@ -128,7 +140,8 @@ pub struct Ending {
     pub seat: Option<u8>,
     /// One line for people.
     pub text: String,
-    /// Plies played when it happened.
+    /// The ply it happened at: plies played, or for a refused move the ply it
+    /// tried (an illegal first move is ply 1), as the text says.
     pub ply: u32,
     /// Seconds since the game's referee started.
     pub after: f64,
@@ -161,6 +174,11 @@ pub struct Played {
     pub seconds: f64,
     /// The seat whose start was won (the value of the first position), if known.
     pub won_start: Option<u8>,
+    /// Per seat: whether the first position it had to move in was won (`null`: it
+    /// never moved). The second seat's start follows the first seat's first move,
+    /// so both can be won (after a blunder on ply 1) or neither.
+    #[serde(default)]
+    pub starts: [Option<bool>; 2],
     /// Blunders per seat and the seat of the game's first one (from the record).
     pub blunders: [u32; 2],
     pub first_blunder: Option<u8>,
@@ -186,6 +204,13 @@ const STDERR_CAP: u64 = 1 << 20;
 const TAIL: usize = 2000;
 /// How long a bot whose socket closed is given to show its process ended.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// How long a bot whose connection closed is given to show it crashed (a Python
+/// traceback can take a second on a loaded machine) before the ending says
+/// "closed".
+const CRASH_GRACE: Duration = Duration::from_secs(2);
+/// With `--pace`, how long a client is given to read its last message before the
+/// next is sent all the same.
+const READ_WAIT: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -323,8 +348,27 @@ fn kill_group(pgid: Option<u32>) {
     }
 }
 
-/// Play one game. `dir` holds `records/` and `stderr/`.
-pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Played {
+/// The process groups of the bots of every game under way, for [`kill_all`].
+static LIVE_GROUPS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+/// Set by [`kill_all`]: a game that starts its bots after it ends them at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// End the bots of every game under way (Ctrl-C): their games end at once, and the
+/// caller drops their results, to be played again on resuming.
+pub fn kill_all() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    if let Ok(groups) = LIVE_GROUPS.lock() {
+        for &g in groups.iter() {
+            kill_group(Some(g));
+        }
+    }
+}
+
+/// Play one game. `dir` holds `records/` and `stderr/`; `isolated`: the game (its
+/// referee and its bots) runs in a network namespace of its own, so that a fixed
+/// `--port` can serve several games at once.
+pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated: bool) -> Played {
     let cpu = thread_cpu_ns();
     let started = Instant::now();
     let names = pairing.bots.map(|b| bots[b].name.clone());
@@ -339,12 +383,25 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
         recorder: Recorder::create(&record_path, "tournament", None, None).ok(),
         ending: None,
         winner: None,
+        last_sent: [None, None],
+        inodes: [None, None],
     };
     let (tx, rx) = sync_channel::<Ev>(256);
-    let listener = match TcpListener::bind("127.0.0.1:0") {
+    if isolated {
+        if let Err(e) = netns::enter_new() {
+            g.no_result(format!(
+                "the runner cannot give the game a network namespace: {e}"
+            ));
+            return g.finish(None, cpu, dir);
+        }
+    }
+    let listener = match TcpListener::bind(("127.0.0.1", rules.port.unwrap_or(0))) {
         Ok(l) => l,
         Err(e) => {
-            g.no_result(format!("the runner cannot listen on a loopback port: {e}"));
+            let port = rules
+                .port
+                .map_or("a loopback port".into(), |p| format!("127.0.0.1:{p}"));
+            g.no_result(format!("the runner cannot listen on {port}: {e}"));
             return g.finish(None, cpu, dir);
         }
     };
@@ -388,6 +445,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
         match engine::start(&bots[pairing.bots[order]], &seat) {
             Ok(mut s) => {
                 b.pgid[order] = Some(s.child.id());
+                if let Ok(mut live) = LIVE_GROUPS.lock() {
+                    live.push(s.child.id());
+                }
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    kill_group(b.pgid[order]);
+                }
                 if let Some(err) = s.stderr.take() {
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
                     let (done, got) = sync_channel(1);
@@ -411,7 +474,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    g.run(&tx, &rx, &mut exited, &start_errors);
+    g.run(&tx, &rx, &mut exited, &start_errors, &b.pgid);
     drop(tx);
     // Wind down: the sockets are shut by `run`; bots get a moment to exit, then
     // their groups are killed; the acceptor is woken to stop.
@@ -431,6 +494,9 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path) -> Playe
     }
     for p in b.pgid {
         kill_group(p);
+        if let Ok(mut live) = LIVE_GROUPS.lock() {
+            live.retain(|g| Some(*g) != p);
+        }
     }
     stop.store(true, Ordering::Relaxed);
     let _ = TcpStream::connect(("127.0.0.1", port));
@@ -478,9 +544,42 @@ struct Game<'a> {
     recorder: Option<Recorder>,
     ending: Option<Ending>,
     winner: Option<u8>,
+    /// When each seat was last sent a message (for `--pace`).
+    last_sent: [Option<Instant>; 2],
+    /// Each seat's client socket (its inode), to see whether it has read what it
+    /// was sent (for `--pace`).
+    inodes: [Option<u64>; 2],
 }
 
 impl Game<'_> {
+    /// Send `msg` to both seats, each at least the pace after its last message and,
+    /// with a pace, once it has read that message (its socket's receive queue is
+    /// empty; up to [`READ_WAIT`]), so that a client reading once per message never
+    /// finds two, however late it reads. The waits come before the send, so they
+    /// are on nobody's clock: a turn starts when its state has gone out.
+    fn send(&mut self, writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
+        let pace = Duration::from_millis(self.rules.pace_ms);
+        for (seat, c) in seated.iter().enumerate() {
+            let Some(c) = c else { continue };
+            if let Some(last) = self.last_sent[seat] {
+                let wait = pace.saturating_sub(last.elapsed());
+                if !wait.is_zero() {
+                    thread::sleep(wait);
+                }
+                if let (false, Some(inode)) = (pace.is_zero(), self.inodes[seat]) {
+                    let until = Instant::now() + READ_WAIT;
+                    while owner::unread(inode).is_some_and(|n| n > 0) && Instant::now() < until {
+                        thread::sleep(Duration::from_millis(1));
+                    }
+                }
+            }
+            if let Some(Some(w)) = writers.get_mut(*c) {
+                let _ = w.write_all(msg);
+            }
+            self.last_sent[seat] = Some(Instant::now());
+        }
+    }
+
     fn plies(&self) -> u32 {
         self.referee.as_ref().map_or(0, |r| r.game().moves())
     }
@@ -506,6 +605,15 @@ impl Game<'_> {
             signal: None,
             detected_in: None,
         });
+    }
+
+    /// A refused move's ending is at the ply it tried (as its text says: an
+    /// illegal first move is ply 1).
+    fn refused_ply(&mut self) {
+        let next = self.plies() + 1;
+        if let Some(e) = self.ending.as_mut() {
+            e.ply = next;
+        }
     }
 
     fn no_result(&mut self, text: String) {
@@ -536,6 +644,7 @@ impl Game<'_> {
         rx: &Receiver<Ev>,
         exited: &mut [Option<(Instant, ExitStatus)>; 2],
         start_errors: &[Option<String>; 2],
+        groups: &[Option<u32>; 2],
     ) {
         let rules = self.rules;
         let failed: Vec<usize> = (0..2).filter(|&i| start_errors[i].is_some()).collect();
@@ -555,6 +664,9 @@ impl Game<'_> {
         let join_deadline = self.started + Duration::from_secs_f64(rules.join_timeout);
         let mut writers: Vec<Option<TcpStream>> = Vec::new();
         let mut hello: Vec<bool> = Vec::new();
+        // The scheduled seat of the bot that made each connection, when known.
+        let mut owners: Vec<Option<usize>> = Vec::new();
+        let mut inodes: Vec<Option<u64>> = Vec::new();
         let mut seated: [Option<usize>; 2] = [None, None];
         let mut closed: [bool; 2] = [false, false];
         let mut close_wait: [Option<Instant>; 2] = [None, None];
@@ -668,6 +780,8 @@ impl Game<'_> {
                     let _ = s.set_nodelay(true);
                     let _ = s.set_write_timeout(Some(Duration::from_secs(5)));
                     let id = writers.len();
+                    owners.push(owner::owner(&s, groups));
+                    inodes.push(owner::client_inode(&s));
                     if let Ok(rd) = s.try_clone() {
                         let tx = tx.clone();
                         thread::spawn(move || reader(id, rd, tx));
@@ -685,7 +799,43 @@ impl Game<'_> {
                             continue;
                         };
                         hello[c] = true;
-                        let o = h.seat.index();
+                        let asked = h.seat.index();
+                        // Who sent it: the socket's owner, else the scheduled name,
+                        // else (a bot the runner cannot tell) the seat it asks for.
+                        let by_name =
+                            (0..2).filter(|&i| wire_name(&self.names[i]) == h.name.as_slice());
+                        let by_name: Vec<usize> = by_name.collect();
+                        let known = owners.get(c).copied().flatten().or(match by_name[..] {
+                            [i] => Some(i),
+                            _ => None,
+                        });
+                        let o = match known {
+                            Some(o) => o,
+                            None => match seated[asked] {
+                                None => asked,
+                                // The seat went to a bot the runner knows: this is the other.
+                                Some(t) if owners.get(t).copied().flatten() == Some(asked) => {
+                                    1 - asked
+                                }
+                                Some(_) => {
+                                    self.no_result(format!(
+                                        "two hellos asked for the {} seat and the runner cannot tell which bot sent which",
+                                        seat_of(asked).name()
+                                    ));
+                                    continue;
+                                }
+                            },
+                        };
+                        if asked != o {
+                            let text = format!(
+                                "{} asked for the {} seat but the schedule gives it the {} seat (its seat argument: see {{first:TEXT}} and {{second:TEXT}})",
+                                self.names[o],
+                                seat_of(asked).name(),
+                                seat_of(o).name()
+                            );
+                            self.end(EndKind::WrongSeat, Some(o), text);
+                            continue;
+                        }
                         if seated[o].is_some() {
                             let text = format!(
                                 "{} joined twice (a second hello asking for the {} seat)",
@@ -696,6 +846,7 @@ impl Game<'_> {
                             continue;
                         }
                         seated[o] = Some(c);
+                        self.inodes[o] = inodes.get(c).copied().flatten();
                         if seated[0].is_some() && seated[1].is_some() {
                             self.begin(&h.name, &mut writers, &seated);
                             turn_start = Instant::now();
@@ -820,7 +971,7 @@ impl Game<'_> {
             .welcome_extras
             .then_some(rules.time.ceil().min(f64::from(u32::MAX)) as u32);
         let hello = welcome(&params, extras);
-        send(writers, seated, &hello);
+        self.send(writers, seated, &hello);
     }
 
     /// A state message: recorded and sent to both.
@@ -834,7 +985,7 @@ impl Game<'_> {
         if let (Some(r), Some(rec)) = (self.referee.as_ref(), self.recorder.as_mut()) {
             rec.state(Some(r.game()), st, by.is_some());
         }
-        send(writers, seated, st);
+        self.send(writers, seated, st);
     }
 
     /// Name the referee's verdict from what happened.
@@ -896,6 +1047,7 @@ impl Game<'_> {
                     String::from_utf8_lossy(bytes)
                 );
                 self.end(EndKind::Garbage, Some(loser), text);
+                self.refused_ply();
             }
             Reason::IllegalMove => {
                 let text = match refused.filter(|r| r.0 == loser) {
@@ -915,10 +1067,12 @@ impl Game<'_> {
                     None => format!("{name} made an illegal move at ply {}", ply + 1),
                 };
                 self.end(EndKind::IllegalMove, Some(loser), text);
+                self.refused_ply();
             }
             Reason::TooManyResets => {
                 let text = format!("{name} used a reset with none left at ply {}", ply + 1);
                 self.end(EndKind::TooManyResets, Some(loser), text);
+                self.refused_ply();
             }
             Reason::OutOfTurn => {
                 let text = format!("{name} moved out of turn after ply {ply}");
@@ -936,7 +1090,7 @@ impl Game<'_> {
         exited: &mut [Option<(Instant, ExitStatus)>; 2],
         rx: &Receiver<Ev>,
     ) {
-        let until = Instant::now() + EXIT_GRACE;
+        let until = Instant::now() + CRASH_GRACE;
         while exited[seat].is_none() {
             match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
                 Ok(Ev::Exited(o, at, st)) => exited[o] = Some((at, st)),
@@ -1012,6 +1166,12 @@ impl Game<'_> {
                 1 - p.seat.min(1)
             }
         });
+        let starts = [0u8, 1].map(|seat| {
+            plies
+                .iter()
+                .find(|p| p.seat == seat)
+                .map(|p| p.value == "win")
+        });
         let clocks = self.referee.as_ref().map_or([0.0; 2], |r| {
             [Player::First, Player::Second].map(|p| (r.used_us(p) as f64 / 1e6 * 1e4).round() / 1e4)
         });
@@ -1028,6 +1188,7 @@ impl Game<'_> {
             clocks,
             seconds: secs(self.started.elapsed()),
             won_start,
+            starts,
             blunders,
             first_blunder,
             stderr_tail: [String::new(), String::new()],
@@ -1037,10 +1198,16 @@ impl Game<'_> {
     }
 }
 
-fn send(writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
-    for c in seated.iter().flatten() {
-        if let Some(Some(w)) = writers.get_mut(*c) {
-            let _ = w.write_all(msg);
-        }
-    }
+/// A name as the wire carries it (as [`parse_hello`] makes it safe).
+fn wire_name(name: &str) -> Vec<u8> {
+    name.bytes()
+        .take(MAX_NAME)
+        .map(|b| {
+            if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+                b
+            } else {
+                b'_'
+            }
+        })
+        .collect()
 }

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::Bot;
-use super::game::{Pairing, Played, Rules};
+use crate::engine::Bot;
+use crate::game::{Pairing, Played, Rules};
 
 /// The format of `tournament.json` and `results.jsonl`.
 pub const FORMAT: u32 = 1;
@@ -27,6 +27,9 @@ pub struct Plan {
     pub seed: Option<u64>,
     /// `[elo0, elo1, alpha, beta]`.
     pub sprt: Option<[f64; 4]>,
+    /// The event's name, for the report and the summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
     pub schedule: Vec<Pairing>,
 }
 
@@ -34,6 +37,58 @@ pub struct Plan {
 pub struct Store {
     pub dir: PathBuf,
     results: File,
+    /// `DIR/lock`, locked while this run holds the directory.
+    _lock: File,
+}
+
+/// Take `DIR/lock` (created with the directory), so that no two runs play into one
+/// directory; released when the run ends, however it ends.
+fn lock(dir: &Path) -> Result<File, String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join("lock");
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match try_lock(&f) {
+        Ok(true) => {
+            let _ = f.set_len(0);
+            let _ = f.write_all(format!("{}\n", std::process::id()).as_bytes());
+            Ok(f)
+        }
+        Ok(false) => {
+            let mut pid = String::new();
+            let _ = f.read_to_string(&mut pid);
+            Err(format!(
+                "{} is in use by another nimbot tournament (process {}); wait for it to end, or choose another --out",
+                dir.display(),
+                pid.trim()
+            ))
+        }
+        Err(e) => Err(format!("cannot lock {}: {e}", path.display())),
+    }
+}
+
+/// An exclusive `flock` on `f` without waiting: `false` if another holds it. One of
+/// the tournament's system-call boundaries (the workspace denies `unsafe`
+/// elsewhere; `File::try_lock` is newer than the workspace's Rust).
+#[allow(unsafe_code)]
+fn try_lock(f: &File) -> std::io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock(2) on a descriptor this File owns for the call's length; it
+    // touches no memory of ours. The lock goes with the descriptor.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    if e.kind() == std::io::ErrorKind::WouldBlock {
+        Ok(false)
+    } else {
+        Err(e)
+    }
 }
 
 fn results_path(dir: &Path) -> PathBuf {
@@ -43,6 +98,7 @@ fn results_path(dir: &Path) -> PathBuf {
 impl Store {
     /// A new tournament in `dir` (created; it must not hold one already).
     pub fn create(dir: &Path, plan: &Plan) -> Result<Store, String> {
+        let lock = lock(dir)?;
         if dir.join("tournament.json").exists() {
             return Err(format!(
                 "{} already holds a tournament: --resume continues it, or choose another --out",
@@ -61,12 +117,17 @@ impl Store {
         Ok(Store {
             dir: dir.to_owned(),
             results,
+            _lock: lock,
         })
     }
 
     /// The tournament in `dir` and the games already finished. A last line cut
     /// short by a kill is dropped (that game is played again).
     pub fn resume(dir: &Path) -> Result<(Store, Plan, Vec<Played>), String> {
+        if !dir.join("tournament.json").exists() {
+            return Err(format!("{} holds no tournament to resume", dir.display()));
+        }
+        let lock = lock(dir)?;
         let plan_path = dir.join("tournament.json");
         let text = fs::read_to_string(&plan_path)
             .map_err(|e| format!("cannot read {}: {e}", plan_path.display()))?;
@@ -119,6 +180,7 @@ impl Store {
             Store {
                 dir: dir.to_owned(),
                 results: file,
+                _lock: lock,
             },
             plan,
             done,
@@ -127,7 +189,7 @@ impl Store {
 
     /// Append a finished game and make it durable before going on.
     pub fn append(&mut self, game: &Played) -> Result<(), String> {
-        let line = crate::json::line(game);
+        let line = nimbot_study::vocab::line(game);
         self.results
             .write_all(line.as_bytes())
             .and_then(|()| self.results.sync_data())

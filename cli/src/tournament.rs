@@ -1,39 +1,27 @@
 //! `nimbot tournament` (also `nimbot match`): many bots, both seats, games in
 //! parallel, every ending named, nothing lost.
 //!
-//! The schedule (every pairing of a round-robin or a gauntlet plays every N of a
-//! list, or N drawn with a seed, once in each seat) is fixed and written to
-//! `DIR/tournament.json` before the first game. Each game runs on a worker thread
-//! of its own ([`game::play`]: its own referee on its own loopback port, the bots
-//! as process groups); as each ends the main thread appends it to
-//! `DIR/results.jsonl` and fsyncs, prints a line, and moves the progress bar.
-//! `--resume` reads both files back and plays only the games not on disk. At the
-//! end: the standings, the crosstable, Elo, the SPRT ([`stats`]), as text or JSON,
-//! and `DIR/report.html` ([`report`]).
+//! The runner is `nimbot_tournament`; this file reads the flags into a plan,
+//! prints a line per game, the progress bar, the pre-flight's findings and the
+//! standings, and sets the exit status.
 
-mod engine;
-mod game;
-mod report;
-mod stats;
-mod store;
-
-use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use nimbot_tournament::engine::{self, Bot};
+use nimbot_tournament::game::{self, Played, Rules};
+use nimbot_tournament::store::{self, Plan, Store};
+use nimbot_tournament::{
+    catch_interrupt, check, draw, netns, parse_range, play_all, report, rusage, schedule, stats,
+    summary, Progress,
+};
 use serde::Serialize;
-
-use engine::Bot;
-use game::{EndKind, Pairing, Played, Rules};
-use store::{Plan, Store};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Bots (--bot [NAME=]SPEC):
@@ -42,14 +30,17 @@ use store::{Plan, Store};
   text:COMMAND               a bot for the stock exp-nim text client (prompts on stdin, `K F` on stdout)
   line:COMMAND               a bot speaking nimbot's line protocol on stdin/stdout
   COMMAND                    a shell command that joins the game itself, with {addr} {host} {port}
-                             {order} (0/1) {seat} (first/second) {name} {stones} {resets} {init_max}
+                             {order} (0/1) {seat} (first/second) {name} {stones} {resets} {init_max},
+                             {first:TEXT} {second:TEXT} (TEXT in that seat only, e.g. {first:-f})
+  NAME;dir=DIR=SPEC          the bot runs in DIR (otherwise in the current directory)
 
 Files in --out DIR: tournament.json (the plan), results.jsonl (a line per game, fsynced),
 records/ (each game's record, for `nimbot analyze`), stderr/ (each bot's stderr per game),
 report.html (standings, crosstable, every game's value history).
 
-Exit status: 0 every game has a result, 1 some game has none, 2 usage error, 3 the
-tournament's files cannot be written.
+Exit status: 0 every game has a result, 1 some game has none, 2 usage error (or --out
+in use by another run), 3 the tournament's files cannot be written, 130 interrupted
+(Ctrl-C: the bots are ended, the standings so far printed; --resume continues).
 
 Examples:
   nimbot tournament --bot nimbot:trap --bot nimbot:first --stones 20,57,100
@@ -64,9 +55,13 @@ pub struct TournamentArgs {
     /// The first bot plays each other bot (a gauntlet) instead of every pair playing (a round-robin).
     #[arg(long)]
     gauntlet: bool,
-    /// N values, comma-separated (each pairing plays each, in both seats).
+    /// N values, comma-separated (each pairing plays each, in both seats);
+    /// `@FILE` reads them from FILE, one a line.
     #[arg(long, short = 'n', value_delimiter = ',', conflicts_with = "draw")]
-    stones: Vec<u32>,
+    stones: Vec<String>,
+    /// The event's name, for the report and the JSON summary.
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
     /// Draw this many N values with --seed from --range instead of a list.
     #[arg(long, value_name = "K")]
     draw: Option<usize>,
@@ -97,6 +92,23 @@ pub struct TournamentArgs {
     /// Add init_max and game_time to the welcome, as some copies of the server do.
     #[arg(long)]
     welcome_extras: bool,
+    /// Keep at least MS milliseconds between two messages to the same bot (on
+    /// nobody's clock), so that a client that reads once per message (the course's
+    /// stock client) never gets two in one read; 0 sends at once.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pace: u64,
+    /// Every game's referee listens on this port (for bots that hard-code one, such
+    /// as the course's 9000). Games run K at once each in a network namespace of its
+    /// own where the machine allows it (Linux, as root), else one at a time.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+    port: Option<u16>,
+    /// Only the pre-flight: each bot plays one short game against nimbot in each
+    /// seat; exit 0 if every bot can start, join and move, else 2 with its stderr.
+    #[arg(long, conflicts_with_all = ["resume", "no_check"])]
+    check: bool,
+    /// Start without the pre-flight (which otherwise runs before every tournament).
+    #[arg(long)]
+    no_check: bool,
     /// Games at once, each with its own referee [default: the machine's cores].
     #[arg(long, short = 'c', value_name = "K")]
     concurrency: Option<usize>,
@@ -126,58 +138,39 @@ pub struct TournamentArgs {
 const EXIT_NO_RESULT: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 const EXIT_FILES: u8 = 3;
+const EXIT_INTERRUPTED: u8 = 130;
 
 fn usage(msg: &str) -> ExitCode {
     eprintln!("nimbot tournament: {msg}");
     ExitCode::from(EXIT_USAGE)
 }
 
-/// N values drawn with `seed` from `lo..=hi` (splitmix64).
-fn draw(k: usize, lo: u32, hi: u32, seed: u64) -> Vec<u32> {
-    let mut x = seed;
-    let span = u64::from(hi - lo) + 1;
-    (0..k)
-        .map(|_| {
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            lo + (z % span) as u32
-        })
-        .collect()
-}
-
-/// Every pairing plays every N in both seats, round after round.
-fn schedule(bots: usize, gauntlet: bool, stones: &[u32], rounds: usize) -> Vec<Pairing> {
-    let pairs: Vec<(usize, usize)> = if gauntlet {
-        (1..bots).map(|b| (0, b)).collect()
-    } else {
-        (0..bots)
-            .flat_map(|a| (a + 1..bots).map(move |b| (a, b)))
-            .collect()
-    };
-    let mut games = Vec::new();
-    for _ in 0..rounds {
-        for &n in stones {
-            for &(a, b) in &pairs {
-                for bots in [[a, b], [b, a]] {
-                    games.push(Pairing {
-                        game: games.len() + 1,
-                        stones: n,
-                        bots,
-                    });
-                }
+/// The N values of `--stones`: numbers, or `@FILE` for a file of them, one a line
+/// (blank lines and `#` comments skipped).
+fn piles(items: &[String]) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    for item in items {
+        let (words, from): (Vec<String>, String) = match item.strip_prefix('@') {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("--stones @{path}: {e}"))?;
+                let lines = text
+                    .lines()
+                    .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                (lines, format!("--stones @{path}"))
             }
+            None => (vec![item.trim().to_owned()], "--stones".into()),
+        };
+        for w in words {
+            out.push(
+                w.parse()
+                    .map_err(|_| format!("{from}: '{w}' is not a number of stones"))?,
+            );
         }
     }
-    games
-}
-
-fn parse_range(text: &str) -> Option<(u32, u32)> {
-    let (lo, hi) = text.split_once("..")?;
-    let (lo, hi) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
-    (1 <= lo && lo <= hi).then_some((lo, hi))
+    Ok(out)
 }
 
 /// The plan from the command line.
@@ -201,7 +194,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             (draw(k, lo, hi, args.seed), Some(args.seed))
         }
         None if args.stones.is_empty() => (vec![100], None),
-        None => (args.stones.clone(), None),
+        None => (piles(&args.stones)?, None),
     };
     if stones.is_empty() || stones.contains(&0) {
         return Err("N values must be at least 1".into());
@@ -241,6 +234,8 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             join_timeout: args.join_timeout,
             largest: args.current_max_largest,
             welcome_extras: args.welcome_extras,
+            pace_ms: args.pace,
+            port: args.port,
         },
         mode: if args.gauntlet {
             "gauntlet"
@@ -251,6 +246,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
         seed,
         sprt,
         schedule,
+        event: args.event.clone(),
     })
 }
 
@@ -268,6 +264,24 @@ struct GameLine<'a> {
     clocks: [f64; 2],
     seconds: f64,
     blunders: [u32; 2],
+}
+
+/// Games between two lines of live standings on a terminal.
+const LIVE_EVERY: usize = 10;
+
+/// `standings after 20 of 126 games: flags 15, noob 12, ...`.
+fn live_standings(plan: &Plan, games: &[Played]) -> String {
+    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let rows: Vec<String> = stats::standings(&names, games)
+        .iter()
+        .map(|r| format!("{} {}", r.name, r.points))
+        .collect();
+    format!(
+        "standings after {} of {} games: {}",
+        games.len(),
+        plan.schedule.len(),
+        rows.join(", ")
+    )
 }
 
 fn progress_line(g: &Played, done: usize, total: usize) -> String {
@@ -307,64 +321,38 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             Ok(p) => p,
             Err(e) => return usage(&e),
         };
+        if args.check || !args.no_check {
+            let (concurrency, isolated) = seating(args, &plan);
+            if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
+                return status;
+            }
+            if args.check {
+                return ExitCode::SUCCESS;
+            }
+        }
         match Store::create(&args.out, &plan) {
             Ok(s) => (s, plan, Vec::new()),
             Err(e) => return usage(&e),
         }
     };
-    let concurrency = args
-        .concurrency
-        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()));
-    match play_all(
-        &mut store,
-        &plan,
-        done,
-        concurrency.max(1),
-        args.json,
-        args.quiet,
-    ) {
-        Ok(games) => finish(&store, &plan, &games, args.json),
-        Err(e) => {
-            eprintln!("nimbot tournament: {e}");
-            ExitCode::from(EXIT_FILES)
+    let (concurrency, isolated) = seating(args, &plan);
+    if args.resume && !args.no_check && done.len() < plan.schedule.len() {
+        if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
+            return status;
         }
     }
-}
-
-/// Play the games of `plan` not in `done`, `concurrency` at once; all games, in
-/// schedule order.
-fn play_all(
-    store: &mut Store,
-    plan: &Plan,
-    mut done: Vec<Played>,
-    concurrency: usize,
-    json: bool,
-    quiet: bool,
-) -> Result<Vec<Played>, String> {
-    let total = plan.schedule.len();
-    let sprt_decided = |games: &[Played]| {
-        plan.sprt
-            .is_some_and(|p| stats::sprt(p, games).decision.is_some())
-    };
-    let todo: VecDeque<Pairing> = if sprt_decided(&done) {
-        VecDeque::new()
-    } else {
-        plan.schedule
-            .iter()
-            .filter(|p| !done.iter().any(|d| d.game == p.game))
-            .cloned()
-            .collect()
-    };
-    if !done.is_empty() && !quiet {
+    catch_interrupt();
+    let left = nimbot_tournament::todo(&plan, &done);
+    if !done.is_empty() && !args.quiet {
         eprintln!(
-            "nimbot tournament: resuming {}: {} of {total} games on disk, {} to play",
+            "nimbot tournament: resuming {}: {} of {} games on disk, {left} to play",
             store.dir.display(),
             done.len(),
-            todo.len()
+            plan.schedule.len(),
         );
     }
-    let bar = if std::io::stderr().is_terminal() && !todo.is_empty() {
-        let b = ProgressBar::new(total as u64);
+    let bar = (std::io::stderr().is_terminal() && left > 0).then(|| {
+        let b = ProgressBar::new(plan.schedule.len() as u64);
         b.set_style(
             ProgressStyle::with_template(
                 "{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}",
@@ -373,123 +361,143 @@ fn play_all(
         );
         b.set_position(done.len() as u64);
         b.reset_eta();
-        Some(b)
-    } else {
-        None
+        b
+    });
+    let say = |line: String| match &bar {
+        Some(b) => b.println(line),
+        None => eprintln!("{line}"),
     };
-    let queue = Arc::new(Mutex::new(todo));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = channel::<Played>();
-    let mut workers = Vec::new();
-    for _ in 0..concurrency {
-        let (queue, stop, tx) = (queue.clone(), stop.clone(), tx.clone());
-        let (bots, rules, dir) = (plan.bots.clone(), plan.rules.clone(), store.dir.clone());
-        workers.push(thread::spawn(move || loop {
-            if stop.load(Ordering::Relaxed) {
-                return;
+    let mut on = |p: Progress<'_>| match p {
+        Progress::Game {
+            game: g,
+            done,
+            total,
+        } => {
+            if args.json {
+                crate::json::print(&GameLine {
+                    kind: "game",
+                    game: g.game,
+                    stones: g.stones,
+                    names: &g.names,
+                    winner: g.winner,
+                    ending: &g.ending,
+                    plies: g.plies,
+                    clocks: g.clocks,
+                    seconds: g.seconds,
+                    blunders: g.blunders,
+                });
             }
-            let next = queue.lock().map(|mut q| q.pop_front()).unwrap_or(None);
-            let Some(p) = next else { return };
-            if tx.send(game::play(&p, &bots, &rules, &dir)).is_err() {
-                return;
+            if !args.quiet {
+                say(progress_line(g, done.len(), total));
             }
-        }));
-    }
-    drop(tx);
-    let mut error = None;
-    for g in rx {
-        if let Err(e) = store.append(&g) {
-            // Nothing more is played once results cannot be kept.
-            stop.store(true, Ordering::Relaxed);
-            error.get_or_insert(e);
-            continue;
-        }
-        done.push(g);
-        let g = done.last().expect("just pushed");
-        if json {
-            crate::json::print(&GameLine {
-                kind: "game",
-                game: g.game,
-                stones: g.stones,
-                names: &g.names,
-                winner: g.winner,
-                ending: &g.ending,
-                plies: g.plies,
-                clocks: g.clocks,
-                seconds: g.seconds,
-                blunders: g.blunders,
-            });
-        }
-        if !quiet {
-            let line = progress_line(g, done.len(), total);
-            match &bar {
-                Some(b) => b.println(line),
-                None => eprintln!("{line}"),
+            if let Some(b) = &bar {
+                b.inc(1);
+                // On a terminal, the standings so far every few games.
+                if done.len() % LIVE_EVERY == 0 && done.len() < total && !args.quiet {
+                    say(live_standings(&plan, done));
+                }
             }
         }
-        if let Some(b) = &bar {
-            b.inc(1);
+        Progress::SprtDecided if !args.quiet => {
+            say("nimbot tournament: the SPRT has decided; the games under way finish".into());
         }
-        if sprt_decided(&done) && !stop.swap(true, Ordering::Relaxed) && !quiet {
-            let line =
-                "nimbot tournament: the SPRT has decided; the games under way finish".to_string();
-            match &bar {
-                Some(b) => b.println(line),
-                None => eprintln!("{line}"),
+        Progress::SprtDecided => {}
+        Progress::Interrupted => {
+            if let Some(b) = &bar {
+                b.finish_and_clear();
             }
+            eprintln!("nimbot tournament: interrupted; ending the games under way");
         }
-    }
-    for w in workers {
-        let _ = w.join();
-    }
-    if let Some(b) = bar {
+    };
+    let played = play_all(&mut store, &plan, done, concurrency, isolated, &mut on);
+    if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    if let Some(e) = error {
-        return Err(e);
+    match played {
+        Ok((games, false)) => finish(&store, &plan, &games, args.json),
+        Ok((games, true)) => {
+            let _ = finish(&store, &plan, &games, args.json);
+            eprintln!(
+                "nimbot tournament: interrupted after {} of {} games; the games under way will be played again by\n  nimbot tournament --resume --out {}",
+                games.len(),
+                plan.schedule.len(),
+                store.dir.display()
+            );
+            ExitCode::from(EXIT_INTERRUPTED)
+        }
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            ExitCode::from(EXIT_FILES)
+        }
     }
-    done.sort_by_key(|g| g.game);
-    Ok(done)
 }
 
-fn summary<'a>(
-    plan: &'a Plan,
-    games: &[Played],
-    standings: &'a [stats::Standing],
-    cross: &'a [Vec<u32>],
-) -> report::Summary<'a> {
-    let kinds = [
-        EndKind::Won,
-        EndKind::IllegalMove,
-        EndKind::TooManyResets,
-        EndKind::OutOfTurn,
-        EndKind::Time,
-        EndKind::Exited,
-        EndKind::NeverJoined,
-        EndKind::Closed,
-        EndKind::Garbage,
-        EndKind::JoinedTwice,
-        EndKind::NoResult,
-    ];
-    report::Summary {
-        kind: "summary",
-        bots: plan.bots.iter().map(|b| b.name.as_str()).collect(),
-        games_scheduled: plan.schedule.len(),
-        games_played: games.len(),
-        no_result: games.iter().filter(|g| g.winner.is_none()).count(),
-        standings,
-        crosstable: cross,
-        endings: kinds
-            .iter()
-            .map(|k| {
-                (
-                    k.word(),
-                    games.iter().filter(|g| g.ending.kind == *k).count(),
-                )
-            })
-            .filter(|(_, n)| *n > 0)
-            .collect(),
-        sprt: plan.sprt.map(|p| stats::sprt(p, games)),
+/// Games at once and whether each gets a network namespace of its own (a fixed
+/// `--port` without namespaces plays one at a time, with a note).
+fn seating(args: &TournamentArgs, plan: &Plan) -> (usize, bool) {
+    let mut concurrency = args
+        .concurrency
+        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let isolated = plan.rules.port.is_some() && netns::available();
+    if let (Some(port), false) = (plan.rules.port, isolated) {
+        if concurrency > 1 && !args.quiet {
+            eprintln!(
+                "nimbot tournament: --port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"
+            );
+        }
+        concurrency = 1;
+    }
+    (concurrency, isolated)
+}
+
+/// The pre-flight ([`check`]): every bot plays nimbot once in each seat on a
+/// short pile. A bot that cannot start, join or move is reported with its
+/// stderr, and the status is 2.
+fn preflight(plan: &Plan, concurrency: usize, isolated: bool, quiet: bool) -> Result<(), ExitCode> {
+    let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
+    if !quiet {
+        eprintln!(
+            "nimbot tournament: checking {} bots: one short game against nimbot in each seat (--no-check skips this)",
+            plan.bots.len()
+        );
+    }
+    let failures = check::run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
+    let _ = std::fs::remove_dir_all(&dir);
+    let failures = match failures {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            return Err(ExitCode::from(EXIT_FILES));
+        }
+    };
+    for b in &plan.bots {
+        let mine: Vec<&check::Failure> = failures.iter().filter(|f| f.bot == b.name).collect();
+        if mine.is_empty() {
+            if !quiet {
+                eprintln!("  {}: ok in both seats", b.name);
+            }
+            continue;
+        }
+        for f in mine {
+            let seat = if f.seat == 0 { "first" } else { "second" };
+            eprintln!("  {} FAILED in the {seat} seat: {}", b.name, f.text);
+        }
+    }
+    if failures.iter().any(|f| f.text.contains("Extra data")) && plan.rules.pace_ms == 0 {
+        eprintln!(
+            "  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)"
+        );
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        eprintln!(
+            "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
+            plan.bots.iter().filter(|b| failures.iter().any(|f| f.bot == b.name)).count(),
+            plan.bots.len()
+        );
+        Err(ExitCode::from(EXIT_USAGE))
     }
 }
 
@@ -499,7 +507,7 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
     let cross = stats::crosstable(names.len(), games);
     let s = summary(plan, games, &standings, &cross);
     let html_path = store.dir.join("report.html");
-    if let Err(e) = std::fs::write(&html_path, report::html(&s, games)) {
+    if let Err(e) = std::fs::write(&html_path, report::html(&s, games, plan)) {
         eprintln!(
             "nimbot tournament: cannot write {}: {e}",
             html_path.display()
@@ -522,26 +530,6 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// CPU seconds of this process (all threads) and of its reaped children. One of the
-/// tournament's two system-call boundaries (the workspace denies `unsafe` elsewhere).
-#[allow(unsafe_code)]
-fn rusage() -> (f64, f64) {
-    let get = |who| {
-        let mut u = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-        // SAFETY: getrusage writes one rusage into the pointer it is given, which
-        // points to a zeroed rusage of ours.
-        let ok = unsafe { libc::getrusage(who, u.as_mut_ptr()) } == 0;
-        if !ok {
-            return 0.0;
-        }
-        // SAFETY: zeroed is a valid rusage (plain integers), and getrusage filled it.
-        let u = unsafe { u.assume_init() };
-        let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-        tv(u.ru_utime) + tv(u.ru_stime)
-    };
-    (get(libc::RUSAGE_SELF), get(libc::RUSAGE_CHILDREN))
 }
 
 /// `--bench`: quick games between nimbot policies, figures and a check of the disk.
@@ -569,11 +557,14 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
             join_timeout: 10.0,
             largest: false,
             welcome_extras: false,
+            pace_ms: 0,
+            port: None,
         },
         mode: "round-robin".into(),
         seed: Some(args.seed),
         sprt: None,
         schedule,
+        event: None,
     };
     let mut store = match Store::create(&dir, &plan) {
         Ok(s) => s,
@@ -589,8 +580,15 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
     let (self0, kids0) = rusage();
     let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
     let t = Instant::now();
-    let played = match play_all(&mut store, &plan, Vec::new(), concurrency, false, true) {
-        Ok(g) => g,
+    let played = match play_all(
+        &mut store,
+        &plan,
+        Vec::new(),
+        concurrency,
+        false,
+        &mut |_| {},
+    ) {
+        Ok((g, _)) => g,
         Err(e) => {
             eprintln!("nimbot tournament: {e}");
             return ExitCode::from(EXIT_FILES);
@@ -638,25 +636,5 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_NO_RESULT)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedule_plays_both_seats_and_draws_reproducibly() {
-        let s = schedule(3, false, &[5, 9], 1);
-        assert_eq!(s.len(), 3 * 2 * 2);
-        for p in &s {
-            assert!(s
-                .iter()
-                .any(|q| q.stones == p.stones && q.bots == [p.bots[1], p.bots[0]]));
-        }
-        assert_eq!(schedule(4, true, &[5], 1).len(), 6);
-        assert_eq!(draw(5, 10, 20, 3), draw(5, 10, 20, 3));
-        assert_ne!(draw(5, 10, 20, 3), draw(5, 10, 20, 4));
-        assert!(draw(100, 10, 20, 3).iter().all(|n| (10..=20).contains(n)));
     }
 }

@@ -4,16 +4,20 @@
 
 use std::fmt::Write as _;
 
+use nimbot_study::chart::{Chart, PlyInput};
 use nimbot_study::record::Line;
 use serde::Serialize;
 
-use super::game::{EndKind, Played};
-use super::stats::{Sprt, Standing};
+use crate::game::{EndKind, Played};
+use crate::stats::{Sprt, Standing};
+use crate::store::Plan;
 
 /// Everything the end of a tournament reports.
 #[derive(Serialize)]
 pub struct Summary<'a> {
     pub kind: &'static str,
+    /// The event's name (`--event`).
+    pub event: Option<&'a str>,
     pub bots: Vec<&'a str>,
     pub games_scheduled: usize,
     pub games_played: usize,
@@ -31,21 +35,29 @@ fn elo_text(x: Option<f64>, inf: &str) -> String {
     x.map_or_else(|| inf.to_owned(), |v| format!("{:+.0}", v.round() + 0.0))
 }
 
-/// The crosstable as text: a row per bot (its number and name in `name_width`
-/// columns), a column per opponent with "points-points"; the columns are as wide
-/// as the widest cell and one space, so scores of any size stay apart.
-fn crosstable_text(bots: &[&str], cross: &[Vec<u32>], name_width: usize) -> String {
+/// The bots in the standings' order (the crosstable is numbered by rank).
+fn rank_order(s: &Summary<'_>) -> Vec<usize> {
+    s.standings.iter().map(|r| r.bot).collect()
+}
+
+/// The crosstable as text: a row per bot in `order` (its rank and name in
+/// `name_width` columns), a column per opponent in the same order with
+/// "points-points"; the columns are as wide as the widest cell and one space, so
+/// scores of any size stay apart.
+fn crosstable_text(
+    bots: &[&str],
+    cross: &[Vec<u32>],
+    order: &[usize],
+    name_width: usize,
+) -> String {
     let cell = |i: usize, j: usize| {
-        let against = cross.get(j).and_then(|r| r.get(i)).copied().unwrap_or(0);
         let points = cross.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+        let against = cross.get(j).and_then(|r| r.get(i)).copied().unwrap_or(0);
         format!("{points}-{against}")
     };
-    let widest = (0..cross.len())
-        .flat_map(|i| {
-            (0..cross.len())
-                .filter(move |&j| j != i)
-                .map(move |j| (i, j))
-        })
+    let widest = order
+        .iter()
+        .flat_map(|&i| order.iter().filter(move |&&j| j != i).map(move |&j| (i, j)))
         .map(|(i, j)| cell(i, j).len())
         .max()
         .unwrap_or(0);
@@ -53,13 +65,14 @@ fn crosstable_text(bots: &[&str], cross: &[Vec<u32>], name_width: usize) -> Stri
     let w = name_width;
     let mut out = String::new();
     let _ = write!(out, "{:<w$} ", "crosstable");
-    for i in 0..bots.len() {
-        let _ = write!(out, "{:>cw$}", i + 1);
+    for rank in 1..=order.len() {
+        let _ = write!(out, "{rank:>cw$}");
     }
     out.push('\n');
-    for (i, name) in bots.iter().enumerate().take(cross.len()) {
-        let _ = write!(out, "{:<w$} ", format!("{} {name}", i + 1));
-        for j in 0..cross.len() {
+    for (rank, &i) in order.iter().enumerate() {
+        let name = bots.get(i).copied().unwrap_or("?");
+        let _ = write!(out, "{:<w$} ", format!("{} {name}", rank + 1));
+        for &j in order {
             if i == j {
                 let _ = write!(out, "{:>cw$}", "-");
             } else {
@@ -122,7 +135,7 @@ pub fn text(s: &Summary<'_>) -> String {
              lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
              lost by time, an exit, not joining, a closed connection, garbage, joining twice or\n\
              moving out of turn; elo: against the field, with Wilson's 95 % interval)\n\n";
-    out += &crosstable_text(&s.bots, s.crosstable, w + 3);
+    out += &crosstable_text(&s.bots, s.crosstable, &rank_order(s), w + 3);
     out.push('\n');
     let endings: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let _ = writeln!(
@@ -168,57 +181,112 @@ fn esc(s: &str) -> String {
 /// The value history of a game as a small SVG: per ply, +1 when the first seat
 /// holds a won position and -1 when it is lost (from the record's values), a red
 /// dot on each blunder.
+/// A game's value history: the chart of `analyze --plot` and the page
+/// (`nimbot_study::chart`), from the record's plies, drawn at half size.
 fn chart(g: &Played) -> String {
-    let plies: Vec<(u8, bool, bool)> = g
+    let plies: Vec<PlyInput> = g
         .record
         .iter()
         .filter_map(|l| match l {
-            Line::Ply(p) => Some((p.seat, p.value == "win", p.blunder)),
+            Line::Ply(p) => Some(PlyInput {
+                seat: usize::from(p.seat.min(1)),
+                mv: nimbot::Move::new(p.take, p.reset),
+                won: p.value == "win",
+                distance: p.distance,
+                blunder: p.blunder,
+            }),
             _ => None,
         })
         .collect();
-    let (wd, ht) = (160.0f64, 28.0f64);
-    if plies.is_empty() {
-        return format!("<svg width=\"{wd}\" height=\"{ht}\" role=\"img\"></svg>");
-    }
-    let step = wd / plies.len().max(1) as f64;
-    let y = |first_wins: bool| if first_wins { 4.0 } else { ht - 4.0 };
-    let mut path = String::new();
-    let mut dots = String::new();
-    for (i, &(seat, win, blunder)) in plies.iter().enumerate() {
-        let first_wins = (seat == 0) == win;
-        let (x0, x1) = (i as f64 * step, (i + 1) as f64 * step);
-        let _ = write!(
-            path,
-            "{}{x0:.1},{:.1} L{x1:.1},{:.1} ",
-            if i == 0 { "M" } else { "L" },
-            y(first_wins),
-            y(first_wins)
+    let title = format!(
+        "game {}, N = {}, R = {}, M = {}: {} (seat 0) v {} (seat 1)",
+        g.game, g.stones, g.resets, g.init_max, g.names[0], g.names[1]
+    );
+    let c = Chart::new(title, [&g.names[0], &g.names[1]], &plies);
+    // Inline in HTML: no namespace needed, one id a game, half the size.
+    c.svg()
+        .replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1)
+        .replacen("id=\"an-svg\"", &format!("id=\"game-{}\"", g.game), 1)
+        .replacen(
+            &format!("width=\"{}\" height=\"{}\"", c.width, c.height),
+            &format!("width=\"{}\" height=\"{}\"", c.width / 2.0, c.height / 2.0),
+            1,
+        )
+}
+
+/// The rules, the flags that shaped the games and each bot's command.
+fn header(plan: &Plan) -> String {
+    let r = &plan.rules;
+    let mut h = String::new();
+    let mut piles: Vec<u32> = plan.schedule.iter().map(|p| p.stones).collect();
+    piles.sort_unstable();
+    piles.dedup();
+    let piles: Vec<String> = piles.iter().map(u32::to_string).collect();
+    let _ = writeln!(
+        h,
+        "<p>{}{}; N = {}; R = {}, M = {}, {} s a player, join within {} s; current_max: {}{}{}{}.</p>",
+        esc(&plan.mode),
+        plan.seed.map_or(String::new(), |s| format!(" (N drawn with seed {s})")),
+        piles.join(", "),
+        r.resets,
+        r.init_max,
+        r.time,
+        r.join_timeout,
+        if r.largest { "largest take so far" } else { "the next move's limit" },
+        if r.welcome_extras { "; welcome with init_max and game_time" } else { "" },
+        if r.pace_ms > 0 { format!("; --pace {}", r.pace_ms) } else { String::new() },
+        r.port.map_or(String::new(), |p| format!("; --port {p}")),
+    );
+    h += "<table><tr><th class=\"l\">bot</th><th class=\"l\">command</th><th class=\"l\">directory</th></tr>\n";
+    for b in &plan.bots {
+        let _ = writeln!(
+            h,
+            "<tr><td class=\"l\">{}</td><td class=\"l\"><code>{}</code></td><td class=\"l\">{}</td></tr>",
+            esc(&b.name),
+            esc(&b.spec),
+            b.dir.as_ref().map_or("&ndash;".to_owned(), |d| esc(&d.display().to_string()))
         );
-        if blunder {
-            let _ = write!(
-                dots,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#c00\"/>",
-                x0 + step / 2.0,
-                y(first_wins)
-            );
-        }
     }
+    h += "</table>\n";
+    h
+}
+
+/// The date and time now, UTC: `2026-11-27 07:45 UTC`.
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Days to a civil date (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = secs % 86_400;
     format!(
-        "<svg width=\"{wd}\" height=\"{ht}\" viewBox=\"0 0 {wd} {ht}\" role=\"img\"><title>value for the first seat, ply by ply (up: won)</title><line x1=\"0\" y1=\"{mid}\" x2=\"{wd}\" y2=\"{mid}\" stroke=\"#ccc\"/><path d=\"{path}\" fill=\"none\" stroke=\"#246\" stroke-width=\"1.5\"/>{dots}</svg>",
-        mid = ht / 2.0
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        t / 3600,
+        t / 60 % 60
     )
 }
 
 /// The HTML report.
-pub fn html(s: &Summary<'_>, games: &[Played]) -> String {
+pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
     let mut h = String::new();
-    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>nimbot tournament</title>\n<style>body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td.l,th.l{text-align:left;white-space:nowrap}tr.fault td{background:#fff4f0}svg{vertical-align:middle}</style></head><body>\n";
+    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>nimbot tournament</title>\n<style>body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td.l,th.l{text-align:left;white-space:nowrap}td.w{text-align:left;white-space:normal;min-width:16em;max-width:30em}tr.fault td{background:#fff4f0}svg{vertical-align:middle}</style></head><body>\n";
     let _ = writeln!(
         h,
-        "<h1>Tournament</h1><p>{} of {} games played.</p>",
-        s.games_played, s.games_scheduled
+        "<h1>{}</h1><p>{} of {} games played; report written {}.</p>",
+        esc(s.event.unwrap_or("Tournament")),
+        s.games_played,
+        s.games_scheduled,
+        utc_now()
     );
+    h += &header(plan);
     h += "<h2>Standings</h2><table><tr><th>#</th><th class=\"l\">bot</th><th>games</th><th>points</th><th>wins as first</th><th>wins as second</th><th>won starts converted</th><th>lost starts won</th><th>first blunders caused</th><th>faults</th><th>Elo</th><th>95 %</th></tr>\n";
     for (rank, r) in s.standings.iter().enumerate() {
         let _ = writeln!(
@@ -244,13 +312,15 @@ pub fn html(s: &Summary<'_>, games: &[Played]) -> String {
         );
     }
     h += "</table>\n<h2>Crosstable</h2><table><tr><th class=\"l\">points against</th>";
-    for b in &s.bots {
-        let _ = write!(h, "<th>{}</th>", esc(b));
+    let order = rank_order(s);
+    for &b in &order {
+        let _ = write!(h, "<th>{}</th>", esc(s.bots[b]));
     }
     h += "</tr>\n";
-    for (i, row) in s.crosstable.iter().enumerate() {
+    for &i in &order {
         let _ = write!(h, "<tr><th class=\"l\">{}</th>", esc(s.bots[i]));
-        for (j, c) in row.iter().enumerate() {
+        for &j in &order {
+            let c = s.crosstable[i][j];
             if i == j {
                 h += "<td>&ndash;</td>";
             } else {
@@ -268,7 +338,7 @@ pub fn html(s: &Summary<'_>, games: &[Played]) -> String {
             t.decision.unwrap_or("undecided")
         );
     }
-    h += "<h2>Games</h2><p>Value history: the line is up while the first seat holds a won position, down while it holds a lost one; red dots are blunders.</p><table><tr><th>game</th><th>N</th><th class=\"l\">first</th><th class=\"l\">second</th><th class=\"l\">winner</th><th class=\"l\">ending</th><th>plies</th><th>value history</th></tr>\n";
+    h += "<h2>Games</h2><p>Value history (as <code>nimbot analyze --plot</code> draws it): a point a ply at the distance to the end, in the colour of the seat winning there; blunders ringed.</p><table><tr><th>game</th><th>N</th><th class=\"l\">first</th><th class=\"l\">second</th><th class=\"l\">winner</th><th class=\"l\">ending</th><th>plies</th><th>value history</th></tr>\n";
     for g in games {
         let winner = g
             .winner
@@ -280,7 +350,7 @@ pub fn html(s: &Summary<'_>, games: &[Played]) -> String {
         };
         let _ = writeln!(
             h,
-            "<tr{class}><td>{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{winner}</td><td class=\"l\">{}: {}</td><td>{}</td><td>{}</td></tr>",
+            "<tr{class}><td>{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{winner}</td><td class=\"w\">{}: {}</td><td>{}</td><td>{}</td></tr>",
             g.game,
             g.stones,
             esc(&g.names[0]),
@@ -302,7 +372,7 @@ mod tests {
     #[test]
     fn crosstable_columns_stay_apart_at_three_digit_scores() {
         let cross = vec![vec![0, 123, 7], vec![456, 0, 1000], vec![99, 2, 0]];
-        let text = crosstable_text(&["a", "b", "c"], &cross, 13);
+        let text = crosstable_text(&["a", "b", "c"], &cross, &[0, 1, 2], 13);
         let rows: Vec<&str> = text.lines().collect();
         // Every cell is its own whitespace-separated word: name number, name, cells.
         assert_eq!(
@@ -319,5 +389,9 @@ mod tests {
         );
         // The columns line up: every row as long as the header.
         assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{text}");
+        // In rank order (b first): b's row is numbered 1, its cells in that order.
+        let ranked = crosstable_text(&["a", "b", "c"], &cross, &[1, 0, 2], 13);
+        let row: Vec<&str> = ranked.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(row, ["1", "b", "-", "456-123", "1000-2"]);
     }
 }

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::game::{EndKind, Played};
+use crate::game::{EndKind, Played};
 
 /// One bot's line of the standings.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -46,7 +46,8 @@ pub struct Elo {
 }
 
 fn elo_of(p: f64) -> Option<f64> {
-    (p > 0.0 && p < 1.0).then(|| (-400.0 * (1.0 / p - 1.0).log10() * 10.0).round() / 10.0)
+    // `+ 0.0` turns the -0.0 of an even score into 0.0.
+    (p > 0.0 && p < 1.0).then(|| (-400.0 * (1.0 / p - 1.0).log10() * 10.0).round() / 10.0 + 0.0)
 }
 
 /// Elo from `points` of `games`, with the Wilson score interval of the win
@@ -114,12 +115,19 @@ pub fn standings(names: &[String], games: &[Played]) -> Vec<Standing> {
                     r.wins_second += 1;
                 }
             }
-            match g.won_start {
-                Some(s) if s == seat => {
+            // The first position this seat had to move in (results written
+            // before `starts` judged both seats on the first one).
+            let start = if g.starts.iter().any(Option::is_some) {
+                g.starts[usize::from(seat)]
+            } else {
+                g.won_start.map(|s| s == seat)
+            };
+            match start {
+                Some(true) => {
                     r.won_starts += 1;
                     r.won_starts_converted += u32::from(won);
                 }
-                Some(_) => {
+                Some(false) => {
                     r.lost_starts += 1;
                     r.lost_starts_won += u32::from(won);
                 }
