@@ -228,8 +228,7 @@ mod solving {
     impl SolvingEngine {
         /// Default budget: 1 GiB at the solve's peak ([`SolveBox::memory_bytes`]:
         /// the windowed solver's 16 bytes a pile and the coded solution), about
-        /// N = 60 million; N <= 1,000,000 with R = 4 takes about 18 MB and half a
-        /// minute. Bigger boxes are refused with [`DecideError::TooLarge`] instead
+        /// N = 60 million (its cost: docs/figures.md). Bigger boxes are refused with [`DecideError::TooLarge`] instead
         /// of exhausting the machine.
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
         /// Largest memory for distances to the end
