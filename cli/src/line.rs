@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use nimbot_games::json;
 
-use crate::position::PositionArgs;
+use crate::position::{GameKind, PositionArgs};
 use crate::vocab::{MoveJson, PositionJson};
+use crate::{fibonacci, supernim};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  nimbot line 20 3 4 4 0\n  \
@@ -81,6 +82,20 @@ pub fn line<E: Engine>(engine: &mut E, pos: &Position) -> Result<Vec<MoveEvaluat
 }
 
 pub fn run(args: &LineArgs) -> ExitCode {
+    match args.position.game {
+        GameKind::Expanding => {}
+        GameKind::Fibonacci => {
+            let answer = fibonacci::position(&args.position.numbers)
+                .and_then(|(stones, limit)| fibonacci::line(stones, limit, args.json));
+            return crate::answer_text("line", answer);
+        }
+        GameKind::SuperNim => {
+            let p = &args.position;
+            let answer = supernim::position(&p.numbers, &p.supernim)
+                .and_then(|pos| supernim::line(&pos, &p.supernim, args.json));
+            return crate::answer_text("line", answer);
+        }
+    }
     let pos = args.position.expanding();
     let mut engine = HostEngine::new();
     let result = pos.and_then(|pos| {

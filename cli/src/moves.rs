@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use nimbot_games::json;
 
-use crate::position::{expanding_position, PositionArgs};
+use crate::position::{expanding_position, GameKind, PositionArgs};
 use crate::vocab::{MoveJson, PositionJson};
+use crate::{fibonacci, supernim};
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
@@ -41,6 +42,20 @@ struct Report {
 pub fn run(args: &MovesArgs) -> ExitCode {
     if args.batch {
         return batch(args.position.init_max);
+    }
+    match args.position.game {
+        GameKind::Expanding => {}
+        GameKind::Fibonacci => {
+            let answer = fibonacci::position(&args.position.numbers)
+                .and_then(|(stones, limit)| fibonacci::moves(stones, limit, args.json));
+            return crate::answer_text("moves", answer);
+        }
+        GameKind::SuperNim => {
+            let p = &args.position;
+            let answer = supernim::position(&p.numbers, &p.supernim)
+                .and_then(|pos| supernim::moves(&pos, &p.supernim, args.json));
+            return crate::answer_text("moves", answer);
+        }
     }
     let result = args.position.expanding().and_then(|pos| {
         let (eval, moves) = probe(&mut HostEngine::new(), &pos).map_err(|e| e.to_string())?;
