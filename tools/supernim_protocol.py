@@ -152,8 +152,11 @@ def main():
     ap.add_argument("--cap", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--options", default="", help="words appended to `new supernim` (e.g. 'player search')")
+    ap.add_argument("--shard", default="0/1", metavar="I/N",
+                    help="play only the pairs of games k with k %% N == I (run N side by side)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    shard, shards = (int(x) for x in args.shard.split("/"))
     starts = random.Random(args.seed)
     bot = Nimbot(args.nimbot)
     # [seat][parity] -> [won, draw, lost]
@@ -163,6 +166,8 @@ def main():
         for i in range(args.games):
             if i % 2 == 0:
                 start = [starts.randint(1, 10) for _ in range(starts.randint(2, 6))]
+            if (i // 2) % shards != shard:
+                continue
             first = i % 2 == 0
             rng = random.Random(args.seed * 1_000_003 + i)
             r = one_game(bot, start, first, args.cap, args.opponent, rng, args.options)
@@ -180,11 +185,12 @@ def main():
     if args.json:
         print(json.dumps({
             "opponent": args.opponent, "games": args.games, "cap": args.cap, "seed": args.seed,
-            "options": args.options,
+            "options": args.options, "shard": args.shard,
             "by_seat": {seat: {par: dict(zip(["won", "draw", "lost"], table[s][p]))
                                for p, par in enumerate(["even", "odd"])}
                         for s, seat in enumerate(["first", "second"])},
             "replies": len(bot.times), "worst_reply_s": round(worst, 4),
+            "reply_times_ms": sorted(round(t * 1000, 2) for t in bot.times)[-5:],
             "median_reply_s": round(median, 5), "seconds": round(seconds, 1)}))
     else:
         print(f"nimbot{' (' + args.options + ')' if args.options else ''} against {args.opponent}, "
