@@ -9,6 +9,9 @@ use std::fs;
 use std::path::PathBuf;
 
 fn main() {
+    // Without this line a build script that prints no rerun-if line runs again
+    // (and the crate rebuilds) whenever any file of the package changes.
+    println!("cargo:rerun-if-changed=build.rs");
     if env::var_os("CARGO_FEATURE_DEFAULT_TABLE").is_none() {
         return;
     }

@@ -12,7 +12,7 @@ that plays random legal moves. One game per board goes
 through `nimbot exp-nim --board` and an exp-nim-like text client instead.
 
 Every game is judged from the referee's game log, replayed by this file's rules
-(qemu_test.Game): the host binary's `query` (the solver's table) gives the value of
+(tools/rules_judge.py, written from docs/rules.md): the host binary's `query` (the solver's table) gives the value of
 every position the board's seat faced, and the board's seat must win exactly when
 one of them was won (perfect play never lets a won position go; a lost one can only
 be won back by an opponent's mistake, which makes a won one). The bridge's exit
@@ -48,7 +48,8 @@ import time
 import tty
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu_test import BANNER, Failure, Game, LineProcess, Oracle  # noqa: E402
+from qemu_test import BANNER, M, Failure, Game, Illegal, LineProcess, Oracle, read_replies_with  # noqa: E402
+from rules_judge import move_record, replay_game_log  # noqa: E402 (tools/, on the path qemu_test puts it)
 
 PEER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli", "tests", "peers", "exp_nim_like.py")
 # An emulated board answers QEMU's in milliseconds; a reply later than --board-timeout
@@ -318,17 +319,18 @@ class Referee:
             raise Failure("the referee did not finish") from None
 
     def moves(self):
-        """The game log's moves (take, reset) in order, and the reason line."""
+        """The game log's moves (take, reset) in order, the reason line, and the log."""
         with open(self.game_log) as f:
-            lines = f.read().splitlines()
+            text = f.read()
+        lines = text.splitlines()
         moves, reason = [], None
         for i, line in enumerate(lines):
-            m = re.match(r"^Player .* took (\d+) stones( and used reset)?\.$", line)
-            if m:
-                moves.append((int(m.group(1)), bool(m.group(2))))
+            record = move_record(line)
+            if record:
+                moves.append(record[1:])
             elif line == "Game over":
                 reason = lines[i + 1] if i + 1 < len(lines) else ""
-        return moves, reason
+        return moves, reason, text
 
 
 def random_client(addr, order, seed, result):
@@ -355,7 +357,7 @@ def random_client(addr, order, seed, result):
                     break
                 buf = buf[end:]
                 if game is None:
-                    game = Game(msg["init_stones"], msg["init_resets"])
+                    game = Game(msg["init_stones"], msg["init_resets"], M)
                 elif msg.get("finished"):
                     result["finished"] = msg
                     return
@@ -373,6 +375,7 @@ class Bench:
     def __init__(self, args):
         self.args = args
         self.tmp = tempfile.mkdtemp(prefix="nimbot-bridge-")
+        read_replies_with(args.nimbot)
         self.oracle = Oracle(LineProcess([args.nimbot, "--policy", "trap"], "oracle", 30))
         self.passed = 0
         self.failed = 0
@@ -444,10 +447,10 @@ class Bench:
         if via == "exp-nim":
             # The bridge's line; the shell's status is the text client's.
             code = 0 if " won as " in stderr else 1 if " lost as " in stderr else 3
-        moves, reason = ref.moves()
-        return self.judge(n, r, board_seat, code, stderr, moves, reason, label, expect, via)
+        moves, reason, log = ref.moves()
+        return self.judge(n, r, board_seat, code, stderr, moves, reason, log, label, expect, via)
 
-    def judge(self, n, r, board_seat, code, stderr, moves, reason, label, expect, via):
+    def judge(self, n, r, board_seat, code, stderr, moves, reason, log, label, expect, via):
         lines = stderr.splitlines()
         if len(lines) != 1:
             raise Failure(f"{label}: the bridge printed {len(lines)} lines, not one: {stderr!r}")
@@ -460,7 +463,7 @@ class Bench:
             return summary
         if reason is None or not reason.endswith("won the game! Congrats!"):
             raise Failure(f"{label}: the game did not end by a win: {reason!r}\n{summary}")
-        game = Game(n, r)
+        game = Game(n, r, M)
         board_faced_won = False
         for take, reset in moves:
             if game.to_move == board_seat:
@@ -469,6 +472,9 @@ class Bench:
             game.play(take, reset)
         if game.winner is None:
             raise Failure(f"{label}: the game log ends before the pile is empty")
+        # The whole log by the rules: each record's limit and pile, the winner named.
+        if replay_game_log(log, n, r, M)[0] != game.winner:
+            raise Failure(f"{label}: the game log names another winner")
         board_won = game.winner == board_seat
         if board_won != board_faced_won:
             raise Failure(
@@ -497,7 +503,7 @@ class Bench:
             summary = fn()
             self.passed += 1
             print(f"ok   {label} [{time.monotonic() - started:.1f} s]: {summary}")
-        except Failure as e:
+        except (Failure, Illegal) as e:
             self.failed += 1
             print(f"FAIL {label} [{time.monotonic() - started:.1f} s]: {e}")
             # The end of the bridge's conversation with the board, for the reader.

@@ -36,7 +36,8 @@ import sys
 import tempfile
 import time
 
-from qemu_test import BANNER, M, Failure, Game, LineProcess, Oracle, await_banner, oracle_process, parse_move
+from qemu_test import (BANNER, M, Failure, Game, Illegal, LineProcess, Oracle, await_banner, oracle_process,
+                       parse_move, read_replies_with)
 
 ICOUNT = "-icount shift=0,align=off,sleep=off"
 # Calibration loops: `cost spin N` runs 2 N instructions.
@@ -44,7 +45,9 @@ SPINS = (1_000, 1_000_000, 100_000)
 
 
 def cost(fw):
-    """(line ticks, decide ticks, decisions) of the previous command."""
+    """(line ticks, decide ticks, decisions) of the previous command. (`cost` is
+    the cost image's own diagnostic, not a command of the protocol: its replies are
+    outside the grammar, and read here.)"""
     reply = fw.ask("cost")
     words = reply.split()
     if len(words) != 7 or words[0:2] != ["cost", "line"] or words[3::2] != ["decide", "decisions"] \
@@ -106,7 +109,7 @@ def play(fw, n, r, bot, opponent, record):
     reply = fw.ask(f"new {n} {r} {M} {seat}")
     if reply != "ok":
         raise Failure(f"new {n} {r} {M} {seat}: {reply!r}")
-    game = Game(n, r)
+    game = Game(n, r, M)
     while game.winner is None:
         if game.to_move == bot:
             pos = game.normalized()
@@ -214,7 +217,9 @@ def main():
     ap.add_argument("--elf", required=True, help="the board's cost image")
     ap.add_argument("--qemu", required=True, metavar="COMMAND",
                     help=f"QEMU's command line without `-kernel ELF`; `{ICOUNT}` is added")
-    ap.add_argument("--oracle", help="the host nimbot binary (the perfect opponent); none: no perfect games")
+    ap.add_argument("--oracle", required=True,
+                    help="the host nimbot binary: it reads the replies (`nimbot protocol parse`) and is the "
+                         "perfect opponent (--opponents narrows the games to the others)")
     ap.add_argument("--short", action="store_true", help="a few games only (the test's check)")
     ap.add_argument("--starts", default=None, metavar="N,N,...",
                     help="these piles only, R = 0 and 4, both seats (an image with a bigger table)")
@@ -239,9 +244,10 @@ def main():
         (lambda *a: print(*a, flush=True))
     log("qemu: " + " ".join(qemu))
     rng = random.Random(args.seed)
-    fw = oracle_proc = None
+    fw = oracle_proc = replies = None
     started = time.monotonic()
     try:
+        replies = read_replies_with(args.oracle)
         fw = LineProcess(qemu, "firmware", args.timeout)
         oracle = None
         if args.oracle:
@@ -280,13 +286,15 @@ def main():
             if not args.json and (i + 1) % 25 == 0:
                 log(f"  {i + 1}/{len(games)} games, {len(decisions)} decisions")
         elapsed = time.monotonic() - started
-    except Failure as e:
+    except (Failure, Illegal) as e:
         print(f"FAIL {e}", file=sys.stderr, flush=True)
         return 1
     finally:
         for p in (fw, oracle_proc):
             if p is not None:
                 p.kill()
+        if replies is not None:
+            replies.close()
 
     decide = summary([d[0] for d in decisions])
     line = summary([d[1] for d in decisions])

@@ -4,11 +4,13 @@
 The firmware (the board's UART, on QEMU's stdio; any board QEMU emulates, and the Pico
 through firmware/pico_emulator.py, which takes the same `-kernel IMAGE` and serves the
 same stdio) plays complete games against an opponent driven from here:
-  * a referee written here from the game's rules (not from nimbot's code) checks
-    that every move the firmware makes is legal, and that it claims `won` exactly
-    when it empties the pile and never spends a reset on its winning move;
+  * the judge written from the game's rules (tools/rules_judge.py, not nimbot's
+    code) checks that every move the firmware makes is legal, and that it claims
+    `won` exactly when it empties the pile and never spends a reset on its winning
+    move;
   * the host `nimbot` binary's line protocol is the oracle: `query` gives the value
-    of every position and the perfect opponent's moves;
+    of every position and the perfect opponent's moves; the judge's own search checks
+    every value it gives of a pile of up to 30 stones;
   * whenever the firmware moves from a won position, the position it leaves must be
     lost for the opponent; with a perfect opponent it must win exactly the won starts.
 Then the related games: Fibonacci Nim and Super-Nim games are played out between the
@@ -21,6 +23,8 @@ distance (the firmware has no solver). Then malformed and overlong input must ge
 `error ...` lines while the game in progress survives (no hang, no reset), and the firmware's `stack` diagnostic gives
 the stack high-water mark for the RAM budget.
 
+Every reply is read by the protocol's grammar (`nimbot protocol parse`, through
+tools/protocol_replies.py); only the firmware's own `stack` diagnostic is not a reply.
 Every read has a timeout; QEMU and the oracle are killed however this exits.
 Prints one closing line `N passed, N failed` (N = games + input checks).
 """
@@ -35,8 +39,12 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from protocol_replies import Replies  # noqa: E402 (after the path it is found on)
+from rules_judge import Game, Illegal, wins  # noqa: E402
+
 # The protocol's banner and help texts, written once in Rust (nimbot_protocol::grammar)
-# and kept in docs/protocol.json by its test (tests/grammar.rs).
+# and kept in docs/protocol.json by its test (protocol/tests/grammar.rs).
 with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "docs", "protocol.json")) as _f:
     PROTOCOL = json.load(_f)
@@ -47,6 +55,22 @@ M = 3  # the only initial max the embedded table covers
 
 class Failure(Exception):
     pass
+
+
+# The replies' reader (tools/protocol_replies.py), on the host binary: read_replies_with.
+REPLIES = None
+
+
+def read_replies_with(nimbot):
+    """Read every reply from here on with `nimbot protocol parse` of this binary."""
+    global REPLIES
+    REPLIES = Replies(nimbot, error=Failure)
+    return REPLIES
+
+
+def reply_of(line, reply, **fields):
+    """The reply `line` read by the grammar: a `reply` with `fields`, else Failure."""
+    return REPLIES.expect(line, reply, **fields)
 
 
 class Tally:
@@ -65,7 +89,7 @@ class Tally:
         was in flight does not leak into the next section."""
         try:
             self.passed += check()
-        except Failure as e:
+        except (Failure, Illegal) as e:
             self.fail(label, e)
             if fw is not None:
                 fw.ask("end")
@@ -147,49 +171,6 @@ def await_banner(fw, timeout):
         raise Failure(f"boot: expected the banner {BANNER!r}, got {banner!r}")
 
 
-class Game:
-    """The rules as docs/rules.md states them, kept apart from nimbot's implementation."""
-
-    def __init__(self, n, r):
-        self.s = n
-        self.h = 0
-        self.resets = [r, r]
-        self.pending = False  # the previous move declared a reset
-        self.to_move = 0
-        self.winner = None
-
-    def limit(self):
-        return M if self.pending else max(M, self.h + 1)
-
-    def normalized(self):
-        """(s, c, a, b, f) for the player to move."""
-        p = self.to_move
-        return (self.s, max(M, self.h + 1), self.resets[p], self.resets[1 - p], int(self.pending))
-
-    def legal(self, take, reset):
-        if self.winner is not None:
-            return "the game is over"
-        if not 1 <= take <= self.limit():
-            return f"take {take} outside 1..={self.limit()}"
-        if reset and self.resets[self.to_move] == 0:
-            return "reset with none left"
-        return None
-
-    def play(self, take, reset):
-        why = self.legal(take, reset)
-        if why:
-            raise Failure(f"illegal move {take} {int(reset)}: {why}")
-        p = self.to_move
-        self.s -= min(take, self.s)
-        self.h = max(self.h, take)
-        if reset:
-            self.resets[p] -= 1
-        self.pending = reset
-        self.to_move = 1 - p
-        if self.s == 0:
-            self.winner = p
-
-
 class Oracle:
     """Perfect play from the host `nimbot` binary's `query`."""
 
@@ -197,22 +178,19 @@ class Oracle:
         self.proc = proc
 
     def query(self, pos):
-        reply = self.proc.ask("query %d %d %d %d %d" % pos)
-        words = reply.split()
-        if len(words) != 4 or words[0] not in ("win", "lose"):
-            raise Failure(f"oracle: unexpected reply {reply!r} to query {pos}")
-        return words[0] == "win", int(words[1]), words[2] == "1"
+        """(won, take, reset) at `pos`; a value the judge's own search can check
+        (a pile of up to 30 stones) must be the search's."""
+        q = reply_of(self.proc.ask("query %d %d %d %d %d" % pos), "query")
+        won = q["value"] == "win"
+        if wins(pos, M) not in (None, won):
+            raise Failure(f"oracle: {pos} is {q['value']}, the rules' own search says otherwise")
+        return won, q["take"], q["reset"]
 
 
 def parse_move(reply):
-    words = reply.split()
-    if len(words) not in (3, 4) or words[0] != "move" or words[2] not in ("0", "1"):
-        raise Failure(f"expected `move K F [won]`, got {reply!r}")
-    if len(words) == 4 and words[3] != "won":
-        raise Failure(f"expected `move K F [won]`, got {reply!r}")
-    if not words[1].isdigit():
-        raise Failure(f"bad take in {reply!r}")
-    return int(words[1]), words[2] == "1", len(words) == 4
+    """(take, reset, won) of the firmware's Expanding Nim move."""
+    mv = reply_of(reply, "move", game="expanding")
+    return mv["take"], mv["reset"], mv["won"]
 
 
 def play(fw, oracle, n, r, bot, opponent, rng):
@@ -221,7 +199,7 @@ def play(fw, oracle, n, r, bot, opponent, rng):
     reply = fw.ask(f"new {n} {r} {M} {seat}")
     if reply != "ok":
         raise Failure(f"new {n} {r} {M} {seat}: {reply!r}")
-    game = Game(n, r)
+    game = Game(n, r, M)
     moves = 0
     while game.winner is None:
         if game.to_move == bot:
@@ -256,7 +234,7 @@ def play(fw, oracle, n, r, bot, opponent, rng):
                 raise Failure(f"at {pos} (won) the firmware played {take} {int(reset)}, which loses")
     state = fw.ask("state")
     expected = "won" if game.winner == bot else "lost"
-    if not state.endswith(f"turn {expected}"):
+    if reply_of(state, "state", game="expanding")["turn"] != expected:
         raise Failure(f"after the game: {state!r}, expected turn {expected}")
     return game.winner, moves
 
@@ -274,17 +252,18 @@ def relay(first, second, game, options=""):
             raise Failure(f"{side.name} new {game} {seat}: {reply!r}")
     reply, mover, other = first.ask("go"), first, second
     for _ in range(1000):
-        words = reply.split()
-        if not words or words[0] != "move":
-            raise Failure(f"{mover.name}: {reply!r}")
-        ends = [w for w in words if w in ("won", "over")]
-        move = " ".join(words[1:words.index(ends[0])] if ends else words[1:])
+        mv = reply_of(reply, "move", game=game.split()[0])
+        if mv["game"] == "fibonacci":
+            move, verdict = str(mv["take"]), "won" if mv["won"] else None
+        else:
+            move, verdict = mv["move"], mv["over"]
         answer = other.ask(f"opp {move}")
-        if ends:
-            verdict = words[-1]
-            theirs = answer.split()[-1] if answer.split() else ""
+        if verdict:
+            # The other side's word on it: `lost` (Fibonacci Nim) or `over R` (Super-Nim).
+            end = reply_of(answer, ("lost", "over"))
+            theirs = end.get("result", end["reply"])
             expected = {"won": "lost", "lost": "won", "draw": "draw"}.get(verdict)
-            if expected is None or theirs != expected:
+            if theirs != expected:
                 raise Failure(f"{mover.name} ended with {reply!r}, {other.name} said {answer!r}")
             return (verdict, theirs) if mover is first else (theirs, verdict)
         reply, mover, other = answer, other, mover
@@ -320,21 +299,21 @@ def play_other_games(fw, host, rng, samples, supernim_starts):
 
 
 def all_moves(proc, pos):
-    """`moves S C A B F` on `proc`, every page: (value, distance, items)."""
+    """`moves S C A B F` on `proc`, every page: ((value, distance), the moves as
+    the grammar reads them: take, reset, wins, distance)."""
     items, head, start = [], None, 0
     for _ in range(100):
         reply = proc.ask("moves %d %d %d %d %d %d" % (pos + (start,)))
-        words = reply.split()
-        if len(words) < 3 or words[0] != "moves" or len(reply) > 120:
-            raise Failure(f"{proc.name}: moves {pos}: {reply!r}")
-        head = head or (words[1], words[2])
-        if words[-2:-1] == ["more"]:
-            items += words[3:-2]
-            start = int(words[-1])
-            if start != len(items):
-                raise Failure(f"{proc.name}: moves {pos}: 'more {start}' after {len(items)} moves")
-        else:
-            return head, items + words[3:]
+        if len(reply) > 120:
+            raise Failure(f"{proc.name}: moves {pos}: a reply longer than the line: {reply!r}")
+        page = reply_of(reply, "moves")
+        head = head or (page["value"], page["distance"])
+        items += page["moves"]
+        if page["more"] is None:
+            return head, items
+        start = page["more"]
+        if start != len(items):
+            raise Failure(f"{proc.name}: moves {pos}: 'more {start}' after {len(items)} moves")
     raise Failure(f"{proc.name}: moves {pos}: no last page")
 
 
@@ -348,20 +327,19 @@ def check_root_probe(fw, host, rng, samples, with_moves=True):
     positions += [(rng.randint(4, 999), 3, rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 1))
                   for _ in range(samples)]
     for pos in positions:
+        q = reply_of(fw.ask("query %d %d %d %d %d" % pos), "query")
         if not with_moves:
-            q = fw.ask("query %d %d %d %d %d" % pos).split()
-            h = host.ask("query %d %d %d %d %d" % pos).split()
-            if len(q) != 4 or q[0] != h[0] or q[3] != "-":
+            h = reply_of(host.ask("query %d %d %d %d %d" % pos), "query")
+            if q["value"] != h["value"] or q["distance"] is not None:
                 raise Failure(f"query {pos}: firmware {q}, host {h}")
             continue
         (fv, fd), fitems = all_moves(fw, pos)
         (hv, hd), hitems = all_moves(host, pos)
-        strip = lambda items: [w.rstrip("-0123456789") for w in items]
-        if fv != hv or fd != "-" or not hd.isdigit() or strip(fitems) != strip(hitems) \
-                or any(not w.endswith("-") for w in fitems):
+        strip = lambda items: [(i["take"], i["reset"], i["wins"]) for i in items]
+        if fv != hv or fd is not None or hd is None or strip(fitems) != strip(hitems) \
+                or any(i["distance"] is not None for i in fitems):
             raise Failure(f"moves {pos}: firmware {fv} {fd} {fitems}, host {hv} {hd} {hitems}")
-        q = fw.ask("query %d %d %d %d %d" % pos).split()
-        if len(q) != 4 or q[0] != fv or q[3] != "-":
+        if q["value"] != fv or q["distance"] is not None:
             raise Failure(f"query {pos} on the firmware: {q}")
     return len(positions)
 
@@ -392,7 +370,7 @@ def check_expanding_only(fw):
             raise Failure(f"{line}: expected the Expanding-Nim-only refusal, got {reply!r}")
         checks += 1
     reply = fw.ask("version")
-    if not (reply.startswith("version nimbot ") and reply.endswith(" protocol 1")):
+    if reply_of(reply, "version")["protocol"] != 1:
         raise Failure(f"version: expected protocol 1, got {reply!r}")
     return checks + 1
 
@@ -401,20 +379,25 @@ def check_bad_input(fw):
     """Malformed and overlong lines get one error each; the game survives them."""
     checks = 0
 
-    def expect(line: bytes, prefix: str):
+    def expect(line: bytes, want: str):
+        """Send `line`; its reply, read by the grammar, must be `want`: a reply's
+        name (ok, move, state: an Expanding Nim game's), or `error TEXT` for an
+        error whose text starts with TEXT."""
         nonlocal checks
         fw.send(line + b"\n")
         reply = fw.readline()
-        if not reply.startswith(prefix):
-            raise Failure(f"{line[:60]!r}...: expected {prefix!r}, got {reply!r}")
+        kind, _, text = want.partition(" ")
+        got = reply_of(reply, kind, **({"game": "expanding"} if kind in ("move", "state") else {}))
+        if not got.get("text", "").startswith(text):
+            raise Failure(f"{line[:60]!r}...: expected {want!r}, got {reply!r}")
         checks += 1
         return reply
 
     expect(b"end", "ok")
     expect(b"go", "error no game")
     expect(b"new 20 4 3 second", "ok")
-    expect(b"opp 2 0", "move ")
-    before = expect(b"state", "state stones ")
+    expect(b"opp 2 0", "move")
+    before = expect(b"state", "state")
     bad = [
         (b"bogus", "error unknown command"),
         (b"opp", "error usage: opp"),
@@ -440,18 +423,18 @@ def check_bad_input(fw):
         (b"stack extra", "error unknown command"),
         (b"\r", None),
     ]
-    for line, prefix in bad:
-        if prefix is None:
+    for line, want in bad:
+        if want is None:
             fw.send(line + b"\n")
             fw.expect_silence(0.3)
             checks += 1
         else:
-            expect(line, prefix)
+            expect(line, want)
     fw.send(b"\n\n   \n")
     fw.expect_silence(0.3)
-    if expect(b"state", "state stones ") != before:
+    if expect(b"state", "state") != before:
         raise Failure("the game changed after bad input (or the firmware reset)")
-    expect(b"opp 1 0", "move ")
+    expect(b"opp 1 0", "move")
     expect(b"end", "ok")
     return checks
 
@@ -504,9 +487,10 @@ def main():
     print("qemu: " + " ".join(qemu), flush=True)
     rng = random.Random(args.seed)
     tally = Tally()
-    fw = oracle_proc = None
+    fw = oracle_proc = replies = None
     started = time.monotonic()
     try:
+        replies = read_replies_with(args.oracle)
         fw = LineProcess(qemu, "firmware", args.timeout)
         oracle_proc = oracle_process(args.oracle, args.oracle_policy, args.timeout)
         oracle = Oracle(oracle_proc)
@@ -514,11 +498,10 @@ def main():
         # A line garbled on the way in gets an error reply: ask again a few times.
         for _ in range(3):
             reply = fw.ask("version")
-            if reply.startswith("version nimbot "):
+            if (replies.parse(reply) or {}).get("reply") == "version":
                 break
             time.sleep(0.2)
-        if not reply.startswith("version nimbot "):
-            raise Failure(f"version: {reply!r}")
+        reply_of(reply, "version")
 
         fixed = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 20, 31, 64, 100, 257, 500, 998, 999]
         if args.fixed is not None:
@@ -576,8 +559,8 @@ def main():
             def root_probe():
                 n = check_root_probe(fw, oracle_proc, rng, args.other_samples,
                                      with_moves=not args.expanding_only)
-                if args.expanding_only and not fw.ask("moves 20 3 4 4 0").startswith("error "):
-                    raise Failure("`moves` on a board without it: no error")
+                if args.expanding_only:
+                    reply_of(fw.ask("moves 20 3 4 4 0"), "error")  # `moves` on a board without it
                 print(f"root probe: `moves` and `query` of {n} positions equal to the host's, "
                       "distances `-`", flush=True)
                 return n
@@ -593,6 +576,7 @@ def main():
             tally.section("root probe", root_probe, fw)
             tally.section("bad input", bad_input)
 
+        # The firmware's own diagnostic, not a reply of the protocol: `stack used N of M`.
         reply = fw.ask("stack")
         words = reply.split()
         if len(words) != 5 or words[:2] != ["stack", "used"]:
@@ -604,13 +588,15 @@ def main():
             tally.fail("RAM", f"{ram} bytes is over the budget of {args.ram_budget}")
         else:
             tally.passed += 1
-    except Failure as e:
+    except (Failure, Illegal) as e:
         tally.failed += 1
         print(f"FAIL {e}", flush=True)
     finally:
         for p in (fw, oracle_proc):
             if p is not None:
                 p.kill()
+        if replies is not None:
+            replies.close()
     print(f"firmware: {tally.passed} passed, {tally.failed} failed")
     return 1 if tally.failed else 0
 

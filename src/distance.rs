@@ -355,6 +355,38 @@ impl Best {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::tests::SAMPLE_BOXES;
+    use crate::solver::Solution;
+
+    /// Distances to the end (a separate retrograde pass) against the solver's values:
+    /// a position is won exactly when its distance is odd (the mover makes the last
+    /// move). Beyond the box, no distance rather than a wrong one.
+    #[test]
+    fn distance_parity_is_the_value_on_whole_boxes() {
+        for bx in SAMPLE_BOXES {
+            let sol = Solution::solve(bx).unwrap();
+            let dist = Distances::solve(bx).unwrap();
+            let mut checked = 0u64;
+            for (c, hi) in sol.layers() {
+                for s in 1..=hi {
+                    for a in 0..=bx.resets {
+                        for b in 0..=bx.resets {
+                            for f in [false, true] {
+                                let pos = Position::new(s, c, a, b, f, bx.init_max).unwrap();
+                                let won = sol.value(&pos).unwrap().is_won();
+                                let d = dist.get(&pos).unwrap();
+                                assert_eq!(d % 2 == 1, won, "{bx:?} {pos:?}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(checked > 5_000, "{bx:?}: {checked}");
+            let outside = Position::new(bx.n_max + 50, bx.c_min, 0, 0, false, bx.init_max).unwrap();
+            assert!(!dist.covers(&outside));
+        }
+    }
 
     #[test]
     fn entries_give_back_the_same_distances() {

@@ -3,12 +3,12 @@
 //! ([`Engine::decide`]); [`bot_move`] is the one path by which the bot moves in a
 //! game, for the line protocol and both tournament clients alike.
 
-use crate::policy::{decide, Knowledge, Policy};
-use crate::probe::Evaluation;
+use crate::policy::{Knowledge, Policy};
 use crate::rules::{Game, IllegalMove, Move, Params, Player, Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::{position_value, DecideError, Decision, Oracle};
 use crate::table::{ByteSource, EmbeddedSource, Table};
 use crate::text::{text, Text};
+use crate::value::Evaluation;
 
 /// What an engine can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,7 +183,7 @@ impl<S: ByteSource> Engine for TableEngine<S> {
 
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         // One decision reads many layers of the same caps: remember their offsets.
-        decide(&self.table.cached(), pos, policy)
+        policy.decide(&self.table.cached(), pos)
     }
 
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
@@ -287,10 +287,10 @@ mod solving {
             self.ensure(SolveBox::around(pos), Some(pos))?;
             let sol = self.solutions.get().ok_or(DecideError::OutOfRange)?;
             if policy.needs() == Knowledge::Values {
-                return decide(sol, pos, policy);
+                return policy.decide(sol, pos);
             }
             // Won positions need no distances: only compute them for a lost one.
-            let base = decide(sol, pos, Policy::First)?;
+            let base = Policy::First.decide(sol, pos)?;
             if base.value == Value::Won {
                 return Ok(base);
             }

@@ -26,40 +26,53 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # The rooms, from the bottom up
-//! - [`rules`]: the game ([`Game`], [`Position`], [`Move`]);
-//! - [`value`], [`strategy`]: won/lost knowledge ([`strategy::Oracle`]) turned into
-//!   moves; [`policy`]: how to move in lost positions ([`Policy`]), in one place;
-//! - [`table`] (the precomputed solution in flash); `solver` and `distance` (in
-//!   memory, feature `alloc`): the oracles;
-//! - [`engine`]: what adapters ask for a move ([`Engine::decide`]) and the one
-//!   function that plays it in a game ([`engine::bot_move`]);
+//! # What the crate offers
+//! The domain's types at the root, whatever file they live in:
+//! - the game: [`Game`], [`Position`], [`Move`] (and [`Moves`], the one enumeration
+//!   of legal moves), [`Params`], [`Player`], [`Outcome`], their errors
+//!   ([`ParamError`], [`IllegalMove`], [`PositionError`]) and the rules' bounds
+//!   ([`MAX_STONES`], [`MAX_RESETS`]);
+//! - won/lost knowledge: [`Value`], [`Evaluation`], any [`Oracle`] (the table, the
+//!   solver), [`best_move`], [`position_value`];
+//! - how to move: [`Policy`] in a lost position ([`Policy::decide`],
+//!   [`reply_counts`], `longest_move`), [`Win`] in a won one ([`WinChoice`] plays
+//!   it), and what each needs to know ([`Knowledge`]);
+//! - engines: [`Engine`] (what adapters ask for a move), [`TableEngine`], with
+//!   `alloc` `SolvingEngine` and `TableOrSolverEngine`; [`Limits`], [`Decision`],
+//!   [`DecideError`]; [`bot_move`], the one function that plays a move in a game
+//!   ([`MoveError`]);
+//! - the root probe: [`root_moves`], [`evaluate_move`], [`MoveEvaluation`];
+//! - the oracles in memory (feature `alloc`): `Solution`, `SolveBox`,
+//!   `SolutionCache`, `SolveError`, `Distances`, `DistanceCache`, `MAX_DISTANCE`;
+//! - [`SplitMix64`], the one seeded generator.
+//!
+//! And four modules, each a domain of its own:
+//! - [`table`]: the precomputed solution in flash ([`Table`], [`TableError`] also at
+//!   the root), its format and, with `encode`, its writer;
 //! - [`mod@text`]: the fixed text of messages and words (kept in program memory on
-//!   the AVR), which the line protocol replies with;
+//!   the AVR), which the line protocol replies with, and decimal numbers in and out
+//!   without `core::fmt` ([`text::Decimal`], [`text::parse_u32`]);
 //! - `fibonacci`, `supernim` (feature `related-games`): the two related games
-//!   (with `alloc` too, Super-Nim's exact solver and the host's player);
-//! - [`num`], [`rng`]: decimal digits without `core::fmt`, and the one seeded
-//!   generator.
+//!   (with `alloc` too, Super-Nim's exact solver and the host's player).
 //!
 //! Outside this crate: the line protocol (`nimbot-protocol`), the tournament
 //! platform's wire, clients and referee (`nimbot-platform`), both `no_std`; and the
-//! host's strategy, the `exploit`
-//! policy's models and the arena (`nimbot-exploit`, with threads).
+//! host's strategy, the `exploit` policy's models and the arena (`nimbot-exploit`,
+//! with threads).
 //!
 //! # Errors
 //! Opening a table checks its checksum and every header field ([`TableError`]); a
 //! move that cannot be decided is a [`DecideError`]; an illegal move is an
-//! [`IllegalMove`](rules::IllegalMove).
+//! [`IllegalMove`].
 //!
 //! # Cargo features
 //! - `default-table` (default): the solution table `table/default.nimt` (N <= 999,
 //!   R <= 4, M = 3) embedded in the crate, `Table::embedded()`; leave it out to bring
 //!   your own with [`Table::from_bytes`].
-//! - `std` (default): the same as `alloc` (the crate itself never links the
-//!   standard library), for hosts. The host binary `nimbot` is a package of
-//!   its own (`cli/`), so no feature pulls its dependencies.
-//! - `alloc`: the exact solver, distances and `engine::SolvingEngine` (needs a
-//!   global allocator only).
+//! - `alloc`: the exact solver, distances and `SolvingEngine` (needs a global
+//!   allocator only; the crate never links the standard library). The host binary
+//!   `nimbot` is a package of its own (`cli/`), so no feature pulls its
+//!   dependencies.
 //! - `related-games`: Fibonacci Nim and Super-Nim (`nimbot-protocol` plays them
 //!   with its feature of the same name).
 //! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name).
@@ -75,33 +88,46 @@ extern crate alloc;
 extern crate std;
 
 #[cfg(feature = "alloc")]
-pub mod distance;
-pub mod engine;
+mod distance;
+mod engine;
 mod error;
 #[cfg(feature = "related-games")]
 pub mod fibonacci;
 mod geometry;
-pub mod num;
-pub mod policy;
-pub mod probe;
-pub mod rng;
-pub mod rules;
+mod num;
+mod policy;
+mod probe;
+mod rng;
+mod rules;
 #[cfg(feature = "alloc")]
-pub mod solver;
-pub mod strategy;
+mod solver;
+mod strategy;
 #[cfg(feature = "related-games")]
 pub mod supernim;
 pub mod table;
 pub mod text;
-pub mod value;
+mod value;
 
-// What an embedder needs: a table, an engine on it, and the game's own types.
-pub use engine::{Engine, TableEngine};
-pub use policy::Policy;
-pub use rules::{Game, Move, Outcome, Params, Player, Position};
-pub use strategy::{DecideError, Decision};
+// The domain's types, reached from the root whatever file they live in.
+#[cfg(feature = "alloc")]
+pub use distance::{DistanceCache, Distances, MAX_DISTANCE};
+pub use engine::{bot_move, Engine, Limits, MoveError, TableEngine};
+#[cfg(feature = "alloc")]
+pub use engine::{SolvingEngine, TableOrSolverEngine};
+#[cfg(feature = "alloc")]
+pub use policy::longest_move;
+pub use policy::{reply_counts, Knowledge, Policy, Win, WinChoice};
+pub use probe::{evaluate_move, root_moves, MoveEvaluation};
+pub use rng::SplitMix64;
+pub use rules::{
+    Game, IllegalMove, Move, Moves, Outcome, ParamError, Params, Player, Position, PositionError,
+    MAX_RESETS, MAX_STONES,
+};
+#[cfg(feature = "alloc")]
+pub use solver::{Solution, SolutionCache, SolveBox, SolveError};
+pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
 pub use table::{Table, TableError};
-pub use value::Value;
+pub use value::{Evaluation, Value};
 
 /// The crate version (the line protocol's `version` reports it).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -76,7 +76,7 @@ const MAX_DIGITS: usize = 20;
 /// The decimal digits of a number, made on the stack.
 ///
 /// ```
-/// use nimbot::num::Decimal;
+/// use nimbot::text::Decimal;
 /// assert_eq!(Decimal::new(4096u32).as_bytes(), b"4096");
 /// assert_eq!(Decimal::padded(25, 4).as_bytes(), b"0025");
 /// ```

@@ -8,22 +8,12 @@
 //! it is an `Option` here: `None` from a table-only engine (the firmware), or when
 //! the distances of the game would not fit the engine's memory budget.
 
-use crate::engine::Engine;
 use core::iter::Take;
 
+use crate::engine::Engine;
 use crate::rules::{Move, Moves, Position};
 use crate::strategy::DecideError;
 use crate::value::Value;
-
-/// What an engine knows of one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Evaluation {
-    /// The value for the player to move.
-    pub value: Value,
-    /// Plies to the end with best play (the move that empties the pile counts 1),
-    /// if the engine knows it. Odd exactly when the position is won.
-    pub distance: Option<u16>,
-}
 
 /// One move of a root probe, seen from the player who makes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

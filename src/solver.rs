@@ -845,7 +845,7 @@ impl CaplessTable {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -901,7 +901,7 @@ mod tests {
 
     /// Boxes of every shape the solver's tests want: no resets, M = 1, the
     /// tournament's, more resets than it, a large M, and one whose caps start above M.
-    const SAMPLE_BOXES: [SolveBox; 7] = [
+    pub(crate) const SAMPLE_BOXES: [SolveBox; 7] = [
         SolveBox::games(300, 0, 1),
         SolveBox::games(400, 2, 3),
         SolveBox::games(999, 4, 3),
@@ -922,36 +922,6 @@ mod tests {
             let fast = Solution::solve_by(bx, &mut |_, _| {}, true).unwrap();
             let slow = Solution::solve_by(bx, &mut |_, _| {}, false).unwrap();
             assert_eq!(fast.bits, slow.bits, "{bx:?}");
-        }
-    }
-
-    /// Distances to the end (a separate retrograde pass) against the solver's values:
-    /// a position is won exactly when its distance is odd (the mover makes the last
-    /// move). Beyond the box, no distance rather than a wrong one.
-    #[test]
-    fn distance_parity_is_the_value_on_whole_boxes() {
-        for bx in SAMPLE_BOXES {
-            let sol = Solution::solve(bx).unwrap();
-            let dist = crate::distance::Distances::solve(bx).unwrap();
-            let mut checked = 0u64;
-            for (c, hi) in sol.layers() {
-                for s in 1..=hi {
-                    for a in 0..=bx.resets {
-                        for b in 0..=bx.resets {
-                            for f in [false, true] {
-                                let pos = Position::new(s, c, a, b, f, bx.init_max).unwrap();
-                                let won = sol.value(&pos).unwrap().is_won();
-                                let d = dist.get(&pos).unwrap();
-                                assert_eq!(d % 2 == 1, won, "{bx:?} {pos:?}");
-                                checked += 1;
-                            }
-                        }
-                    }
-                }
-            }
-            assert!(checked > 5_000, "{bx:?}: {checked}");
-            let outside = Position::new(bx.n_max + 50, bx.c_min, 0, 0, false, bx.init_max).unwrap();
-            assert!(!dist.covers(&outside));
         }
     }
 

@@ -1,4 +1,6 @@
-//! The fixed text the line protocol replies with (messages, words), kept where the
+//! Text in and out: decimal numbers without `core::fmt` ([`Decimal`],
+//! [`parse_u32`], [`parse_u64`], from `num.rs`), and the fixed text the line
+//! protocol replies with (messages, words), kept where the
 //! target keeps constants it rarely reads: in program memory on the AVR, whose 2 KB
 //! of RAM would otherwise hold a copy of every message (see `nimbot_progmem`), and
 //! as plain `&'static str` everywhere else.
@@ -9,6 +11,8 @@
 //! their `Display` writes the text, so one string is the single source of both.
 
 use core::fmt;
+
+pub use crate::num::{parse_u32, parse_u64, Decimal};
 
 #[cfg(target_arch = "avr")]
 use nimbot_progmem::ProgMem;

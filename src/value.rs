@@ -1,5 +1,7 @@
 //! The game-theoretic value of a position, always from the side of the player to
-//! move: a type rather than a `bool`, so no function has to say which way it reads.
+//! move: a type rather than a `bool`, so no function has to say which way it reads;
+//! and what an engine knows of a position ([`Evaluation`]: the value, and the
+//! distance to the end when it knows it).
 
 use crate::text::{match_text, Text};
 
@@ -42,4 +44,14 @@ impl Value {
     pub const fn as_word(self) -> &'static str {
         self.word().as_str()
     }
+}
+
+/// What an engine knows of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The value for the player to move.
+    pub value: Value,
+    /// Plies to the end with best play (the move that empties the pile counts 1),
+    /// if the engine knows it. Odd exactly when the position is won.
+    pub distance: Option<u16>,
 }

@@ -2,8 +2,10 @@
 //! state with at most 2000 stones, and whole games (the `query --game fibonacci`
 //! command is tested with the binary, in cli/tests/cli.rs).
 
-use nimbot::fibonacci::{self as fib, is_fibonacci};
-use nimbot::Player;
+use nimbot::{
+    fibonacci::{self as fib, is_fibonacci},
+    Player,
+};
 
 const MAX_N: usize = 2000;
 

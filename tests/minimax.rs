@@ -6,9 +6,10 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::Position;
+use nimbot::{
+    best_move, evaluate_move, root_moves, Engine, Params, Position, Solution, SolveBox,
+    TableOrSolverEngine,
+};
 
 /// A raw state in front of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -407,60 +408,19 @@ fn capless_wins_matches_raw_minimax_with_open_cap() {
     }
 }
 
-/// Ask `session` for every move of the position `s c a b f` on the line protocol,
-/// following `more`: (value word, distance) and the items `TAKE[r]:vD`.
-fn protocol_moves(
-    session: &mut nimbot_protocol::Session<nimbot::engine::TableOrSolverEngine<'static>>,
-    line: &str,
-) -> ((String, String), Vec<String>) {
-    let mut items = Vec::new();
-    let mut head = None;
-    let mut from = 0usize;
-    loop {
-        let ask = format!("{line} {from}");
-        let reply = session.handle_line(ask.as_bytes()).expect("a reply");
-        let reply = String::from_utf8(reply.to_vec()).unwrap();
-        assert!(reply.len() <= nimbot_protocol::MAX_REPLY, "{reply}");
-        let words: Vec<&str> = reply.split(' ').collect();
-        assert_eq!(words[0], "moves", "{ask} -> {reply}");
-        let this = (words[1].to_string(), words[2].to_string());
-        assert_eq!(*head.get_or_insert(this.clone()), this, "{ask}");
-        let mut rest = &words[3..];
-        let more = match rest {
-            [items @ .., "more", i] => {
-                rest = items;
-                Some(i.parse::<usize>().unwrap())
-            }
-            _ => None,
-        };
-        assert!(!rest.is_empty(), "{ask} -> {reply}: no move listed");
-        items.extend(rest.iter().map(|w| w.to_string()));
-        match more {
-            Some(i) => {
-                assert_eq!(i, items.len(), "{ask} -> {reply}");
-                from = i;
-            }
-            None => break,
-        }
-    }
-    (head.unwrap(), items)
-}
-
 #[test]
 fn moves_and_distances_agree_with_raw_minimax() {
     // Every raw state reachable from every start with N <= 60, R <= 2, M in 1..=4:
-    // `moves` and `query` on the line protocol (the host's table-then-solver
-    // engine) against the raw minimax with distances, move by move.
+    // the root probe and the position's evaluation (the host's table-then-solver
+    // engine: what `moves` and `query` answer on the line protocol) against the raw
+    // minimax with distances, move by move.
     let t0 = Instant::now();
     let mut states_checked = 0u64;
     let mut moves_checked = 0u64;
     for m in 1..=4u32 {
         let mut rm = Minimax::new(m);
-        let mut session =
-            nimbot_protocol::Session::new(nimbot::engine::TableOrSolverEngine::embedded());
-        // `new` sets M for `query` and `moves`.
-        let ok = session.handle_line(format!("new 60 2 {m} first").as_bytes());
-        assert_eq!(ok.as_deref(), Some(&b"ok"[..]));
+        let mut engine = TableOrSolverEngine::embedded();
+        engine.prepare(&Params::new(60, 2, m).unwrap()).unwrap();
         let mut distinct = HashSet::new();
         for r in 0..=2u8 {
             for n in 1..=60u32 {
@@ -471,48 +431,31 @@ fn moves_and_distances_agree_with_raw_minimax() {
         states.sort_by_key(|r| (r.s, r.h, r.own, r.opp, r.reset));
         for st in states {
             let pos = normalized(st, m);
-            let line = format!(
-                "{} {} {} {} {}",
-                pos.stones(),
-                pos.cap(),
-                pos.own_resets(),
-                pos.opp_resets(),
-                u8::from(pos.reset_pending())
-            );
             let won = rm.wins(st);
             let d = rm.distance(st);
             assert_eq!(d % 2 == 1, won, "parity at {st:?}");
-            let word = if won { "win" } else { "lose" };
-            let ((v, dist), items) = protocol_moves(&mut session, &format!("moves {line}"));
+            let eval = engine.evaluate(&pos).unwrap();
             assert_eq!(
-                (v.as_str(), dist.as_str()),
-                (word, &*d.to_string()),
-                "{st:?}"
+                (eval.value.is_won(), eval.distance),
+                (won, u16::try_from(d).ok()),
+                "{pos} (M = {m}, {st:?})"
             );
             // The raw moves the probe lists: takes up to the pile, no reset on the
             // emptying take (the rest repeat it), every take without a reset first.
             let mut raw = rm.scored_moves(st);
             raw.sort_by_key(|&(k, reset, _, _)| (reset, k));
-            let want: Vec<String> = raw
+            let want: Vec<(u32, bool, bool, u32)> = raw
                 .into_iter()
                 .filter(|&(k, reset, _, _)| k < st.s || (k == st.s && !reset))
-                .map(|(k, reset, wins, d)| {
-                    let r = if reset { "r" } else { "" };
-                    let v = if wins { "w" } else { "l" };
-                    format!("{k}{r}:{v}{d}")
+                .collect();
+            let got: Vec<(u32, bool, bool, u32)> = root_moves(&pos)
+                .map(|mv| {
+                    let e = evaluate_move(&mut engine, &pos, mv).unwrap();
+                    let dist = e.distance.expect("the solver's engine knows distances");
+                    (mv.take, mv.reset, e.value.is_won(), u32::from(dist))
                 })
                 .collect();
-            assert_eq!(items, want, "moves {line} (M = {m}, {st:?})");
-            let q = session
-                .handle_line(format!("query {line}").as_bytes())
-                .unwrap();
-            let q = String::from_utf8(q.to_vec()).unwrap();
-            let words: Vec<&str> = q.split(' ').collect();
-            assert_eq!(
-                (words[0], words[3]),
-                (word, &*d.to_string()),
-                "query {line}"
-            );
+            assert_eq!(got, want, "moves of {pos} (M = {m}, {st:?})");
             states_checked += 1;
             moves_checked += want.len() as u64;
         }

@@ -1,19 +1,14 @@
 //! The root probe and distances to the end beyond the raw minimax's reach
 //! (tests/minimax.rs checks every reachable state up to 60 stones): random
 //! positions of games up to 5,000 stones against the solver's values, one ply deep;
-//! the line protocol's `moves` paging and its values-only form. (The distances'
-//! parity against the solver on whole boxes is a unit test of the solver.)
+//! the probe's moves are the legal ones and page from anywhere. (The distances'
+//! parity against the solver on whole boxes is a unit test of the solver; the line
+//! protocol's `moves` on the probe is protocol/tests/engines.rs.)
 
-mod common;
-
-use common::send;
-use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rng::SplitMix64;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::position_value;
-use nimbot::{Engine, Move, Position, TableEngine, Value};
-use nimbot_protocol::{Session, MAX_REPLY};
+use nimbot::{
+    evaluate_move, position_value, root_moves, Engine, Move, Position, Solution, SolveBox,
+    SolvingEngine, SplitMix64,
+};
 
 /// A random position of the box of `n` stones (R, M): a stored one (cap below the
 /// pile) most of the time, sometimes one whose cap is open.
@@ -74,91 +69,6 @@ fn root_probe_agrees_with_the_solver_on_random_positions_up_to_5000_stones() {
         positions += 1;
     }
     assert!(moves > 3000 * 4, "{moves}");
-}
-
-#[test]
-fn moves_pages_through_long_move_lists() {
-    // 900 stones, cap 40, 4 resets each: 80 moves, several lines.
-    let mut s = Session::new(TableOrSolverEngine::embedded());
-    let pos = Position::new(900, 40, 4, 4, false, 3).unwrap();
-    let all: Vec<Move> = root_moves(&pos).collect();
-    assert_eq!(all.len(), 80);
-    let mut listed = Vec::new();
-    let mut from = 0;
-    let mut pages = 0;
-    loop {
-        let reply = send(&mut s, &format!("moves 900 40 4 4 0 {from}"));
-        assert!(reply.len() <= MAX_REPLY);
-        pages += 1;
-        let words: Vec<&str> = reply.split(' ').collect();
-        let (items, more) = match words.as_slice() {
-            [_, _, _, items @ .., "more", i] => (items, Some(i.parse::<usize>().unwrap())),
-            [_, _, _, items @ ..] => (items, None),
-            _ => panic!("{reply}"),
-        };
-        for item in items {
-            let (mv, _) = item.split_once(':').unwrap();
-            let reset = mv.ends_with('r');
-            let take: u32 = mv.trim_end_matches('r').parse().unwrap();
-            listed.push(Move::new(take, reset));
-        }
-        match more {
-            Some(i) => from = i,
-            None => break,
-        }
-    }
-    assert_eq!(listed, all);
-    assert!(pages >= 4, "{pages} pages");
-    // Past the last move: the position alone.
-    let head = send(&mut s, "moves 900 40 4 4 0 80");
-    assert_eq!(head.split(' ').count(), 3, "{head}");
-    assert_eq!(
-        send(&mut s, "moves 900 40 4 4"),
-        "error usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]"
-    );
-    assert_eq!(send(&mut s, "moves 900 40 4 4 0 x"), "error bad number");
-    assert_eq!(
-        send(&mut s, "moves 900 40 4 4 0 1 2"),
-        "error too many arguments"
-    );
-}
-
-#[test]
-fn a_values_only_engine_answers_with_dashes() {
-    // The firmware's engine: the table alone. Its values are the solver's; every
-    // distance is `-`.
-    let mut table = Session::new(TableEngine::embedded());
-    let mut full = Session::new(TableOrSolverEngine::embedded());
-    for line in ["moves 20 3 4 4 0", "moves 7 6 0 1 0", "moves 5 3 1 0 1"] {
-        let t = send(&mut table, line);
-        let f = send(&mut full, line);
-        let strip = |r: &str| -> Vec<String> {
-            r.split(' ')
-                .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-'))
-                .map(str::to_string)
-                .collect()
-        };
-        // Same moves and values word for word once the distances are taken off.
-        assert_eq!(strip(&t), strip(&f), "{t} / {f}");
-        for w in t.split(' ').skip(2) {
-            assert!(w.ends_with('-'), "{line}: {t}");
-        }
-    }
-    assert_eq!(
-        send(&mut table, "query 20 3 4 4 0").split(' ').nth(3),
-        Some("-")
-    );
-    assert_eq!(send(&mut table, "query 3 3 0 0 0"), "win 3 0 -");
-    assert_eq!(send(&mut full, "query 3 3 0 0 0"), "win 3 0 1");
-    // 20 stones, cap 3, 4 resets each is lost (docs/protocol.md's example).
-    let reply = send(&mut full, "moves 20 3 4 4 0");
-    assert!(reply.starts_with("moves lose "), "{reply}");
-    assert!(reply.contains(" 1:l") && reply.contains(" 3r:l"), "{reply}");
-    assert!(!reply.contains(":w"), "{reply}");
-    let value = position_value(&Solution::solve(SolveBox::games(20, 4, 3)).unwrap(), &{
-        Position::new(20, 3, 4, 4, false, 3).unwrap()
-    });
-    assert_eq!(value, Ok(Value::Lost));
 }
 
 #[test]

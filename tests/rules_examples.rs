@@ -2,7 +2,7 @@
 //! server)") played on `Game`, plus the refusals of the server's judging order and
 //! the parameter / position validation errors.
 
-use nimbot::rules::{
+use nimbot::{
     Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
 };
 
@@ -56,12 +56,18 @@ fn play_line(g: &mut Game, plies: &[Ply]) {
     }
 }
 
-/// Play an illegal move and check it is refused with `err` and changes nothing.
+/// Play an illegal move and check it is refused with `err` and changes nothing, by
+/// every entry point that judges a move: `Game::play`, `Game::check`, and for the
+/// player to move `Position::check` and `Position::after` of the game's position.
 fn refused(g: &mut Game, player: Player, mv: Move, err: IllegalMove) {
     let before = *g;
     assert_eq!(g.play(player, mv), Err(err), "{player:?} plays {mv:?}");
     assert_eq!(*g, before, "a refused move changed the game: {mv:?}");
     assert_eq!(g.check(player, mv), Err(err));
+    if let (Some(pos), true) = (g.position(), g.to_move() == player) {
+        assert_eq!(pos.check(mv), Err(err), "{pos:?} {mv:?}");
+        assert_eq!(pos.after(mv), Err(err), "{pos:?} {mv:?}");
+    }
 }
 
 /// Play a take outside `1..=limit` and check it is refused as a bad take with that

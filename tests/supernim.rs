@@ -3,12 +3,11 @@
 //! a self-play referee, and the player's results against a random and a greedy
 //! opponent.
 
-use nimbot::rng::SplitMix64;
 use nimbot::supernim::{
     self as sn, decide_heaps, play_match, random_start, referee, Heaps, MatchConfig, Opponent,
     SearchPlayer, BOARD_HEAPS, MAX_HEAPS,
 };
-use nimbot::Player;
+use nimbot::{Player, SplitMix64};
 
 fn heaps(sizes: &[u32]) -> Heaps {
     Heaps::new(sizes).unwrap()

@@ -4,8 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nimbot::supernim::Solver;
-use nimbot::supernim::{Heaps, Move};
+use nimbot::{
+    supernim::Solver,
+    supernim::{Heaps, Move},
+};
 
 mod supernim_plain;
 

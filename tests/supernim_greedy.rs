@@ -6,10 +6,11 @@
 
 use std::collections::HashMap;
 
-use nimbot::rng::SplitMix64;
-use nimbot::supernim::{heap_reach, Model, Perfect, HEAP_REACH};
-use nimbot::supernim::{Chooser, Game, GreedyPlayer, Heaps, Move};
-use nimbot::Player;
+use nimbot::{
+    supernim::{heap_reach, Model, Perfect, HEAP_REACH},
+    supernim::{Chooser, Game, GreedyPlayer, Heaps, Move},
+    Player, SplitMix64,
+};
 
 mod supernim_plain;
 

@@ -1,15 +1,11 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
-mod common;
-
-use common::send;
-use nimbot::engine::{SolvingEngine, TableOrSolverEngine};
-use nimbot::policy::decide;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, position_value, DecideError, Oracle};
-use nimbot::table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE};
-use nimbot::{Engine, Params, Policy, Position, Table, TableEngine, Value};
-use nimbot_protocol::Session;
+use nimbot::{
+    best_move, position_value,
+    table::{crc32, encode as encode_table, ProbeError, TableError, EMBEDDED_TABLE},
+    DecideError, Engine, Oracle, Params, Policy, Position, Solution, SolveBox, SolvingEngine,
+    Table, TableEngine, TableOrSolverEngine, Value,
+};
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
     let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
@@ -248,19 +244,6 @@ fn the_table_engine_refuses_what_the_table_does_not_cover() {
         .unwrap();
     assert_eq!(by_table.value, by_solver.value);
     assert!(by_table.value.is_won());
-    // Over the line protocol, as the firmware runs it: an error line, nothing else.
-    let mut session = Session::new(e);
-    assert_eq!(
-        send(&mut session, "limits"),
-        "limits stones 999 resets 4 init_max 3 line 80"
-    );
-    assert_eq!(
-        send(&mut session, "new 1000 4 3 first"),
-        "error position outside the engine's limits"
-    );
-    assert_eq!(send(&mut session, "state"), "state none");
-    assert_eq!(send(&mut session, "new 999 4 3 first"), "ok");
-    assert!(send(&mut session, "go").starts_with("move "));
 }
 
 #[test]
@@ -286,7 +269,7 @@ fn the_host_engine_falls_back_to_the_solver_beyond_the_table() {
     assert_eq!(host.decide(&pos, Policy::First), table.best_move(&pos));
     assert_eq!(
         host.decide(&pos, Policy::Trap),
-        decide(&table, &pos, Policy::Trap)
+        Policy::Trap.decide(&table, &pos)
     );
 }
 
@@ -309,7 +292,7 @@ fn open_cap_positions_above_the_top_cap_are_decided_by_the_rules() {
         let d = t.best_move(&pos).unwrap();
         assert_eq!(d.value.is_won(), want, "{pos:?}");
         assert_eq!(
-            decide(&t, &pos, Policy::Trap).unwrap().value.is_won(),
+            Policy::Trap.decide(&t, &pos).unwrap().value.is_won(),
             want,
             "{pos:?}"
         );

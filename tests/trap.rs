@@ -1,17 +1,11 @@
 //! The lost-position policy: its reply counts against brute force, its choice
-//! against every alternative, and its selection through the protocol and the CLI.
+//! against every alternative (its selection through the line protocol is tested
+//! by the protocol's crate, protocol/tests/engines.rs).
 
-mod common;
-
-use common::{dialogue, send};
-use nimbot::distance::Distances;
-use nimbot::engine::TableOrSolverEngine;
-use nimbot::policy::{decide, longest_move, reply_counts};
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::{best_move, position_value, Oracle};
-use nimbot::table::encode as encode_table;
-use nimbot::{Move, Policy, Position, Table, TableEngine};
-use nimbot_protocol::Session;
+use nimbot::{
+    best_move, longest_move, position_value, reply_counts, table::encode as encode_table,
+    Distances, Move, Oracle, Policy, Position, Solution, SolveBox, Table,
+};
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
@@ -95,12 +89,8 @@ fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
     let table = Table::from_bytes(&blob).unwrap();
     let (mut lost, mut differs) = (0, 0);
     for pos in stored(&sol, r, m).step_by(step) {
-        let d = decide(&sol, &pos, Policy::Trap).unwrap();
-        assert_eq!(
-            decide(&table, &pos, Policy::Trap),
-            Ok(d),
-            "table at {pos:?}"
-        );
+        let d = Policy::Trap.decide(&sol, &pos).unwrap();
+        assert_eq!(Policy::Trap.decide(&table, &pos), Ok(d), "table at {pos:?}");
         let base = best_move(&sol, &pos).unwrap();
         if sol.value(&pos).unwrap().is_won() {
             assert_eq!(d, base, "a won position keeps its winning move: {pos:?}");
@@ -108,7 +98,7 @@ fn check_trap(n: u32, r: u8, m: u32, step: usize) -> (u32, u32) {
         }
         lost += 1;
         assert!(!d.value.is_won());
-        assert_eq!(decide(&sol, &pos, Policy::First).unwrap(), base);
+        assert_eq!(Policy::First.decide(&sol, &pos).unwrap(), base);
         assert_eq!(base.mv, Move::new(1, false));
         // The choice against every alternative: fewest winning replies, then the
         // smallest take, then no reset.
@@ -159,9 +149,7 @@ fn trap_picks_the_fewest_winning_replies_and_never_spoils_a_win() {
 /// plain search, each move's replies counted on their own, pile window by pile
 /// window.
 mod per_move {
-    use nimbot::rules::{Move, Position};
-    use nimbot::strategy::{position_value, DecideError, Decision, Oracle};
-    use nimbot::Value;
+    use nimbot::{position_value, DecideError, Decision, Move, Oracle, Position, Value};
 
     /// The winning move by plain search, in the order the strategy documents: the
     /// whole pile when the limit allows; else, without a reset before with one, the
@@ -267,11 +255,11 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
         .flatten()
         {
             let want = per_move::trap(&table, &q);
-            let got = decide(&table, &q, Policy::Trap).map(|d| d.mv);
+            let got = Policy::Trap.decide(&table, &q).map(|d| d.mv);
             assert_eq!(got, want, "table at {q:?}");
             // A table remembering layer offsets across the decision's reads (as
             // the engine decides) plays the same.
-            let cached = decide(&table.cached(), &q, Policy::Trap).map(|d| d.mv);
+            let cached = Policy::Trap.decide(&table.cached(), &q).map(|d| d.mv);
             assert_eq!(cached, want, "cached table at {q:?}");
             lost += u32::from(got.is_ok() && table.probe(&q).is_ok_and(|v| !v.is_won()));
             errors += u32::from(got.is_err());
@@ -291,7 +279,7 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
             {
                 let want = per_move::trap(&sol, &q);
                 assert_eq!(
-                    decide(&sol, &q, Policy::Trap).map(|d| d.mv),
+                    Policy::Trap.decide(&sol, &q).map(|d| d.mv),
                     want,
                     "M = {m}, {q:?}"
                 );
@@ -300,41 +288,6 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
         }
         assert!(lost > 5_000, "M = {m}: {lost} lost");
     }
-}
-
-#[test]
-fn the_policy_is_chosen_over_the_protocol() {
-    let mut s = Session::new(TableEngine::embedded());
-    assert_eq!(send(&mut s, "policy"), "policy trap");
-    // A lost position where the trap does not take 1.
-    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let table = Table::embedded();
-    let pos = stored(&sol, 4, 3)
-        .find(|p| {
-            !sol.value(p).unwrap().is_won()
-                && decide(&table, p, Policy::Trap).unwrap().mv != Move::new(1, false)
-        })
-        .expect("some lost position where the trap differs");
-    let trap = decide(&table, &pos, Policy::Trap).unwrap().mv;
-    let query = query_line(&pos);
-    // The table alone has no distances: `-`.
-    assert_eq!(
-        send(&mut s, &query),
-        format!("lose {} {} -", trap.take, u8::from(trap.reset))
-    );
-    let names: Vec<_> = Policy::ALL.iter().map(|p| p.as_str()).collect();
-    let usage = format!("error usage: policy [{}]", names.join("|"));
-    dialogue(
-        &mut s,
-        &[
-            ("policy first", "policy first"),
-            (&query, "lose 1 0 -"),
-            ("policy", "policy first"),
-            ("policy sneaky", &usage),
-            ("policy trap extra", "error too many arguments"),
-            ("policy", "policy first"),
-        ],
-    );
 }
 
 #[test]
@@ -416,35 +369,4 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
         }
         assert_eq!(plies, expected, "start {start}");
     }
-}
-
-#[test]
-fn longest_is_a_protocol_policy_on_engines_with_the_solver() {
-    let mut s = Session::new(TableOrSolverEngine::embedded());
-    assert_eq!(send(&mut s, "policy longest"), "policy longest");
-    let sol = Solution::solve(SolveBox::games(999, 4, 3)).unwrap();
-    let dist = Distances::solve(sol.solve_box()).unwrap();
-    let pos = stored(&sol, 4, 3)
-        .step_by(101)
-        .find(|p| {
-            !sol.value(p).unwrap().is_won()
-                && longest_move(&sol, &dist, p).unwrap().mv
-                    != decide(&sol, p, Policy::Trap).unwrap().mv
-        })
-        .expect("a lost position where longest and trap differ");
-    let want = longest_move(&sol, &dist, &pos).unwrap().mv;
-    assert_eq!(
-        send(&mut s, &query_line(&pos)),
-        format!(
-            "lose {} {} {}",
-            want.take,
-            u8::from(want.reset),
-            dist.get(&pos).unwrap()
-        )
-    );
-}
-
-/// The protocol's `query` line for `pos`.
-fn query_line(pos: &Position) -> String {
-    format!("query {pos}")
 }

@@ -7,7 +7,12 @@
 #                             what each takes of the chip (flash, static RAM)
 #   tools/examples.sh test    format and lint checks, both programs on the host (each
 #                             plays its scripted dialogue and fails on a wrong
-#                             reply), then the thumbv6m build
+#                             reply), the thumbv6m build, then `package`
+#   tools/examples.sh package the crates a board needs (nimbot-progmem, nimbot,
+#                             nimbot-protocol) packaged as crates.io would take them
+#                             (`cargo package`, each built alone from its .crate),
+#                             and docs/embedding.md's snippet built as written by a
+#                             project outside the repository against those packages
 #
 # Toolchain (tools/toolchain.sh): rustup with `rustup target add thumbv6m-none-eabi`
 # first; when rustup cannot provide the target, Debian's rustc building core from
@@ -22,8 +27,8 @@ TARGET=thumbv6m-none-eabi
 PROGRAMS=(serial serial-async)
 MODE=${1:-}
 case "$MODE" in
-  build | test) ;;
-  *) echo "usage: tools/examples.sh build|test" >&2; exit 2 ;;
+  build | test | package) ;;
+  *) echo "usage: tools/examples.sh build|test|package" >&2; exit 2 ;;
 esac
 
 # Both programs for the Cortex-M0, then one footprint line each.
@@ -45,6 +50,59 @@ build_for_target() {
   done
 }
 
+# The board crates packaged, and docs/embedding.md's snippet built from a project in
+# a temporary folder outside the repository: its [dependencies] are the page's toml
+# block verbatim (crates.io versions), which [patch.crates-io] resolves to the
+# unpacked .crate files; its src/lib.rs is the page's Rust block without the
+# board's entry point (`#![no_main]` and the `#[cortex_m_rt::entry]` function,
+# whose UART is "your HAL"), with the table at the path the page names. Built for
+# the host, then checked for the Cortex-M0 (no std anywhere).
+package_and_embed() {
+  local crates=(nimbot-progmem nimbot nimbot-protocol) pkg=$ROOT/target/package c
+  step "examples: cargo package ${crates[*]}"
+  local args=()
+  for c in "${crates[@]}"; do args+=(-p "$c"); done
+  # --allow-dirty: the check is of the tree as it is, committed or not.
+  cargo package --locked --allow-dirty "${args[@]}"
+  local outside
+  outside=$(mktemp -d /tmp/nimbot-embedding.XXXXXX)
+  trap 'rm -rf "$outside"' RETURN
+  mkdir -p "$outside/src" "$outside/crates"
+  local version
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+  for c in "${crates[@]}"; do
+    tar xzf "$pkg/$c-$version.crate" -C "$outside/crates"
+  done
+  local toml rust
+  toml=$(awk '/^```toml/ { f = 1; next } /^```/ { if (f) exit } f' docs/embedding.md)
+  rust=$(awk '/^```rust/ { f = 1; next } /^```/ { if (f) exit } f' docs/embedding.md)
+  [ -n "$toml" ] && [ -n "$rust" ] || die "docs/embedding.md: no toml or rust block"
+  {
+    printf '[package]\nname = "my-board"\nversion = "0.1.0"\nedition = "2021"\n\n%s\n\n' "$toml"
+    printf '[patch.crates-io]\n'
+    for c in "${crates[@]}"; do
+      printf '%s = { path = "crates/%s-%s" }\n' "$c" "$c" "$version"
+    done
+  } >"$outside/Cargo.toml"
+  printf '%s\n' "$rust" | sed '/^#!\[no_main\]/d; /^#\[cortex_m_rt::entry\]/,$d' >"$outside/src/lib.rs"
+  grep -q 'fn play' "$outside/src/lib.rs" || die "docs/embedding.md's snippet has no fn play"
+  cp table/default.nimt "$outside/nimbot.nimt"
+  step "examples: docs/embedding.md's snippet, outside the repository ($outside)"
+  (cd "$outside" && cargo build --quiet)
+  if [ "${TOOLCHAIN_KIND:-}" = rustup ]; then
+    (cd "$outside" && cargo check --quiet --target "$TARGET")
+  else
+    echo "(the $TARGET check needs rustup's target; the fallback toolchain skips it)"
+  fi
+  echo "docs/embedding.md's snippet builds against the packaged ${crates[*]}"
+}
+
+if [ "$MODE" = package ]; then
+  setup_cross "$TARGET"
+  package_and_embed
+  exit 0
+fi
+
 if [ "$MODE" = test ]; then
   step "examples: format and lints"
   (cd examples && cargo fmt -- --check && cargo clippy --locked --all-targets -- -D warnings)
@@ -54,3 +112,6 @@ if [ "$MODE" = test ]; then
   done
 fi
 build_for_target
+if [ "$MODE" = test ]; then
+  package_and_embed
+fi

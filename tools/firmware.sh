@@ -43,8 +43,9 @@
 # `cargo build --release` inside the board's folder first; when rustup cannot provide
 # the target, Debian's rustc (1.85 or newer) building core from source, into
 # target/fallback/ so that the two builds never overwrite each other. A board whose
-# crates need a newer compiler than that stops at once with one line (with `all`,
-# the others go on). NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from
+# crates need a newer compiler than that stops at once with one line and fails the
+# run (with `all`, the others go on first), unless its facts say `fallback = false`
+# (the fallback cannot build it): then it is skipped with one line. NIMBOT_TOOLCHAIN=source forces that fallback. QEMU comes from
 # Debian's qemu-system-arm and qemu-system-misc (RISC-V, AVR), installed when missing;
 # the Pico's rp2040py (pinned) from PyPI into target/pico-emulator/.
 # The Uno (AVR) has no fallback: rustup's nightly pinned in its rust-toolchain.toml
@@ -92,12 +93,12 @@ BIG_TABLE_GAMES=(--games-only --fixed "$BIG_TABLE_STONES" --stones 50001-"$BIG_T
 # the big-table games where the board plays them; BRIDGED_BY_DEFAULT and
 # BRIDGE_ARGS, the bridged games' (firmware/bridge_test.py); TOOLCHAIN_NEED, cross
 # (rustup's target, else the fallback) or avr (setup_avr: a pinned nightly, no
-# fallback).
+# fallback); FALLBACK_BUILDS, empty when the facts say the fallback cannot build
+# the board.
 board() {
   BOARD=$1
   DIR=$ROOT/firmware/boards/$BOARD
   [ -n "$BOARD" ] && [ -f "$DIR/Cargo.toml" ] || die "unknown board '$BOARD' (boards: ${BOARDS[*]}, or all)"
-  ensure_python
   local facts
   facts=$(board_facts "$DIR") || die "$DIR/Cargo.toml: its [package.metadata.nimbot] could not be read (above)"
   eval "$facts"
@@ -109,73 +110,21 @@ board() {
   ELF=$ROOT/target/$TARGET/release/${IMAGES[0]%% *}$EXE_SUFFIX
 }
 
-# board_facts DIR: the board's facts as shell assignments (see board). The manifest
-# is read with Python's tomllib (3.11+), else through `cargo metadata`; unknown keys
-# and wrong types stop it with one line.
+# board_facts DIR: the board's facts as shell assignments (see board). The schema
+# (keys, types, defaults) is written once, in Rust: tools/boards (nimbot-boards),
+# whose nimbot-board-facts binary is built here with the host's toolchain (not a
+# board's) and reads the manifest through `cargo metadata`; unknown keys and wrong
+# types stop it with one line.
 board_facts() {
-  python3 - "$1" <<'EOF'
-import json, shlex, subprocess, sys
-manifest = sys.argv[1] + "/Cargo.toml"
-try:
-    import tomllib
-    with open(manifest, "rb") as f:
-        package = tomllib.load(f)["package"]
-    name, facts = package["name"], package.get("metadata", {}).get("nimbot")
-except ImportError:
-    meta = json.loads(subprocess.run(
-        ["cargo", "metadata", "--no-deps", "--format-version", "1", "--manifest-path", manifest],
-        check=True, capture_output=True).stdout)
-    package = meta["packages"][0]
-    name, facts = package["name"], (package.get("metadata") or {}).get("nimbot")
-def fail(why):
-    sys.exit("firmware.sh: %s [package.metadata.nimbot]: %s" % (manifest, why))
-if not isinstance(facts, dict):
-    fail("missing")
-# key: (type, default; None = required)
-keys = {
-    "target": (str, None), "flash-budget": (int, None), "ram-budget": (int, None),
-    "emulator": (str, ""), "emulator-package": (str, ""), "image-flag": (str, "-kernel"),
-    "images": (list, [{"bin": name}]), "uf2": (bool, False), "exe-suffix": (str, ""),
-    "guard-bin": (str, name), "cost-bin": (str, ""),
-    "test-args": (list, ["--samples", "4", "--other-samples", "1"]), "big-table": (bool, False),
-    "bridged": (bool, True), "bridge-args": (list, []), "toolchain": (str, "cross"),
-    "leaves-out": (list, []),
-}
-for key in facts:
-    if key not in keys:
-        fail("unknown key %r (keys: %s)" % (key, ", ".join(keys)))
-get = {}
-for key, (kind, default) in keys.items():
-    value = facts.get(key, default)
-    if value is None:
-        fail("%s is missing" % key)
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        fail("%s must be %s" % (key, {str: "a string", int: "an integer", bool: "true or false", list: "an array"}[kind]))
-    get[key] = value
-if get["emulator"] and not get["emulator-package"]:
-    fail("emulator-package is missing (the Debian package, or rp2040py, that provides the emulator)")
-if get["toolchain"] not in ("cross", "avr"):
-    fail("toolchain must be cross or avr")
-if not get["images"] or not all(isinstance(i, dict) and isinstance(i.get("bin"), str) and set(i) <= {"bin", "port"} for i in get["images"]):
-    fail("images must be tables of bin (and port)")
-if any(not isinstance(a, str) for a in get["test-args"] + get["bridge-args"] + get["leaves-out"]):
-    fail("test-args, bridge-args and leaves-out hold strings")
-if set(get["leaves-out"]) - {"related-games"}:
-    fail("leaves-out may name related-games only")
-test_args = get["test-args"] + (["--expanding-only"] if "related-games" in get["leaves-out"] else [])
-q, words = shlex.quote, lambda xs: " ".join(shlex.quote(x) for x in xs)
-print("TARGET=%s FLASH_BUDGET=%d RAM_BUDGET=%d" % (q(get["target"]), get["flash-budget"], get["ram-budget"]))
-print("QEMU=%s QEMU_PACKAGE=%s QEMU_IMAGE=%s" % (q(get["emulator"]), q(get["emulator-package"]), q(get["image-flag"])))
-print("IMAGES=(%s) UF2=%s EXE_SUFFIX=%s" % (words("%s %s" % (i["bin"], i.get("port", "")) for i in get["images"]),
-      "1" if get["uf2"] else "''", q(get["exe-suffix"])))
-print("GUARD_BIN=%s COST_BIN=%s TOOLCHAIN_NEED=%s" % (q(get["guard-bin"]), q(get["cost-bin"]), q(get["toolchain"])))
-print("TEST_ARGS=(%s) BIG_TABLE_ARGS=(%s)" % (words(test_args), "1" if get["big-table"] else ""))
-print("BRIDGED_BY_DEFAULT=%s BRIDGE_ARGS=(%s)" % ("1" if get["bridged"] else "''", words(get["bridge-args"])))
-EOF
+  (cd "$ROOT" && env -u RUSTC -u RUSTDOC -u RUSTC_BOOTSTRAP -u CARGO_TARGET_DIR \
+    cargo build -q -p nimbot-boards --bin nimbot-board-facts >&2) || return 1
+  "$ROOT/target/debug/nimbot-board-facts" "$1"
 }
 
 # Picks the toolchain for the board's target. Returns 1 (after one line saying
-# why) when the fallback compiler is too old for the board's crates.
+# why) when the fallback compiler is too old for the board's crates, 2 (after one
+# line) when the fallback is the toolchain and the board's facts say it cannot
+# build the board (`fallback = false`).
 setup_toolchain() {
   if [ "$TOOLCHAIN_NEED" = avr ]; then
     setup_avr "$DIR"
@@ -183,6 +132,10 @@ setup_toolchain() {
   fi
   setup_cross "$TARGET"
   if [ "$TOOLCHAIN_KIND" = source ]; then
+    if [ -z "$FALLBACK_BUILDS" ]; then
+      echo "firmware.sh: board $BOARD: skipped, its facts say the fallback toolchain cannot build it (fallback = false)" >&2
+      return 2
+    fi
     export CARGO_TARGET_DIR=$ROOT/target/fallback
     ELF=$CARGO_TARGET_DIR/$TARGET/release/$(basename "$ELF")
     fallback_supports_board || return 1
@@ -482,16 +435,23 @@ test_bridge() {
   return "$status"
 }
 
-# run ACTION BOARD...: the action for each board; with more than one board, a board
-# that the fallback toolchain cannot build is skipped (after its one line).
+# run ACTION BOARD...: the action for each board. A board the fallback toolchain
+# cannot build fails the run (after its one line; with more than one board, the
+# others go on first), unless its facts say so (`fallback = false`): then it is
+# skipped.
 run() {
-  local action=$1 name skipped=()
+  local action=$1 name skipped=() unbuilt=() status
   shift
   for name in "$@"; do
     board "$name"
-    if ! setup_toolchain; then
-      [ $# -gt 1 ] || exit 1
+    status=0
+    setup_toolchain || status=$?
+    if [ "$status" -eq 2 ]; then
       skipped+=("$name")
+      continue
+    elif [ "$status" -ne 0 ]; then
+      [ $# -gt 1 ] || exit 1
+      unbuilt+=("$name")
       continue
     fi
     ensure_binutils
@@ -520,7 +480,8 @@ run() {
     echo "|---|---|---|"
     printf '%s\n' "${BIG_SUMMARY[@]}"
   fi
-  [ ${#skipped[@]} -eq 0 ] || echo "skipped (the fallback compiler is too old for them): ${skipped[*]}"
+  [ ${#skipped[@]} -eq 0 ] || echo "skipped (their facts say the fallback toolchain cannot build them): ${skipped[*]}"
+  [ ${#unbuilt[@]} -eq 0 ] || die "the fallback compiler is too old for ${unbuilt[*]}: resolve their lock files for Rust 1.85, or say fallback = false in their facts"
 }
 
 usage() {

@@ -27,6 +27,11 @@ NIMBOT_WAIT_SCALE=K makes every wait K times longer still (a loaded machine).
    M <= 5 equal to FULL's; games beyond the table through the referee and the pipe;
    --max-memory too small: one line and exit status 4.
 
+Every game through the referee is judged again, move by move, from the referee's
+game log by tools/rules_judge.py (written from docs/rules.md, not from nimbot's
+code), and the value of every start of up to 30 stones by that file's own search.
+Every reply and `query` answer is read by the protocol's grammar (`nimbot protocol
+parse` of FULL, through tools/protocol_replies.py).
 Every wait has a timeout and every child is killed however the test ends.
 """
 import json
@@ -74,10 +79,17 @@ JAIL_PYTHON = "/usr/bin/python3"
 # models), on its command line and on the line protocol.
 TRAP = ["--policy", "trap"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from protocol_replies import Replies  # noqa: E402 (after the path it is found on)
+import rules_judge  # noqa: E402
 PEER = os.path.join(ROOT, "cli", "tests", "peers", "exp_nim_like.py")
 KIDS = []
 rng = random.Random(20240611)
 checks = 0
+# The replies' reader (tools/protocol_replies.py on FULL), made in main.
+REPLIES = None
+# The referees' game logs (see referee), removed at the end.
+GAME_LOGS = tempfile.mkdtemp(prefix="nimbot-tiny-logs-")
 
 
 def fail(msg):
@@ -126,10 +138,20 @@ def run(args, stdin=b"", secs=20):
     return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
+def reply(line, kind, **fields):
+    """`line` read by the protocol's grammar: a `kind` reply with `fields`, else FAIL."""
+    return REPLIES.expect(line.rstrip("\n"), kind, **fields)
+
+
 def first_wins(n, r):
+    """The full binary's value of the start (N, R, M = 3); the rules' own search
+    (tools/rules_judge.py) must agree with it where it reaches (N <= 30)."""
     code, out, _ = run([FULL, "query", str(n), "3", str(r), str(r), "0"])
     check(code == 0, f"full query {n} {r}")
-    return out.startswith("win")
+    won = reply(out, "query")["value"] == "win"
+    check(rules_judge.first_wins(n, r, 3) in (None, won), f"the value of N={n} R={r}: full {out!r}, "
+          "the rules' own search says otherwise")
+    return won
 
 
 def random_position():
@@ -188,8 +210,9 @@ def as_tiny(full_output):
     """FULL's line-protocol output as the tiny binary must answer it."""
     lines = []
     for line in full_output.split("\n"):
-        if line.startswith("version nimbot ") and line.endswith(" protocol 2"):
-            line = line[:-1] + "1"
+        version = REPLIES.parse(line) if line.startswith("version ") else None
+        if version and version["reply"] == "version" and version["protocol"] == 2:
+            line = f"version {version['software']} protocol 1"
         elif line == HELP["related-games"]:
             line = TINY_HELP
         lines.append(line)
@@ -206,8 +229,8 @@ def session(full, games):
             full.ask("policy " + rng.choice(["first", "trap"]))
         check(full.ask(f"new {n} {r} 3 {seat}") == "ok", "new")
         for _ in range(3000):
-            st = full.ask("state").split()
-            turn = st[-1]
+            st = reply(full.ask("state"), "state", game="expanding")
+            turn = st["turn"]
             if turn in ("won", "lost"):
                 break
             if rng.random() < 0.05:
@@ -218,7 +241,7 @@ def session(full, games):
             if turn == "bot":
                 full.ask("go")
             else:
-                stones, limit, opp_resets = int(st[2]), int(st[4]), int(st[9])
+                stones, limit, opp_resets = st["stones"], st["limit"], st["opp_resets"]
                 k = rng.randint(1, min(stones, limit))
                 if rng.random() < 0.02:
                     k = limit + 1  # illegal: an error, game unchanged
@@ -303,7 +326,7 @@ def test_query():
     code, out, _ = run([TINY], b"new fibonacci 20 first\nversion\nnew supernim 3,4 second\n")
     replies = out.splitlines()
     check(code == 0 and len(replies) == 3 and replies[0] == replies[2]
-          == "error this build plays Expanding Nim only" and replies[1].endswith(" protocol 1"),
+          == "error this build plays Expanding Nim only" and reply(replies[1], "version")["protocol"] == 1,
           f"related games on the line protocol: {out!r}")
     check(run([TINY, "--version"])[1] == run([FULL, "--version"])[1], "--version")
     code, out, _ = run([TINY, "--help"])
@@ -318,13 +341,28 @@ def test_query():
 def referee(n, r, extra=()):
     # The move log goes to a file: a long game's log outgrows a pipe nobody reads yet.
     log = tempfile.TemporaryFile()
+    fd, game_log = tempfile.mkstemp(prefix="game-", suffix=".txt", dir=GAME_LOGS)
+    os.close(fd)
     p = spawn([FULL, "serve", str(n), str(r), "-p", "0", "-a", "127.0.0.1", "-t", "30",
-               "--join-timeout", "20", *extra], stderr=log)
+               "--join-timeout", "20", "--game-log", game_log, *extra], stderr=log)
     p.log = log
+    p.game_log = game_log
     line = p.stdout.readline().decode().strip()
     if not line.startswith("listening on "):
         fail(f"referee said {line!r}")
     return p, line[len("listening on "):]
+
+
+def judged(ref, n, r):
+    """The finished game's winner (0: the first seat) by the rules' own judge: the
+    referee's game log replayed move by move (tools/rules_judge.py)."""
+    with open(ref.game_log) as f:
+        text = f.read()
+    try:
+        winner, _, _ = rules_judge.replay_game_log(text, n, r, 3)
+    except rules_judge.Illegal as e:
+        fail(f"the referee's game log of N={n} R={r}: {e}\n{text[-2000:]}")
+    return winner
 
 
 def summary_ok(err, cmd, won, seat):
@@ -348,6 +386,7 @@ def connect_game(n, r, tiny_first, opponent=None):
     ctx = f"connect N={n} R={r} tiny_first={tiny_first}\n{terr}{oerr}{log[-2000:]}"
     tiny_wins = first_wins(n, r) == tiny_first
     check(rc == 0, ctx)
+    check(judged(ref, n, r) == (0 if tiny_wins == tiny_first else 1), f"the judge's winner: {ctx}")
     check(tc == (0 if tiny_wins else 1), ctx)
     check(oc == (1 if tiny_wins else 0), ctx)
     check(summary_ok(terr, "connect", tiny_wins, tseat[2:]), ctx)
@@ -449,6 +488,7 @@ def exp_nim_game(n, r, tiny_first, tmp):
     err = open(errf).read() if os.path.exists(errf) else ""
     tiny_wins = first_wins(n, r) == tiny_first
     ctx = f"exp-nim N={n} R={r} tiny_first={tiny_first}: {code}\n{err}{oerr}{log[-2000:]}"
+    check(rc == 0 and judged(ref, n, r) == (0 if tiny_wins == tiny_first else 1), f"the judge's winner: {ctx}")
     check(rc == 0 and code == ("0" if tiny_wins else "1"), ctx)
     check(oc == (1 if tiny_wins else 0), ctx)
     check(summary_ok(err, "exp-nim", tiny_wins, seat[2:]), ctx)
@@ -488,8 +528,8 @@ def beyond_position():
 def same_but_distance(tiny, full):
     """`query` answers that agree, the tiny's distance allowed to be `-` (distances
     that do not fit its memory limit)."""
-    t, f = tiny.split(), full.split()
-    return t == f or (len(t) == len(f) == 4 and t[:3] == f[:3] and t[3] == "-")
+    t, f = reply(tiny, "query"), reply(full, "query")
+    return t == f or t == dict(f, distance=None)
 
 
 def test_beyond():
@@ -629,6 +669,8 @@ def test_jail():
             oc = finish(other, 20)[0]
             rc = finish(ref, 20)[0]
             tiny_wins = first_wins(n, r) == tiny_first
+            check(rc == 0 and judged(ref, n, r) == (0 if tiny_wins == tiny_first else 1),
+                  f"jailed connect {host} N={n} R={r}: the judge's winner")
             check(rc == 0 and code == (0 if tiny_wins else 1) and oc == (1 if tiny_wins else 0)
                   and summary_ok(err, "connect", tiny_wins, tseat[2:]),
                   f"jailed connect {host} N={n} R={r}: {code} {oc} {rc} {err!r}")
@@ -658,7 +700,9 @@ def test_jail():
 
 
 def main():
+    global REPLIES
     t0 = time.time()
+    REPLIES = Replies(FULL, error=fail)
     try:
         if "--jail" in FLAGS:
             test_jail()
@@ -673,6 +717,8 @@ def main():
         for k in KIDS:
             if k.poll() is None:
                 k.kill()
+        REPLIES.close()
+        shutil.rmtree(GAME_LOGS, ignore_errors=True)
     print(f"tiny_test: OK, {checks} checks in {time.time() - t0:.1f} s")
 
 

@@ -1,52 +1,68 @@
 #!/usr/bin/env bash
 # nimbot in the browser (web/, docs/web.md): build, check, test and measure the site.
 #
-#   tools/web.sh build   compile web/ to web/site/nimbot.wasm, and write
-#                        web/site/distances.bin (the table box's distances, gzip);
-#                        index.html and app.js are written by hand
-#   tools/web.sh check   rebuild into a scratch file and compare with the committed
-#                        web/site/nimbot.wasm (the binary `nimbot web` embeds); a
-#                        stale one is replaced in place, with a note, so that the
-#                        browser test runs what the sources compile to
+#   tools/web.sh build   compile web/ to web/site/nimbot.wasm with the pinned
+#                        compiler, and write web/site/distances.bin (the table
+#                        box's distances, gzip); index.html and app.js are
+#                        written by hand
+#   tools/web.sh check   rebuild into a scratch file with the pinned compiler and
+#                        compare with the committed web/site/nimbot.wasm (the
+#                        binary `nimbot web` embeds): a stale one fails, saying
+#                        to run tools/web.sh build and commit web/site/
 #   tools/web.sh test    the site in headless Chromium, served by `nimbot web`
 #                        (web/browser_test.py); screenshots in target/ci-artifacts/web/
 #   tools/web.sh bench   transfer size, first answer, moves per position, in the browser
 #                        (--url URL: a copy of web/site/ served elsewhere)
-#   tools/web.sh install what test and bench need (the wasm target; chromium,
-#                        chromium-driver, python3-selenium)
+#   tools/web.sh install what check, test and bench need (the pinned compiler
+#                        with the wasm target; chromium, chromium-driver,
+#                        python3-selenium)
 #
-# The built site is committed so that `cargo build` of the CLI needs no wasm
-# target; web/site/BUILD names the compiler that built it. `check` says whether it
-# is still what the sources compile to (a change to the core, or another compiler,
-# gives other bytes) and refreshes it for the tests. distances.bin depends on the
-# rules alone: a unit test of web/ (cargo test -p nimbot-web) checks it.
+# The built site is committed so that `cargo build` of the CLI (and `nimbot web`)
+# needs no wasm target. The module's bytes depend on the sources, Cargo.lock and
+# the compiler: web/site/BUILD names the compiler (`rustc 1.95.0 (...)`), and
+# build and check use exactly that one (rustup installs it with the wasm target
+# when missing: a minimal profile, about 100 MB), with the paths remapped, so
+# that any machine compiles the same bytes and `check` can fail on a stale
+# module. To move to another compiler: WEB_RUSTC=1.96.0 tools/web.sh build.
+# distances.bin depends on the rules alone: a unit test of web/ (cargo test -p
+# nimbot-web) checks it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 SITE=web/site
 TARGET=wasm32-unknown-unknown
 
-install_target() {
-  if rustc --print target-libdir --target "$TARGET" >/dev/null 2>&1 &&
-     [ -d "$(rustc --print target-libdir --target "$TARGET")" ] &&
-     ls "$(rustc --print target-libdir --target "$TARGET")" | grep -q libstd; then
-    return
-  fi
-  if command -v rustup >/dev/null && rustup target add "$TARGET"; then return; fi
-  # Debian's Rust: its wasm32 standard library.
-  if command -v apt-get >/dev/null && apt-get install -y libstd-rust-dev-wasm32 >/dev/null; then return; fi
-  echo "tools/web.sh: no $TARGET standard library: run 'rustup target add $TARGET' (or apt-get install libstd-rust-dev-wasm32)" >&2
-  exit 1
+# The compiler the committed module was built with (web/site/BUILD), or
+# WEB_RUSTC's.
+pinned() {
+  if [ -n "${WEB_RUSTC:-}" ]; then echo "$WEB_RUSTC"; return; fi
+  cut -d' ' -f2 "$SITE/BUILD"
 }
 
-# Compile the module to $1, with paths remapped so the bytes do not depend on
-# where the repository or the registry is.
+# The pinned compiler with the wasm target: `+VERSION` for cargo and rustc.
+install_target() {
+  local version
+  version=$(pinned)
+  if ! command -v rustup >/dev/null; then
+    echo "tools/web.sh: rustup is needed to compile the site with rustc $version (web/site/BUILD): see https://rustup.rs" >&2
+    exit 1
+  fi
+  if ! rustc "+$version" --print target-libdir --target "$TARGET" >/dev/null 2>&1 ||
+     ! ls "$(rustc "+$version" --print target-libdir --target "$TARGET")" 2>/dev/null | grep -q libstd; then
+    rustup toolchain install "$version" --profile minimal --target "$TARGET" >&2
+  fi
+  TOOLCHAIN="+$version"
+}
+
+# Compile the module to $1 with the pinned compiler, with paths remapped so the
+# bytes do not depend on where the repository, the registry or the compiler is.
 compile() {
   install_target
   local cargo_home=${CARGO_HOME:-$HOME/.cargo}
-  RUSTFLAGS="--remap-path-prefix=$ROOT=/nimbot --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$(rustc --print sysroot)=/rust" \
-    cargo build --quiet -p nimbot-web --target "$TARGET" --profile web
-  cp "target/$TARGET/web/nimbot_web.wasm" "$1"
+  RUSTFLAGS="--remap-path-prefix=$ROOT=/nimbot --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$(rustc "$TOOLCHAIN" --print sysroot)=/rust" \
+    CARGO_TARGET_DIR="$ROOT/target/web-build" \
+    cargo "$TOOLCHAIN" build --quiet --locked -p nimbot-web --target "$TARGET" --profile web
+  cp "target/web-build/$TARGET/web/nimbot_web.wasm" "$1"
 }
 
 install_browser() {
@@ -83,7 +99,7 @@ case "${1:-}" in
   build)
     compile "$SITE/nimbot.wasm"
     cargo run --quiet --release -p nimbot-web --example distances -- "$SITE/distances.bin"
-    rustc --version > "$SITE/BUILD"
+    rustc "$TOOLCHAIN" --version > "$SITE/BUILD"
     ls -l "$SITE"
     ;;
   check)
@@ -91,12 +107,12 @@ case "${1:-}" in
     trap 'rm -f "$tmp"' EXIT
     compile "$tmp"
     if cmp -s "$tmp" "$SITE/nimbot.wasm"; then
-      echo "web/site/nimbot.wasm is what web/ compiles to"
+      echo "web/site/nimbot.wasm is what web/ compiles to with $(cat "$SITE/BUILD")"
     else
-      # Any change to the core moves the panic locations the module carries, so a
-      # stale module is common and not an error: the tests run the fresh one.
-      cp "$tmp" "$SITE/nimbot.wasm"
-      echo "note: web/site/nimbot.wasm was stale (built by $(cat "$SITE/BUILD"), this is $(rustc --version)): rebuilt in place for the tests; run tools/web.sh build and commit web/site/"
+      # Any change to the core, the study crate or web/ gives other bytes: the
+      # committed module (what `nimbot web` serves) must be rebuilt with them.
+      echo "tools/web.sh check: web/site/nimbot.wasm is stale ($(wc -c < "$SITE/nimbot.wasm") B committed, $(wc -c < "$tmp") B compiled from the sources with $(cat "$SITE/BUILD")): run tools/web.sh build and commit web/site/" >&2
+      exit 1
     fi
     ;;
   install)
@@ -116,7 +132,7 @@ case "${1:-}" in
     "$py" web/browser_test.py "$mode" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web "$@"
     ;;
   *)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

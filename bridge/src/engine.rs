@@ -14,10 +14,10 @@ use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nimbot::engine::{Limits, TableOrSolverEngine};
-use nimbot::probe::Evaluation;
-use nimbot::strategy::DecideError;
-use nimbot::{Decision, Engine, Move, Params, Player, Policy, Position};
+use nimbot::{
+    DecideError, Decision, Engine, Evaluation, Limits, Move, Params, Player, Policy, Position,
+    TableOrSolverEngine,
+};
 
 use crate::device::{Device, Port};
 use crate::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use nimbot::TableEngine;
 use nimbot_protocol::Session;
 
-use crate::link::BANNER;
+use nimbot_protocol::BANNER;
 
 /// What happens to one command line.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -190,7 +190,7 @@ impl Record {
         &self.game
     }
 
-    fn play(&mut self, mv: Move, by: By) -> Result<Outcome, nimbot::rules::IllegalMove> {
+    fn play(&mut self, mv: Move, by: By) -> Result<Outcome, nimbot::IllegalMove> {
         let player = match by {
             By::Opponent => self.seat.other(),
             By::Board | By::Host => self.seat,
@@ -763,8 +763,7 @@ fn line(command: &Command<'_>) -> String {
 mod tests {
     use std::collections::VecDeque;
 
-    use nimbot::rng::SplitMix64;
-    use nimbot::{Engine, Policy, TableEngine};
+    use nimbot::{Engine, Policy, SplitMix64, TableEngine};
 
     use super::*;
     use crate::fake::{FakeBoard, Trick};

@@ -1,6 +1,6 @@
 //! `nimbot analyze GAME-LOG`: replay a platform game log (or a game record of
-//! `--record`, `nimbot_games::record`) with the rules and the solver, and say where the
-//! game was thrown away.
+//! `--record`, `nimbot_study::record`) with the rules and the solver, and say where
+//! the game was thrown away.
 //!
 //! For every move: the value of the position before it, the winning moves there,
 //! whether the move threw a win away (a blunder: from a won position it leaves the
@@ -8,21 +8,20 @@
 //! how many plies it could still have held out against best play. Then a summary:
 //! the first blunder and the blunders of each seat.
 //!
-//! Three steps: `nimbot_games::analysis` computes (the log against the rules and
-//! the solver) and reports (blunders per seat, the winner); this file reads the
-//! file and renders ([`render_text`] or [`render_json`]).
+//! Three steps: `nimbot_study::analysis` computes (the log against the rules and
+//! the solver) and reports (blunders per seat, the winner, the JSON lines, the
+//! chart); this file reads the file and renders ([`render_text`], or the JSON
+//! lines).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::Move;
-use nimbot_games::analysis::Analysis;
-use nimbot_games::json;
-use serde::Serialize;
-
-use crate::vocab::MoveJson;
+use nimbot::{Move, TableOrSolverEngine};
+use nimbot_study::analysis::Analysis;
+use nimbot_study::chart::Chart;
+use nimbot_study::notation::move_text;
 
 #[derive(Args, Debug)]
 #[command(
@@ -56,31 +55,30 @@ pub struct AnalyzeArgs {
     nodes: u64,
 }
 
-fn fmt_move(m: Move) -> String {
-    format!("{}{}", m.take, if m.reset { "r" } else { "" })
-}
-
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
     let text = read_log(&args.log);
     if let Some(answer) = text.as_deref().ok().and_then(|t| related_game(t, args)) {
         return crate::answer_text("analyze", answer);
     }
-    let analysis = text.and_then(|text| Analysis::of_text(&text, args.resets, args.init_max));
+    let mut engine = TableOrSolverEngine::embedded();
+    let analysis =
+        text.and_then(|text| Analysis::of_text(&mut engine, &text, args.resets, args.init_max));
     match analysis {
         Ok(a) => {
             if let Some(path) = &args.plot {
+                let chart = Chart::of(&a);
                 let png = path
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("png"));
                 let written = if png {
                     std::fs::File::create(path).and_then(|file| {
                         let out = std::io::BufWriter::new(file);
-                        crate::plot::png(&a)
+                        crate::plot::png(&chart)
                             .write_png(out)
                             .map_err(std::io::Error::other)
                     })
                 } else {
-                    std::fs::write(path, crate::plot::svg(&a))
+                    std::fs::write(path, chart.svg())
                 };
                 if let Err(e) = written {
                     eprintln!("nimbot analyze: cannot write {}: {e}", path.display());
@@ -88,7 +86,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
                 }
             }
             let text = if args.json {
-                render_json(&a)
+                a.json_lines()
             } else {
                 render_text(&a)
             };
@@ -126,86 +124,19 @@ fn read_log(path: &Path) -> Result<String, String> {
     }
 }
 
-/// One move as a JSON line.
-#[derive(Serialize)]
-struct PlyLine<'a> {
-    ply: usize,
-    seat: usize,
-    name: &'a str,
-    take: u32,
-    reset: bool,
-    stones_before: u32,
-    limit: u32,
-    /// "win" or "lose": the mover's position before the move.
-    value: &'static str,
-    /// The winning moves there (`crate::vocab`'s move objects).
-    winning_moves: Vec<MoveJson>,
-    blunder: bool,
-    refused: Option<String>,
-    hold_out: Option<u16>,
-    /// Plies to the end from the position before the move.
-    distance: Option<u16>,
-}
-
-/// The game's summary as a JSON line.
-#[derive(Serialize)]
-struct SummaryLine<'a> {
-    stones: u32,
-    resets: u8,
-    init_max: u32,
-    plies: usize,
-    names: [&'a str; 2],
-    winner: Option<usize>,
-    reason: Option<&'a str>,
-    blunders: [u32; 2],
-    first_blunder_ply: [Option<usize>; 2],
-    note: Option<&'a str>,
-}
-
-/// One JSON object per move, then the summary object.
-fn render_json(a: &Analysis) -> String {
-    let mut out = String::new();
-    for (i, p) in a.plies.iter().enumerate() {
-        out += &json::line(&PlyLine {
-            ply: i + 1,
-            seat: p.seat.index(),
-            name: &p.record.name,
-            take: p.record.take,
-            reset: p.record.reset,
-            stones_before: p.before.stones(),
-            limit: p.before.limit(),
-            value: if p.won { "win" } else { "lose" },
-            winning_moves: p.winning.iter().map(|&m| MoveJson::from(m)).collect(),
-            blunder: p.blunder,
-            refused: p.refused.map(|r| r.to_string()),
-            hold_out: p.hold_out,
-            distance: p.distance,
-        });
-    }
-    let s = a.summary();
-    out += &json::line(&SummaryLine {
-        stones: a.stones,
-        resets: a.resets,
-        init_max: a.init_max,
-        plies: a.plies.len(),
-        names: [&a.names[0], &a.names[1]],
-        winner: a.winner,
-        reason: a.reason.as_deref(),
-        blunders: s.blunders,
-        first_blunder_ply: s.first,
-        note: a.note.as_deref(),
-    });
-    out
-}
-
 /// A table of the moves, then the summary line.
 fn render_text(a: &Analysis) -> String {
     let mut out = String::new();
     let names = &a.names;
     let _ = writeln!(
         out,
-        "N = {} (from the log), R = {}, M = {}; seat 0: {}, seat 1: {}",
-        a.stones, a.resets, a.init_max, names[0], names[1]
+        "N = {} (from the {}), R = {}, M = {}; seat 0: {}, seat 1: {}",
+        a.stones,
+        if a.from_record { "record" } else { "log" },
+        a.resets,
+        a.init_max,
+        names[0],
+        names[1]
     );
     let _ = writeln!(
         out,
@@ -213,21 +144,13 @@ fn render_text(a: &Analysis) -> String {
         "ply", "seat", "move", "stones", "limit", "value", "verdict"
     );
     for (i, p) in a.plies.iter().enumerate() {
-        let verdict = match (p.refused, p.won, p.blunder) {
-            (Some(r), _, _) => format!("BLUNDER: refused ({r})"),
-            (None, true, true) => "BLUNDER: threw the win away".into(),
-            (None, true, false) => "won, kept it".into(),
-            (None, false, _) => match p.hold_out {
-                Some(d) => format!("lost, could hold {d} plies"),
-                None => "lost".into(),
-            },
-        };
+        let verdict = p.verdict();
         let winning = if p.winning.is_empty() {
             "-".to_string()
         } else {
             p.winning
                 .iter()
-                .map(|&m| fmt_move(m))
+                .map(|&m| move_text(m))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -242,7 +165,7 @@ fn render_text(a: &Analysis) -> String {
             "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} {}",
             i + 1,
             p.seat.index(),
-            fmt_move(Move::new(p.record.take, p.record.reset)),
+            move_text(Move::new(p.record.take, p.record.reset)),
             p.before.stones(),
             p.before.limit(),
             value,

@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::rng::SplitMix64;
 use nimbot::supernim::{
     play_match_with, Chooser, Game as SnGame, MatchConfig, MatchResult, Model, Move, Opponent,
     Perfect, RandomPlayer, SearchPlayer, Solver, DEFAULT_NODE_BUDGET, PERFECT_NODE_BUDGET,
 };
+use nimbot::SplitMix64;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 use crate::nim_arena::{self, NimArenaArgs};
 

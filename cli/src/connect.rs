@@ -5,7 +5,7 @@
 //! server (with `--retry`, one that is not up yet is waited for) and says how the
 //! game went. With `--board` the moves come from a board on a serial line
 //! (`crate::board`); with `--record` the game is written down
-//! (`nimbot_games::record`).
+//! (`nimbot_games::recorder`, in the format of `nimbot_study::record`).
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use clap::Args;
 use nimbot::{Engine, Player, Policy};
 use nimbot_bridge::engine::BoardEngine;
 use nimbot_games::client::play_tcp;
-use nimbot_games::record::Recorder;
+use nimbot_games::recorder::Recorder;
 use nimbot_platform::tcp_client::Client;
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
 

@@ -3,12 +3,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::engine::SolvingEngine;
-use nimbot::rng::SplitMix64;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::strategy::best_move;
-use nimbot::Value;
-use nimbot::{Game, Move, Outcome, Player};
+use nimbot::{
+    best_move, Game, Move, Outcome, Player, Solution, SolveBox, SolvingEngine, SplitMix64, Value,
+};
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {

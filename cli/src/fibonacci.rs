@@ -11,7 +11,7 @@ use nimbot::fibonacci as fib;
 use nimbot::Value;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 /// Most moves `moves` lists (a pile can hold up to 2^64 stones).
 const MOST_LISTED: u64 = 10_000;

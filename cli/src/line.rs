@@ -5,16 +5,16 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::probe::{evaluate_move, root_moves, MoveEvaluation};
-use nimbot::{DecideError, Engine, Position, Value};
+use nimbot::{Engine, MoveEvaluation, Position};
 use nimbot_exploit::HostEngine;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 use crate::position::{GameKind, PositionArgs};
-use crate::vocab::{MoveJson, PositionJson};
 use crate::{fibonacci, supernim};
+use nimbot_study::explore::line;
+use nimbot_study::vocab::{MoveJson, PositionJson};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  nimbot line 20 3 4 4 0\n  \
@@ -33,52 +33,6 @@ struct Report {
     #[serde(flatten)]
     head: PositionJson,
     line: Vec<MoveJson>,
-}
-
-/// The best move of `pos` by distance (the fastest win, else the longest hold-out;
-/// ties to the root probe's first), with its evaluation, or `None` without
-/// distances.
-pub fn best<E: Engine>(
-    engine: &mut E,
-    pos: &Position,
-) -> Result<Option<MoveEvaluation>, DecideError> {
-    let mut best: Option<MoveEvaluation> = None;
-    for mv in root_moves(pos) {
-        let m = evaluate_move(engine, pos, mv)?;
-        let Some(d) = m.distance else {
-            return Ok(None);
-        };
-        let better = match best {
-            None => true,
-            Some(b) => {
-                let bd = b.distance.unwrap_or(0);
-                match (m.value, b.value) {
-                    (Value::Won, Value::Lost) => true,
-                    (Value::Lost, Value::Won) => false,
-                    (Value::Won, Value::Won) => d < bd,
-                    (Value::Lost, Value::Lost) => d > bd,
-                }
-            }
-        };
-        if better {
-            best = Some(m);
-        }
-    }
-    Ok(best)
-}
-
-/// The best-play line from `pos`: every ply's move and evaluation, to the end.
-pub fn line<E: Engine>(engine: &mut E, pos: &Position) -> Result<Vec<MoveEvaluation>, String> {
-    let mut out = Vec::new();
-    let mut here = Some(*pos);
-    while let Some(p) = here {
-        let m = best(engine, &p)
-            .map_err(|e| e.to_string())?
-            .ok_or("the game is too large for distances")?;
-        out.push(m);
-        here = p.after(m.mv).map_err(|e| e.to_string())?;
-    }
-    Ok(out)
 }
 
 pub fn run(args: &LineArgs) -> ExitCode {
@@ -137,7 +91,7 @@ fn table(pos: &Position, plies: &[MoveEvaluation]) -> String {
             "{:>4} {:>5} {:>5} {:>5} {:>5} {:>5}\n",
             i + 1,
             if i % 2 == 0 { "A" } else { "B" },
-            crate::vocab::move_text(m.mv),
+            nimbot_study::notation::move_text(m.mv),
             stones,
             m.value.as_word(),
             m.distance.map_or("-".into(), |d| d.to_string())

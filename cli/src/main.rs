@@ -4,21 +4,21 @@
 mod analyze;
 mod arena;
 mod bench;
-mod bench_exploit;
 mod board;
 mod connect;
 mod demo;
 mod exp_nim;
 mod fibonacci;
+mod json;
 mod line;
 mod moves;
 mod nim_arena;
 mod plot;
 mod position;
+mod protocol;
 mod serve;
 mod supernim;
 mod tournament;
-mod vocab;
 mod web;
 
 use std::io::{self, Write as _};
@@ -26,10 +26,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
-use nimbot::policy::Knowledge;
-use nimbot::{Engine, Params, Policy, Position};
+use nimbot::{Engine, Knowledge, Params, Policy, Position, Win, WinChoice};
 use nimbot_exploit::exploit::HostEngine;
-use nimbot_games::win::{Win, WinChoice};
 use nimbot_protocol::{serve, Session};
 
 use analyze::AnalyzeArgs;
@@ -41,6 +39,7 @@ use exp_nim::ExpNimArgs;
 use line::LineArgs;
 use moves::MovesArgs;
 use position::{GameKind, PositionArgs};
+use protocol::ProtocolArgs;
 use serve::ServeArgs;
 use tournament::TournamentArgs;
 use web::WebArgs;
@@ -263,6 +262,9 @@ enum Command {
     /// The site's files are in the binary; it computes in the browser
     /// (WebAssembly), so the server only hands out files.
     Web(WebArgs),
+    /// The line protocol for scripts: `protocol parse` reads reply lines on stdin
+    /// and prints each as one JSON line, read by the protocol's grammar.
+    Protocol(ProtocolArgs),
 }
 
 fn main() -> ExitCode {
@@ -286,6 +288,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Line(args) => line::run(&args),
         Command::Web(args) => web::run(&args),
+        Command::Protocol(args) => protocol::run(&args),
     }
 }
 
@@ -386,9 +389,9 @@ pub(crate) fn answer_text(cmd: &str, text: Result<String, String>) -> ExitCode {
 #[derive(serde::Serialize)]
 struct QueryReport {
     #[serde(flatten)]
-    head: vocab::PositionJson,
+    head: nimbot_study::vocab::PositionJson,
     #[serde(rename = "move")]
-    mv: vocab::MoveJson,
+    mv: nimbot_study::vocab::MoveJson,
 }
 
 fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
@@ -401,8 +404,8 @@ fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
         .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
     {
         Ok((d, distance)) if json => {
-            nimbot_games::json::print(&QueryReport {
-                head: vocab::PositionJson::new(*pos, d.value, distance),
+            crate::json::print(&QueryReport {
+                head: nimbot_study::vocab::PositionJson::new(*pos, d.value, distance),
                 mv: d.mv.into(),
             });
             ExitCode::SUCCESS

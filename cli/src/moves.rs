@@ -5,16 +5,16 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::probe::{evaluate_move, root_moves, Evaluation, MoveEvaluation};
-use nimbot::{Engine, Position};
+use nimbot::{Evaluation, MoveEvaluation, Position};
 use nimbot_exploit::exploit::HostEngine;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 use crate::position::{expanding_position, GameKind, PositionArgs};
-use crate::vocab::{MoveJson, PositionJson};
 use crate::{fibonacci, supernim};
+use nimbot_study::explore::{best_first, probe};
+use nimbot_study::vocab::{MoveJson, PositionJson};
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
@@ -35,7 +35,7 @@ pub struct MovesArgs {
 struct Report {
     #[serde(flatten)]
     head: PositionJson,
-    /// Every move with its value and distance (`crate::vocab`).
+    /// Every move with its value and distance (`nimbot_study::vocab`).
     moves: Vec<MoveJson>,
 }
 
@@ -70,18 +70,6 @@ pub fn run(args: &MovesArgs) -> ExitCode {
     })
 }
 
-/// The position's evaluation and every move's.
-fn probe<E: Engine>(
-    engine: &mut E,
-    pos: &Position,
-) -> Result<(Evaluation, Vec<MoveEvaluation>), nimbot::DecideError> {
-    let eval = engine.evaluate(pos)?;
-    let moves = root_moves(pos)
-        .map(|mv| evaluate_move(engine, pos, mv))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((eval, moves))
-}
-
 fn distance(d: Option<u16>) -> String {
     d.map_or("-".to_owned(), |d| d.to_string())
 }
@@ -100,14 +88,10 @@ fn table(eval: &Evaluation, moves: &[MoveEvaluation]) -> String {
         Some(1) => format!("{} in 1 ply\n", eval.value.as_word()),
         d => format!("{} in {} plies\n", eval.value.as_word(), distance(d)),
     };
-    let mut sorted: Vec<&MoveEvaluation> = moves.iter().collect();
-    // Stable: equal moves keep the probe's order (smaller takes, no reset first).
-    sorted.sort_by_key(|m| {
-        let d = i32::from(m.distance.unwrap_or(0));
-        (!m.value.is_won(), if m.value.is_won() { d } else { -d })
-    });
+    let mut sorted = moves.to_vec();
+    best_first(&mut sorted);
     out.push_str("take reset value distance\n");
-    for m in sorted {
+    for m in &sorted {
         out.push_str(&format!(
             "{:>4} {:>5} {:>5} {:>8}\n",
             m.mv.take,

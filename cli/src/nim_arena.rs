@@ -14,7 +14,7 @@ use nimbot::{Player, Policy};
 use nimbot_exploit::arena::{Arena, ArenaConfig, Cell, Column, Family, Loss};
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 #[derive(Args, Debug)]
 pub struct NimArenaArgs {

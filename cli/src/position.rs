@@ -5,7 +5,8 @@
 //! normalized one the solver reads (`S C A B F`).
 
 use clap::Args;
-use nimbot::{Game, Move, Params, Player, Position};
+use nimbot::{Params, Player, Position};
+use nimbot_study::notation::{parse_moves, play};
 
 /// The games `query`, `moves`, `line` and `arena` know.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,41 +93,6 @@ pub struct AfterArgs {
     /// R: the resets each player had at the start (with --after).
     #[arg(long, short = 'r', value_name = "R", default_value_t = 4)]
     pub resets: u8,
-}
-
-/// The moves of `text` ("3 2 2r", "3,2,2r").
-pub fn parse_moves(text: &str) -> Result<Vec<Move>, String> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let (digits, reset) = match w.strip_suffix(['r', 'R']) {
-                Some(d) => (d, true),
-                None => (w, false),
-            };
-            digits
-                .parse::<u32>()
-                .map(|take| Move::new(take, reset))
-                .map_err(|_| format!("{w:?} is not a move (a take, `r` after it for a reset)"))
-        })
-        .collect()
-}
-
-/// The game after `moves` from the start of `params`, or which move the rules
-/// refuse and why.
-pub fn play(params: Params, moves: &[Move]) -> Result<Game, String> {
-    let mut game = Game::new(params);
-    for (i, &mv) in moves.iter().enumerate() {
-        let player = game.to_move();
-        game.play(player, mv).map_err(|e| {
-            format!(
-                "move {} ({}{}) is illegal: {e}",
-                i + 1,
-                mv.take,
-                if mv.reset { "r" } else { "" }
-            )
-        })?;
-    }
-    Ok(game)
 }
 
 impl AfterArgs {

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use nimbot_games::record::Recorder;
+use nimbot_games::recorder::Recorder;
 use nimbot_games::serve::{referee, GameLog, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 
@@ -49,6 +49,11 @@ pub struct ServeArgs {
     /// Give up (exit 3) if two players have not joined within this many seconds; 0 waits forever.
     #[arg(long, default_value_t = 300.0)]
     join_timeout: f64,
+    /// Keep at least MS milliseconds between two messages to the same client (on
+    /// nobody's clock), so that a client that reads once per message (the course's
+    /// stock client) never gets two in one read.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pace: u64,
     /// Write the game log to this file instead of stderr.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -145,6 +150,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         current_max: args.current_max.into(),
         welcome_extras: args.welcome_extras,
         join_timeout: (args.join_timeout > 0.0).then(|| Duration::from_secs_f64(args.join_timeout)),
+        pace: Duration::from_millis(args.pace),
     };
     let played = referee(&options, listener, &mut log, &mut game_log, &mut recorder);
     if let (Some(r), Ok(winner)) = (recorder, &played) {

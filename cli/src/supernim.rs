@@ -19,7 +19,7 @@ use nimbot::supernim::{
 use nimbot::Player;
 use serde::Serialize;
 
-use nimbot_games::json;
+use crate::json;
 
 /// Super-Nim's part of a position on the command line.
 #[derive(Args, Debug, Clone)]

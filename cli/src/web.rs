@@ -2,10 +2,14 @@
 //! `web/site/`) served on loopback from files compiled into the binary. The site
 //! computes everything in the browser (the core as WebAssembly), so this is a
 //! plain static file server: GET and HEAD of a handful of paths, nothing else.
+//! A client that accepts gzip (every browser) gets the page, the script and the
+//! module gzipped (compressed once, on the first request): what the page's
+//! transfer size counts.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use clap::Args;
@@ -44,6 +48,29 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../web/site/distances.bin"),
     ),
 ];
+
+/// Whether a file of this type is sent gzipped to a client that takes gzip
+/// (distances.bin is gzip already: the page unzips it itself).
+fn compressible(kind: &str) -> bool {
+    kind != "application/octet-stream"
+}
+
+/// `FILES`' bodies gzipped (the best compression), made once.
+fn gzipped(index: usize) -> &'static [u8] {
+    static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    let all = GZ.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(_, _, body)| {
+                let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                // Writing to memory does not fail.
+                let _ = z.write_all(body);
+                z.finish().unwrap_or_default()
+            })
+            .collect()
+    });
+    all.get(index).map_or(&[], Vec::as_slice)
+}
 
 pub fn run(args: &WebArgs) -> ExitCode {
     let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, args.port)) {
@@ -91,27 +118,40 @@ fn respond(stream: TcpStream) -> std::io::Result<()> {
         if reader.read_line(&mut request)? == 0 {
             return Ok(());
         }
-        // The headers: only their end matters.
+        // The headers: whether the client takes gzip, and their end.
+        let mut gzip = false;
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
                 break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                gzip |= name.trim().eq_ignore_ascii_case("accept-encoding")
+                    && value.split(',').any(|v| v.trim().starts_with("gzip"));
             }
         }
         let mut words = request.split_whitespace();
         let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
         let path = target.split(['?', '#']).next().unwrap_or("");
         let path = if path == "/" { "/index.html" } else { path };
-        let file = FILES.iter().find(|(p, _, _)| *p == path);
-        let (status, kind, body): (&str, &str, &[u8]) = match (method, file) {
-            ("GET" | "HEAD", Some((_, kind, body))) => ("200 OK", kind, body),
-            ("GET" | "HEAD", None) => ("404 Not Found", "text/plain", b"not found\n"),
-            _ => ("405 Method Not Allowed", "text/plain", b"GET only\n"),
+        let file = FILES.iter().position(|(p, _, _)| *p == path);
+        let (status, kind, body, encoding): (&str, &str, &[u8], &str) = match (method, file) {
+            ("GET" | "HEAD", Some(i)) => {
+                let (_, kind, body) = FILES[i];
+                if gzip && compressible(kind) {
+                    ("200 OK", kind, gzipped(i), "Content-Encoding: gzip\r\n")
+                } else {
+                    ("200 OK", kind, body, "")
+                }
+            }
+            ("GET" | "HEAD", None) => ("404 Not Found", "text/plain", b"not found\n", ""),
+            _ => ("405 Method Not Allowed", "text/plain", b"GET only\n", ""),
         };
         // The headers and the body in one write.
         let mut answer = format!(
             "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-             Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\r\n",
+             {encoding}Vary: Accept-Encoding\r\nCache-Control: no-cache\r\n\
+             X-Content-Type-Options: nosniff\r\n\r\n",
             body.len()
         )
         .into_bytes();

@@ -6,9 +6,7 @@
 
 use std::process::Command;
 
-use nimbot::rng::SplitMix64;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{Game, Move, Params, Position, Value};
+use nimbot::{Game, Move, Params, Position, Solution, SolveBox, SplitMix64, Value};
 use serde_json::Value as Json;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
@@ -143,7 +141,7 @@ fn after_refuses_bad_moves_with_the_reason() {
 fn line_is_best_play_with_the_distance_falling_by_one() {
     let mut rng = SplitMix64::new(7);
     let sol = Solution::solve(SolveBox::games(400, 4, 3)).unwrap();
-    let dist = nimbot::distance::Distances::solve(SolveBox::games(400, 4, 3)).unwrap();
+    let dist = nimbot::Distances::solve(SolveBox::games(400, 4, 3)).unwrap();
     for _ in 0..30 {
         let n = 2 + rng.below(399) as u32;
         let params = Params::new(n, 4, 3).unwrap();
@@ -167,7 +165,7 @@ fn line_is_best_play_with_the_distance_falling_by_one() {
             assert_eq!(ply["value"] == "win", won, "ply {i} at {pos}: {report}");
             // The line's distance is the best one among the moves here, by the
             // distances of the whole box (in this process, not the command's).
-            let best = nimbot::probe::root_moves(&pos).filter_map(|mv| {
+            let best = nimbot::root_moves(&pos).filter_map(|mv| {
                 let after = pos.after(mv).unwrap();
                 let d = after.map_or(Some(1), |p| dist.get(&p).map(|d| d + 1))?;
                 let wins = after.is_none_or(|p| sol.value(&p) == Some(Value::Lost));
@@ -274,7 +272,7 @@ fn every_json_answer_speaks_one_vocabulary() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.jsonl");
     let params = Params::new(30, 2, 3).unwrap();
-    let mut rec = nimbot_games::record::Recorder::create(&path, "serve", None, None).unwrap();
+    let mut rec = nimbot_games::recorder::Recorder::create(&path, "serve", None, None).unwrap();
     rec.names(["a".into(), "b".into()]);
     let mut game = Game::new(params);
     rec.game(Some(&game), None);

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{first_wins, spawn, Kid, Referee, BIN};
+use common::{first_wins, judge_game_log, spawn, Kid, Referee, BIN};
 use nimbot::TableEngine;
 use nimbot_protocol::Session;
 
@@ -94,21 +94,28 @@ fn opponent(addr: &str, first: bool) -> Kid {
 }
 
 /// A game through the bridge against a perfect opponent: the bridge's exit status,
-/// its one stderr line, and the referee's log.
-fn game(n: u32, first: bool, board: &str, extra: &[&str]) -> (Option<i32>, String, String) {
+/// its one stderr line, the referee's log and its game log.
+fn game(n: u32, first: bool, board: &str, extra: &[&str]) -> (Option<i32>, String, String, String) {
     let referee = Referee::start(&[&n.to_string(), "4", "-t", "60"]);
     let b = bridge(&referee.addr, first, board, extra);
     let o = opponent(&referee.addr, !first);
     let (code, _, err) = b.finish(60.0);
     o.finish(30.0);
-    let (_, log) = referee.end(30.0);
+    let (_, log, game_log) = referee.end_with_game_log(30.0);
     assert_eq!(err.lines().count(), 1, "one summary line: {err}\n{log}");
-    (code, err, log)
+    (code, err, log, game_log)
 }
 
-/// Against a perfect opponent the board's seat wins exactly the won starts.
-fn assert_played_out(n: u32, first: bool, code: Option<i32>, err: &str) {
+/// Against a perfect opponent the board's seat wins exactly the won starts, and
+/// the judge, replaying the referee's game log, gives the game to the same seat.
+fn assert_played_out(n: u32, first: bool, code: Option<i32>, err: &str, game_log: &str) {
     let wins = first_wins(n, 4, 3) == first;
+    let judged = judge_game_log(game_log, n, 4, 3).unwrap_or_else(|e| panic!("{e}\n{game_log}"));
+    assert_eq!(
+        judged.winner == 0,
+        wins == first,
+        "the judge's winner: {err}"
+    );
     let seat = if first { "first" } else { "second" };
     let word = if wins { "won" } else { "lost" };
     assert_eq!(code, Some(if wins { 0 } else { 1 }), "{err}");
@@ -122,8 +129,8 @@ fn assert_played_out(n: u32, first: bool, code: Option<i32>, err: &str) {
 fn a_good_board_plays_every_move() {
     for (n, first) in [(100, true), (999, false), (57, false)] {
         let board = fake_board(0, Then::Nothing);
-        let (code, err, _) = game(n, first, &board, &[]);
-        assert_played_out(n, first, code, &err);
+        let (code, err, _, game_log) = game(n, first, &board, &[]);
+        assert_played_out(n, first, code, &err, &game_log);
         assert!(err.contains("; the board played all "), "{err}");
         assert!(!err.contains("faults"), "{err}");
     }
@@ -133,8 +140,8 @@ fn a_good_board_plays_every_move() {
 fn a_reset_and_a_lost_link_are_survived() {
     for (then, fault) in [(Then::Reset, "board reset"), (Then::Hang, "device lost")] {
         let board = fake_board(12, then);
-        let (code, err, _) = game(300, true, &board, &[]);
-        assert_played_out(300, true, code, &err);
+        let (code, err, _, game_log) = game(300, true, &board, &[]);
+        assert_played_out(300, true, code, &err, &game_log);
         assert!(err.contains("; the board played all "), "{err}");
         assert!(err.contains(fault), "{err}");
     }
@@ -143,14 +150,14 @@ fn a_reset_and_a_lost_link_are_survived() {
 #[test]
 fn a_silent_board_leaves_the_game_to_the_host_or_to_a_forfeit() {
     let board = fake_board(12, Then::Silence);
-    let (code, err, _) = game(300, false, &board, &["--board-budget", "1"]);
-    assert_played_out(300, false, code, &err);
+    let (code, err, _, game_log) = game(300, false, &board, &["--board-budget", "1"]);
+    assert_played_out(300, false, code, &err, &game_log);
     assert!(err.contains(", the host "), "{err}");
     assert!(err.contains("(after: no reply)"), "{err}");
     assert!(err.contains("budget for faults ran out"), "{err}");
 
     let board = fake_board(12, Then::Silence);
-    let (code, err, log) = game(300, false, &board, &["--board-fallback", "forfeit"]);
+    let (code, err, log, _) = game(300, false, &board, &["--board-fallback", "forfeit"]);
     assert_eq!(code, Some(3), "{err}");
     assert!(err.starts_with("nimbot connect: gave the game up (the board failed: no reply"));
     assert!(log.contains("Player board exceeded time limit"), "{log}");
@@ -267,8 +274,8 @@ fn retry_waits_for_a_server_that_comes_up_late() {
 fn a_game_beyond_the_board_s_table_is_the_host_s() {
     // `connect` learns N from the welcome, after the seat is taken.
     let board = fake_board(0, Then::Nothing);
-    let (code, err, _) = game(1200, true, &board, &[]);
-    assert_played_out(1200, true, code, &err);
+    let (code, err, _, game_log) = game(1200, true, &board, &[]);
+    assert_played_out(1200, true, code, &err, &game_log);
     assert!(err.contains("; the board played 0 of "), "{err}");
     assert!(
         err.trim_end()
@@ -277,7 +284,7 @@ fn a_game_beyond_the_board_s_table_is_the_host_s() {
     );
 
     let board = fake_board(0, Then::Nothing);
-    let (code, err, log) = game(1200, true, &board, &["--board-fallback", "forfeit"]);
+    let (code, err, log, _) = game(1200, true, &board, &["--board-fallback", "forfeit"]);
     assert_eq!(code, Some(3), "{err}");
     assert!(
         err.starts_with("nimbot connect: gave the game up (the board's table covers N <= 999"),

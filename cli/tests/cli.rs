@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use nimbot_protocol::grammar::Response;
+
 fn nimbot(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_nimbot"))
         .args(args)
@@ -46,7 +48,14 @@ fn query_prints_value_and_move() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    assert!(stdout(&o).starts_with("win ") || stdout(&o).starts_with("lose "));
+    let out = stdout(&o);
+    assert!(
+        matches!(
+            Response::parse(out.trim_end().as_bytes()),
+            Some(Response::Query { .. })
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -307,36 +316,46 @@ fn moves_lists_every_move_as_the_line_protocol_does() {
         let o = nimbot(&args, "");
         assert_eq!(o.status.code(), Some(0), "{pos}");
         let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-        // The protocol's pages, joined: `moves V D K[r]:VD ... [more I]`.
+        // The protocol's pages, read by the grammar and joined: (take, reset, wins,
+        // distance) of every move, after the position's value and distance.
         let mut protocol = Vec::new();
         let mut from = 0;
         let head = loop {
             let o = nimbot(&[], &format!("new 2000 2 {m} first\nmoves {pos} {from}\n"));
             let out = stdout(&o);
-            let reply = out.lines().nth(1).unwrap().to_owned();
-            let words: Vec<String> = reply.split(' ').map(str::to_owned).collect();
-            let n = words.len();
-            if n >= 2 && words[n - 2] == "more" {
-                protocol.extend(words[3..n - 2].iter().cloned());
-                from = words[n - 1].parse().unwrap();
-            } else {
-                protocol.extend(words[3..].iter().cloned());
-                break format!("{} {}", words[1], words[2]);
+            let reply = out.lines().nth(1).unwrap();
+            let Some(Response::Moves(page)) = Response::parse(reply.as_bytes()) else {
+                panic!("{pos}: {reply}");
+            };
+            protocol.extend(page.moves.iter().map(|e| {
+                (
+                    u64::from(e.mv.take),
+                    e.mv.reset,
+                    e.wins,
+                    e.distance.map(u64::from),
+                )
+            }));
+            match page.more {
+                Some(i) => from = i,
+                None => break (page.value.as_word(), page.distance.map(u64::from)),
             }
         };
-        let word = |w: &serde_json::Value| if w == "win" { "w" } else { "l" };
         assert_eq!(
-            format!("{} {}", v["value"].as_str().unwrap(), v["distance"]),
+            (v["value"].as_str().unwrap(), v["distance"].as_u64()),
             head,
             "{pos}"
         );
-        let listed: Vec<String> = v["moves"]
+        let listed: Vec<(u64, bool, bool, Option<u64>)> = v["moves"]
             .as_array()
             .unwrap()
             .iter()
             .map(|mv| {
-                let r = if mv["reset"] == true { "r" } else { "" };
-                format!("{}{r}:{}{}", mv["take"], word(&mv["value"]), mv["distance"])
+                (
+                    mv["take"].as_u64().unwrap(),
+                    mv["reset"] == true,
+                    mv["value"] == "win",
+                    mv["distance"].as_u64(),
+                )
             })
             .collect();
         assert_eq!(listed, protocol, "{pos}");
@@ -385,7 +404,10 @@ fn win_fastest_plays_a_winning_move_of_least_distance() {
             .chain(words.iter().copied())
             .collect();
         let reply = stdout(&nimbot(&q, ""));
-        let r: Vec<&str> = reply.split_whitespace().collect();
+        let Some(Response::Query { value, mv, .. }) = Response::parse(reply.trim_end().as_bytes())
+        else {
+            panic!("{pos}: {reply}");
+        };
         let m: Vec<&str> = ["moves", "--json"]
             .iter()
             .copied()
@@ -393,7 +415,7 @@ fn win_fastest_plays_a_winning_move_of_least_distance() {
             .collect();
         let v: serde_json::Value = serde_json::from_str(&stdout(&nimbot(&m, ""))).unwrap();
         if v["value"] != "win" {
-            assert_eq!(r[0], "lose", "{pos}");
+            assert_eq!(value.as_word(), "lose", "{pos}");
             continue;
         }
         let fastest = v["moves"]
@@ -401,19 +423,10 @@ fn win_fastest_plays_a_winning_move_of_least_distance() {
             .unwrap()
             .iter()
             .filter(|mv| mv["value"] == "win" && mv["distance"] == v["distance"])
-            .map(|mv| {
-                (
-                    mv["take"].to_string(),
-                    if mv["reset"] == true { "1" } else { "0" },
-                )
-            })
+            .map(|mv| (mv["take"].as_u64().unwrap(), mv["reset"] == true))
             .next()
             .unwrap();
-        assert_eq!(
-            (r[1], r[2]),
-            (fastest.0.as_str(), fastest.1),
-            "{pos}: {reply}"
-        );
+        assert_eq!((u64::from(mv.take), mv.reset), fastest, "{pos}: {reply}");
     }
     // A board has no distances.
     let o = nimbot(
@@ -430,4 +443,27 @@ fn win_fastest_plays_a_winning_move_of_least_distance() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--win fastest"));
+}
+
+#[test]
+fn protocol_parse_prints_what_protocol_md_shows() {
+    // The example of docs/protocol.md's "Replies as JSON": the lines it pipes in,
+    // and the JSON lines it shows, exactly.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/protocol.md"))
+        .unwrap();
+    let section = doc.split("## Replies as JSON").nth(1).expect("the section");
+    let block: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("    $ "))
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| &l[4..])
+        .collect();
+    let input = block[0]
+        .strip_prefix("$ printf '")
+        .and_then(|c| c.strip_suffix("' | nimbot protocol parse"))
+        .expect("the command")
+        .replace("\\n", "\n");
+    let o = nimbot(&["protocol", "parse"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), block[1..]);
 }

@@ -49,13 +49,18 @@ fn game(n: u32, r: u8, text_first: bool) {
     let bot = connect(&referee.addr, !text_first, "tcp", 3);
     let (tc, tout, terr) = text.finish(35.0);
     let (bc, _, berr) = bot.finish(10.0);
-    let (code, log) = referee.end(10.0);
+    let (code, log, judged) = referee.end_judged(10.0, n, r, 3);
     let code_text = std::fs::read_to_string(&status).unwrap_or_default();
     let err_text = std::fs::read_to_string(status.with_extension("err")).unwrap_or_default();
     let ctx = format!("N={n} R={r} text_first={text_first}\n{tout}{terr}{err_text}{berr}{log}");
     assert_eq!(tc, Some(0), "{ctx}");
     assert_eq!(code, Some(0), "{ctx}");
     let text_wins = first_wins(n, r, 3) == text_first;
+    assert_eq!(
+        judged.winner == 0,
+        text_wins == text_first,
+        "the judge's winner: {ctx}"
+    );
     assert_eq!(code_text.trim(), if text_wins { "0" } else { "1" }, "{ctx}");
     assert_eq!(bc, Some(if text_wins { 1 } else { 0 }), "{ctx}");
     assert_eq!(err_text.lines().count(), 1, "{ctx}");

@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{both_seats, connect, exit_codes, first_wins, spawn, Referee, BIN};
+use common::{both_seats, connect, exit_codes, first_wins, judge_game_log, spawn, Referee, BIN};
 
 const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/stock_client.py");
 
@@ -29,11 +29,16 @@ fn stock_python_client_plays_serve_in_both_seats() {
         let bot = connect(&referee.addr, !python_first, "nimbot", 3);
         let (pc, pout, perr) = py.finish(30.0);
         let (bc, _, berr) = bot.finish(30.0);
-        let (code, log) = referee.end(10.0);
+        let (code, log, judged) = referee.end_judged(10.0, n, 4, 3);
         let ctx = format!("N={n} python_first={python_first}\n{pout}{perr}{berr}{log}");
         assert_eq!(code, Some(0), "{ctx}");
         assert_eq!(pc, Some(0), "{ctx}");
         let py_won = pout.contains("result won");
+        assert_eq!(
+            py_won,
+            (judged.winner == 0) == python_first,
+            "the judge's winner: {ctx}"
+        );
         assert_eq!(bc, Some(if py_won { 1 } else { 0 }), "{ctx}");
         if first_wins(n, 4, 3) != python_first {
             assert_eq!(bc, Some(0), "nimbot had the won start: {ctx}");
@@ -160,8 +165,13 @@ fn bad_hellos_are_dropped_and_the_game_still_happens() {
     drop(half);
     thread::sleep(Duration::from_millis(50));
     let ((ac, _), (bc, _)) = both_seats(&referee.addr);
-    let (code, log) = referee.end(15.0);
+    let (code, log, judged) = referee.end_judged(15.0, 30, 2, 3);
     assert_eq!(code, Some(0), "{log}");
+    assert_eq!(
+        judged.winner == 0,
+        first_wins(30, 2, 3),
+        "the judge's winner: {log}"
+    );
     assert!(
         log.contains("bytes outside a JSON object, dropped"),
         "{log}"
@@ -207,4 +217,49 @@ fn largest_meaning_and_welcome_extras_are_understood_by_connect() {
     let (code, log) = referee.end(15.0);
     assert_eq!(code, Some(0), "{log}{ae}{be}");
     assert_eq!((ac, bc), exit_codes(first_wins(50, 3, 2)), "{log}");
+}
+
+#[test]
+fn the_judge_finds_every_kind_of_rule_break_in_a_game_log() {
+    // A real game's log passes; the same log with one thing wrong does not (the
+    // judge of the test support is what every end-to-end game is checked with).
+    let referee = Referee::start(&["20", "1", "-t", "30"]);
+    let ((ac, _), (bc, _)) = both_seats(&referee.addr);
+    let (code, log, text) = referee.end_with_game_log(15.0);
+    assert_eq!(code, Some(0), "{log}");
+    assert_eq!((ac, bc), exit_codes(first_wins(20, 1, 3)));
+    let judged = judge_game_log(&text, 20, 1, 3).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(judged.plies >= 2, "{text}");
+    let first = text.lines().next().unwrap();
+    let take: u32 = first
+        .rsplit_once(" took ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap();
+    let broken = [
+        // A take above the opening limit of M = 3.
+        text.replacen(
+            first,
+            &first.replacen(&format!(" took {take} "), " took 4 ", 1),
+            1,
+        ),
+        // A reset the first player does not have after using its one.
+        text.replacen(" stones.", " stones and used reset.", 3),
+        // The pile the log reports, off by one.
+        text.replacen("Stones left: ", "Stones left: 1", 1),
+        // The other player named the winner.
+        text.replace("Player a won", "Player X won")
+            .replace("Player b won", "Player a won"),
+        // The log cut before the end.
+        text.lines().take(4).map(|l| format!("{l}\n")).collect(),
+        // Other parameters than the game's.
+        text.clone(),
+    ];
+    for (i, bad) in broken.iter().enumerate() {
+        let (n, r) = if i == 5 { (21, 1) } else { (20, 1) };
+        assert!(
+            judge_game_log(bad, n, r, 3).is_err(),
+            "case {i} passed the judge:\n{bad}"
+        );
+    }
 }

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use common::{connect, first_wins, Referee};
 use nimbot_platform::json::{Feed, Splitter};
 
-/// Play one game; assert the side with the won start wins and nothing illegal happens.
+/// Play one game; assert the side with the won start wins and nothing illegal
+/// happens (the judge of the test support replays the referee's game log).
 fn game(n: u32, r: u8, m: u32, via_proxy: bool, cut: usize) {
     let referee = Referee::start(&[
         &n.to_string(),
@@ -32,10 +33,11 @@ fn game(n: u32, r: u8, m: u32, via_proxy: bool, cut: usize) {
     let p1 = connect(&a1, false, "same", m);
     let (c0, _, e0) = p0.finish(30.0);
     let (c1, _, e1) = p1.finish(30.0);
-    let (code, log) = referee.end(10.0);
+    let (code, log, judged) = referee.end_judged(10.0, n, r, m);
     assert_eq!(code, Some(0), "referee: {log}");
     let want = first_wins(n, r, m);
     let ctx = format!("N={n} R={r} M={m} proxy={via_proxy} cut={cut}\n{e0}{e1}{log}");
+    assert_eq!(judged.winner == 0, want, "the judge's winner: {ctx}");
     assert_eq!(c0, Some(if want { 0 } else { 1 }), "{ctx}");
     assert_eq!(c1, Some(if want { 1 } else { 0 }), "{ctx}");
     assert!(log.contains("won the game! Congrats!"), "{ctx}");

@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::BIN;
+use common::{judge_record, BIN};
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -83,12 +83,14 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         ("slow", "time"),
         ("nojoin", "never_joined"),
         ("close", "closed"),
+        ("slowcrash", "exited"),
         ("garbage", "garbage"),
         ("badjson", "garbage"),
         ("flood", "garbage"),
         ("twice", "joined_twice"),
     ];
-    let mut args: Vec<String> = ["--gauntlet", "--bot", "nimbot:first"]
+    // The zoo fails the pre-flight by design.
+    let mut args: Vec<String> = ["--no-check", "--gauntlet", "--bot", "nimbot:first"]
         .map(String::from)
         .to_vec();
     for (mode, _) in zoo {
@@ -118,7 +120,7 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     let o = tournament(&argv);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     let games = results(&dir);
-    assert_eq!(games.len(), 22, "{}", show(&o));
+    assert_eq!(games.len(), 24, "{}", show(&o));
     let mut table = String::new();
     for g in &games {
         let names = [
@@ -147,6 +149,13 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         let text = end["text"].as_str().unwrap();
         match names[bad] {
             "crash" => assert_eq!(end["status"], 7, "{ctx}"),
+            "slowcrash" => {
+                // Its socket closed a second before its process ended: a crash all
+                // the same, named with its status and its last words.
+                assert_eq!(end["status"], 3, "{ctx}");
+                assert!(text.contains("exited with status 3"), "{ctx}");
+                assert!(text.contains("Extra data"), "{ctx}");
+            }
             "segv" => assert_eq!(end["signal"], 11, "{ctx}"),
             "ghost" => {
                 assert_eq!(end["status"], 127, "{ctx}");
@@ -187,6 +196,371 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         }
     }
     eprintln!("{table}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
+    let (dir, dir_s) = scratch("seats");
+    let z = zoo();
+    let bot =
+        |mode: &str| format!("{mode}=python3 {z} {mode} {{host}} {{port}} {{order}} {{name}}");
+    let o = tournament(&[
+        "--no-check",
+        "--gauntlet",
+        "--bot",
+        "nimbot:first",
+        "--bot",
+        &bot("first"),
+        "--bot",
+        &bot("swap"),
+        "--stones",
+        "20",
+        "-t",
+        "5",
+        "-c",
+        "2",
+        "--out",
+        &dir_s,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let games = results(&dir);
+    assert_eq!(games.len(), 4, "{}", show(&o));
+    for g in &games {
+        let ctx = format!("{g}\n{}", show(&o));
+        let bad = usize::from(g["names"][0] == "nimbot-first");
+        let (who, end) = (g["names"][bad].as_str().unwrap(), &g["ending"]);
+        if who == "first" && bad == 0 {
+            // Asked for the seat it was given: an ordinary game.
+            assert_eq!(end["kind"], "won", "{ctx}");
+            continue;
+        }
+        assert_eq!(end["kind"], "wrong_seat", "{ctx}");
+        assert_eq!(end["seat"], bad, "the bot that asked is blamed: {ctx}");
+        assert_eq!(g["winner"], 1 - bad, "its opponent gets the point: {ctx}");
+        assert!(end["text"].as_str().unwrap().starts_with(who), "{ctx}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|p| {
+            std::fs::read(p.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .count()
+}
+
+#[test]
+fn a_busy_out_is_refused_and_ctrl_c_ends_every_bot_and_says_how_to_resume() {
+    let (dir, dir_s) = scratch("busy");
+    let marker = format!("busy-marker-{}", std::process::id());
+    let hang = format!(
+        "hang=python3 {} hang {{host}} {{port}} {{order}} {{name}} {marker}",
+        zoo()
+    );
+    let mut first = Command::new(BIN)
+        .args([
+            "tournament",
+            "--no-check",
+            "--gauntlet",
+            "--bot",
+            "nimbot:first",
+            "--bot",
+            &hang,
+        ])
+        .args(["--stones", "20,30", "-t", "60", "-c", "2", "--out", &dir_s])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    // The runner's own command line holds the marker too.
+    while processes_with(&marker) < 3 && Instant::now() < until {
+        thread::sleep(Duration::from_millis(100));
+    }
+    // (A Python launcher may show the marker in a process or two of its own.)
+    assert!(processes_with(&marker) >= 3, "two hanging bots under way");
+    for again in [
+        vec!["--resume", "--out", &dir_s],
+        vec!["--bot", "nimbot", "--bot", "nimbot", "--out", &dir_s],
+    ] {
+        let o = tournament(&again);
+        assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("is in use by another nimbot tournament"),
+            "{}",
+            show(&o)
+        );
+    }
+    let t = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &first.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut status = None;
+    while t.elapsed() < Duration::from_secs(20) {
+        if let Some(s) = first.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    let Some(status) = status else {
+        let _ = first.kill();
+        panic!("Ctrl-C did not end the tournament");
+    };
+    let o = first.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains(&format!("--resume --out {dir_s}")), "{err}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 of 4 games played"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(processes_with(&marker), 0, "the runner and every bot ended");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("results.jsonl")).unwrap(),
+        "",
+        "no game cut short is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One bot's line, recounted from the results.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Line {
+    games: u64,
+    points: u64,
+    wins: [u64; 2],
+    seat_games: [u64; 2],
+    won_starts: [u64; 2],
+    lost_starts: [u64; 2],
+    caused: u64,
+    faults: u64,
+}
+
+/// Recount the standings and the crosstable from `results.jsonl` alone (the seats,
+/// the winner, the ending, and each record's plies for the starts and the first
+/// blunder), and hold the JSON summary and the printed text to it, cell by cell.
+fn recount(dir: &Path, summary: &Value, text: &str) {
+    let games = results(dir);
+    let names: Vec<String> = summary["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().to_owned())
+        .collect();
+    let n = names.len();
+    let mut lines = vec![Line::default(); n];
+    let mut cross = vec![vec![0u64; n]; n];
+    for g in &games {
+        let Some(w) = g["winner"].as_u64() else {
+            continue;
+        };
+        let w = w as usize;
+        let bots = [0, 1].map(|s| g["bots"][s].as_u64().unwrap() as usize);
+        cross[bots[w]][bots[1 - w]] += 1;
+        let plies: Vec<&Value> = g["record"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["kind"] == "ply")
+            .collect();
+        let first_blunder = plies
+            .iter()
+            .find(|p| p["blunder"] == true)
+            .map(|p| p["seat"].as_u64().unwrap() as usize);
+        for seat in 0..2 {
+            let l = &mut lines[bots[seat]];
+            let won = w == seat;
+            l.games += 1;
+            l.seat_games[seat] += 1;
+            l.points += u64::from(won);
+            l.wins[seat] += u64::from(won);
+            match plies.iter().find(|p| p["seat"] == seat) {
+                Some(p) if p["value"] == "win" => {
+                    l.won_starts[0] += 1;
+                    l.won_starts[1] += u64::from(won);
+                }
+                Some(_) => {
+                    l.lost_starts[0] += 1;
+                    l.lost_starts[1] += u64::from(won);
+                }
+                None => {}
+            }
+            l.caused += u64::from(first_blunder == Some(1 - seat));
+            let kind = g["ending"]["kind"].as_str().unwrap();
+            let fault = !["won", "illegal_move", "too_many_resets"].contains(&kind);
+            l.faults += u64::from(fault && g["ending"]["seat"] == seat);
+        }
+    }
+    // The JSON: every standing's numbers and every crosstable cell.
+    let standings = summary["standings"].as_array().unwrap();
+    let mut last_points = u64::MAX;
+    for s in standings {
+        let b = s["bot"].as_u64().unwrap() as usize;
+        let l = &lines[b];
+        let got = Line {
+            games: s["games"].as_u64().unwrap(),
+            points: s["points"].as_u64().unwrap(),
+            wins: [
+                s["wins_first"].as_u64().unwrap(),
+                s["wins_second"].as_u64().unwrap(),
+            ],
+            seat_games: [
+                s["games_first"].as_u64().unwrap(),
+                s["games_second"].as_u64().unwrap(),
+            ],
+            won_starts: [
+                s["won_starts"].as_u64().unwrap(),
+                s["won_starts_converted"].as_u64().unwrap(),
+            ],
+            lost_starts: [
+                s["lost_starts"].as_u64().unwrap(),
+                s["lost_starts_won"].as_u64().unwrap(),
+            ],
+            caused: s["first_blunders_caused"].as_u64().unwrap(),
+            faults: s["faults"].as_u64().unwrap(),
+        };
+        assert_eq!(&got, l, "{}", names[b]);
+        assert!(l.points <= last_points, "standings by points");
+        last_points = l.points;
+    }
+    for a in 0..n {
+        for b in 0..n {
+            assert_eq!(
+                summary["crosstable"][a][b].as_u64().unwrap(),
+                cross[a][b],
+                "cell {a} {b}"
+            );
+        }
+    }
+    // The text: the same numbers, and the crosstable numbered like the standings.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .take(n)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let order: Vec<usize> = standings
+        .iter()
+        .map(|s| s["bot"].as_u64().unwrap() as usize)
+        .collect();
+    for (rank, (row, &b)) in rows.iter().zip(&order).enumerate() {
+        let l = &lines[b];
+        let want = [
+            (rank + 1).to_string(),
+            names[b].clone(),
+            l.games.to_string(),
+            l.points.to_string(),
+            format!("{}/{}", l.wins[0], l.seat_games[0]),
+            format!("{}/{}", l.wins[1], l.seat_games[1]),
+            format!("{}/{}", l.won_starts[1], l.won_starts[0]),
+            format!("{}/{}", l.lost_starts[1], l.lost_starts[0]),
+            l.caused.to_string(),
+            l.faults.to_string(),
+        ];
+        assert_eq!(&row[..10], &want[..], "{text}");
+    }
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("crosstable"))
+        .skip(1)
+        .take(n)
+        .collect();
+    for (rank, (row, &a)) in table.iter().zip(&order).enumerate() {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            (words[0], words[1]),
+            ((rank + 1).to_string().as_str(), names[a].as_str()),
+            "{text}"
+        );
+        for (col, &b) in order.iter().enumerate() {
+            let want = if a == b {
+                "-".to_owned()
+            } else {
+                format!("{}-{}", cross[a][b], cross[b][a])
+            };
+            assert_eq!(
+                words[2 + col],
+                want,
+                "row {} col {}: {text}",
+                rank + 1,
+                col + 1
+            );
+        }
+    }
+}
+
+/// The `--bot` of a course-style bot of tools/bots/ (its own flags after it).
+fn course(name: &str, script: &str, flags: &str) -> String {
+    let path = repo().join("tools/bots").join(script);
+    format!("{name}=python3 {} {flags}", path.display())
+}
+
+#[test]
+fn course_style_bots_on_port_9000_with_pacing_end_every_game_in_play() {
+    // Clients that read once per message, hard-code port 9000, read init_max from
+    // every state, take -f or True|False, and one that must run in its directory:
+    // the documented round-robin of docs/tournament.md, on one pile.
+    let (dir, dir_s) = scratch("course");
+    let book = repo().join("tools/bots/student_book");
+    let book = format!(
+        "book;dir={}=python3 book.py {{first:--first}}",
+        book.display()
+    );
+    let o = tournament(&[
+        "--port",
+        "9000",
+        "--pace",
+        "30",
+        "-c",
+        "2",
+        "-t",
+        "30",
+        "--bot",
+        "nimbot",
+        "--bot",
+        &course(
+            "flags",
+            "student_flags.py",
+            "{first:-f} -n {name} 127.0.0.1:9000",
+        ),
+        "--bot",
+        &course(
+            "bool",
+            "student_bool.py",
+            "{first:True}{second:False} {name}",
+        ),
+        "--bot",
+        &course("noob", "student_noob.py", "{first:-f}"),
+        "--bot",
+        &book,
+        "--stones",
+        "14",
+        "--json",
+        "--out",
+        &dir_s,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let games = results(&dir);
+    assert_eq!(games.len(), 20, "{}", show(&o));
+    for g in &games {
+        assert_eq!(g["ending"]["kind"], "won", "every game ends in play: {g}");
+    }
+    let out = String::from_utf8_lossy(&o.stdout);
+    let summary: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let again = tournament(&["--resume", "--out", &dir_s]);
+    assert_eq!(again.status.code(), Some(0), "{}", show(&again));
+    recount(&dir, &summary, &String::from_utf8_lossy(&again.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -261,6 +635,13 @@ fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     assert_eq!(games.len(), 40);
     for g in &games {
         assert_eq!(g["ending"]["kind"], "won", "{g}");
+        // Every game's record, judged move by move by the rules of the test
+        // support, gives the game to the results' winner.
+        let id = g["game"].as_u64().unwrap();
+        let rec = dir.join(format!("records/game-{id:05}.jsonl"));
+        let judged = judge_record(&std::fs::read_to_string(&rec).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", rec.display()));
+        assert_eq!(g["winner"], judged.winner, "{g}");
     }
     // Records read by analyze agree with the results' blunders.
     for g in games.iter().step_by(9) {
@@ -277,6 +658,10 @@ fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
         assert_eq!(last["blunders"], g["blunders"], "{g}\n{out}");
         assert_eq!(last["winner"], g["winner"], "{g}\n{out}");
     }
+    // Resuming a finished tournament plays nothing and prints the text.
+    let again = tournament(&["--resume", "--out", &dir_s]);
+    assert_eq!(again.status.code(), Some(0), "{}", show(&again));
+    recount(&dir, summary, &String::from_utf8_lossy(&again.stdout));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.contains("<h2>Standings</h2>") && html.contains("<h2>Crosstable</h2>"));
     assert_eq!(html.matches("<svg").count(), 40, "a chart per game");
@@ -424,7 +809,33 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     let _ = std::fs::remove_dir_all(&dir);
 
     let (dir, d) = scratch("none");
+    // The pre-flight finds the typo before a game is played.
     let o = tournament(&[
+        "--bot",
+        "nimbot",
+        "--bot",
+        "typo=no-such-bot-a {addr}",
+        "--stones",
+        "5",
+        "--out",
+        &d,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("nimbot: ok in both seats"), "{err}");
+    assert!(
+        err.contains("typo FAILED in the first seat: exited"),
+        "{err}"
+    );
+    assert!(
+        err.contains("typo FAILED in the second seat") && err.contains("not found"),
+        "{err}"
+    );
+    assert!(!dir.join("results.jsonl").exists(), "nothing was played");
+    let o = tournament(&["--check", "--bot", "nimbot", "--bot", &rand]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let o = tournament(&[
+        "--no-check",
         "--bot",
         "a=no-such-bot-a",
         "--bot",

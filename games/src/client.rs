@@ -15,7 +15,7 @@ use nimbot_platform::tcp_client::{Client, Step};
 use nimbot_platform::text_client::{TextAction, TextClient};
 use nimbot_platform::wire::{GameResult, MAX_MESSAGE};
 
-use crate::record::Recorder;
+use crate::recorder::Recorder;
 
 /// Play the game on `stream` to its end: the result, or why there is none.
 ///

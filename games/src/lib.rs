@@ -1,26 +1,20 @@
-//! What the `nimbot` command does with whole games on a host, as a library:
+//! Whole games played on a host, as a library: what `nimbot connect`, `exp-nim`
+//! and `serve` do during a game.
 //!
 //! - [`client`]: a tournament game's byte loop, over TCP or the `exp-nim` client;
-//! - [`serve`]: the referee's server for one game;
-//! - [`record`]: the records it writes; [`game_log`]: the platform server's game
-//!   log it writes and reads; [`analysis`]: a finished game replayed and judged;
-//! - [`win`]: winning a won position fastest (`--win fastest`);
+//! - [`serve`]: the referee's server for one game (with the platform's game log,
+//!   whose format is `nimbot_study::game_log`);
+//! - [`recorder`]: `--record`, a game watched while it is played and written as
+//!   a record (`nimbot_study::record`) at the end;
 //! - [`exploit_games`]: the exploit policy's decisions in games, which its
-//!   benchmark re-times;
-//! - [`json`]: the one JSON writer of its output;
-//! - [`raster`]: pictures as PNG (a game's chart, `nimbot-table plot`'s map).
+//!   benchmark re-times.
 //!
-//! These were files of the CLI; here integration tests and other tools can import
-//! them and `cargo doc` shows them. The command line keeps its flags, its printing
-//! and its exit statuses. Nothing here is `no_std`: the embedded core is the
-//! `nimbot` crate, and this crate only uses its host features.
+//! Studying a game afterwards (records read, analysis, charts) is
+//! `nimbot-study`'s; printing is the command line's. Nothing here is `no_std`:
+//! the embedded core is the `nimbot` crate, and this crate only uses its host
+//! features.
 
-pub mod analysis;
 pub mod client;
 pub mod exploit_games;
-pub mod game_log;
-pub mod json;
-pub mod raster;
-pub mod record;
+pub mod recorder;
 pub mod serve;
-pub mod win;

@@ -22,8 +22,8 @@ use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::referee::{parse_hello, welcome, CurrentMax, Referee};
 use nimbot_platform::wire::MAX_NAME;
 
-use crate::game_log;
-use crate::record::Recorder;
+use crate::recorder::Recorder;
+use nimbot_study::game_log;
 
 /// Longest message accepted from a client (the stock server reads 1024 bytes).
 const MAX_IN: usize = 1024;
@@ -50,6 +50,9 @@ pub struct ServeOptions {
     pub welcome_extras: bool,
     /// Give up if two players have not joined by then; `None` waits forever.
     pub join_timeout: Option<Duration>,
+    /// The least time between two messages to the same player (on nobody's clock),
+    /// for clients that read once per message.
+    pub pace: Duration,
 }
 
 enum Kind {
@@ -135,6 +138,8 @@ struct Conn {
     joined: Instant,
     hello: Option<(Vec<u8>, Player)>,
     early: Vec<Event>,
+    /// When the last message went to it (for the pace).
+    last_sent: Option<Instant>,
 }
 
 /// Accept connections until two valid hellos; return them seated (first seat first).
@@ -177,6 +182,7 @@ fn join(
                 joined: Instant::now(),
                 hello: None,
                 early: Vec::new(),
+                last_sent: None,
             }));
         }
         // Drop connections that never said hello.
@@ -341,7 +347,7 @@ pub fn referee(
     if let Some(r) = recorder.as_mut() {
         r.game(Some(referee.game()), None);
     }
-    broadcast(&mut seats, &hello, log);
+    broadcast(&mut seats, &hello, options.pace, log);
     let mut turn_start = Instant::now();
     let seat_of = |conn: usize| {
         if conn == ids[0] {
@@ -361,7 +367,7 @@ pub fn referee(
             if let Some(r) = recorder.as_mut() {
                 r.state(Some(referee.game()), &state, false);
             }
-            broadcast(&mut seats, &state, log);
+            broadcast(&mut seats, &state, options.pace, log);
             break;
         }
         let remaining = Duration::from_micros(referee.remaining_us(referee.to_move()));
@@ -376,7 +382,7 @@ pub fn referee(
                         if let Some(r) = recorder.as_mut() {
                             r.state(Some(referee.game()), &state, false);
                         }
-                        broadcast(&mut seats, &state, log);
+                        broadcast(&mut seats, &state, options.pace, log);
                     }
                     break;
                 }
@@ -427,7 +433,7 @@ pub fn referee(
             if let Some(r) = recorder.as_mut() {
                 r.state(Some(referee.game()), &state, mover.is_some());
             }
-            broadcast(&mut seats, &state, log);
+            broadcast(&mut seats, &state, options.pace, log);
             turn_start = Instant::now();
         }
     }
@@ -446,10 +452,19 @@ pub fn referee(
     Ok(referee.verdict().map(|v| v.winner))
 }
 
-/// Send `msg` to both players in one write each; a failed write is logged, and that
-/// player will lose on time if it cannot move.
-fn broadcast(seats: &mut [Conn], msg: &[u8], log: &mut Log) {
+/// Send `msg` to both players in one write each, each at least `pace` after its
+/// last message (the wait comes before the turn starts, so it is on nobody's
+/// clock); a failed write is logged, and that player will lose on time if it
+/// cannot move.
+fn broadcast(seats: &mut [Conn], msg: &[u8], pace: Duration, log: &mut Log) {
     for (i, c) in seats.iter_mut().enumerate() {
+        if let Some(last) = c.last_sent {
+            let wait = pace.saturating_sub(last.elapsed());
+            if !wait.is_zero() {
+                thread::sleep(wait);
+            }
+        }
+        c.last_sent = Some(Instant::now());
         if let Err(e) = c.stream.write_all(msg) {
             log.line(&format!("write to player_{i} failed: {e}"));
         }

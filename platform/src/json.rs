@@ -23,7 +23,7 @@
 
 use heapless::Vec;
 
-use nimbot::num::Decimal;
+use nimbot::text::Decimal;
 
 /// Deepest nesting of objects and arrays accepted (the platform uses 2).
 pub const MAX_DEPTH: usize = 16;
@@ -234,7 +234,7 @@ impl<'a> Value<'a> {
     /// A non-negative integer written with digits only that fits a `u32`.
     pub fn as_u32(&self) -> Option<u32> {
         match self {
-            Value::Number(n) => nimbot::num::parse_u32(n),
+            Value::Number(n) => nimbot::text::parse_u32(n),
             _ => None,
         }
     }
@@ -569,8 +569,19 @@ impl<const N: usize> Writer<N> {
     }
 
     /// Seconds given in microseconds, as Python prints a float (`0.0`, `1.25`,
-    /// `0.012345`): at most six decimals, trailing zeros dropped but one kept.
+    /// `0.012345`): at most six decimals, trailing zeros dropped but one kept; below
+    /// 0.0001 in Python's exponent form (`7e-06`, `1.2e-05`).
     pub fn seconds(&mut self, micros: u64) -> &mut Self {
+        if (1..10).contains(&micros) {
+            return self.num(micros).raw(b"e-06");
+        }
+        if (10..100).contains(&micros) {
+            self.num(micros / 10);
+            if micros % 10 != 0 {
+                self.raw(b".").num(micros % 10);
+            }
+            return self.raw(b"e-05");
+        }
         self.num(micros / 1_000_000);
         self.raw(b".");
         let mut frac = micros % 1_000_000;
@@ -708,7 +719,12 @@ mod tests {
             (0, "0.0"),
             (12_300, "0.0123"),
             (1_250_000, "1.25"),
-            (7, "0.000007"),
+            (7, "7e-06"),
+            (10, "1e-05"),
+            (12, "1.2e-05"),
+            (99, "9.9e-05"),
+            (100, "0.0001"),
+            (300_359, "0.300359"),
         ] {
             let mut w: Writer<32> = Writer::new();
             w.seconds(us);

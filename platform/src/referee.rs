@@ -21,7 +21,7 @@ use heapless::Vec;
 
 use super::json::{Object, Value, Writer};
 use super::wire::{Reason, MAX_NAME, MAX_REASON};
-use nimbot::rules::{Game, IllegalMove, Move, Outcome, Params, Player};
+use nimbot::{Game, IllegalMove, Move, Outcome, Params, Player};
 
 /// Room for one state message (two names of [`MAX_NAME`] bytes appear three times).
 pub const MAX_STATE: usize = 768;
@@ -133,6 +133,9 @@ pub struct Referee {
     game: Game,
     names: [Vec<u8, MAX_NAME>; 2],
     used_us: [u64; 2],
+    /// Whether each player's clock has been charged (its `time_taken` is the integer
+    /// `0` until then, as the course's server prints it).
+    charged: [bool; 2],
     limit_us: u64,
     meaning: CurrentMax,
     closed: [bool; 2],
@@ -152,6 +155,7 @@ impl Referee {
             game: Game::new(params),
             names,
             used_us: [0, 0],
+            charged: [false, false],
             limit_us,
             meaning,
             closed: [false, false],
@@ -234,6 +238,9 @@ impl Referee {
         if let Some(u) = self.used_us.get_mut(player.index()) {
             *u = u.saturating_add(elapsed_us);
         }
+        if let Some(c) = self.charged.get_mut(player.index()) {
+            *c = true;
+        }
     }
 
     fn judge(
@@ -289,7 +296,9 @@ impl Referee {
     }
 
     /// The state message after `mv` (the move shown in `stones_removed` and
-    /// `reset_used`; for a refused move, the attempt).
+    /// `reset_used`; for a refused move, the attempt), as the course's server
+    /// (`NIM/manager.py`) builds it afresh for every move: `winner` and `reason` only
+    /// in the message that ends the game, `init_max` in every one.
     fn state(&self, mv: Move) -> StateMessage {
         let g = &self.game;
         let current_max = match self.meaning {
@@ -298,16 +307,12 @@ impl Referee {
         };
         let mut w = Writer::<MAX_STATE>::new();
         w.raw(b"{\"finished\": ").boolean(self.verdict.is_some());
-        w.raw(b", \"reason\": ");
-        match self.reason_text() {
-            Some(text) => w.string(&text),
-            None => w.raw(b"null"),
-        };
-        w.raw(b", \"winner\": ");
-        match self.verdict {
-            Some(v) => w.string(self.name(v.winner)),
-            None => w.raw(b"null"),
-        };
+        if let (Some(v), Some(text)) = (self.verdict, self.reason_text()) {
+            w.raw(b", \"winner\": ")
+                .string(self.name(v.winner))
+                .raw(b", \"reason\": ")
+                .string(&text);
+        }
         w.raw(b", \"current_max\": ")
             .num(u64::from(current_max))
             .raw(b", \"stones_left\": ")
@@ -315,7 +320,9 @@ impl Referee {
             .raw(b", \"stones_removed\": ")
             .num(u64::from(mv.take))
             .raw(b", \"reset_used\": ")
-            .boolean(mv.reset);
+            .boolean(mv.reset)
+            .raw(b", \"init_max\": ")
+            .num(u64::from(g.params().init_max()));
         for p in [Player::First, Player::Second] {
             w.raw(if p == Player::First {
                 b", \"player_0\": {\"resets_left\": "
@@ -323,11 +330,13 @@ impl Referee {
                 b", \"player_1\": {\"resets_left\": "
             })
             .num(u64::from(g.resets_left(p)))
-            .raw(b", \"time_taken\": ")
-            .seconds(self.used_us(p))
-            .raw(b", \"name\": ")
-            .string(self.name(p))
-            .raw(b"}");
+            .raw(b", \"time_taken\": ");
+            if self.charged.get(p.index()).copied().unwrap_or(false) {
+                w.seconds(self.used_us(p));
+            } else {
+                w.raw(b"0");
+            }
+            w.raw(b", \"name\": ").string(self.name(p)).raw(b"}");
         }
         w.raw(b"}");
         // Sized for the longest names; never truncated.
@@ -359,35 +368,75 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn messages_match_the_platform_layout() {
-        let p = Params::new(5, 1, 3).unwrap();
-        assert_eq!(
-            welcome(&p, None).as_slice(),
-            br#"{"init_stones": 5, "init_resets": 1}"#
-        );
-        let mut r = Referee::new(p, names(), 120_000_000, CurrentMax::Limit);
-        let s = r
-            .on_message(
+    /// The course server's bytes (`NIM/manager.py`, captured): N = 7, R = 1; A takes
+    /// 2 with a reset, B takes 3, A takes the last 2.
+    const COURSE: [&str; 3] = [
+        r#"{"finished": false, "current_max": 2, "stones_left": 5, "stones_removed": 2, "reset_used": true, "init_max": 3, "player_0": {"resets_left": 0, "time_taken": 0.300359, "name": "A"}, "player_1": {"resets_left": 1, "time_taken": 0, "name": "B"}}"#,
+        r#"{"finished": false, "current_max": 3, "stones_left": 2, "stones_removed": 3, "reset_used": false, "init_max": 3, "player_0": {"resets_left": 0, "time_taken": 0.300359, "name": "A"}, "player_1": {"resets_left": 1, "time_taken": 0.300412, "name": "B"}}"#,
+        r#"{"finished": true, "winner": "A", "reason": "Player A won the game! Congrats!", "current_max": 3, "stones_left": 0, "stones_removed": 2, "reset_used": false, "init_max": 3, "player_0": {"resets_left": 0, "time_taken": 0.600915, "name": "A"}, "player_1": {"resets_left": 1, "time_taken": 0.300412, "name": "B"}}"#,
+    ];
+
+    fn course_game(meaning: CurrentMax) -> [std::string::String; 4] {
+        let p = Params::new(7, 1, 3).unwrap();
+        let names = [
+            Vec::from_slice(b"A").unwrap(),
+            Vec::from_slice(b"B").unwrap(),
+        ];
+        let mut r = Referee::new(p, names, 120_000_000, meaning);
+        let text =
+            |m: Option<StateMessage>| std::string::String::from_utf8(m.unwrap().to_vec()).unwrap();
+        [
+            std::string::String::from_utf8(welcome(&p, None).to_vec()).unwrap(),
+            text(r.on_message(
                 Player::First,
                 br#"{"order": 0, "num_stones": 2, "reset": true}"#,
-                12_300,
-            )
-            .unwrap();
+                300_359,
+            )),
+            text(r.on_message(
+                Player::Second,
+                br#"{"order": 1, "num_stones": 3, "reset": false}"#,
+                300_412,
+            )),
+            text(r.on_message(
+                Player::First,
+                br#"{"order": 0, "num_stones": 2, "reset": false}"#,
+                300_556,
+            )),
+        ]
+    }
+
+    #[test]
+    fn messages_are_the_course_servers_bytes() {
+        // After the commit "reset fix": current_max is the largest take so far.
+        let got = course_game(CurrentMax::Largest);
+        assert_eq!(got[0], r#"{"init_stones": 7, "init_resets": 1}"#);
+        for (got, want) in got[1..].iter().zip(COURSE) {
+            assert_eq!(got, want);
+        }
+        // Before it: the next move's limit (M after a reset, largest + 1 otherwise).
+        let got = course_game(CurrentMax::Limit);
+        for (i, (got, want)) in got[1..].iter().zip(COURSE).enumerate() {
+            let limit = [
+                "\"current_max\": 3",
+                "\"current_max\": 4",
+                "\"current_max\": 4",
+            ][i];
+            let want = want.replacen(
+                [
+                    "\"current_max\": 2",
+                    "\"current_max\": 3",
+                    "\"current_max\": 3",
+                ][i],
+                limit,
+                1,
+            );
+            assert_eq!(*got, want);
+        }
+        let p = Params::new(7, 1, 3).unwrap();
         assert_eq!(
-            core::str::from_utf8(&s).unwrap(),
-            "{\"finished\": false, \"reason\": null, \"winner\": null, \"current_max\": 3, \
-             \"stones_left\": 3, \"stones_removed\": 2, \"reset_used\": true, \
-             \"player_0\": {\"resets_left\": 0, \"time_taken\": 0.0123, \"name\": \"alice\"}, \
-             \"player_1\": {\"resets_left\": 1, \"time_taken\": 0.0, \"name\": \"bob\"}}"
+            welcome(&p, Some(120)).as_slice(),
+            br#"{"init_stones": 7, "init_resets": 1, "init_max": 3, "game_time": 120}"#
         );
-        let s = r
-            .on_message(Player::Second, br#"{"num_stones": 3, "reset": false}"#, 0)
-            .unwrap();
-        assert!(core::str::from_utf8(&s)
-            .unwrap()
-            .starts_with("{\"finished\": true, \"reason\": \"Player bob won the game! Congrats!\", \"winner\": \"bob\""));
-        assert_eq!(r.on_message(Player::First, b"{}", 0), None);
     }
 
     #[test]
@@ -431,7 +480,7 @@ mod tests {
             r.verdict().map(|v| (v.winner, v.reason)),
             Some((Second, Reason::TooManyResets))
         );
-        assert!(core::str::from_utf8(&s).unwrap().contains("\"reason\": \"Player alice used too many resets\", \"winner\": \"bob\", \"current_max\": 3"));
+        assert!(core::str::from_utf8(&s).unwrap().contains("\"winner\": \"bob\", \"reason\": \"Player alice used too many resets\", \"current_max\": 3"));
         let mut r = fresh.clone();
         assert!(r.on_closed(Second, 0).is_none());
         r.on_message(First, b"{\"num_stones\": 1}", 0);

@@ -1,8 +1,6 @@
 //! An engine for the adapters' unit tests.
 
-use nimbot::engine::{Engine, Limits};
-use nimbot::probe::Evaluation;
-use nimbot::{DecideError, Decision, Params, Policy, Position};
+use nimbot::{DecideError, Decision, Engine, Evaluation, Limits, Params, Policy, Position};
 
 /// An engine for the adapters' unit tests: always takes 1 stone (with a reset when
 /// `reset` is set and it has one left), whatever the position is worth.

@@ -19,10 +19,10 @@ use heapless::Vec;
 
 use super::json::{JsonError, Object, Value, Writer};
 use super::wire::{GameResult, Reason, MAX_NAME};
-use nimbot::engine::{bot_move, Engine, MoveError};
-use nimbot::policy::Policy;
-use nimbot::rules::{Game, Move, Outcome, ParamError, Params, Player};
-use nimbot::strategy::DecideError;
+use nimbot::{
+    bot_move, DecideError, Engine, Game, Move, MoveError, Outcome, ParamError, Params, Player,
+    Policy,
+};
 
 /// Room for one outgoing message (the hello with the longest escaped name fits).
 pub const MAX_OUTGOING: usize = 6 * MAX_NAME + 40;

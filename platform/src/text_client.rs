@@ -17,11 +17,11 @@
 use heapless::Vec;
 
 use super::wire::{GameResult, Reason};
-use nimbot::engine::{bot_move, Engine, MoveError};
-use nimbot::num::{parse_u32, Decimal};
-use nimbot::policy::Policy;
-use nimbot::rules::{Game, Move, Outcome, ParamError, Params, Player};
-use nimbot::strategy::DecideError;
+use nimbot::{
+    bot_move,
+    text::{parse_u32, Decimal},
+    DecideError, Engine, Game, Move, MoveError, Outcome, ParamError, Params, Player, Policy,
+};
 
 /// Longest line kept; longer lines are ignored whole.
 pub const MAX_TEXT_LINE: usize = 256;
@@ -236,7 +236,7 @@ impl TextClient {
             self.over = true;
             return Ok(TextAction::None);
         }
-        if line.starts_with(b"Invalid move") {
+        if line.starts_with(INVALID.get(..12).unwrap_or(INVALID)) {
             return Err(TextError::Rejected);
         }
         if let Some(rest) = after_prefix(line, b"You took ") {
@@ -374,10 +374,85 @@ fn trim(line: &[u8]) -> &[u8] {
     l
 }
 
+/// Room for one move report of [`move_report`].
+pub const MAX_REPORT: usize = 128;
+
+/// What `exp-nim` writes after a move: `You took K stones.` (or `Opponent took`,
+/// with ` and used reset` before the dot), `Current max: X`, `Stones left: S` and a
+/// line of 39 dashes, each line ended. The other end of [`TextClient`], for a host
+/// that is the text client of a bot (the tournament's `text:` bots).
+pub fn move_report(
+    yours: bool,
+    mv: Move,
+    current_max: u32,
+    stones_left: u32,
+) -> Vec<u8, MAX_REPORT> {
+    let mut out: Vec<u8, MAX_REPORT> = Vec::new();
+    let mut put = |bytes: &[u8]| {
+        // Three u32 and fixed words fit in MAX_REPORT.
+        let _ = out.extend_from_slice(bytes);
+    };
+    put(if yours {
+        b"You took "
+    } else {
+        b"Opponent took "
+    });
+    put(&Decimal::new(u64::from(mv.take)));
+    put(if mv.reset {
+        b" stones and used reset.\n"
+    } else {
+        b" stones.\n"
+    });
+    put(b"Current max: ");
+    put(&Decimal::new(u64::from(current_max)));
+    put(b"\nStones left: ");
+    put(&Decimal::new(u64::from(stones_left)));
+    put(b"\n---------------------------------------\n");
+    out
+}
+
+/// What `exp-nim` writes for an answer it cannot read (then the prompt again).
+pub const INVALID: &[u8] = b"Invalid move string\n";
+
+/// What `exp-nim` writes at the end, before the reason line: `Game over`.
+pub const GAME_OVER: &[u8] = b"Game over\n";
+
+/// A bot's answer line `K F` as `exp-nim` reads it: K stones, F a reset when it
+/// is a non-zero integer; `None` for a line it answers with `Invalid move string`.
+pub fn parse_answer(line: &[u8]) -> Option<Move> {
+    let mut words = line
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty());
+    let take = parse_u32(words.next()?)?;
+    let reset = parse_u32(words.next()?)? != 0;
+    Some(Move::new(take, reset))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::take_one::TakeOne;
+
+    #[test]
+    fn what_the_writer_writes_the_reader_reads() {
+        let mut c = TextClient::new(Player::Second, None, 1, 3).unwrap();
+        let mut text = std::vec::Vec::new();
+        text.extend_from_slice(&move_report(false, Move::new(2, true), 3, 5));
+        text.extend_from_slice(PROMPT);
+        let acts = run(&mut c, core::str::from_utf8(&text).unwrap());
+        assert_eq!(acts, [TextAction::Send(Vec::from_slice(b"1 0\n").unwrap())]);
+        assert_eq!(c.game().unwrap().params().stones(), 7);
+        let ans = parse_answer(b"1 0\n").unwrap();
+        assert_eq!(ans, Move::new(1, false));
+        assert_eq!(parse_answer(b"3 1"), Some(Move::new(3, true)));
+        assert_eq!(parse_answer(b"3"), None);
+        assert_eq!(parse_answer(b"x 0"), None);
+        let report = move_report(true, ans, 3, 4);
+        assert_eq!(
+            core::str::from_utf8(&report).unwrap(),
+            "You took 1 stones.\nCurrent max: 3\nStones left: 4\n---------------------------------------\n"
+        );
+    }
 
     fn run(c: &mut TextClient, text: &str) -> std::vec::Vec<TextAction> {
         text.bytes()

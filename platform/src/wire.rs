@@ -5,8 +5,7 @@
 
 use heapless::Vec;
 
-use nimbot::num::Decimal;
-use nimbot::rules::Player;
+use nimbot::{text::Decimal, Player};
 
 /// The largest server message a peer should buffer (a state message is about 300
 /// bytes; names are what can make it longer).

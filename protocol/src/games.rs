@@ -8,10 +8,12 @@
 use super::grammar::{Command, List, Response, SuperNimPlayer, Turn};
 use super::Reply;
 use super::{check_turn, refuse, turn_of, ActiveGame, Error};
-use nimbot::fibonacci as fib;
-use nimbot::rules::{IllegalMove, Player};
-use nimbot::supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
-use nimbot::text::text;
+use nimbot::{
+    fibonacci as fib,
+    supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS},
+    text::text,
+    IllegalMove, Player,
+};
 
 /// Move limit (the cap) of a Super-Nim game on the protocol unless `new supernim`
 /// names one (`cap C`); the game then ends on points.

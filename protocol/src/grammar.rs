@@ -17,13 +17,10 @@
 //! tables of docs/protocol.md are checked against, are [`COMMANDS`].
 
 use super::Reply;
-use nimbot::num::{parse_u32, Decimal};
-use nimbot::policy::Policy;
-use nimbot::rules::{Move, Player};
 #[cfg(feature = "related-games")]
 use nimbot::supernim::{self as sn, MAX_HEAPS};
-use nimbot::text::{match_text, text, Text};
-use nimbot::value::Value;
+use nimbot::text::{match_text, parse_u32, text, Decimal, Text};
+use nimbot::{Move, Player, Policy, Value};
 
 /// The line a board writes once it listens, after every reset.
 pub const BANNER: &str = "nimbot ready";
@@ -1224,7 +1221,7 @@ impl<'a> Response<'a> {
             };
             return Some(Response::SuperNimMove { mv, over });
         }
-        let take = nimbot::num::parse_u64(first)?;
+        let take = nimbot::text::parse_u64(first)?;
         match w.next() {
             #[cfg(feature = "related-games")]
             None => Some(Response::FibonacciMove { take, won: false }),
@@ -1306,9 +1303,9 @@ impl<'a> Response<'a> {
             #[cfg(feature = "related-games")]
             b"fibonacci" => {
                 w.eat(b"stones")?;
-                let stones = nimbot::num::parse_u64(w.next()?)?;
+                let stones = nimbot::text::parse_u64(w.next()?)?;
                 w.eat(b"limit")?;
-                let limit = nimbot::num::parse_u64(w.next()?)?;
+                let limit = nimbot::text::parse_u64(w.next()?)?;
                 Some(Response::FibonacciState {
                     stones,
                     limit,

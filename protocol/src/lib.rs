@@ -59,17 +59,17 @@ use heapless::Vec;
 use grammar::{Command, Context, Opp, Phrase, Question, Reason, Response, State, Turn};
 #[cfg(not(target_arch = "avr"))]
 use grammar::{Entry, List};
-use nimbot::engine::{bot_move, Engine, MoveError};
 #[cfg(feature = "related-games")]
 use nimbot::fibonacci as fib;
-use nimbot::policy::Policy;
-#[cfg(not(target_arch = "avr"))]
-use nimbot::probe::{evaluate_move, root_moves};
-use nimbot::rules::{Game, IllegalMove, Outcome, Params, Player, Position};
-use nimbot::strategy::DecideError;
 #[cfg(feature = "related-games")]
 use nimbot::supernim as sn;
 use nimbot::text::{text, Text};
+use nimbot::{
+    bot_move, DecideError, Engine, Game, IllegalMove, MoveError, Outcome, Params, Player, Policy,
+    Position,
+};
+#[cfg(not(target_arch = "avr"))]
+use nimbot::{evaluate_move, root_moves};
 
 #[cfg(feature = "related-games")]
 mod games;
@@ -97,7 +97,7 @@ const DEFAULT_INIT_MAX: u32 = 3;
 
 /// The line grammar in brief, one command a line with its reply: what `nimbot
 /// serial --help` prints (docs/protocol.md explains it). Checked against
-/// [`grammar::COMMANDS`] by a test (tests/grammar.rs).
+/// [`grammar::COMMANDS`] by a test (protocol/tests/grammar.rs).
 pub const GRAMMAR: &str = concat!(
     "\
 new N R M first|second               -> ok

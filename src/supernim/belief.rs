@@ -18,9 +18,44 @@
 //!   finishes on the opponent's position, a move that loses value nearly rules it
 //!   out; where it does not, strong is scored as uniform (nothing tells them apart).
 
-use super::perfect::Model;
+use alloc::vec::Vec;
+
 use super::rules::{Heaps, Move};
 use super::solver::MoveValue;
+
+/// What [`Perfect`](super::Perfect) knows of its opponent, to choose between moves of equal value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Every legal move equally likely (also the random opponent).
+    Uniform,
+    /// Splits a 2 whenever it can, else any move equally likely (the greedy
+    /// opponent).
+    Greedy,
+    /// Plays only moves of the best exact value: nothing to exploit, so no
+    /// tie-break, as [`Model::None`] (what a [`Belief`] concludes of a strong
+    /// opponent).
+    Strong,
+    /// No tie-break: the first move of best value in the order of
+    /// [`Heaps::moves`].
+    None,
+}
+
+impl Model {
+    /// The opponent's moves of `heaps` with their probabilities under this model
+    /// (empty for [`Model::None`] and [`Model::Strong`], which the tie-break
+    /// does not weigh).
+    pub fn distribution(self, heaps: &Heaps) -> Vec<(Move, f64)> {
+        let moves = heaps.moves();
+        match self {
+            Model::None | Model::Strong => Vec::new(),
+            Model::Greedy if moves.contains(&Move::Split(2)) => alloc::vec![(Move::Split(2), 1.0)],
+            Model::Greedy | Model::Uniform => {
+                let p = 1.0 / moves.len().max(1) as f64;
+                moves.into_iter().map(|mv| (mv, p)).collect()
+            }
+        }
+    }
+}
 
 /// The share of every model's probability spread evenly over all moves.
 pub const NOISE: f64 = 0.05;

@@ -49,10 +49,10 @@ mod search;
 mod solver;
 
 #[cfg(feature = "alloc")]
-pub use belief::{likelihood, Belief, MODELS, NOISE};
+pub use belief::{likelihood, Belief, Model, MODELS, NOISE};
 #[cfg(feature = "alloc")]
 pub use perfect::{
-    heap_reach, Model, Perfect, PerfectDecision, HEAP_REACH, PERFECT_ENTRIES, PERFECT_NODE_BUDGET,
+    heap_reach, Perfect, PerfectDecision, HEAP_REACH, PERFECT_ENTRIES, PERFECT_NODE_BUDGET,
     TIE_BREAK_PLIES,
 };
 pub use players::{

@@ -15,16 +15,16 @@
 #![no_main]
 
 mod hosts;
+// The one unsafe module: system calls, the entry point and the heap (the crate
+// denies unsafe code elsewhere, as the workspace does).
+#[allow(unsafe_code)]
 mod sys;
 
-use nimbot::distance::DistanceCache;
-use nimbot::num::{parse_u32, parse_u64, Decimal};
-use nimbot::policy::Knowledge;
-use nimbot::probe::Evaluation;
-use nimbot::solver::{SolutionCache, SolveBox};
-use nimbot::strategy::DecideError;
-use nimbot::{engine::Limits, strategy::Oracle, Decision, Params, Table};
-use nimbot::{Engine, Player, Policy, Position};
+use nimbot::{
+    text::{parse_u32, parse_u64, Decimal},
+    DecideError, Decision, DistanceCache, Engine, Evaluation, Knowledge, Limits, Oracle, Params,
+    Player, Policy, Position, SolutionCache, SolveBox, Table,
+};
 use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::tcp_client::{Client, ClientError, Step};
 use nimbot_platform::text_client::{TextAction, TextClient, TextError};
@@ -280,11 +280,11 @@ impl Engine for TinyEngine {
     }
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
-        nimbot::policy::decide(oracle, pos, policy)
+        policy.decide(oracle, pos)
     }
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
         let oracle = self.cover(SolveBox::around(pos), pos)?;
-        let value = nimbot::strategy::position_value(oracle, pos)?;
+        let value = nimbot::position_value(oracle, pos)?;
         // Distances of the smallest box around `pos` (unless kept ones cover it):
         // all a `query` or a `moves` needs.
         let distance = self

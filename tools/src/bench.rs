@@ -11,9 +11,10 @@ use std::process::ExitCode;
 use clap::Args;
 use std::time::Instant;
 
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::table::{encode_with as encode_table_with, Encoding as TableEncoding};
-use nimbot::{Params, Position, Table};
+use nimbot::{
+    table::{encode_with as encode_table_with, Encoding as TableEncoding},
+    Params, Position, Solution, SolveBox, Table,
+};
 
 use crate::generate::{generate, LimitArgs};
 use crate::naive::naive_solve;

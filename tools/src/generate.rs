@@ -7,9 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::table::encode as encode_table;
-use nimbot::{Params, Table};
+use nimbot::{table::encode as encode_table, Params, Solution, SolveBox, Table};
 
 use crate::{grouped, progress, GENERATOR};
 

@@ -4,8 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::table::FORMAT_VERSION;
-use nimbot::Table;
+use nimbot::{table::FORMAT_VERSION, Table};
 
 use crate::decoded::keys_per_cap;
 use crate::{grouped, open, read};

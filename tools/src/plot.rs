@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_games::raster::{Canvas, LINE};
+use nimbot_picture::{Canvas, LINE};
 
 use crate::decoded::Decoded;
 use crate::{open, progress, read};

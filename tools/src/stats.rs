@@ -9,9 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use nimbot::distance::Distances;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{Params, Position, Value};
+use nimbot::{Distances, Params, Position, Solution, SolveBox, Value};
 
 use crate::generate::LimitArgs;
 use crate::grouped;

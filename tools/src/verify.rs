@@ -11,8 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{Move, Position};
+use nimbot::{Move, Position, Solution, SolveBox};
 
 use crate::decoded::Decoded;
 use crate::{grouped, open, progress, read};

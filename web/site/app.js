@@ -1,25 +1,48 @@
 // nimbot in the browser: the explorer, a board to play on, and a game's value
-// history. Every answer comes from the core compiled to WebAssembly
-// (nimbot.wasm, web/src/lib.rs): the rules (the position after a move), the
-// values and distances of moves, and nimbot's own moves. This file only asks and
-// draws. No library, nothing fetched but nimbot.wasm and distances.bin (both
-// preloaded by index.html) from the same place.
+// history. Every answer comes from the Rust the command line runs, compiled to
+// WebAssembly (nimbot.wasm, web/src/lib.rs): the rules (the position after a
+// move or after the moves of a link), the values and distances of moves in
+// `nimbot moves`' order, the best line, nimbot's moves and its policies, game
+// records, and the analysis of a record or game log with its chart. This file
+// only asks, draws and wires the page's events. No library, nothing fetched but
+// nimbot.wasm and distances.bin (both preloaded by index.html) from the same place.
 'use strict';
 
 const UNKNOWN = 0xffffffff;
-const POLICIES = { first: 0, trap: 1, longest: 2 };
 const REFUSALS = {
   '-1': 'not a position', '-2': 'too many stones for this page',
   '-3': 'the take is outside 1..=limit', '-4': 'no resets left',
   '-5': 'the engine could not answer', '-6': 'unknown policy',
 };
+const INVALID = -8; // the module says why, in its text answer
 let W = null; // the module's exports
 const $ = (id) => document.getElementById(id);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
-// ---- the core, through its exports -------------------------------------------
+// ---- the module's exports: numbers and text in, numbers and text out ---------------
+
+// The module's last text answer.
+function answerText() {
+  return decoder.decode(new Uint8Array(W.memory.buffer, W.nb_text(), W.nb_text_len()));
+}
 
 function refused(code) {
-  return new Error(REFUSALS[String(code)] || `error ${code}`);
+  return new Error(code === INVALID ? answerText() : REFUSALS[String(code)] || `error ${code}`);
+}
+
+// `r`, the export's answer, unless it is a refusal.
+function ok(r) {
+  if (r < 0) throw refused(r);
+  return r;
+}
+
+// Hand `text` to the module (the next export reads it).
+function put(text) {
+  const bytes = encoder.encode(text);
+  const at = W.nb_input(bytes.length);
+  if (at === 0 && bytes.length > 0) throw new Error('the module has no memory for the input');
+  new Uint8Array(W.memory.buffer, at, bytes.length).set(bytes);
 }
 
 function words(n) {
@@ -30,91 +53,113 @@ function args(p) {
   return [p.s, p.c, p.a, p.b, p.f, p.m];
 }
 
-// The start of a game with N stones, R resets each, initial maximum M.
-function start(n, r, m) {
-  return { s: n, c: m, a: r, b: r, f: 0, m };
-}
+const dist = (d) => (d === UNKNOWN ? null : d);
+const move = (w, o) => ({ take: w[o], reset: w[o + 1] === 1, value: w[o + 2] ? 'win' : 'lose', distance: dist(w[o + 3]) });
 
-function limit(p) {
-  return p.f ? p.m : p.c;
-}
-
-// Every move of `p` with its value and distance, in the core's probe order.
+// Every move of `p` with its value and distance, in `nimbot moves`' order.
 // Without `distances`, a position in the table gets values alone, at once.
 function probe(p, distances = true) {
-  const count = W.nb_moves(...args(p), distances ? 1 : 0);
-  if (count < 0) throw refused(count);
+  const count = ok(W.nb_moves(...args(p), distances ? 1 : 0));
   const w = words(2 + 4 * count);
-  const dist = (d) => (d === UNKNOWN ? null : d);
   const moves = [];
-  for (let i = 0; i < count; i++) {
-    const o = 2 + 4 * i;
-    moves.push({ take: w[o], reset: w[o + 1] === 1, value: w[o + 2] ? 'win' : 'lose', distance: dist(w[o + 3]) });
-  }
+  for (let i = 0; i < count; i++) moves.push(move(w, 2 + 4 * i));
   return { value: w[0] ? 'win' : 'lose', distance: dist(w[1]), moves };
 }
 
 // The opponent's position after `mv`, or null if it empties the pile.
 function after(p, mv) {
-  const r = W.nb_after(...args(p), mv.take, mv.reset ? 1 : 0);
-  if (r < 0) throw refused(r);
-  if (r === 0) return null;
+  if (ok(W.nb_after(...args(p), mv.take, mv.reset ? 1 : 0)) === 0) return null;
   const w = words(5);
   return { s: w[0], c: w[1], a: w[2], b: w[3], f: w[4], m: p.m };
 }
 
+// nimbot's move at `p` under the policy called `policy`.
 function decide(p, policy) {
-  const r = W.nb_decide(...args(p), POLICIES[policy]);
-  if (r < 0) throw refused(r);
+  put(policy);
+  ok(W.nb_decide(...args(p)));
   const w = words(3);
   return { take: w[0], reset: w[1] === 1 };
 }
 
-// Winning moves first, fastest first; then losing ones, longest first (stable:
-// equal moves keep the probe's order), as `nimbot moves` prints them.
-function bestFirst(moves) {
-  const key = (m) => [m.value === 'win' ? 0 : 1, m.value === 'win' ? (m.distance || 0) : -(m.distance || 0)];
-  return moves.map((m, i) => [key(m), i, m])
-    .sort((x, y) => x[0][0] - y[0][0] || x[0][1] - y[0][1] || x[1] - y[1])
-    .map((x) => x[2]);
-}
-
-// The best-play line from `p` to the end: the first of the best moves each ply.
+// The best-play line from `p` to the end (`nimbot line`).
 function bestLine(p) {
+  const count = ok(W.nb_line(...args(p)));
+  const w = words(4 * count);
   const line = [];
-  for (let here = p; here; ) {
-    const mv = bestFirst(probe(here).moves)[0];
-    line.push(mv);
-    here = after(here, mv);
-  }
+  for (let i = 0; i < count; i++) line.push(move(w, 4 * i));
   return line;
 }
 
-function moveText(m) {
-  return `${m.take}${m.reset ? 'r' : ''}`;
+function limit(p) {
+  return ok(W.nb_limit(...args(p)));
 }
 
-function parseMoves(text) {
-  return (text || '').split(/[\s,.+]+/).filter((w) => w).map((w) => {
-    const x = /^(\d+)([rR]?)$/.exec(w);
-    if (!x) throw new Error(`"${w}" is not a move (a take, r after it for a reset)`);
-    return { take: Number(x[1]), reset: x[2] !== '' };
+// The game of N, R, M after `moves` (the notation: "3 2 2r"): the position in
+// front of the player to move and that player (0 first), or the winner.
+function replay(n, r, m, moves) {
+  put(moves);
+  const going = ok(W.nb_replay(n, r, m));
+  const w = words(6);
+  return going ? { pos: { s: w[0], c: w[1], a: w[2], b: w[3], f: w[4], m }, mover: w[5] }
+    : { pos: null, winner: w[0] };
+}
+
+// A game record, as `--record` writes it, of `request` (the game and its moves).
+function record(request) {
+  put(JSON.stringify(request));
+  ok(W.nb_record());
+  return answerText();
+}
+
+// `nimbot analyze --json` of a record or game log, and its chart (SVG).
+function analysis(text, r, m) {
+  put(text);
+  ok(W.nb_analyze(r, m));
+  const lines = answerText().trim().split('\n').map((l) => JSON.parse(l));
+  ok(W.nb_chart());
+  return { plies: lines.slice(0, -1), summary: lines[lines.length - 1], svg: answerText() };
+}
+
+// The policies nimbot plays here: [{name, summary, default}].
+function policies() {
+  ok(W.nb_policies());
+  return answerText().trim().split('\n').map((l) => {
+    const [name, summary, mark] = l.split('\t');
+    return { name, summary, default: mark === 'default' };
   });
 }
 
-// The position after `moves` from the start, and who is to move (0 first).
-function replay(n, r, m, moves) {
-  if (!(n >= 1 && n <= W.nb_max_stones())) throw new Error(`N must be 1..${W.nb_max_stones()}`);
-  let p = start(n, r, m);
-  for (let i = 0; i < moves.length; i++) {
-    if (!p) throw new Error(`the game was over before move ${i + 1}`);
-    try {
-      p = after(p, moves[i]);
-    } catch (e) {
-      throw new Error(`move ${i + 1} (${moveText(moves[i])}) is illegal: ${e.message}`);
-    }
-  }
-  return { pos: p, mover: moves.length % 2 };
+// Fibonacci Nim: the game of `n` stones after `takes` ("3 2") and every take
+// with its value; nimbot's take there.
+function fibExplore(n, takes) {
+  put(takes);
+  ok(W.nb_fib(n));
+  return JSON.parse(answerText());
+}
+
+function fibDecide(n, takes) {
+  put(takes);
+  ok(W.nb_fib_decide(n));
+  return String(words(1)[0]);
+}
+
+// Super-Nim: the game from `heaps` ("2 4 5") with `cap` plies after `moves`
+// ("s2 m1-5") and every move, with its exact value if `values`; nimbot's move.
+function snExplore(heaps, cap, moves, values) {
+  put(`${heaps}|${moves}`);
+  ok(W.nb_sn(cap, values ? 1 : 0));
+  return JSON.parse(answerText());
+}
+
+function snDecide(heaps, cap, moves) {
+  put(`${heaps}|${moves}`);
+  ok(W.nb_sn_decide(cap));
+  return answerText();
+}
+
+// A move in the notation the page's links and forms use: `3`, or `2r`.
+function moveText(m) {
+  return `${m.take}${m.reset ? 'r' : ''}`;
 }
 
 function posText(p) {
@@ -128,27 +173,6 @@ function describe(p) {
 
 function plies(d) {
   return d === null ? '-' : `${d} ${d === 1 ? 'ply' : 'plies'}`;
-}
-
-// A game record in the format `--record` writes (host/src/record.rs), which
-// `nimbot analyze` and this page's Analysis read.
-function record(n, r, m, moves, names, command, policy, winner, reason) {
-  const lines = [{
-    kind: 'header', format: 1, command, stones: n, resets: r, init_max: m, names,
-    seat: null, nimbot: 'web', policy: policy || null, started_unix: Date.now() / 1000,
-  }];
-  let p = start(n, r, m);
-  moves.forEach((mv, i) => {
-    const e = probe(p);
-    const mine = e.moves.find((x) => x.take === Math.min(mv.take, p.s) && x.reset === (mv.reset && mv.take < p.s));
-    lines.push({
-      kind: 'ply', ply: i + 1, seat: i % 2, take: mv.take, reset: mv.reset, value: e.value,
-      distance: e.distance, blunder: e.value === 'win' && !!mine && mine.value === 'lose', refused: false, clock: null,
-    });
-    p = after(p, mv);
-  });
-  lines.push({ kind: 'end', winner, reason });
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
 function download(a, text) {
@@ -187,6 +211,14 @@ function settle() {
 function explore(params) {
   const gen = ++explored;
   pending = null;
+  const game = params.get('game') || 'expanding';
+  $('ex-game').value = game;
+  $('ex-expanding').hidden = game !== 'expanding';
+  $('ex-other').hidden = game === 'expanding';
+  if (game !== 'expanding') {
+    exploreOther(game, params);
+    return;
+  }
   const f = $('ex-form');
   const n = Number(params.get('n') || 20);
   const r = Number(params.get('r') || 4);
@@ -198,13 +230,14 @@ function explore(params) {
   f.pos.value = posParam ? posParam.split('.').join(' ') : '';
   const status = $('ex-status');
   const body = $('ex-moves').tBodies[0];
+  const movesList = movesText.split('.').filter((w) => w);
   body.innerHTML = '';
   $('ex-line').textContent = '';
   $('ex-download').removeAttribute('href');
   $('ex-permalink').href = posParam ? exploreLink({ m, pos: posParam }) : exploreLink({ n, r, m, moves: movesText });
   status.className = 'status';
   let p;
-  let moves = null;
+  let byMoves = false;
   let who = '';
   const failed = (err) => {
     status.className = 'status error';
@@ -215,11 +248,11 @@ function explore(params) {
   const draw = (e) => {
     status.innerHTML = `${esc(describe(p))}${who}: <span class="${e.value}" id="ex-value" data-value="${e.value}" data-distance="${e.distance ?? ''}">${e.value} in ${plies(e.distance)}</span>`;
     const link = (mv) => {
-      if (moves) return exploreLink({ n, r, m, moves: moves.concat([mv]).map(moveText).join('.') });
+      if (byMoves) return exploreLink({ n, r, m, moves: movesList.concat([moveText(mv)]).join('.') });
       const next = after(p, mv);
       return next ? exploreLink({ m, pos: posText(next).split(' ').join('.') }) : null;
     };
-    body.innerHTML = bestFirst(e.moves).map((mv) => {
+    body.innerHTML = e.moves.map((mv) => {
       const next = after(p, mv);
       const href = link(mv);
       const where = next ? `<a href="${href}">${esc(posText(next))}</a>` : 'the pile is empty: the mover wins';
@@ -234,9 +267,12 @@ function explore(params) {
     const best = bestLine(p);
     $('ex-line').textContent = best.map((mv, i) => `${i + 1}. ${moveText(mv)} (${mv.value} ${mv.distance})`).join('  ');
     let text;
-    if (moves) {
-      const all = moves.concat(best);
-      text = record(n, r, m, all, ['first', 'second'], 'web-line', null, (all.length - 1) % 2, 'best play to the end');
+    if (byMoves) {
+      text = record({
+        command: 'web-line', stones: n, resets: r, init_max: m, names: ['first', 'second'], seat: null,
+        policy: null, moves: movesList.concat(best.map(moveText)).join(' '), reason: 'best play to the end',
+        started_unix: Date.now() / 1000,
+      });
     } else {
       text = JSON.stringify({
         stones: p.s, cap: p.c, own_resets: p.a, opp_resets: p.b, reset_pending: p.f === 1, init_max: p.m,
@@ -251,8 +287,8 @@ function explore(params) {
       if (x.length !== 5 || x.some((v) => !Number.isInteger(v) || v < 0)) throw new Error('a position is five numbers S C A B F');
       p = { s: x[0], c: x[1], a: x[2], b: x[3], f: x[4], m };
     } else {
-      moves = parseMoves(movesText);
-      const g = replay(n, r, m, moves);
+      byMoves = true;
+      const g = replay(n, r, m, movesList.join(' '));
       if (!g.pos) throw new Error('the game is over: the last move took the last stone');
       p = g.pos;
       who = ` (the ${g.mover ? 'second' : 'first'} player to move)`;
@@ -284,6 +320,82 @@ function explore(params) {
   }
 }
 
+const seatName = (i) => (i ? 'second' : 'first');
+
+// The explorer of Fibonacci Nim and Super-Nim: the position after the moves of
+// the link, and every move with its value, each linking to the position after it.
+function exploreOther(game, params) {
+  const status = $('ox-status');
+  const table = $('ox-moves');
+  status.className = 'status';
+  table.tHead.innerHTML = '';
+  table.tBodies[0].innerHTML = '';
+  $('ex-fib-form').hidden = game !== 'fibonacci';
+  $('ex-sn-form').hidden = game !== 'super-nim';
+  const moves = (params.get('moves') || '').split('.').filter((w) => w);
+  try {
+    if (game === 'fibonacci') {
+      const n = Number(params.get('n') || 20);
+      const f = $('ex-fib-form');
+      f.n.value = n;
+      f.moves.value = moves.join(' ');
+      const link = (ms) => exploreLink({ game, n, moves: ms.join('.') });
+      $('ox-permalink').href = link(moves);
+      const e = fibExplore(n, moves.join(' '));
+      if (e.winner !== null) {
+        status.innerHTML = `<span id="ox-value" data-value="over">The ${seatName(e.winner)} player took the last stone and won.</span>`;
+        return;
+      }
+      status.innerHTML = `${e.stones} stones, limit ${e.limit} (the ${seatName(e.mover)} player to move): ` +
+        `<span class="${e.value}" id="ox-value" data-value="${e.value}">${e.value}</span>`;
+      table.tHead.innerHTML = '<tr><th>take</th><th class="l">value</th><th class="l">position after (stones, limit)</th></tr>';
+      table.tBodies[0].innerHTML = e.moves.map((mv) => `<tr data-move="${mv.take}" data-value="${mv.value}">` +
+        `<td><a href="${link(moves.concat([String(mv.take)]))}">${mv.take}</a></td><td class="l ${mv.value}">${mv.value}</td>` +
+        `<td class="l">${mv.after ? `${mv.after[0]} ${mv.after[1]}` : 'the pile is empty: the mover wins'}</td></tr>`).join('');
+    } else {
+      const heaps = (params.get('heaps') || '2.4.5').split('.').join(' ');
+      const cap = Number(params.get('cap') || 24);
+      const f = $('ex-sn-form');
+      f.heaps.value = heaps;
+      f.cap.value = cap;
+      f.moves.value = moves.join(' ');
+      const link = (ms) => exploreLink({ game, heaps: heaps.split(' ').join('.'), cap, moves: ms.join('.') });
+      $('ox-permalink').href = link(moves);
+      const e = snExplore(heaps, cap, moves.join(' '), true);
+      const where = `heaps ${e.heaps.join(' ') || '(none)'}, ${e.plies_left} plies left, points ${e.scores[0]} (first) and ${e.scores[1]} (second)`;
+      if (e.over) {
+        const end = e.winner === null ? 'a draw' : `the ${seatName(e.winner)} player wins`;
+        status.innerHTML = `${esc(where)}: the game is over, <span id="ox-value" data-value="over">${end}</span>.`;
+        return;
+      }
+      const value = e.value === null
+        ? '<span id="ox-value" data-value="">the solver could not finish within its bound: the moves are listed without values</span>'
+        : `best play gives the mover a margin of <span class="${e.result}" id="ox-value" data-value="${e.value}">${e.value} (${e.result})</span>`;
+      status.innerHTML = `${esc(where)} (the ${seatName(e.mover)} player to move, ahead by ${e.lead}): ${value}`;
+      table.tHead.innerHTML = '<tr><th class="l">move</th><th>margin</th><th class="l">result</th></tr>';
+      table.tBodies[0].innerHTML = e.moves.map((mv) => `<tr data-move="${mv.move}" data-value="${mv.value ?? ''}">` +
+        `<td class="l"><a href="${link(moves.concat([mv.move]))}">${mv.move}</a> (${esc(mv.words)})</td>` +
+        `<td>${mv.value ?? '?'}</td><td class="l ${mv.result ?? ''}">${mv.result ?? '?'}</td></tr>`).join('');
+    }
+  } catch (err) {
+    status.className = 'status error';
+    status.textContent = err.message;
+  }
+}
+
+$('ex-game').addEventListener('change', (ev) => { location.hash = exploreLink({ game: ev.target.value }); });
+$('ex-fib-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  location.hash = exploreLink({ game: 'fibonacci', n: f.n.value, moves: f.moves.value.trim().split(/[\s,]+/).filter((w) => w).join('.') });
+});
+$('ex-sn-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const f = ev.target;
+  const dots = (t) => t.trim().split(/[\s,]+/).filter((w) => w).join('.');
+  location.hash = exploreLink({ game: 'super-nim', heaps: dots(f.heaps.value), cap: f.cap.value, moves: dots(f.moves.value) });
+});
+
 // Run `job` once the page has painted what is in the document now: after the
 // next frame has begun, so that the work does not compete with that paint.
 function afterPaint(job) {
@@ -310,7 +422,7 @@ async function loadDistances() {
   await new Promise((done) => afterPaint(done));
   const bytes = await fetchDistances();
   if (!bytes) return;
-  const at = W.nb_scratch(bytes.byteLength);
+  const at = W.nb_input(bytes.byteLength);
   if (at === 0) return;
   new Uint8Array(W.memory.buffer, at, bytes.byteLength).set(new Uint8Array(bytes));
   // 1: taken; else refused (not the table box's), and solved when first needed.
@@ -332,16 +444,31 @@ let game = null;
 
 function newGame() {
   const f = $('pl-form');
+  if (f.game.value !== 'expanding') {
+    game = {
+      kind: f.game.value, n: Number(f.n.value), heaps: f.heaps.value.trim(), cap: Number(f.cap.value),
+      human: f.seat.value === 'first' ? 0 : 1, moves: [],
+    };
+    playRender();
+    return;
+  }
   game = {
+    kind: 'expanding',
     n: Number(f.n.value), r: Number(f.r.value), m: Number(f.m.value),
-    human: f.seat.value === 'first' ? 0 : 1, policy: f.policy.value, moves: [],
+    human: f.seat.value === 'first' ? 0 : 1, policy: f.policy.value, moves: [], started: Date.now() / 1000,
   };
   playRender();
 }
 
+// The moves so far in the notation.
+function gameMoves() {
+  return game.moves.map(moveText).join(' ');
+}
+
+// nimbot's replies until it is the human's turn or the game is over.
 function botMoves() {
   for (;;) {
-    const g = replay(game.n, game.r, game.m, game.moves);
+    const g = replay(game.n, game.r, game.m, gameMoves());
     if (!g.pos || g.mover === game.human) return g;
     game.moves.push(decide(g.pos, game.policy));
   }
@@ -354,8 +481,13 @@ function playRender() {
   status.className = 'status';
   status.removeAttribute('data-winner');
   $('pl-end').hidden = true;
+  $('pl-reset-label').hidden = !!game && game.kind !== 'expanding';
   if (!game) {
     status.textContent = 'Choose a game and press New game.';
+    return;
+  }
+  if (game.kind !== 'expanding') {
+    playOther(status, takes);
     return;
   }
   let g;
@@ -368,43 +500,48 @@ function playRender() {
   }
   $('pl-moves').textContent = game.moves.map((mv, i) => `${i % 2 === game.human ? 'you' : 'nimbot'} ${moveText(mv)}`).join(', ') || '(none yet)';
   if (!g.pos) {
-    const winner = (game.moves.length - 1) % 2;
+    const winner = g.winner;
     status.dataset.winner = winner;
     status.textContent = winner === game.human
       ? 'You took the last stone: you win.'
       : 'nimbot took the last stone: nimbot wins.';
     const names = game.human === 0 ? ['you', 'nimbot'] : ['nimbot', 'you'];
-    const text = record(game.n, game.r, game.m, game.moves, names, 'web-play', game.policy, winner,
-      `Player ${names[winner]} won the game!`);
+    const text = record({
+      command: 'web-play', stones: game.n, resets: game.r, init_max: game.m, names, seat: 1 - game.human,
+      policy: game.policy, moves: gameMoves(), reason: `Player ${names[winner]} won the game!`,
+      started_unix: game.started,
+    });
     download($('pl-download'), text);
     $('pl-analyze').onclick = (ev) => { ev.preventDefault(); location.hash = '#analysis'; analyze(text); };
     $('pl-end').hidden = false;
     return;
   }
   const p = g.pos;
-  const hints = $('pl-hints').checked ? probe(p) : null;
-  const canReset = p.a > 0;
+  const hints = $('pl-hints').checked;
+  // The legal moves (with their values and distances for the hints).
+  const legal = probe(p, hints);
+  const canReset = legal.moves.some((x) => x.reset);
   $('pl-reset').disabled = !canReset;
   if (!canReset) $('pl-reset').checked = false;
   const reset = $('pl-reset').checked;
   status.innerHTML = `Your move: ${esc(describe(p))}.` +
-    (hints ? ` <span class="${hints.value}">You ${hints.value === 'win' ? 'can win' : 'lose against best play'} (${plies(hints.distance)}).</span>` : '');
-  for (let k = 1; k <= Math.min(limit(p), p.s); k++) {
+    (hints ? ` <span class="${legal.value}">You ${legal.value === 'win' ? 'can win' : 'lose against best play'} (${plies(legal.distance)}).</span>` : '');
+  // A button a take, with the reset when it is asked for and the take allows it.
+  const plain = legal.moves.filter((x) => !x.reset).sort((x, y) => x.take - y.take);
+  for (const base of plain) {
+    const mv = (reset && legal.moves.find((x) => x.reset && x.take === base.take)) || base;
     const b = document.createElement('button');
     b.type = 'button';
-    b.dataset.take = k;
-    b.textContent = `take ${k}${reset && k < p.s ? ' + reset' : ''}`;
+    b.dataset.take = mv.take;
+    b.textContent = `take ${mv.take}${mv.reset ? ' + reset' : ''}`;
     if (hints) {
-      const h = hints.moves.find((x) => x.take === k && x.reset === (reset && k < p.s));
-      if (h) {
-        const s = document.createElement('small');
-        s.className = h.value;
-        s.textContent = `${h.value} ${h.distance ?? ''}`;
-        b.appendChild(s);
-      }
+      const s = document.createElement('small');
+      s.className = mv.value;
+      s.textContent = `${mv.value} ${mv.distance ?? ''}`;
+      b.appendChild(s);
     }
     b.onclick = () => {
-      game.moves.push({ take: k, reset: $('pl-reset').checked && k < p.s });
+      game.moves.push({ take: mv.take, reset: mv.reset });
       $('pl-reset').checked = false;
       playRender();
     };
@@ -412,6 +549,68 @@ function playRender() {
   }
 }
 
+// Fibonacci Nim and Super-Nim against nimbot: nimbot's replies, then a button a
+// move (with its value when hints are on), until the game is over.
+function playOther(status, takes) {
+  const fib = game.kind === 'fibonacci';
+  const sofar = () => game.moves.join(' ');
+  const look = (values) => (fib ? fibExplore(game.n, sofar()) : snExplore(game.heaps, game.cap, sofar(), values));
+  const over = (e) => (fib ? e.winner !== null : e.over);
+  let e;
+  try {
+    e = look(false);
+    while (!over(e) && e.mover !== game.human) {
+      game.moves.push(fib ? fibDecide(game.n, sofar()) : snDecide(game.heaps, game.cap, sofar()));
+      e = look(false);
+    }
+  } catch (err) {
+    status.className = 'status error';
+    status.textContent = err.message;
+    return;
+  }
+  $('pl-moves').textContent = game.moves.map((mv, i) => `${i % 2 === game.human ? 'you' : 'nimbot'} ${mv}`).join(', ') || '(none yet)';
+  if (over(e)) {
+    status.dataset.winner = e.winner === null ? 'draw' : e.winner;
+    const who = e.winner === null ? 'a draw' : e.winner === game.human ? 'you win' : 'nimbot wins';
+    status.textContent = fib
+      ? `${e.winner === game.human ? 'You' : 'nimbot'} took the last stone: ${who}.`
+      : `Points: you ${e.scores[game.human]}, nimbot ${e.scores[1 - game.human]}: ${who}.`;
+    return;
+  }
+  const hints = $('pl-hints').checked;
+  if (hints && !fib) e = look(true);
+  status.innerHTML = 'Your move: ' + esc(fib ? `${e.stones} stones, limit ${e.limit}.`
+    : `heaps ${e.heaps.join(' ')}, ${e.plies_left} plies left, points: you ${e.scores[game.human]}, nimbot ${e.scores[1 - game.human]}.`) +
+    (hints && e.value !== null ? ` <span class="${fib ? e.value : e.result}">${fib ? `You ${e.value === 'win' ? 'can win' : 'lose against best play'}.` : `Best play: a margin of ${e.value} (${e.result}).`}</span>` : '');
+  for (const mv of e.moves) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    const move = fib ? String(mv.take) : mv.move;
+    b.dataset.move = move;
+    b.textContent = fib ? `take ${mv.take}` : mv.words;
+    if (hints) {
+      const s = document.createElement('small');
+      s.className = fib ? mv.value : (mv.result ?? '');
+      s.textContent = fib ? mv.value : `${mv.result ?? '?'} ${mv.value ?? ''}`;
+      b.appendChild(s);
+    }
+    b.onclick = () => {
+      game.moves.push(move);
+      playRender();
+    };
+    takes.appendChild(b);
+  }
+}
+
+// The new-game form shows the fields of the game chosen.
+function playForm() {
+  const kind = $('pl-game').value;
+  const shown = { expanding: 'en', fibonacci: 'fib', 'super-nim': 'sn' }[kind];
+  for (const el of $('pl-form').querySelectorAll('.en, .fib, .sn')) el.hidden = !el.classList.contains(shown);
+}
+
+$('pl-game').addEventListener('change', playForm);
+playForm();
 $('pl-form').addEventListener('submit', (ev) => { ev.preventDefault(); newGame(); });
 $('pl-hints').addEventListener('change', playRender);
 $('pl-reset').addEventListener('change', playRender);
@@ -425,129 +624,25 @@ $('pl-undo').addEventListener('click', () => {
 
 // ---- Analysis -----------------------------------------------------------------
 
-// A record's or a game log's plies: {n, r, m, names, plies: [{seat, take, reset}], reason}.
-function readGame(text) {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (lines.length && lines[0].trim().startsWith('{')) {
-    const g = { plies: [], names: ['seat 0', 'seat 1'], reason: null };
-    for (const l of lines) {
-      const x = JSON.parse(l);
-      if (x.kind === 'header') Object.assign(g, { n: x.stones, r: x.resets, m: x.init_max, names: x.names });
-      else if (x.kind === 'ply') g.plies.push({ seat: x.seat, take: x.take, reset: !!x.reset });
-      else if (x.kind === 'end') g.reason = x.reason;
-    }
-    if (g.n === undefined) throw new Error('the record has no header line');
-    return g;
-  }
-  const g = { plies: [], names: [null, null], reason: null, r: Number($('an-r').value), m: Number($('an-m').value) };
-  let first = null;
-  for (let i = 0; i < lines.length; i++) {
-    const x = /^Player (.*) took (\d+) stones?( and used reset)?\.?$/.exec(lines[i]);
-    if (x) {
-      const seat = g.plies.length % 2;
-      if (g.names[seat] === null) g.names[seat] = x[1];
-      g.plies.push({ seat, take: Number(x[2]), reset: !!x[3] });
-      const left = /^Stones left: (\d+)/.exec(lines[i + 2] || '');
-      if (first === null && left) first = Number(left[1]) + Number(x[2]);
-    } else if (lines[i] === 'Game over' && lines[i + 1]) {
-      g.reason = lines[i + 1];
-    }
-  }
-  if (first === null) throw new Error('neither a record (JSON lines) nor a game log (Player ... took K stones.)');
-  g.n = first;
-  g.names = g.names.map((x, i) => x ?? `seat ${i}`);
-  return g;
-}
-
-// Every ply replayed: the mover's value and distance before it, the winning
-// moves, and whether it threw a win away (or was refused), as `nimbot analyze`.
-function analyzeGame(g) {
-  let p = start(g.n, g.r, g.m);
-  const out = [];
-  for (const [i, ply] of g.plies.entries()) {
-    if (!p) break;
-    const e = probe(p);
-    const take = Math.min(ply.take, p.s);
-    const mine = e.moves.find((x) => x.take === take && x.reset === (ply.reset && take < p.s));
-    const row = {
-      ply: i + 1, seat: ply.seat, take: ply.take, reset: ply.reset, stones: p.s, limit: limit(p),
-      value: e.value, distance: e.distance, winning: e.moves.filter((x) => x.value === 'win'), refused: null,
-    };
-    try {
-      p = after(p, ply);
-    } catch (err) {
-      row.refused = err.message;
-      p = null;
-    }
-    row.blunder = row.refused !== null || (e.value === 'win' && !!mine && mine.value === 'lose');
-    out.push(row);
-  }
-  return out;
-}
-
-const SEAT = ['#1f6fd1', '#d9730d'];
-
-// The value history: one point a ply at the distance before it, coloured by the
-// seat winning there; blunders ringed in red, the first one named (as
-// `nimbot analyze --plot` draws it).
-function chart(g, rows) {
-  const w = 640, h = 340, left = 56, right = 16, top = 40, bottom = 44;
-  const n = Math.max(rows.length, 1);
-  const dmax = Math.max(1, ...rows.map((r) => r.distance || 0));
-  const x = (i) => left + (w - left - right) * (i + 0.5) / n;
-  const y = (d) => top + (h - top - bottom) * (1 - d / dmax);
-  const s = [`<svg xmlns="http://www.w3.org/2000/svg" id="an-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="sans-serif" font-size="12">`,
-    '<rect width="100%" height="100%" fill="#fff"/>',
-    `<text x="${left}" y="16" font-weight="bold">${esc(`N = ${g.n}, R = ${g.r}, M = ${g.m}: ${g.names[0]} (seat 0) v ${g.names[1]} (seat 1)`)}</text>`,
-    `<path d="M${left} ${top}V${h - bottom}H${w - right}" stroke="#444" fill="none"/>`,
-    `<text x="${(left + w - right) / 2}" y="${h - 8}" text-anchor="middle">ply</text>`,
-    `<text x="14" y="${(top + h - bottom) / 2}" transform="rotate(-90 14 ${(top + h - bottom) / 2})" text-anchor="middle">plies to the end</text>`];
-  for (const d of [0, Math.floor(dmax / 2), dmax]) s.push(`<text x="${left - 6}" y="${y(d) + 4}" text-anchor="end">${d}</text>`);
-  const step = Math.max(1, Math.floor(n / 10));
-  rows.forEach((r, i) => { if (i === 0 || (i + 1) % step === 0) s.push(`<text x="${x(i)}" y="${h - bottom + 16}" text-anchor="middle">${i + 1}</text>`); });
-  const pts = rows.map((r, i) => (r.distance === null ? null : `${x(i).toFixed(1)},${y(r.distance).toFixed(1)}`)).filter((v) => v);
-  if (pts.length > 1) s.push(`<polyline points="${pts.join(' ')}" fill="none" stroke="#999"/>`);
-  let first = null;
-  rows.forEach((r, i) => {
-    if (r.distance === null) return;
-    const winning = r.value === 'win' ? r.seat : 1 - r.seat;
-    const cx = x(i).toFixed(1), cy = y(r.distance).toFixed(1);
-    s.push(`<circle class="ply" data-ply="${i + 1}" cx="${cx}" cy="${cy}" r="4" fill="${SEAT[winning]}"><title>ply ${i + 1}: seat ${r.seat} moves ${moveText(r)}, ${r.value} in ${r.distance}</title></circle>`);
-    if (r.blunder) {
-      if (!first) first = { i, r, cx: Number(cx), cy: Number(cy) };
-      s.push(`<circle class="blunder" data-ply="${i + 1}" cx="${cx}" cy="${cy}" r="8" fill="none" stroke="#d11f1f" stroke-width="2"/>`);
-    }
-  });
-  if (first) {
-    const anchor = first.cx > w / 2 ? 'end' : 'start';
-    s.push(`<text class="first-blunder" x="${first.cx}" y="${Math.max(first.cy - 12, top)}" fill="#d11f1f" text-anchor="${anchor}">${esc(`first blunder: ply ${first.i + 1} by seat ${first.r.seat} (${g.names[first.r.seat]})`)}</text>`);
-  }
-  SEAT.forEach((c, seat) => {
-    const kx = w - right - 250 + 130 * seat;
-    s.push(`<circle cx="${kx}" cy="30" r="4" fill="${c}"/><text x="${kx + 8}" y="34">seat ${seat} winning</text>`);
-  });
-  s.push('</svg>');
-  return s.join('');
-}
-
+// The analysis of a record or game log (`nimbot analyze`): its chart, a row a
+// ply, and a summary line.
 function analyze(text) {
   const status = $('an-status');
   status.className = 'status';
   try {
-    const g = readGame(text);
-    const rows = analyzeGame(g);
-    $('an-chart').innerHTML = chart(g, rows);
-    $('an-plies').tBodies[0].innerHTML = rows.map((r) => {
-      const verdict = r.refused ? `BLUNDER: refused (${r.refused})` : r.blunder ? 'BLUNDER: threw the win away'
-        : r.value === 'win' ? 'won, kept it' : 'lost';
-      return `<tr class="${r.blunder ? 'blunder' : ''}" data-ply="${r.ply}"><td>${r.ply}</td><td>${r.seat}</td><td>${moveText(r)}</td>` +
-        `<td>${r.stones}</td><td>${r.limit}</td><td class="l ${r.value}">${r.value} ${r.distance ?? '-'}</td>` +
-        `<td class="l">${esc(verdict)}</td><td class="l">${r.winning.map(moveText).join(' ') || '-'}</td></tr>`;
-    }).join('');
-    const blunders = rows.filter((r) => r.blunder);
-    status.textContent = `${rows.length} plies; ` + (blunders.length
-      ? `first blunder: ply ${blunders[0].ply} by seat ${blunders[0].seat} (${g.names[blunders[0].seat]}); ${blunders.length} in all`
-      : 'no blunders') + (g.reason ? `; ${g.reason}` : '');
+    const a = analysis(text, Number($('an-r').value), Number($('an-m').value));
+    $('an-chart').innerHTML = a.svg;
+    $('an-plies').tBodies[0].innerHTML = a.plies.map((r) =>
+      `<tr class="${r.blunder ? 'blunder' : ''}" data-ply="${r.ply}"><td>${r.ply}</td><td>${r.seat}</td><td>${moveText(r)}</td>` +
+      `<td>${r.stones_before}</td><td>${r.limit}</td><td class="l ${r.value}">${r.value} ${r.distance ?? '-'}</td>` +
+      `<td class="l">${esc(r.verdict)}</td><td class="l">${r.winning_moves.map(moveText).join(' ') || '-'}</td></tr>`).join('');
+    const s = a.summary;
+    const firsts = s.first_blunder_ply.map((ply, seat) => ({ ply, seat })).filter((x) => x.ply !== null)
+      .sort((x, y) => x.ply - y.ply);
+    const blunders = s.blunders[0] + s.blunders[1];
+    status.textContent = `${s.plies} plies; ` + (firsts.length
+      ? `first blunder: ply ${firsts[0].ply} by seat ${firsts[0].seat} (${s.names[firsts[0].seat]}); ${blunders} in all`
+      : 'no blunders') + (s.reason ? `; ${s.reason}` : '');
   } catch (err) {
     status.className = 'status error';
     status.textContent = err.message;
@@ -586,7 +681,7 @@ function route(hash) {
 window.addEventListener('hashchange', () => route());
 
 // For the tests and the benchmark: the same answers the views draw.
-window.nimbot = { probe, after, decide, bestLine, replay, start, analyzeGame, readGame, route, settle };
+window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, snExplore, route, settle };
 
 (async () => {
   try {
@@ -595,6 +690,9 @@ window.nimbot = { probe, after, decide, bestLine, replay, start, analyzeGame, re
     performance.mark('nimbot-instantiated');
     distancesLoaded = loadDistances().catch(() => {});
     route();
+    // The policies nimbot plays here, from the registry (Policy::ALL).
+    $('pl-policy').innerHTML = policies().map((p) =>
+      `<option value="${esc(p.name)}"${p.default ? ' selected' : ''}>${esc(p.name)} (${esc(p.summary)})</option>`).join('');
     await distancesLoaded;
     window.nimbotReady = true;
   } catch (err) {

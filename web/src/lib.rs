@@ -1,20 +1,29 @@
-//! nimbot in the browser: the core compiled to WebAssembly with plain `extern "C"`
-//! exports of numbers, read by a small hand-written script (`web/static/app.js`).
+//! nimbot in the browser: the core and `nimbot-study` compiled to WebAssembly with
+//! plain `extern "C"` exports, read by a small hand-written script
+//! (`web/site/app.js`), which draws the answers and wires the page's events.
 //!
-//! Why no wasm-bindgen: the page asks four questions (a position's moves with
-//! their values and distances, the position after a move, the move a policy
-//! plays, the limits), all of them numbers in and numbers out. Plain exports keep
-//! the module free of glue code and the build free of a `wasm-bindgen-cli` that
-//! must match the library's version (installed from crates.io on every fresh CI
-//! machine); the script reads the answers from one buffer of `u32`s.
+//! Every answer the page shows is the command line's, from the same code: a
+//! position's moves with their values and distances in `nimbot moves`' order
+//! ([`nb_moves`]), the position after a move ([`nb_after`]) or after the moves of
+//! a permalink ([`nb_replay`]), the best line ([`nb_line`]), nimbot's move under
+//! a policy of [`Policy::ALL`] ([`nb_policies`], [`nb_decide`]), a game's record
+//! ([`nb_record`]), and the analysis of a record or game log with its chart
+//! ([`nb_analyze`], [`nb_chart`]).
+//!
+//! Why no wasm-bindgen: numbers go in as arguments and come back in one buffer of
+//! `u32`s ([`nb_out`]); text goes in through [`nb_input`] and comes back as UTF-8
+//! ([`nb_text`], [`nb_text_len`]). Plain exports keep the module free of glue code
+//! and the build free of a `wasm-bindgen-cli` that must match the library's
+//! version (installed from crates.io on every fresh CI machine).
 //!
 //! The engine: the default table (N <= 999, R <= 4, M = 3, embedded: 1,772 bytes)
 //! answers values at once; distances and every game beyond the table come from
 //! the solver, within [`SOLVER_BUDGET`] bytes, for piles up to [`MAX_STONES`].
 //!
 //! Every export answers with a number: >= 0 for an answer (its parts in the
-//! buffer at [`nb_out`]), < 0 for an error ([`Refusal`]). Nothing here panics on
-//! any input: positions are validated by the core, which returns typed errors.
+//! buffer at [`nb_out`] or the text at [`nb_text`]), < 0 for an error
+//! ([`Refusal`]; [`Refusal::Invalid`] says why in the text). Nothing here panics
+//! on any input: positions are validated by the core, which returns typed errors.
 //!
 //! The one exception to the workspace's `unsafe_code = "deny"`: the exports'
 //! `#[no_mangle]`, which the lint counts as unsafe because two libraries exporting
@@ -26,11 +35,16 @@
 
 use std::cell::RefCell;
 
-use nimbot::distance::Distances;
-use nimbot::engine::{Limits, SolvingEngine, TableEngine, TableOrSolverEngine};
-use nimbot::probe::{evaluate_move, root_moves, Evaluation};
-use nimbot::solver::{Solution, SolveBox};
-use nimbot::{DecideError, Decision, Engine, Move, Params, Policy, Position, Table};
+use nimbot::{
+    DecideError, Decision, Distances, Engine, Evaluation, Limits, Move, MoveEvaluation, Params,
+    Player, Policy, Position, Solution, SolveBox, SolvingEngine, Table, TableEngine,
+    TableOrSolverEngine,
+};
+use nimbot_study::analysis::Analysis;
+use nimbot_study::chart::Chart;
+use nimbot_study::explore::{best_first, line, probe};
+use nimbot_study::notation::{parse_moves, play};
+use nimbot_study::record::{self, Header};
 
 /// The embedded table's bytes.
 const TABLE: &[u8] = include_bytes!("../../table/default.nimt");
@@ -62,6 +76,9 @@ pub enum Refusal {
     /// The distances handed to [`nb_load_distances`] are not those of the
     /// table's box (or not a distances file at all).
     BadDistances = -7,
+    /// The input is not what the export reads (moves, a record, a game log):
+    /// why, in the text at [`nb_text`].
+    Invalid = -8,
 }
 
 /// A distance nobody knows, in the buffer.
@@ -79,7 +96,7 @@ pub struct WebEngine {
     table_distances: Option<Distances>,
     /// The table box's values as the solver's bits (about 0.2 MB, made on the
     /// first `longest` move in a lost position): with the box's distances, what
-    /// [`longest_move`](nimbot::policy::longest_move) reads.
+    /// [`longest_move`](nimbot::longest_move) reads.
     table_solution: Option<Solution>,
 }
 
@@ -116,7 +133,7 @@ impl WebEngine {
             self.table_distances.as_ref()?,
         );
         dist.covers(pos)
-            .then(|| nimbot::policy::longest_move(sol, dist, pos))
+            .then(|| nimbot::longest_move(sol, dist, pos))
     }
 
     /// Whether the table answers `pos` (it lies in a game the table covers).
@@ -177,7 +194,7 @@ impl Engine for WebEngine {
             // (A position the table's layers do not hold, a cap no game of its
             // pile reaches, goes to the solver.)
             let table = self.both.table();
-            if let Some(value) = table.and_then(|t| nimbot::strategy::position_value(t, pos).ok()) {
+            if let Some(value) = table.and_then(|t| nimbot::position_value(t, pos).ok()) {
                 return Ok(Evaluation {
                     value,
                     distance: Some(d),
@@ -192,13 +209,17 @@ thread_local! {
     static ENGINE: RefCell<Option<WebEngine>> = const { RefCell::new(None) };
     static OUT: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The chart of the last game [`nb_analyze`] read.
+    static CHART: RefCell<Option<Chart>> = const { RefCell::new(None) };
 }
 
-/// Room for `len` bytes the page writes into the module (the distances file):
-/// where they go, or 0 if the memory cannot be had. Write them before any other
-/// call (memory may grow and move), then call [`nb_load_distances`].
+/// Room for `len` bytes the page writes into the module (the distances file, a
+/// policy's name, moves, a record or a game log): where they go, or 0 if the
+/// memory cannot be had. Write them before any other call (memory may grow and
+/// move), then call the export that reads them; it takes them.
 #[no_mangle]
-pub extern "C" fn nb_scratch(len: u32) -> u32 {
+pub extern "C" fn nb_input(len: u32) -> u32 {
     SCRATCH.with(|cell| {
         let mut scratch = cell.borrow_mut();
         scratch.clear();
@@ -211,13 +232,13 @@ pub extern "C" fn nb_scratch(len: u32) -> u32 {
     })
 }
 
-/// Take the distances file the page wrote at [`nb_scratch`] as the distances of
+/// Take the distances file the page wrote at [`nb_input`] as the distances of
 /// the table's box, in place of solving them: 1 if they are, else
 /// [`Refusal::BadDistances`] (the engine then solves them when first needed).
 /// The scratch memory is given back either way.
 #[no_mangle]
 pub extern "C" fn nb_load_distances() -> i32 {
-    let bytes = SCRATCH.with(|cell| core::mem::take(&mut *cell.borrow_mut()));
+    let bytes = take_input();
     let distances = decode_distances(&bytes);
     drop(bytes);
     with_engine(|engine| match distances {
@@ -227,6 +248,49 @@ pub extern "C" fn nb_load_distances() -> i32 {
         }
         _ => Refusal::BadDistances as i32,
     })
+}
+
+/// What the page wrote at [`nb_input`], taken.
+fn take_input() -> Vec<u8> {
+    SCRATCH.with(|cell| core::mem::take(&mut *cell.borrow_mut()))
+}
+
+/// The input as text, or why not (in the text answer).
+fn input_text() -> Result<String, Refusal> {
+    String::from_utf8(take_input()).map_err(|_| invalid("the input is not UTF-8 text"))
+}
+
+/// Put `text` in the text answer.
+fn say(text: &str) {
+    TEXT.with(|t| {
+        let mut t = t.borrow_mut();
+        t.clear();
+        t.push_str(text);
+    });
+}
+
+/// [`Refusal::Invalid`], with `why` in the text answer.
+fn invalid(why: &str) -> Refusal {
+    say(why);
+    Refusal::Invalid
+}
+
+/// `text` as the answer: its length in bytes.
+fn text_answer(text: &str) -> Result<i32, Refusal> {
+    say(text);
+    i32::try_from(text.len()).map_err(|_| invalid("the answer is too long"))
+}
+
+/// Where the last text answer's UTF-8 bytes are (read them before the next call).
+#[no_mangle]
+pub extern "C" fn nb_text() -> u32 {
+    TEXT.with(|t| t.borrow().as_ptr() as usize as u32)
+}
+
+/// The last text answer's length in bytes.
+#[no_mangle]
+pub extern "C" fn nb_text_len() -> u32 {
+    TEXT.with(|t| t.borrow().len() as u32)
 }
 
 /// The engine, made on first use.
@@ -345,6 +409,13 @@ pub extern "C" fn nb_max_stones() -> u32 {
     MAX_STONES
 }
 
+/// The most stones the mover may take at position `S C A B F` (M = `m`): the
+/// page's take buttons and its description of a position.
+#[no_mangle]
+pub extern "C" fn nb_limit(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
+    code(position(s, c, a, b, f, m).map(|p| i32::try_from(p.limit()).unwrap_or(i32::MAX)))
+}
+
 /// The five numbers and M as a position the page accepts.
 fn position(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> Result<Position, Refusal> {
     let a = u8::try_from(a).map_err(|_| Refusal::BadPosition)?;
@@ -375,8 +446,9 @@ fn code(r: Result<i32, Refusal>) -> i32 {
 
 /// Every move of position `S C A B F` (M = `m`) with its value and distance: the
 /// buffer holds the position's value (1 won, 0 lost) and distance, then four words
-/// a move (take, reset 0/1, value, distance), in the root probe's order (takes
-/// ascending, without a reset, then with one). Returns the number of moves.
+/// a move (take, reset 0/1, value, distance), in `nimbot moves`' order
+/// ([`best_first`]: winning moves fastest first, then losing ones longest first).
+/// Returns the number of moves.
 ///
 /// With `distances` 0, a position in the table gets its values alone (distances
 /// [`UNKNOWN`]), at once: the page shows them while the distances are made.
@@ -413,7 +485,7 @@ impl Engine for ValuesOnly<'_> {
 
     fn evaluate(&mut self, pos: &Position) -> Result<Evaluation, DecideError> {
         let table = self.0.both.table();
-        match table.map(|t| nimbot::strategy::position_value(t, pos)) {
+        match table.map(|t| nimbot::position_value(t, pos)) {
             Some(Ok(value)) => Ok(Evaluation {
                 value,
                 distance: None,
@@ -425,24 +497,24 @@ impl Engine for ValuesOnly<'_> {
 }
 
 fn moves<E: Engine>(engine: &mut E, pos: &Position) -> Result<i32, Refusal> {
-    let pos = *pos;
-    {
-        let eval = engine.evaluate(&pos).map_err(|_| Refusal::Engine)?;
-        let mut words = vec![word(eval.value.is_won()), distance(eval.distance)];
-        let mut count = 0i32;
-        for mv in root_moves(&pos) {
-            let e = evaluate_move(engine, &pos, mv).map_err(|_| Refusal::Engine)?;
-            words.extend([
-                e.mv.take,
-                u32::from(e.mv.reset),
-                word(e.value.is_won()),
-                distance(e.distance),
-            ]);
-            count += 1;
-        }
-        answer(&words);
-        Ok(count)
+    let (eval, mut moves) = probe(engine, pos).map_err(|_| Refusal::Engine)?;
+    best_first(&mut moves);
+    let mut words = vec![word(eval.value.is_won()), distance(eval.distance)];
+    for m in &moves {
+        words.extend(move_words(m));
     }
+    answer(&words);
+    i32::try_from(moves.len()).map_err(|_| Refusal::Engine)
+}
+
+/// A move's four words: take, reset (0/1), value for its mover (1 won), distance.
+fn move_words(m: &MoveEvaluation) -> [u32; 4] {
+    [
+        m.mv.take,
+        u32::from(m.mv.reset),
+        word(m.value.is_won()),
+        distance(m.distance),
+    ]
 }
 
 /// The position after `take` (with a reset if `reset` is 1): returns 1 with the
@@ -476,28 +548,49 @@ fn after(pos: &Position, mv: Move) -> Result<i32, Refusal> {
             Ok(1)
         }
         Ok(None) => Ok(0),
-        Err(nimbot::rules::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
+        Err(nimbot::IllegalMove::NoResetsLeft) => Err(Refusal::NoResetsLeft),
         Err(_) => Err(Refusal::BadTake),
     }
 }
 
-/// The move nimbot plays at the position under `policy` (0 first, 1 trap,
-/// 2 longest; a won position always gets a winning move): the buffer holds
-/// take, reset (0/1) and the position's value (1 won). Returns 0.
+/// The policies the page's engine plays, in [`Policy::ALL`]'s order (those that
+/// need no model of the opponent): one line each in the text answer, its name,
+/// a tab, its summary, and a tab and `default` on [`Policy::default`]'s line.
+/// Returns their number.
 #[no_mangle]
-pub extern "C" fn nb_decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, policy: u32) -> i32 {
-    code(decide(s, c, a, b, f, m, policy))
+pub extern "C" fn nb_policies() -> i32 {
+    let lines: Vec<String> = with_engine(|engine| {
+        (Policy::ALL.into_iter().filter(|&p| engine.plays(p)))
+            .map(|p| {
+                let default = if p == Policy::default() {
+                    "\tdefault"
+                } else {
+                    ""
+                };
+                format!("{}\t{}{default}\n", p.as_str(), p.summary())
+            })
+            .collect()
+    });
+    code(text_answer(&lines.concat()).map(|_| lines.len() as i32))
 }
 
-fn decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, policy: u32) -> Result<i32, Refusal> {
+/// The move nimbot plays at the position under the policy whose name the page
+/// wrote at [`nb_input`] (one of [`nb_policies`]; a won position always gets a
+/// winning move): the buffer holds take, reset (0/1) and the position's value
+/// (1 won). Returns 0.
+#[no_mangle]
+pub extern "C" fn nb_decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
+    code(decide(s, c, a, b, f, m))
+}
+
+fn decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> Result<i32, Refusal> {
+    let name = take_input();
     let pos = position(s, c, a, b, f, m)?;
-    let policy = match policy {
-        0 => Policy::First,
-        1 => Policy::Trap,
-        2 => Policy::Longest,
-        _ => return Err(Refusal::BadPolicy),
-    };
+    let policy = Policy::from_name(&name).ok_or(Refusal::BadPolicy)?;
     with_engine(|engine| {
+        if !engine.plays(policy) {
+            return Err(Refusal::BadPolicy);
+        }
         let d = engine.decide(&pos, policy).map_err(|_| Refusal::Engine)?;
         // A reset on the move that empties the pile changes nothing: drop it.
         let reset = d.mv.reset && d.mv.take < pos.stones();
@@ -506,12 +599,310 @@ fn decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, policy: u32) -> Result
     })
 }
 
+/// The game of N = `n`, R = `r`, M = `m` after the moves the page wrote at
+/// [`nb_input`] (`3 2 2r`, `.` or `,` between them too): returns 1 with S C A B F
+/// of the position in front of the player to move and that player (0 first) in
+/// the buffer, or 0 with the winner (0 first) if the moves end the game; a word
+/// that is not a move, a refused move or a game that is not one is
+/// [`Refusal::Invalid`], said in the text.
+#[no_mangle]
+pub extern "C" fn nb_replay(n: u32, r: u32, m: u32) -> i32 {
+    code(replay(n, r, m))
+}
+
+/// The game of `n`, `r`, `m`, or why it is not one (in the text answer).
+fn game_params(n: u32, r: u32, m: u32) -> Result<Params, Refusal> {
+    if n > MAX_STONES {
+        return Err(invalid(&format!("N must be at most {MAX_STONES} here")));
+    }
+    let r = u8::try_from(r).map_err(|_| invalid("too many resets"))?;
+    Params::new(n, r, m).map_err(|e| invalid(&e.to_string()))
+}
+
+fn replay(n: u32, r: u32, m: u32) -> Result<i32, Refusal> {
+    let text = input_text()?;
+    let params = game_params(n, r, m)?;
+    let moves = parse_moves(&text).map_err(|e| invalid(&e))?;
+    let game = play(params, &moves).map_err(|e| invalid(&e))?;
+    match game.position() {
+        Some(p) => {
+            answer(&[
+                p.stones(),
+                p.cap(),
+                u32::from(p.own_resets()),
+                u32::from(p.opp_resets()),
+                u32::from(p.reset_pending()),
+                game.to_move().index() as u32,
+            ]);
+            Ok(1)
+        }
+        None => {
+            let winner = game.winner().unwrap_or(Player::First);
+            answer(&[winner.index() as u32]);
+            Ok(0)
+        }
+    }
+}
+
+/// The best-play line from position `S C A B F` (M = `m`) to the end, the
+/// winner hurrying and the loser holding out (`nimbot line`): four words a ply
+/// (take, reset, value for its mover, distance). Returns the number of plies.
+#[no_mangle]
+pub extern "C" fn nb_line(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
+    code(position(s, c, a, b, f, m).and_then(|pos| {
+        let plies = with_engine(|engine| line(engine, &pos)).map_err(|e| invalid(&e))?;
+        let words: Vec<u32> = plies.iter().flat_map(move_words).collect();
+        answer(&words);
+        i32::try_from(plies.len()).map_err(|_| Refusal::Engine)
+    }))
+}
+
+/// What the page asks [`nb_record`] for: a game of its moves so far.
+#[derive(serde::Deserialize)]
+struct RecordRequest {
+    /// What made the game: `web-play`, `web-line`.
+    command: String,
+    stones: u32,
+    resets: u8,
+    init_max: u32,
+    names: [String; 2],
+    /// nimbot's seat (0 first), if it played.
+    seat: Option<u8>,
+    /// nimbot's policy, if it played.
+    policy: Option<String>,
+    /// The moves from the start, as `nb_replay` reads them.
+    moves: String,
+    /// The end line's reason.
+    reason: String,
+    /// When the game began, in seconds since 1970.
+    started_unix: f64,
+}
+
+/// The record of a game, as `--record` writes it (`nimbot_study::record`): the
+/// page writes a JSON object at [`nb_input`] (command, stones, resets,
+/// init_max, names, seat, policy, moves, reason, started_unix); the record's
+/// JSON lines are the text answer. Returns their length.
+#[no_mangle]
+pub extern "C" fn nb_record() -> i32 {
+    code(record_text())
+}
+
+fn record_text() -> Result<i32, Refusal> {
+    let text = input_text()?;
+    let req: RecordRequest =
+        serde_json::from_str(&text).map_err(|e| invalid(&format!("not a record request: {e}")))?;
+    let params = game_params(req.stones, u32::from(req.resets), req.init_max)?;
+    let moves = parse_moves(&req.moves).map_err(|e| invalid(&e))?;
+    let seat = req.seat.map(|s| {
+        if s == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    });
+    let policy = req
+        .policy
+        .as_deref()
+        .map(str::as_bytes)
+        .map(Policy::from_name);
+    let policy = policy.map(|p| p.ok_or(Refusal::BadPolicy)).transpose()?;
+    let header = Header::new(
+        &req.command,
+        params,
+        req.names,
+        seat,
+        policy,
+        req.started_unix,
+    );
+    let record = with_engine(|engine| record::of_moves(engine, header, &moves, &req.reason))
+        .map_err(|e| invalid(&e))?;
+    text_answer(&record)
+}
+
+/// The analysis of the record or game log the page wrote at [`nb_input`] (R =
+/// `r` and M = `m` for a log, which does not say them), as `nimbot analyze
+/// --json` prints it: a JSON line a ply, then the summary's, in the text
+/// answer; its chart is kept for [`nb_chart`]. Returns the number of plies.
+#[no_mangle]
+pub extern "C" fn nb_analyze(r: u32, m: u32) -> i32 {
+    code(analyze(r, m))
+}
+
+fn analyze(r: u32, m: u32) -> Result<i32, Refusal> {
+    CHART.with(|c| c.borrow_mut().take());
+    let text = input_text()?;
+    let r = u8::try_from(r).map_err(|_| invalid("too many resets"))?;
+    let a =
+        with_engine(|engine| Analysis::of_text(engine, &text, r, m)).map_err(|e| invalid(&e))?;
+    if a.stones > MAX_STONES {
+        return Err(invalid(&format!(
+            "N = {} is too large for this page",
+            a.stones
+        )));
+    }
+    CHART.with(|c| *c.borrow_mut() = Some(Chart::of(&a)));
+    text_answer(&a.json_lines())?;
+    i32::try_from(a.plies.len()).map_err(|_| Refusal::Engine)
+}
+
+/// The chart of the game [`nb_analyze`] read last, as SVG (`nimbot analyze
+/// --plot FILE.svg`'s), in the text answer. Returns its length, or
+/// [`Refusal::Invalid`] when no game was read.
+#[no_mangle]
+pub extern "C" fn nb_chart() -> i32 {
+    let svg = CHART.with(|c| c.borrow().as_ref().map(Chart::svg));
+    code(match svg {
+        Some(svg) => text_answer(&svg),
+        None => Err(invalid("no game analysed")),
+    })
+}
+
+/// The game of Fibonacci Nim of `n` stones (at most [`MAX_STONES`]) after the
+/// takes the page wrote at [`nb_input`] (`3 2 4`): its position and every take
+/// with its value for the mover, as JSON in the text answer
+/// (`nimbot_study::fibonacci::Explored`). Returns the number of takes;
+/// [`Refusal::Invalid`] for a refused take, said in the text.
+#[no_mangle]
+pub extern "C" fn nb_fib(n: u32) -> i32 {
+    code(fib(n).and_then(|e| {
+        text_answer(&nimbot_study::vocab::line(&e))?;
+        i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
+    }))
+}
+
+fn fib(n: u32) -> Result<nimbot_study::fibonacci::Explored, Refusal> {
+    use nimbot_study::fibonacci::{explore, parse_takes};
+    if n > MAX_STONES {
+        return Err(invalid(&format!("N must be at most {MAX_STONES} here")));
+    }
+    let takes = parse_takes(&input_text()?).map_err(|e| invalid(&e))?;
+    explore(u64::from(n), &takes).map_err(|e| invalid(&e))
+}
+
+/// nimbot's take in the Fibonacci Nim game of `n` stones after the takes the
+/// page wrote at [`nb_input`] (`nimbot::fibonacci::decide`: the smallest
+/// Zeckendorf term when it wins, else 1): the buffer holds the take and the
+/// position's value (1 won). Returns 0; [`Refusal::Invalid`] once the game is
+/// over.
+#[no_mangle]
+pub extern "C" fn nb_fib_decide(n: u32) -> i32 {
+    code(fib(n).and_then(|e| {
+        if e.winner.is_some() {
+            return Err(invalid("the game is over"));
+        }
+        let d = nimbot::fibonacci::decide(e.stones, e.limit).map_err(|_| Refusal::Engine)?;
+        let take = u32::try_from(d.take).map_err(|_| Refusal::Engine)?;
+        answer(&[take, word(d.value.is_won())]);
+        Ok(0)
+    }))
+}
+
+/// Nodes the page's Super-Nim solver may visit for one position's values (past
+/// them it says it cannot finish), and the positions it keeps.
+pub const SN_NODES: u64 = 2_000_000;
+/// Positions the page's Super-Nim solver keeps (about 24 bytes each).
+pub const SN_ENTRIES: usize = 1 << 18;
+
+thread_local! {
+    static SN_SOLVER: RefCell<Option<nimbot::supernim::Solver>> = const { RefCell::new(None) };
+    /// nimbot's Super-Nim player in the game being played: the game's start and
+    /// cap, how many of its moves it has seen, and the player (which learns its
+    /// opponent's model from the opponent's moves).
+    static SN_PLAYER: RefCell<Option<(String, u32, usize, nimbot::supernim::Perfect)>> =
+        const { RefCell::new(None) };
+}
+
+/// The Super-Nim game the page wrote at [`nb_input`]: `HEAPS|MOVES` (`2 4 5|s2
+/// m1-5`), with the cap `cap` (plies, 1..=1000).
+fn sn_game(
+    cap: u32,
+) -> Result<(String, nimbot::supernim::Heaps, Vec<nimbot::supernim::Move>), Refusal> {
+    use nimbot_study::supernim::{parse_heaps, parse_moves};
+    let text = input_text()?;
+    let (heaps, moves) = text.split_once('|').unwrap_or((&text, ""));
+    let start = parse_heaps(heaps).map_err(|e| invalid(&e))?;
+    if !(1..=nimbot::supernim::MAX_MOVE_LIMIT).contains(&cap) {
+        return Err(invalid("the cap must be 1..=1000"));
+    }
+    let moves = parse_moves(moves).map_err(|e| invalid(&e))?;
+    Ok((heaps.trim().to_owned(), start, moves))
+}
+
+/// The Super-Nim game the page wrote at [`nb_input`] (`HEAPS|MOVES`, cap `cap`):
+/// its position and every move, with the moves' exact values when `values` is 1
+/// and the solver finishes within [`SN_NODES`], as JSON in the text answer
+/// (`nimbot_study::supernim::Explored`). Returns the number of moves;
+/// [`Refusal::Invalid`] for a refused move, said in the text.
+#[no_mangle]
+pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
+    code(sn_game(cap).and_then(|(_, start, moves)| {
+        let e = SN_SOLVER
+            .with(|cell| {
+                let mut cell = cell.borrow_mut();
+                let solver = (values == 1).then(|| {
+                    let s = cell
+                        .get_or_insert_with(|| nimbot::supernim::Solver::new(SN_NODES, SN_ENTRIES));
+                    s.set_node_bound(SN_NODES);
+                    s
+                });
+                nimbot_study::supernim::explore(solver, start, cap, &moves)
+            })
+            .map_err(|e| invalid(&e))?;
+        text_answer(&nimbot_study::vocab::line(&e))?;
+        i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
+    }))
+}
+
+/// nimbot's move in the Super-Nim game the page wrote at [`nb_input`]
+/// (`HEAPS|MOVES`, cap `cap`): the host's best player (`Perfect`, exact near
+/// the cap, never a move that loses value there), which learns its opponent's
+/// model from the opponent's moves in this game; the text answer is the move's
+/// notation. Returns 0; [`Refusal::Invalid`] once the game is over.
+#[no_mangle]
+pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
+    code(sn_game(cap).and_then(|(key, start, moves)| {
+        use nimbot::supernim::{Game, Perfect, PERFECT_NODE_BUDGET};
+        let mut game = Game::new(start, cap).map_err(|e| invalid(&e.to_string()))?;
+        let mv = SN_PLAYER.with(|cell| -> Result<_, Refusal> {
+            let mut cell = cell.borrow_mut();
+            // Another game, or one taken back: a new player.
+            let fresh = match cell.as_ref() {
+                Some((k, c, seen, _)) => *k != key || *c != cap || *seen > moves.len(),
+                None => true,
+            };
+            if fresh {
+                *cell = Some((key, cap, 0, Perfect::learning(PERFECT_NODE_BUDGET)));
+            }
+            let Some((_, _, seen, player)) = cell.as_mut() else {
+                return Err(Refusal::Engine);
+            };
+            let me = moves.len() % 2;
+            for (i, &mv) in moves.iter().enumerate() {
+                // The opponent's moves it has not seen yet teach it.
+                if i >= *seen && i % 2 != me {
+                    player.observe(game.heaps(), game.plies_left(), mv);
+                }
+                game.play(game.to_move(), mv)
+                    .map_err(|e| invalid(&format!("move {} is illegal: {e}", i + 1)))?;
+            }
+            *seen = moves.len();
+            if game.end().is_some() {
+                return Err(invalid("the game is over"));
+            }
+            let d = player.decide(game.heaps(), game.plies_left(), game.lead());
+            d.mv.ok_or(Refusal::Engine)
+        })?;
+        text_answer(&nimbot_study::supernim::move_text(mv))?;
+        Ok(0)
+    }))
+}
+
 /// The distances of the embedded table's box, solved (what the site's
 /// `distances.bin` holds).
 ///
 /// # Errors
 /// The solver's, if the box cannot be solved here.
-pub fn table_box_distances() -> Result<Distances, nimbot::solver::SolveError> {
+pub fn table_box_distances() -> Result<Distances, nimbot::SolveError> {
     Distances::solve(WebEngine::new().table_box)
 }
 
@@ -523,6 +914,7 @@ pub fn out_words() -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nimbot::root_moves;
     use std::io::Read as _;
 
     #[test]
@@ -572,7 +964,7 @@ mod tests {
         // The export path: the file written into the scratch memory, loaded, then
         // the moves of positions across the box with their distances.
         let bytes = encode_distances(&table_box_distances().unwrap());
-        let ptr = nb_scratch(bytes.len() as u32);
+        let ptr = nb_input(bytes.len() as u32);
         assert_ne!(ptr, 0);
         SCRATCH.with(|s| s.borrow_mut().copy_from_slice(&bytes));
         assert_eq!(nb_load_distances(), 1);
@@ -585,7 +977,7 @@ mod tests {
             .collect();
         assert!(loaded.iter().all(|w| w.iter().all(|&x| x != UNKNOWN)));
         // A damaged file is refused and the engine keeps what it had.
-        nb_scratch(4);
+        nb_input(4);
         assert_eq!(nb_load_distances(), Refusal::BadDistances as i32);
         let solved = table_box_distances().unwrap();
         let mut answers = Vec::new();
@@ -603,8 +995,11 @@ mod tests {
         }
         for (got, want) in loaded.iter().zip(&answers) {
             assert_eq!(got[1], want[1]);
-            let dists: Vec<u32> = got[2..].chunks(4).map(|m| m[3]).collect();
-            let want_dists: Vec<u32> = want[2..].chunks(3).map(|m| m[2]).collect();
+            // (take, reset, distance) of each move, in the probe's order.
+            let mut dists: Vec<[u32; 3]> = got[2..].chunks(4).map(|m| [m[0], m[1], m[3]]).collect();
+            dists.sort_by_key(|m| (m[1], m[0]));
+            let want_dists: Vec<[u32; 3]> =
+                want[2..].chunks(3).map(|m| [m[0], m[1], m[2]]).collect();
             assert_eq!(dists, want_dists);
         }
     }
@@ -613,7 +1008,7 @@ mod tests {
 #[cfg(test)]
 mod longest_tests {
     use super::*;
-    use nimbot::rng::SplitMix64;
+    use nimbot::SplitMix64;
 
     #[test]
     fn longest_from_the_table_box_is_the_solvers_move() {
@@ -644,5 +1039,283 @@ mod longest_tests {
             checked += 1;
         }
         assert!(lost > 50, "{lost}");
+    }
+}
+
+/// The exports against the library they call, on the host (the same code the
+/// browser runs): the command line's answers, its order, records, analyses and
+/// charts.
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+    use nimbot_study::notation::move_text;
+
+    /// The command line's engine: the same table, the solver beside it.
+    fn cli_engine() -> TableOrSolverEngine<'static> {
+        let table = Table::from_bytes(TABLE).ok().map(TableEngine::new);
+        TableOrSolverEngine::new(table, SolvingEngine::default())
+    }
+
+    /// Write `text` where the exports read their input.
+    fn put(text: &str) {
+        let at = nb_input(text.len() as u32);
+        assert_ne!(at, 0);
+        SCRATCH.with(|s| s.borrow_mut().copy_from_slice(text.as_bytes()));
+    }
+
+    fn text() -> String {
+        TEXT.with(|t| t.borrow().clone())
+    }
+
+    #[test]
+    fn moves_come_in_the_command_line_s_order_with_its_values() {
+        let mut engine = cli_engine();
+        for (s, c, a, b, f) in [
+            (20, 3, 4, 4, 0),
+            (999, 40, 1, 3, 1),
+            (7, 3, 0, 0, 0),
+            (1200, 5, 2, 2, 0),
+        ] {
+            let count = nb_moves(s, c, a, b, f, 3, 1);
+            assert!(count > 0);
+            let words = out_words();
+            let pos = Position::new(s, c, a as u8, b as u8, f == 1, 3).unwrap();
+            let (eval, mut want) = probe(&mut engine, &pos).unwrap();
+            best_first(&mut want);
+            assert_eq!(words[0], word(eval.value.is_won()));
+            assert_eq!(words[1], distance(eval.distance));
+            let got: Vec<[u32; 4]> = words[2..]
+                .chunks(4)
+                .map(|m| [m[0], m[1], m[2], m[3]])
+                .collect();
+            let want: Vec<[u32; 4]> = want.iter().map(move_words).collect();
+            assert_eq!(got, want, "{s} {c} {a} {b} {f}");
+        }
+        assert_eq!(nb_moves(0, 3, 0, 0, 0, 3, 1), Refusal::BadPosition as i32);
+        assert_eq!(
+            nb_moves(MAX_STONES + 1, 3, 0, 0, 0, 3, 1),
+            Refusal::TooLarge as i32
+        );
+    }
+
+    #[test]
+    fn the_policies_are_the_registry_s_that_need_no_model_and_each_one_plays() {
+        let count = nb_policies();
+        let listed = text();
+        let names: Vec<&str> = listed
+            .lines()
+            .map(|l| l.split('\t').next().unwrap())
+            .collect();
+        let want: Vec<&str> = Policy::ALL
+            .into_iter()
+            .filter(|p| p.needs() != nimbot::Knowledge::Models)
+            .map(Policy::as_str)
+            .collect();
+        assert_eq!(names, want);
+        assert_eq!(count as usize, want.len());
+        let default: Vec<&str> = listed
+            .lines()
+            .filter(|l| l.ends_with("\tdefault"))
+            .collect();
+        assert_eq!(default.len(), 1);
+        assert!(default[0].starts_with(Policy::default().as_str()));
+        // Each one decides a lost position as the command line's engine does.
+        let lost = Position::new(21, 4, 0, 0, false, 3).unwrap();
+        assert!(nb_moves(21, 4, 0, 0, 0, 3, 1) > 0);
+        assert_eq!(out_words()[0], 0, "21 4 0 0 0 is lost");
+        let mut engine = cli_engine();
+        for name in &names {
+            put(name);
+            assert_eq!(nb_decide(21, 4, 0, 0, 0, 3), 0, "{name}");
+            let w = out_words();
+            let policy = Policy::from_name(name.as_bytes()).unwrap();
+            let want = engine.decide(&lost, policy).unwrap();
+            assert_eq!(
+                (w[0], w[1] == 1, w[2] == 1),
+                (want.mv.take, want.mv.reset, false)
+            );
+        }
+        for refused in ["exploit", "nonsense"] {
+            put(refused);
+            assert_eq!(nb_decide(21, 4, 0, 0, 0, 3), Refusal::BadPolicy as i32);
+        }
+    }
+
+    #[test]
+    fn replay_follows_the_rules_and_says_why_it_refuses() {
+        put("3 2 2r");
+        assert_eq!(nb_replay(20, 4, 3), 1);
+        assert_eq!(out_words(), [13, 4, 4, 3, 1, 1]);
+        // The last stone taken: the winner.
+        put("3 3 2");
+        assert_eq!(nb_replay(8, 0, 3), 0);
+        assert_eq!(out_words(), [0]);
+        for (moves, why) in [
+            ("3 x", "\"x\""),
+            ("4", "move 1 (4) is illegal"),
+            ("3 3 2 1", "move 4 (1) is illegal"),
+        ] {
+            put(moves);
+            assert_eq!(nb_replay(8, 0, 3), Refusal::Invalid as i32);
+            assert!(text().contains(why), "{moves}: {}", text());
+        }
+        put("");
+        assert_eq!(nb_replay(MAX_STONES + 1, 0, 3), Refusal::Invalid as i32);
+    }
+
+    #[test]
+    fn the_line_is_the_command_line_s() {
+        let pos = Position::new(40, 5, 2, 1, false, 3).unwrap();
+        let count = nb_line(40, 5, 2, 1, 0, 3);
+        assert!(count > 0);
+        let got: Vec<u32> = out_words();
+        let mut engine = cli_engine();
+        let want: Vec<u32> = line(&mut engine, &pos)
+            .unwrap()
+            .iter()
+            .flat_map(move_words)
+            .collect();
+        assert_eq!(got, want);
+        // Each ply's distance one less, down to the last stone.
+        let d: Vec<u32> = got.chunks(4).map(|m| m[3]).collect();
+        assert_eq!(d, (1..=count as u32).rev().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_record_reads_back_and_its_analysis_and_chart_are_the_command_line_s() {
+        // A game nimbot plays against itself from 30 4 3, then one loser's
+        // detour: a record the page writes, read back by the study crate.
+        let params = Params::new(30, 4, 3).unwrap();
+        let mut engine = cli_engine();
+        let mut game = nimbot::Game::new(params);
+        let mut moves = Vec::new();
+        while let Some(pos) = game.position() {
+            let policy = if moves.len() == 2 {
+                Policy::First
+            } else {
+                Policy::Trap
+            };
+            let mut mv = engine.decide(&pos, policy).unwrap().mv;
+            if moves.len() == 1 {
+                // A second move that throws the win away if there is one to throw.
+                mv = Move::new(1, false);
+            }
+            game.play(game.to_move(), mv).unwrap();
+            moves.push(mv);
+        }
+        let notation: Vec<String> = moves.iter().map(|&m| move_text(m)).collect();
+        let request = format!(
+            r#"{{"command":"web-play","stones":30,"resets":4,"init_max":3,"names":["you","nimbot"],"seat":1,"policy":"trap","moves":"{}","reason":"Player you won","started_unix":1764000000.25}}"#,
+            notation.join(" ")
+        );
+        put(&request);
+        let len = nb_record();
+        assert!(len > 0, "{}", text());
+        let written = text();
+        assert_eq!(written.len(), len as usize);
+        let rec = record::parse(&written).unwrap();
+        assert_eq!(rec.header.command, "web-play");
+        assert_eq!(rec.header.policy.as_deref(), Some("trap"));
+        assert_eq!(rec.header.seat, Some(1));
+        assert_eq!(rec.plies.len(), moves.len());
+        let replayed: Vec<Move> = rec
+            .plies
+            .iter()
+            .map(|p| Move::new(p.take, p.reset))
+            .collect();
+        assert_eq!(replayed, moves);
+        assert_eq!(
+            rec.end.as_ref().unwrap().winner,
+            game.winner().map(|w| w.index() as u8)
+        );
+        // The page's analysis of it is `nimbot analyze --json`'s, line for line.
+        put(&written);
+        let plies = nb_analyze(4, 3);
+        assert_eq!(plies as usize, moves.len());
+        let want = Analysis::of_text(&mut engine, &written, 4, 3).unwrap();
+        assert_eq!(text(), want.json_lines());
+        assert!(nb_chart() > 0);
+        assert_eq!(text(), Chart::of(&want).svg());
+        // Not a record: said, and no chart kept.
+        put("{\"kind\":\"nonsense\"}");
+        assert_eq!(nb_analyze(4, 3), Refusal::Invalid as i32);
+        assert!(text().starts_with("record line 1"), "{}", text());
+        assert_eq!(nb_chart(), Refusal::Invalid as i32);
+        // A request with an illegal move is refused with the rules' reason.
+        put(&request.replace("\"moves\":\"", "\"moves\":\"9 "));
+        assert_eq!(nb_record(), Refusal::Invalid as i32);
+        assert!(text().contains("move 1 (9) is illegal"), "{}", text());
+    }
+
+    #[test]
+    fn a_game_log_is_analysed_as_the_command_line_does() {
+        // The platform's log of N = 8, R = 0 (taking 1 wins; the first player takes 2).
+        let log = "Player a took 2 stones.\nCurrent max: 3\nStones left: 6\n---\n\
+                   Player b took 3 stones.\nCurrent max: 3\nStones left: 3\n---\n\
+                   Player a took 1 stones.\nCurrent max: 4\nStones left: 2\n---\n\
+                   Player b took 2 stones.\nCurrent max: 4\nStones left: 0\n---\n\
+                   Game over\nPlayer b won the game! Congrats!\n";
+        put(log);
+        assert_eq!(nb_analyze(0, 3), 4);
+        let mut engine = cli_engine();
+        let want = Analysis::of_text(&mut engine, log, 0, 3).unwrap();
+        assert_eq!(text(), want.json_lines());
+        assert!(want.plies[0].blunder);
+        assert!(nb_chart() > 0);
+        assert_eq!(
+            text().matches("class=\"blunder\"").count(),
+            want.summary().blunders.iter().sum::<u32>() as usize
+        );
+    }
+
+    #[test]
+    fn fibonacci_and_super_nim_answer_as_the_study_crate_and_play_legal_moves() {
+        // Fibonacci Nim: the study crate's position, nimbot's take the core's.
+        put("3 2");
+        let count = nb_fib(20);
+        let want = nimbot_study::fibonacci::explore(20, &[3, 2]).unwrap();
+        assert_eq!(count as usize, want.moves.len());
+        assert_eq!(text(), nimbot_study::vocab::line(&want));
+        put("3 2");
+        assert_eq!(nb_fib_decide(20), 0);
+        let d = nimbot::fibonacci::decide(want.stones, want.limit).unwrap();
+        assert_eq!(out_words(), [d.take as u32, word(d.value.is_won())]);
+        put("3 7");
+        assert_eq!(nb_fib(20), Refusal::Invalid as i32);
+        assert!(text().starts_with("move 2 (7) is illegal"), "{}", text());
+        // Super-Nim: the exact values of a small start, and nimbot's moves never
+        // lose value there (each is one of the best).
+        use nimbot_study::supernim::{explore, parse_heaps, parse_moves};
+        let mut solver = nimbot::supernim::Solver::new(SN_NODES, 1 << 16);
+        let mut moves = String::new();
+        for ply in 0..8 {
+            put(&format!("2 4 5|{moves}"));
+            assert!(nb_sn(12, 1) > 0, "{}", text());
+            let shown: serde_json::Value = serde_json::from_str(&text()).unwrap();
+            let start = parse_heaps("2 4 5").unwrap();
+            let played = parse_moves(&moves).unwrap();
+            let want = explore(Some(&mut solver), start, 12, &played).unwrap();
+            assert_eq!(shown["value"], serde_json::json!(want.value));
+            assert_eq!(shown["moves"].as_array().unwrap().len(), want.moves.len());
+            let best = want.value.unwrap();
+            let mv = if ply % 2 == 0 {
+                // nimbot's move: one of the best.
+                put(&format!("2 4 5|{moves}"));
+                assert_eq!(nb_sn_decide(12), 0, "{}", text());
+                let mv = text();
+                let value = want.moves.iter().find(|m| m.notation == mv).unwrap().value;
+                assert_eq!(value, Some(best), "{mv} at {moves:?}");
+                mv
+            } else {
+                // The other side: the last move listed.
+                want.moves.last().unwrap().notation.clone()
+            };
+            moves = format!("{moves} {mv}");
+        }
+        put("2 4 5|g4");
+        assert_eq!(nb_sn(12, 1), Refusal::Invalid as i32);
+        assert!(text().starts_with("move 1 (g4) is illegal"), "{}", text());
+        put("2 4 5|");
+        assert_eq!(nb_sn(0, 1), Refusal::Invalid as i32);
     }
 }

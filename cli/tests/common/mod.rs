@@ -1,14 +1,18 @@
 //! Helpers shared by the tests that run the `nimbot` binary: child processes that
-//! are always killed, a referee on a free loopback port, bounded waits.
+//! are always killed, a referee on a free loopback port, bounded waits, and a judge
+//! of the rules written here from docs/rules.md alone (no rules code of nimbot's),
+//! which every end-to-end game is checked against move by move.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use nimbot::engine::SolvingEngine;
-use nimbot::{Engine, Params, Policy};
+use nimbot::{Engine, Params, Policy, SolvingEngine};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 
@@ -61,20 +65,44 @@ pub fn spawn(program: &str, args: &[&str]) -> Kid {
         .expect("spawn"))
 }
 
-/// A running referee: the child, its address and its log (stderr) once it exits.
+/// A running referee: the child, its address, its log (stderr) once it exits, and
+/// the platform-format game log it writes (`--game-log`) for the judge.
 pub struct Referee {
     pub kid: Kid,
     pub addr: String,
     pub port: String,
     log: Option<JoinHandle<String>>,
+    /// The game log this helper asked for (removed when the referee is dropped).
+    game_log: Option<PathBuf>,
+}
+
+impl Drop for Referee {
+    fn drop(&mut self) {
+        if let Some(path) = &self.game_log {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 impl Referee {
-    /// `nimbot serve ARGS -p 0 -a 127.0.0.1` with a short join timeout.
+    /// `nimbot serve ARGS -p 0 -a 127.0.0.1` with a short join timeout, and a game
+    /// log in a file of its own unless ARGS name one.
     pub fn start(args: &[&str]) -> Referee {
+        static LOGS: AtomicU32 = AtomicU32::new(0);
         let mut all: Vec<&str> = vec!["serve"];
         all.extend_from_slice(args);
         all.extend_from_slice(&["-p", "0", "-a", "127.0.0.1", "--join-timeout", "20"]);
+        let game_log = (!args.contains(&"--game-log")).then(|| {
+            std::env::temp_dir().join(format!(
+                "nimbot-test-game-log-{}-{}.txt",
+                std::process::id(),
+                LOGS.fetch_add(1, Ordering::Relaxed)
+            ))
+        });
+        let game_log_arg = game_log.as_ref().map(|p| p.display().to_string());
+        if let Some(path) = &game_log_arg {
+            all.extend_from_slice(&["--game-log", path]);
+        }
         let mut kid = spawn(BIN, &all);
         let mut line = String::new();
         BufReader::new(kid.0.stdout.take().unwrap())
@@ -97,6 +125,7 @@ impl Referee {
             addr,
             port,
             log,
+            game_log,
         }
     }
 
@@ -105,6 +134,27 @@ impl Referee {
         let code = self.kid.wait(secs).and_then(|s| s.code());
         let log = self.log.take().unwrap().join().unwrap();
         (code, log)
+    }
+
+    /// [`Referee::end`], and the game log's text.
+    pub fn end_with_game_log(mut self, secs: f64) -> (Option<i32>, String, String) {
+        let path = self.game_log.take().expect("a game log of this helper's");
+        let (code, log) = self.end(secs);
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = std::fs::remove_file(&path);
+        (code, log, text)
+    }
+
+    /// [`Referee::end`], then the game of (n, r, m) judged from the referee's game
+    /// log by [`judge_game_log`]: it must have been played to a win by the rules.
+    pub fn end_judged(self, secs: f64, n: u32, r: u8, m: u32) -> (Option<i32>, String, Judged) {
+        let (code, log, text) = self.end_with_game_log(secs);
+        match judge_game_log(&text, n, r, m) {
+            Ok(judged) => (code, log, judged),
+            Err(e) => {
+                panic!("the game log of N={n} R={r} M={m} breaks the rules: {e}\n{text}\n{log}")
+            }
+        }
     }
 }
 
@@ -128,11 +178,213 @@ pub fn exit_codes(first_wins: bool) -> (Option<i32>, Option<i32>) {
     }
 }
 
-/// Whether the first player wins the start of (n, r, m) with perfect play.
+/// Whether the first player wins the start of (n, r, m) with perfect play: the
+/// solver's answer, which the judge's own search ([`Judge::first_wins`]) must give
+/// too for a pile it reaches.
 pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
     let params = Params::new(n, r, m).unwrap();
     let mut e = SolvingEngine::default();
-    e.decide(&params.start(), Policy::Trap).unwrap().value == nimbot::Value::Won
+    let won = e.decide(&params.start(), Policy::Trap).unwrap().value == nimbot::Value::Won;
+    if let Some(searched) = Judge::first_wins(n, u32::from(r), m) {
+        assert_eq!(
+            won, searched,
+            "the value of N={n} R={r} M={m}: the solver against the rules"
+        );
+    }
+    won
+}
+
+// ---------------------------------------------------------------------------
+// The judge: docs/rules.md, written here from the text.
+
+/// One game of Expanding Nim with resets as docs/rules.md states it: the raw state
+/// (stones, the largest take `h`, the resets left, whether the last move declared
+/// a reset, the player to move), each move judged in the rules' order.
+#[derive(Clone, Debug)]
+pub struct Judge {
+    m: u32,
+    stones: u32,
+    largest: u32,
+    resets: [u32; 2],
+    pending: bool,
+    turn: usize,
+    winner: Option<usize>,
+    plies: u32,
+}
+
+/// A game the judge saw to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The winner's seat (0: the first player).
+    pub winner: usize,
+    /// Moves played.
+    pub plies: u32,
+}
+
+impl Judge {
+    /// The start: N stones, R resets each, M.
+    pub fn new(n: u32, r: u32, m: u32) -> Judge {
+        Judge {
+            m,
+            stones: n,
+            largest: 0,
+            resets: [r, r],
+            pending: false,
+            turn: 0,
+            winner: None,
+            plies: 0,
+        }
+    }
+
+    /// L: M right after a reset, else max(M, h + 1).
+    pub fn limit(&self) -> u32 {
+        if self.pending {
+            self.m
+        } else {
+            self.m.max(self.largest + 1)
+        }
+    }
+
+    pub fn stones(&self) -> u32 {
+        self.stones
+    }
+
+    pub fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+
+    /// Judge and play a move by `seat`: out of turn, then the take, then the reset;
+    /// the player who empties the pile wins. A refused move changes nothing.
+    pub fn play(&mut self, seat: usize, take: u32, reset: bool) -> Result<(), String> {
+        if self.winner.is_some() {
+            return Err(format!("seat {seat} moved after the end"));
+        }
+        if seat != self.turn {
+            return Err(format!("seat {seat} moved out of turn"));
+        }
+        if take < 1 || take > self.limit() {
+            return Err(format!("take {take} is outside 1..={}", self.limit()));
+        }
+        if reset && self.resets[seat] == 0 {
+            return Err(format!("seat {seat} reset with none left"));
+        }
+        self.stones -= take.min(self.stones);
+        self.largest = self.largest.max(take);
+        if reset {
+            self.resets[seat] -= 1;
+        }
+        self.pending = reset;
+        self.plies += 1;
+        self.turn = 1 - seat;
+        if self.stones == 0 {
+            self.winner = Some(seat);
+        }
+        Ok(())
+    }
+
+    /// Whether the first player wins (n, r, m), by a plain search of the rules'
+    /// normalized positions (s, c, a, b, f); `None` above 40 stones.
+    pub fn first_wins(n: u32, r: u32, m: u32) -> Option<bool> {
+        (n <= 40).then(|| wins(&mut HashMap::new(), (n, m, r, r, false), m))
+    }
+}
+
+/// Whether the mover wins at (s, c, a, b, f): some take up to the limit (M after a
+/// reset, else c) empties the pile or leaves the opponent a lost position.
+fn wins(
+    memo: &mut HashMap<(u32, u32, u32, u32, bool), bool>,
+    p: (u32, u32, u32, u32, bool),
+    m: u32,
+) -> bool {
+    if let Some(&w) = memo.get(&p) {
+        return w;
+    }
+    let (s, c, a, b, f) = p;
+    let limit = if f { m } else { c };
+    let won = (1..=limit).any(|k| {
+        k >= s
+            || [false, true]
+                .into_iter()
+                .filter(|&reset| !reset || a > 0)
+                .any(|reset| {
+                    !wins(
+                        memo,
+                        (s - k, c.max(k + 1), b, a - u32::from(reset), reset),
+                        m,
+                    )
+                })
+    });
+    memo.insert(p, won);
+    won
+}
+
+/// Replays the platform-format game log of a game of (n, r, m) that ended with a
+/// win on the board (docs/tournament.md; `Player NAME took K stones[ and used
+/// reset].`, `Current max: L`, `Stones left: S`, dashes, then `Game over` and
+/// `Player NAME won the game! Congrats!`) under the judge: every move legal, in
+/// turn, the log's limit and pile the judge's, the end where the pile empties, the
+/// winner the player who emptied it.
+pub fn judge_game_log(text: &str, n: u32, r: u8, m: u32) -> Result<Judged, String> {
+    let mut judge = Judge::new(n, u32::from(r), m);
+    let mut names: [Option<&str>; 2] = [None, None];
+    let mut lines = text.lines();
+    loop {
+        let line = lines.next().ok_or("the log ends before `Game over`")?;
+        if line == "Game over" {
+            break;
+        }
+        let ply = judge.plies + 1;
+        let (name, rest) = line
+            .strip_prefix("Player ")
+            .and_then(|l| l.rsplit_once(" took "))
+            .ok_or(format!("ply {ply}: not a move: {line:?}"))?;
+        let (take, reset) = match rest.strip_suffix(" stones and used reset.") {
+            Some(k) => (k, true),
+            None => (
+                rest.strip_suffix(" stones.")
+                    .ok_or(format!("ply {ply}: {line:?}"))?,
+                false,
+            ),
+        };
+        let take: u32 = take.parse().map_err(|_| format!("ply {ply}: {line:?}"))?;
+        let seat = judge.turn;
+        match names[seat] {
+            None => names[seat] = Some(name),
+            Some(known) if known == name => {}
+            Some(known) => return Err(format!("ply {ply}: {name} moved in {known}'s turn")),
+        }
+        judge
+            .play(seat, take, reset)
+            .map_err(|e| format!("ply {ply}: {e}"))?;
+        let max = lines.next().unwrap_or_default();
+        if judge.winner.is_none() && max != format!("Current max: {}", judge.limit()) {
+            return Err(format!(
+                "ply {ply}: {max:?}, the rules' limit is {}",
+                judge.limit()
+            ));
+        }
+        let left = lines.next().unwrap_or_default();
+        if left != format!("Stones left: {}", judge.stones)
+            || lines.next() != Some("-".repeat(39).as_str())
+        {
+            return Err(format!(
+                "ply {ply}: {left:?}, the rules leave {}",
+                judge.stones
+            ));
+        }
+    }
+    let winner = judge
+        .winner
+        .ok_or(format!("`Game over` with {} stones left", judge.stones))?;
+    let name = names[winner].unwrap_or_default();
+    let reason = lines.next().unwrap_or_default();
+    if reason != format!("Player {name} won the game! Congrats!") {
+        return Err(format!("the log ends {reason:?}; by the rules {name} won"));
+    }
+    Ok(Judged {
+        winner,
+        plies: judge.plies,
+    })
 }
 
 /// `nimbot connect` to `addr` in a seat, told M = `m`, with a 30 s timeout.
@@ -151,4 +403,48 @@ pub fn connect_with(addr: &str, first: bool, name: &str, more: &[&str]) -> Kid {
     let mut args = vec!["connect", addr, seat, "--name", name];
     args.extend_from_slice(more);
     spawn(BIN, &args)
+}
+
+/// Replays a game record (`--record`, the tournament's `records/`: JSON lines of a
+/// header with the game's N, R and M, a line per ply with its seat, take and reset,
+/// then the end with the winner's seat) of a game won on the board under the
+/// judge: every ply legal and in turn, none refused, the record's winner the
+/// judge's.
+pub fn judge_record(text: &str) -> Result<Judged, String> {
+    let mut judge = None;
+    let mut said = None;
+    for line in text.lines() {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{line}: {e}"))?;
+        let num = |k: &str| {
+            v[k].as_u64()
+                .and_then(|x| u32::try_from(x).ok())
+                .ok_or(format!("{k} in {line}"))
+        };
+        match v["kind"].as_str() {
+            Some("header") => {
+                judge = Some(Judge::new(num("stones")?, num("resets")?, num("init_max")?));
+            }
+            Some("ply") => {
+                let judge = judge.as_mut().ok_or("a ply before the header")?;
+                if v["refused"] != false {
+                    return Err(format!("a refused ply in a game won on the board: {line}"));
+                }
+                let reset = v["reset"].as_bool().ok_or(format!("reset in {line}"))?;
+                judge
+                    .play(num("seat")? as usize, num("take")?, reset)
+                    .map_err(|e| format!("{line}: {e}"))?;
+            }
+            Some("end") => said = Some(num("winner")? as usize),
+            _ => return Err(format!("not a record line: {line}")),
+        }
+    }
+    let judge = judge.ok_or("no header")?;
+    match (judge.winner, said) {
+        (Some(w), Some(s)) if w == s => Ok(Judged {
+            winner: w,
+            plies: judge.plies,
+        }),
+        (w, s) => Err(format!("the record's winner {s:?}, the judge's {w:?}")),
+    }
 }

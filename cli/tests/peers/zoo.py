@@ -5,9 +5,11 @@ docs/tournament.md's protocol). Each plays "take 1" until its fault.
 usage: zoo.py MODE HOST PORT ORDER NAME
 MODE: crash (exit 7 on its 3rd move), segv (killed by SIGSEGV on its 3rd move),
 hang (joins, never moves), slow (0.4 s a move, loses on time), nojoin (never
-connects), close (closes the socket on its 3rd move, keeps running), garbage
+connects), close (closes the socket on its 3rd move, keeps running), slowcrash
+(closes the socket on its 3rd move, says why on stderr, exits 3 a second later), garbage
 (bytes that are not JSON), badjson (a malformed object), flood (a 1 MB message and
-5 MB of stderr), twice (joins twice).
+5 MB of stderr), twice (joins twice), first (asks for the first seat whatever
+ORDER says), swap (asks for the seat ORDER does not give).
 """
 import json
 import os
@@ -23,9 +25,12 @@ if mode == "nojoin":
     sys.exit(0)
 
 
+asked = {"first": 0, "swap": 1 - order}.get(mode, order)
+
+
 def join():
     s = socket.create_connection((host, port), timeout=60)
-    s.sendall(json.dumps({"name": name, "order": order}).encode())
+    s.sendall(json.dumps({"name": name, "order": asked}).encode())
     return s
 
 
@@ -66,6 +71,11 @@ while True:
                 os._exit(7)
             if mode == "segv":
                 os.kill(os.getpid(), signal.SIGSEGV)
+            if mode == "slowcrash":
+                sock.close()
+                print("zoo slowcrash: json.decoder.JSONDecodeError: Extra data", file=sys.stderr, flush=True)
+                time.sleep(1)
+                sys.exit(3)
             if mode == "close":
                 sock.close()
                 time.sleep(30)

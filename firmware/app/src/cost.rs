@@ -20,13 +20,13 @@
 
 use core::cell::Cell;
 
-use nimbot::engine::Limits;
-use nimbot::num::{parse_u32, Decimal};
-use nimbot::probe::Evaluation;
+use nimbot::{
+    text::{parse_u32, Decimal},
+    Evaluation, Limits,
+};
 
 use crate::Part;
-use nimbot::strategy::DecideError;
-use nimbot::{Decision, Engine, Params, Policy, Position};
+use nimbot::{DecideError, Decision, Engine, Params, Policy, Position};
 use nimbot_protocol::Line;
 
 /// A board's free-running counter and a loop of known length.

@@ -22,12 +22,17 @@ mod io_error;
 pub mod polled;
 #[cfg(feature = "nb")]
 pub mod serial;
+// Reads the runtime's stack symbols and the painted stack: unsafe by nature (the
+// manifest denies unsafe code elsewhere, as the workspace does).
+#[allow(unsafe_code)]
 pub mod stack;
 
 use embedded_io::{Read, Write};
-use nimbot::num::Decimal;
-use nimbot::text::{text, Text};
-use nimbot::{Engine, TableEngine};
+use nimbot::{
+    text::Decimal,
+    text::{text, Text},
+    Engine, TableEngine,
+};
 use nimbot_protocol::{Line, LineReader, Reply, Session};
 
 pub use io_error::IoError;
@@ -207,6 +212,7 @@ pub fn say_panic<W>(
 /// panic path is left. The error names the symbol below; find the caller with
 /// `nm`/`objdump` on a build that defines it.
 #[inline(always)]
+#[allow(unsafe_code)]
 pub fn panic_guard() -> ! {
     extern "C" {
         fn nimbot_firmware_has_a_reachable_panic() -> !;

@@ -1,38 +1,14 @@
 //! The tidy test's board checks: each board crate's facts
 //! (`[package.metadata.nimbot]` in firmware/boards/NAME/Cargo.toml, what
 //! tools/firmware.sh reads) against docs/firmware.md's two board tables and the
-//! board's `.cargo/config.toml`. Manifests are read through `cargo metadata
-//! --no-deps` (no build, no network); each failure names both places.
+//! board's `.cargo/config.toml`, and the page's table of keys against the schema.
+//! Manifests are read through nimbot-boards (`cargo metadata --no-deps`: no build,
+//! no network); each failure names both places.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
+use nimbot_boards::{Facts, KEYS};
 use nimbot_tidy::{read, root as repo};
-use serde_json::Value;
-
-/// `cargo metadata --no-deps` of a manifest (a path from the root): the packages of
-/// its workspace, without resolving dependencies (no network, no lock file).
-fn metadata(manifest: &str) -> Value {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--manifest-path",
-        ])
-        .arg(repo().join(manifest))
-        .current_dir(repo())
-        .output()
-        .expect("run cargo metadata");
-    assert!(
-        out.status.success(),
-        "cargo metadata --manifest-path {manifest}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON")
-}
 
 /// The rows of the Markdown table whose header line is `header` (cells trimmed,
 /// `|` inside code spans kept); panics, naming `doc`, when there is no such table.
@@ -69,17 +45,11 @@ fn code_spans(text: &str) -> Vec<&str> {
     text.split('`').skip(1).step_by(2).collect()
 }
 
-/// One board: its folder's name and the facts of its manifest's
-/// `[package.metadata.nimbot]` (what tools/firmware.sh reads).
+/// One board: its folder's name and its facts, read as tools/firmware.sh reads
+/// them (nimbot-boards, the one schema).
 struct Board {
     name: String,
-    facts: Value,
-}
-
-impl Board {
-    fn text(&self, key: &str) -> &str {
-        self.facts[key].as_str().unwrap_or("")
-    }
+    facts: Facts,
 }
 
 /// Every crate in firmware/boards/ (each its own workspace), as tools/firmware.sh
@@ -101,12 +71,8 @@ fn boards() -> Vec<Board> {
     names
         .into_iter()
         .map(|name| {
-            let meta = metadata(&format!("firmware/boards/{name}/Cargo.toml"));
-            let facts = meta["packages"][0]["metadata"]["nimbot"].clone();
-            assert!(
-                facts.is_object(),
-                "firmware/boards/{name}/Cargo.toml has no [package.metadata.nimbot]"
-            );
+            let facts = Facts::read(&repo().join("firmware/boards").join(&name))
+                .unwrap_or_else(|e| panic!("{e}"));
             Board { name, facts }
         })
         .collect()
@@ -138,7 +104,7 @@ fn firmware_docs_board_table_matches_the_board_crates() {
             .iter()
             .find(|r| r[0].trim_matches('`') == board.name)
             .expect("a row");
-        let target = board.text("target");
+        let target = board.facts.target.as_str();
         assert!(
             code_spans(&row[2]).contains(&target),
             "docs/firmware.md, board {}: the target cell {:?} lacks `{target}`, the target in its Cargo.toml",
@@ -146,11 +112,11 @@ fn firmware_docs_board_table_matches_the_board_crates() {
             row[2]
         );
         // Tested in: QEMU names its machine (`-M X` or `-machine X`), rp2040py itself.
-        let emulator: Vec<&str> = board.text("emulator").split_whitespace().collect();
+        let emulator: Vec<&str> = board.facts.emulator.split_whitespace().collect();
         let machine = emulator
             .windows(2)
             .find(|w| w[0] == "-M" || w[0] == "-machine")
-            .map_or(board.text("emulator-package"), |w| w[1]);
+            .map_or(board.facts.emulator_package.as_str(), |w| w[1]);
         assert!(
             row[5].contains(machine),
             "docs/firmware.md, board {}: the `tested` cell {:?} does not name {machine}, the emulator in its Cargo.toml",
@@ -169,7 +135,7 @@ fn firmware_docs_qemu_lines_match_the_board_crates() {
     let boards = boards();
     let in_qemu: Vec<&Board> = boards
         .iter()
-        .filter(|b| b.text("emulator").starts_with("qemu-system-"))
+        .filter(|b| b.facts.emulator.starts_with("qemu-system-"))
         .collect();
     assert_eq!(
         set(rows.iter().map(|r| r[0].as_str())),
@@ -180,7 +146,7 @@ fn firmware_docs_qemu_lines_match_the_board_crates() {
         let row = rows.iter().find(|r| r[0] == board.name).expect("a row");
         assert_eq!(
             row[1],
-            format!("`{}`", board.text("emulator")),
+            format!("`{}`", board.facts.emulator),
             "docs/firmware.md's QEMU line for {} differs from its Cargo.toml's emulator",
             board.name
         );
@@ -206,16 +172,29 @@ fn board_cargo_configs_match_the_board_facts() {
         }
         assert_eq!(
             target,
-            Some(board.text("target")),
+            Some(board.facts.target.as_str()),
             "{path}'s [build] target and the target in its Cargo.toml differ"
         );
         if let Some(limit) = config.split("__TEXT_REGION_LENGTH__=").nth(1) {
             let limit: String = limit.chars().take_while(char::is_ascii_digit).collect();
             assert_eq!(
                 limit.parse::<u64>().ok(),
-                board.facts["flash-budget"].as_u64(),
+                Some(board.facts.flash_budget),
                 "{path}'s linker flash limit and the flash-budget in its Cargo.toml differ"
             );
         }
     }
+}
+
+/// docs/firmware.md's table of a board's facts names the schema's keys, in its
+/// order (nimbot-boards' `KEYS`; a row may name two keys).
+#[test]
+fn firmware_docs_facts_table_is_the_schema() {
+    let doc = read("docs/firmware.md");
+    let rows = table("docs/firmware.md", &doc, "| key | what | default |");
+    let documented: Vec<&str> = rows.iter().flat_map(|r| code_spans(&r[0])).collect();
+    assert_eq!(
+        documented, KEYS,
+        "docs/firmware.md's table of a board's facts and the schema (tools/boards/src/lib.rs) differ"
+    );
 }

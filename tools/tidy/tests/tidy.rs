@@ -76,6 +76,40 @@ fn the_readme_lists_every_crate_and_only_real_ones() {
     );
 }
 
+/// The crate names in the README's layer picture (the first code block after
+/// "## The layers").
+fn readme_picture() -> BTreeSet<String> {
+    let readme = read("README.md");
+    let start = readme
+        .find("## The layers")
+        .expect("README.md has a section \"## The layers\"");
+    let block = readme[start..]
+        .split("```")
+        .nth(1)
+        .expect("a picture in a code block after \"## The layers\"");
+    block
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| *w == "nimbot" || w.starts_with("nimbot-"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_layer_picture_shows_every_crate_and_only_real_ones() {
+    let picture = readme_picture();
+    let real: BTreeSet<String> = manifests()
+        .into_iter()
+        .filter(|m| !is_board(m))
+        .map(|m| m.name)
+        .collect();
+    let missing: Vec<&String> = real.difference(&picture).collect();
+    let unknown: Vec<&String> = picture.difference(&real).collect();
+    assert!(
+        missing.is_empty() && unknown.is_empty(),
+        "README.md, \"The layers\": the picture leaves out {missing:?} and names {unknown:?}, which no Cargo.toml names"
+    );
+}
+
 /// The README's dependency list (`crate: dep, dep`) in the block after "The layers".
 fn readme_edges() -> BTreeMap<String, BTreeSet<String>> {
     let readme = read("README.md");
@@ -158,7 +192,7 @@ fn the_policy_names_literal_is_the_registry() {
     assert_eq!(
         nimbot::policy_names!(),
         policy_names(|_| true).join("|"),
-        "nimbot::policy_names!() (src/policy.rs) must list Policy::ALL's names in order"
+        "nimbot::policy_names!() (src/policy/mod.rs) must list Policy::ALL's names in order"
     );
 }
 
@@ -179,7 +213,7 @@ fn the_line_protocol_lists_the_registered_policies() {
 
 #[test]
 fn the_tiny_binary_lists_the_policies_a_table_suffices_for() {
-    let values = policy_names(|p| p.needs() == nimbot::policy::Knowledge::Values).join("|");
+    let values = policy_names(|p| p.needs() == nimbot::Knowledge::Values).join("|");
     let want = format!("--policy {values}");
     for file in ["tiny/src/main.rs", "docs/tiny.md"] {
         assert!(read(file).contains(&want), "{file} should say `{want}`");
@@ -324,13 +358,51 @@ fn the_timing_detector_sees_units_and_ignores_words() {
 
 #[test]
 fn the_won_side_choices_are_the_registry() {
-    let names: Vec<&str> = nimbot::policy::Win::ALL
+    let names: Vec<&str> = nimbot::Win::ALL
         .into_iter()
-        .map(nimbot::policy::Win::as_str)
+        .map(nimbot::Win::as_str)
         .collect();
     let want = format!("--win {}", names.join("|"));
     assert!(
         read("docs/policies.md").contains(&want),
-        "docs/policies.md should name `{want}` (nimbot::policy::Win::ALL)"
+        "docs/policies.md should name `{want}` (nimbot::Win::ALL)"
+    );
+}
+
+#[test]
+fn the_page_lists_the_policies_the_module_derives_from_the_registry() {
+    // The page's policy menu is filled from the module's `nb_policies`, which
+    // lists Policy::ALL's policies its engine plays: no file of the page keeps a
+    // list of its own.
+    let exports = read("web/src/lib.rs");
+    assert!(
+        exports.contains("Policy::ALL.into_iter().filter(|&p| engine.plays(p))"),
+        "web/src/lib.rs's nb_policies should list Policy::ALL's policies the page's engine plays"
+    );
+    let html = read("web/site/index.html");
+    let select = html
+        .split_once("<select name=\"policy\" id=\"pl-policy\">")
+        .map(|(_, rest)| rest.split_once("</select>").map_or(rest, |(menu, _)| menu))
+        .expect(
+            "web/site/index.html has the policy menu <select name=\"policy\" id=\"pl-policy\">",
+        );
+    assert!(
+        select.trim().is_empty(),
+        "web/site/index.html's policy menu should be empty (app.js fills it from nb_policies), not {select:?}"
+    );
+    let script = read("web/site/app.js");
+    assert!(
+        script.contains("$('pl-policy').innerHTML = policies()"),
+        "web/site/app.js should fill the policy menu from the module (policies(), nb_policies)"
+    );
+    // docs/web.md names the page's policies: the registry's that need no model.
+    let page = policy_names(|p| p.needs() != nimbot::Knowledge::Models)
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert!(
+        read("docs/web.md").contains(&format!("({page};")),
+        "docs/web.md should list the page's policies as ({page}; ...)"
     );
 }

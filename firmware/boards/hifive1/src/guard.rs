@@ -10,6 +10,9 @@
 #![no_std]
 #![no_main]
 
+// The stack's painting and symbols: unsafe by nature (the manifest denies unsafe
+// code elsewhere).
+#[allow(unsafe_code)]
 mod stack;
 
 use nimbot_firmware::guard::StubUart;
@@ -28,5 +31,6 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
 /// riscv-rt's trap handler hands core interrupts to this function, which the
 /// device crate provides in the image. The guard build enables no interrupt,
 /// so none arrives; should one, it is ignored.
+#[allow(unsafe_code)] // an exported symbol the runtime links against
 #[no_mangle]
 extern "C" fn _dispatch_core_interrupt(_code: usize) {}

@@ -17,6 +17,9 @@
 #![no_std]
 #![no_main]
 
+// The stack's painting and symbols: unsafe by nature (the manifest denies unsafe
+// code elsewhere).
+#[allow(unsafe_code)]
 mod stack;
 
 use hifive1::hal::prelude::*;
@@ -47,6 +50,7 @@ fn main() -> ! {
 /// Says so on UART0 and resets: reachable only through the HAL's baud-rate
 /// set-up (see the crate documentation).
 #[panic_handler]
+#[allow(unsafe_code)] // register access through the PAC
 fn panic(_info: &core::panic::PanicInfo) -> ! {
     // Safety: the panic handler never returns, so whatever owned UART0 never
     // uses it again; the accesses below touch only its transmit register.
@@ -62,6 +66,7 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
 
 /// Resets the FE310 through its always-on watchdog: armed to bite at once,
 /// with reset enabled.
+#[allow(unsafe_code)] // register access through the PAC
 fn reset() -> ! {
     // Safety: the panic handler is the last code to run; the watchdog belongs
     // to no one else from here on.

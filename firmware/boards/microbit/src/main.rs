@@ -18,6 +18,7 @@ use microbit::Board;
 use nimbot_firmware::Stack;
 
 #[entry]
+#[allow(unsafe_code)] // register access through the PAC
 fn main() -> ! {
     let Some(board) = Board::take() else {
         // Only this function takes the board, once; there is nothing to talk on.

@@ -13,6 +13,7 @@ use rp2040_hal::{Sio, Watchdog};
 /// The second-stage bootloader, first in flash: the boot ROM copies it to RAM,
 /// checks its checksum and runs it to set up execute-in-place for the Pico's
 /// W25Q080 flash chip.
+#[allow(unsafe_code)] // placed by the linker script, where the boot ROM looks
 #[link_section = ".boot2"]
 #[used]
 pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;

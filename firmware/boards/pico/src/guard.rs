@@ -20,6 +20,7 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
 
 /// The same second-stage bootloader as the image, so that the guard build links
 /// with the same memory map.
+#[allow(unsafe_code)] // placed by the linker script, where the boot ROM looks
 #[link_section = ".boot2"]
 #[used]
 pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;

@@ -50,6 +50,7 @@ fn main() -> ! {
 /// Says so on USART1 and resets: reachable only through the HAL's baud-rate
 /// assertion (see the crate documentation).
 #[panic_handler]
+#[allow(unsafe_code)] // register access through the PAC
 fn panic(_info: &core::panic::PanicInfo) -> ! {
     // Safety: the panic handler never returns, so whatever owned USART1 never
     // uses it again; the writes below touch only its data register.

@@ -1,0 +1,12 @@
+//! The command line's JSON output: every JSON line a command prints (bench,
+//! arena, analyze, the tournament's files) is a `Serialize` struct written by
+//! [`line()`], `nimbot_study::vocab`'s one writer of JSON lines.
+
+use serde::Serialize;
+
+pub use nimbot_study::vocab::{line, round};
+
+/// Print `value` as one line of JSON on stdout.
+pub fn print<T: Serialize>(value: &T) {
+    print!("{}", line(value));
+}

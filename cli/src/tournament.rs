@@ -1,0 +1,640 @@
+//! `nimbot tournament` (also `nimbot match`): many bots, both seats, games in
+//! parallel, every ending named, nothing lost.
+//!
+//! The runner is `nimbot_tournament`; this file reads the flags into a plan,
+//! prints a line per game, the progress bar, the pre-flight's findings and the
+//! standings, and sets the exit status.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use nimbot_tournament::engine::{self, Bot};
+use nimbot_tournament::game::{self, Played, Rules};
+use nimbot_tournament::store::{self, Plan, Store};
+use nimbot_tournament::{
+    catch_interrupt, check, draw, netns, parse_range, play_all, report, rusage, schedule, stats,
+    summary, Progress,
+};
+use serde::Serialize;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Bots (--bot [NAME=]SPEC):
+  nimbot | nimbot:POLICY     this binary's `connect` (exploit, longest, trap, first)
+  board:DEVICE               a board decides every move (connect --board; a failed move forfeits)
+  text:COMMAND               a bot for the stock exp-nim text client (prompts on stdin, `K F` on stdout)
+  line:COMMAND               a bot speaking nimbot's line protocol on stdin/stdout
+  COMMAND                    a shell command that joins the game itself, with {addr} {host} {port}
+                             {order} (0/1) {seat} (first/second) {name} {stones} {resets} {init_max},
+                             {first:TEXT} {second:TEXT} (TEXT in that seat only, e.g. {first:-f})
+  NAME;dir=DIR=SPEC          the bot runs in DIR (otherwise in the current directory)
+
+Files in --out DIR: tournament.json (the plan), results.jsonl (a line per game, fsynced),
+records/ (each game's record, for `nimbot analyze`), stderr/ (each bot's stderr per game),
+report.html (standings, crosstable, every game's value history).
+
+Exit status: 0 every game has a result, 1 some game has none, 2 usage error (or --out
+in use by another run), 3 the tournament's files cannot be written, 130 interrupted
+(Ctrl-C: the bots are ended, the standings so far printed; --resume continues).
+
+Examples:
+  nimbot tournament --bot nimbot:trap --bot nimbot:first --stones 20,57,100
+  nimbot tournament --bot nimbot --bot 'py=python3 bot.py {host} {port} {order}' --draw 10 --range 10..200 --seed 7 -c 4
+  nimbot tournament --bot nimbot:longest --bot nimbot:trap --draw 200 --sprt 0 50 0.05 0.05
+  nimbot tournament --resume --out tournament          continue a tournament that was stopped
+  nimbot tournament --bench                            1,000 quick games at concurrency 8, figures")]
+pub struct TournamentArgs {
+    /// A bot, `[NAME=]SPEC` (see below); at least two (repeat a bot to play it against itself).
+    #[arg(long = "bot", value_name = "SPEC")]
+    bots: Vec<String>,
+    /// The first bot plays each other bot (a gauntlet) instead of every pair playing (a round-robin).
+    #[arg(long)]
+    gauntlet: bool,
+    /// N values, comma-separated (each pairing plays each, in both seats);
+    /// `@FILE` reads them from FILE, one a line.
+    #[arg(long, short = 'n', value_delimiter = ',', conflicts_with = "draw")]
+    stones: Vec<String>,
+    /// The event's name, for the report and the JSON summary.
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// Draw this many N values with --seed from --range instead of a list.
+    #[arg(long, value_name = "K")]
+    draw: Option<usize>,
+    /// The range N is drawn from, LO..HI (inclusive).
+    #[arg(long, value_name = "LO..HI", default_value = "10..200")]
+    range: String,
+    /// The seed of the drawn N values.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play the whole schedule this many times.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// R: resets each player may use.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// M: the initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// Seconds of thinking per player and game.
+    #[arg(long, short = 't', default_value_t = 120.0)]
+    time: f64,
+    /// Seconds a bot has to join before it loses the game ("never joined").
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    join_timeout: f64,
+    /// `current_max` as the other copy of the server reports it (largest take so far).
+    #[arg(long)]
+    current_max_largest: bool,
+    /// Add init_max and game_time to the welcome, as some copies of the server do.
+    #[arg(long)]
+    welcome_extras: bool,
+    /// Keep at least MS milliseconds between two messages to the same bot (on
+    /// nobody's clock), so that a client that reads once per message (the course's
+    /// stock client) never gets two in one read; 0 sends at once.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pace: u64,
+    /// Every game's referee listens on this port (for bots that hard-code one, such
+    /// as the course's 9000). Games run K at once each in a network namespace of its
+    /// own where the machine allows it (Linux, as root), else one at a time.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
+    port: Option<u16>,
+    /// Only the pre-flight: each bot plays one short game against nimbot in each
+    /// seat; exit 0 if every bot can start, join and move, else 2 with its stderr.
+    #[arg(long, conflicts_with_all = ["resume", "no_check"])]
+    check: bool,
+    /// Start without the pre-flight (which otherwise runs before every tournament).
+    #[arg(long)]
+    no_check: bool,
+    /// Games at once, each with its own referee [default: the machine's cores].
+    #[arg(long, short = 'c', value_name = "K")]
+    concurrency: Option<usize>,
+    /// The tournament's directory.
+    #[arg(long, value_name = "DIR", default_value = "tournament")]
+    out: PathBuf,
+    /// Continue the tournament in --out DIR: the games on disk are kept, the others played.
+    #[arg(long)]
+    resume: bool,
+    /// A two-bot match stops as soon as Wald's test decides between elo0 and elo1
+    /// (the first bot's Elo advantage), with error rates alpha and beta.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+    /// JSON lines on stdout: one per game as it ends, then the summary.
+    #[arg(long)]
+    json: bool,
+    /// No line per game (the bar, on a terminal, stays).
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// The load benchmark: GAMES quick games between nimbot policies (at
+    /// concurrency 8 unless -c), then games per second, the CPU shares of the
+    /// referees, the runner and the bots, and a check of the results on disk.
+    #[arg(long, value_name = "GAMES", num_args = 0..=1, default_missing_value = "1000")]
+    bench: Option<usize>,
+}
+
+const EXIT_NO_RESULT: u8 = 1;
+const EXIT_USAGE: u8 = 2;
+const EXIT_FILES: u8 = 3;
+const EXIT_INTERRUPTED: u8 = 130;
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("nimbot tournament: {msg}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// The N values of `--stones`: numbers, or `@FILE` for a file of them, one a line
+/// (blank lines and `#` comments skipped).
+fn piles(items: &[String]) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    for item in items {
+        let (words, from): (Vec<String>, String) = match item.strip_prefix('@') {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("--stones @{path}: {e}"))?;
+                let lines = text
+                    .lines()
+                    .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                (lines, format!("--stones @{path}"))
+            }
+            None => (vec![item.trim().to_owned()], "--stones".into()),
+        };
+        for w in words {
+            out.push(
+                w.parse()
+                    .map_err(|_| format!("{from}: '{w}' is not a number of stones"))?,
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// The plan from the command line.
+fn plan(args: &TournamentArgs) -> Result<Plan, String> {
+    let mut bots = args
+        .bots
+        .iter()
+        .map(|b| Bot::parse(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    if bots.len() < 2 {
+        return Err(
+            "give at least two bots (--bot nimbot --bot nimbot plays nimbot against itself)".into(),
+        );
+    }
+    engine::unique_names(&mut bots);
+    let (stones, seed) = match args.draw {
+        Some(k) => {
+            let (lo, hi) = parse_range(&args.range).ok_or_else(|| {
+                format!("--range '{}': want LO..HI with 1 <= LO <= HI", args.range)
+            })?;
+            (draw(k, lo, hi, args.seed), Some(args.seed))
+        }
+        None if args.stones.is_empty() => (vec![100], None),
+        None => (piles(&args.stones)?, None),
+    };
+    if stones.is_empty() || stones.contains(&0) {
+        return Err("N values must be at least 1".into());
+    }
+    if args.init_max == 0 {
+        return Err("--init-max must be at least 1".into());
+    }
+    let secs = |x: f64| x > 0.0 && x.is_finite() && x < 1e6;
+    if !secs(args.time) || !secs(args.join_timeout) {
+        return Err("--time and --join-timeout must be positive seconds".into());
+    }
+    let sprt = match &args.sprt {
+        None => None,
+        Some(v) => {
+            let s = [v[0], v[1], v[2], v[3]];
+            if bots.len() != 2 {
+                return Err("--sprt is for a match of two bots".into());
+            }
+            let p = |x: f64| x > 0.0 && x < 0.5;
+            if !(p(s[2]) && p(s[3]) && s[0] < s[1]) {
+                return Err(
+                    "--sprt ELO0 ELO1 ALPHA BETA: want ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"
+                        .into(),
+                );
+            }
+            Some(s)
+        }
+    };
+    let schedule = schedule(bots.len(), args.gauntlet, &stones, args.rounds.max(1));
+    Ok(Plan {
+        format: store::FORMAT,
+        bots,
+        rules: Rules {
+            resets: args.resets,
+            init_max: args.init_max,
+            time: args.time,
+            join_timeout: args.join_timeout,
+            largest: args.current_max_largest,
+            welcome_extras: args.welcome_extras,
+            pace_ms: args.pace,
+            port: args.port,
+        },
+        mode: if args.gauntlet {
+            "gauntlet"
+        } else {
+            "round-robin"
+        }
+        .into(),
+        seed,
+        sprt,
+        schedule,
+        event: args.event.clone(),
+    })
+}
+
+/// A game's line for `--json` and the progress line: the result without the
+/// record and the stderr.
+#[derive(Serialize)]
+struct GameLine<'a> {
+    kind: &'static str,
+    game: usize,
+    stones: u32,
+    names: &'a [String; 2],
+    winner: Option<u8>,
+    ending: &'a game::Ending,
+    plies: u32,
+    clocks: [f64; 2],
+    seconds: f64,
+    blunders: [u32; 2],
+}
+
+/// Games between two lines of live standings on a terminal.
+const LIVE_EVERY: usize = 10;
+
+/// `standings after 20 of 126 games: flags 15, noob 12, ...`.
+fn live_standings(plan: &Plan, games: &[Played]) -> String {
+    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let rows: Vec<String> = stats::standings(&names, games)
+        .iter()
+        .map(|r| format!("{} {}", r.name, r.points))
+        .collect();
+    format!(
+        "standings after {} of {} games: {}",
+        games.len(),
+        plan.schedule.len(),
+        rows.join(", ")
+    )
+}
+
+fn progress_line(g: &Played, done: usize, total: usize) -> String {
+    let result = match g.winner {
+        Some(w) => format!("{} wins", g.names[usize::from(w)]),
+        None => "NO RESULT".into(),
+    };
+    format!(
+        "[{done}/{total}] game {} N={} {} - {}: {result} ({}: {}) {:.1} s",
+        g.game,
+        g.stones,
+        g.names[0],
+        g.names[1],
+        g.ending.kind.word(),
+        g.ending.text,
+        g.seconds
+    )
+}
+
+pub fn run(args: &TournamentArgs) -> ExitCode {
+    if let Some(games) = args.bench {
+        return bench(args, games);
+    }
+    let (mut store, plan, done) = if args.resume {
+        if !args.bots.is_empty() || !args.stones.is_empty() || args.draw.is_some() {
+            return usage(&format!(
+                "--resume plays the plan in {}: give no --bot, --stones or --draw with it",
+                args.out.join("tournament.json").display()
+            ));
+        }
+        match Store::resume(&args.out) {
+            Ok(x) => x,
+            Err(e) => return usage(&e),
+        }
+    } else {
+        let plan = match plan(args) {
+            Ok(p) => p,
+            Err(e) => return usage(&e),
+        };
+        if args.check || !args.no_check {
+            let (concurrency, isolated) = seating(args, &plan);
+            if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
+                return status;
+            }
+            if args.check {
+                return ExitCode::SUCCESS;
+            }
+        }
+        match Store::create(&args.out, &plan) {
+            Ok(s) => (s, plan, Vec::new()),
+            Err(e) => return usage(&e),
+        }
+    };
+    let (concurrency, isolated) = seating(args, &plan);
+    if args.resume && !args.no_check && done.len() < plan.schedule.len() {
+        if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
+            return status;
+        }
+    }
+    catch_interrupt();
+    let left = nimbot_tournament::todo(&plan, &done);
+    if !done.is_empty() && !args.quiet {
+        eprintln!(
+            "nimbot tournament: resuming {}: {} of {} games on disk, {left} to play",
+            store.dir.display(),
+            done.len(),
+            plan.schedule.len(),
+        );
+    }
+    let bar = (std::io::stderr().is_terminal() && left > 0).then(|| {
+        let b = ProgressBar::new(plan.schedule.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b.set_position(done.len() as u64);
+        b.reset_eta();
+        b
+    });
+    let say = |line: String| match &bar {
+        Some(b) => b.println(line),
+        None => eprintln!("{line}"),
+    };
+    let mut on = |p: Progress<'_>| match p {
+        Progress::Game {
+            game: g,
+            done,
+            total,
+        } => {
+            if args.json {
+                crate::json::print(&GameLine {
+                    kind: "game",
+                    game: g.game,
+                    stones: g.stones,
+                    names: &g.names,
+                    winner: g.winner,
+                    ending: &g.ending,
+                    plies: g.plies,
+                    clocks: g.clocks,
+                    seconds: g.seconds,
+                    blunders: g.blunders,
+                });
+            }
+            if !args.quiet {
+                say(progress_line(g, done.len(), total));
+            }
+            if let Some(b) = &bar {
+                b.inc(1);
+                // On a terminal, the standings so far every few games.
+                if done.len() % LIVE_EVERY == 0 && done.len() < total && !args.quiet {
+                    say(live_standings(&plan, done));
+                }
+            }
+        }
+        Progress::SprtDecided if !args.quiet => {
+            say("nimbot tournament: the SPRT has decided; the games under way finish".into());
+        }
+        Progress::SprtDecided => {}
+        Progress::Interrupted => {
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            eprintln!("nimbot tournament: interrupted; ending the games under way");
+        }
+    };
+    let played = play_all(&mut store, &plan, done, concurrency, isolated, &mut on);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    match played {
+        Ok((games, false)) => finish(&store, &plan, &games, args.json),
+        Ok((games, true)) => {
+            let _ = finish(&store, &plan, &games, args.json);
+            eprintln!(
+                "nimbot tournament: interrupted after {} of {} games; the games under way will be played again by\n  nimbot tournament --resume --out {}",
+                games.len(),
+                plan.schedule.len(),
+                store.dir.display()
+            );
+            ExitCode::from(EXIT_INTERRUPTED)
+        }
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            ExitCode::from(EXIT_FILES)
+        }
+    }
+}
+
+/// Games at once and whether each gets a network namespace of its own (a fixed
+/// `--port` without namespaces plays one at a time, with a note).
+fn seating(args: &TournamentArgs, plan: &Plan) -> (usize, bool) {
+    let mut concurrency = args
+        .concurrency
+        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let isolated = plan.rules.port.is_some() && netns::available();
+    if let (Some(port), false) = (plan.rules.port, isolated) {
+        if concurrency > 1 && !args.quiet {
+            eprintln!(
+                "nimbot tournament: --port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"
+            );
+        }
+        concurrency = 1;
+    }
+    (concurrency, isolated)
+}
+
+/// The pre-flight ([`check`]): every bot plays nimbot once in each seat on a
+/// short pile. A bot that cannot start, join or move is reported with its
+/// stderr, and the status is 2.
+fn preflight(plan: &Plan, concurrency: usize, isolated: bool, quiet: bool) -> Result<(), ExitCode> {
+    let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
+    if !quiet {
+        eprintln!(
+            "nimbot tournament: checking {} bots: one short game against nimbot in each seat (--no-check skips this)",
+            plan.bots.len()
+        );
+    }
+    let failures = check::run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
+    let _ = std::fs::remove_dir_all(&dir);
+    let failures = match failures {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            return Err(ExitCode::from(EXIT_FILES));
+        }
+    };
+    for b in &plan.bots {
+        let mine: Vec<&check::Failure> = failures.iter().filter(|f| f.bot == b.name).collect();
+        if mine.is_empty() {
+            if !quiet {
+                eprintln!("  {}: ok in both seats", b.name);
+            }
+            continue;
+        }
+        for f in mine {
+            let seat = if f.seat == 0 { "first" } else { "second" };
+            eprintln!("  {} FAILED in the {seat} seat: {}", b.name, f.text);
+        }
+    }
+    if failures.iter().any(|f| f.text.contains("Extra data")) && plan.rules.pace_ms == 0 {
+        eprintln!(
+            "  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)"
+        );
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        eprintln!(
+            "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
+            plan.bots.iter().filter(|b| failures.iter().any(|f| f.bot == b.name)).count(),
+            plan.bots.len()
+        );
+        Err(ExitCode::from(EXIT_USAGE))
+    }
+}
+
+fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode {
+    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
+    let standings = stats::standings(&names, games);
+    let cross = stats::crosstable(names.len(), games);
+    let s = summary(plan, games, &standings, &cross);
+    let html_path = store.dir.join("report.html");
+    if let Err(e) = std::fs::write(&html_path, report::html(&s, games, plan)) {
+        eprintln!(
+            "nimbot tournament: cannot write {}: {e}",
+            html_path.display()
+        );
+        return ExitCode::from(EXIT_FILES);
+    }
+    if json {
+        crate::json::print(&s);
+    } else {
+        print!("{}", report::text(&s));
+        println!(
+            "results: {}, records: {}, report: {}",
+            store.dir.join("results.jsonl").display(),
+            store.dir.join("records").display(),
+            html_path.display()
+        );
+    }
+    if s.no_result > 0 {
+        ExitCode::from(EXIT_NO_RESULT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `--bench`: quick games between nimbot policies, figures and a check of the disk.
+fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
+    let pairs = games.div_ceil(2).max(1);
+    let dir = if args.out == Path::new("tournament") {
+        std::env::temp_dir().join(format!("nimbot-bench-{}", std::process::id()))
+    } else {
+        args.out.clone()
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    let bots = vec![
+        Bot::parse("nimbot:longest").expect("a valid bot"),
+        Bot::parse("nimbot:trap").expect("a valid bot"),
+    ];
+    let mut schedule = schedule(2, false, &draw(pairs, 5, 60, args.seed), 1);
+    schedule.truncate(games);
+    let plan = Plan {
+        format: store::FORMAT,
+        bots,
+        rules: Rules {
+            resets: args.resets,
+            init_max: args.init_max,
+            time: 10.0,
+            join_timeout: 10.0,
+            largest: false,
+            welcome_extras: false,
+            pace_ms: 0,
+            port: None,
+        },
+        mode: "round-robin".into(),
+        seed: Some(args.seed),
+        sprt: None,
+        schedule,
+        event: None,
+    };
+    let mut store = match Store::create(&dir, &plan) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let concurrency = args.concurrency.unwrap_or(8).max(1);
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    // Other work on the machine takes its share of the cores: say how much.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into());
+    let (self0, kids0) = rusage();
+    let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
+    let t = Instant::now();
+    let played = match play_all(
+        &mut store,
+        &plan,
+        Vec::new(),
+        concurrency,
+        false,
+        &mut |_| {},
+    ) {
+        Ok((g, _)) => g,
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            return ExitCode::from(EXIT_FILES);
+        }
+    };
+    let wall = t.elapsed().as_secs_f64();
+    let (self1, kids1) = rusage();
+    let referee = (game::REFEREE_NS.load(Ordering::Relaxed) - ref0) as f64 / 1e9;
+    let runner = (self1 - self0 - referee).max(0.0);
+    let bots = kids1 - kids0;
+    let cpu = referee + runner + bots;
+    let share = |x: f64| 100.0 * x / cpu.max(1e-9);
+    println!(
+        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {concurrency} on {cores} cores (load average {load} before): {:.1} s, {:.2} games/s",
+        played.len(),
+        args.seed,
+        wall,
+        played.len() as f64 / wall
+    );
+    println!(
+        "CPU {cpu:.1} s ({:.0} % of the cores' time): referees {referee:.2} s ({:.1} %), runner {runner:.2} s ({:.1} %), bots {bots:.1} s ({:.1} %)",
+        100.0 * cpu / (wall * cores as f64),
+        share(referee),
+        share(runner),
+        share(bots)
+    );
+    let bad = played.iter().filter(|g| g.winner.is_none()).count();
+    let status = match store.reread() {
+        Ok((distinct, twice)) => {
+            println!(
+                "results on disk: {distinct} distinct games of {} scheduled, {twice} written twice, {bad} without a result",
+                plan.schedule.len()
+            );
+            distinct == plan.schedule.len() && twice == 0 && bad == 0
+        }
+        Err(e) => {
+            eprintln!("nimbot tournament: {e}");
+            false
+        }
+    };
+    if args.out == Path::new("tournament") {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if status {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_NO_RESULT)
+    }
+}

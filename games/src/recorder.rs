@@ -1,0 +1,202 @@
+//! The recorder of `--record FILE` on `connect`, `exp-nim` and `serve`: it
+//! watches a game while it is played (the platform's state messages, or the
+//! games nimbot sees) and writes its record at the end, in the format of
+//! [`nimbot_study::record`]. A ply's `clock` is the mover's thinking time as the
+//! server counted it (the state messages' `time_taken`), or as nimbot measured
+//! its own (exp-nim, which shows no clocks; `null` for the opponent there). The
+//! values are computed after the game, so recording costs the players' clocks
+//! nothing.
+
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use nimbot::{Game, Move, Player, Policy, TableOrSolverEngine};
+use nimbot_study::record::{self, EndLine, Header, Played};
+use serde::Deserialize;
+
+/// The parts of a platform state message a record uses (serde ignores the rest).
+#[derive(Deserialize, Default)]
+struct State {
+    #[serde(default)]
+    finished: bool,
+    stones_removed: Option<u32>,
+    reset_used: Option<bool>,
+    reason: Option<String>,
+    player_0: Option<Seat>,
+    player_1: Option<Seat>,
+}
+
+#[derive(Deserialize)]
+struct Seat {
+    name: Option<String>,
+    time_taken: Option<f64>,
+}
+
+/// Collects a game while it is played and writes its record at the end.
+pub struct Recorder {
+    path: PathBuf,
+    file: File,
+    command: &'static str,
+    seat: Option<Player>,
+    policy: Option<Policy>,
+    started: SystemTime,
+    names: [String; 2],
+    /// The game as last seen: a ply is the difference to the next.
+    last: Option<Game>,
+    plies: Vec<Played>,
+    /// The clocks (`time_taken`) of the last state message.
+    clocks: [f64; 2],
+    /// nimbot's own time for the move it is about to make (exp-nim).
+    own_clock: Option<f64>,
+    /// The server's reason line, once a state message carried one.
+    reason: Option<String>,
+}
+
+impl Recorder {
+    /// A recorder writing to `path`, created now so that a bad path is an error
+    /// before the game rather than after it.
+    pub fn create(
+        path: &Path,
+        command: &'static str,
+        seat: Option<Player>,
+        policy: Option<Policy>,
+    ) -> Result<Self, String> {
+        let file =
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(Recorder {
+            path: path.to_owned(),
+            file,
+            command,
+            seat,
+            policy,
+            started: SystemTime::now(),
+            names: [String::new(), String::new()],
+            last: None,
+            plies: Vec::new(),
+            clocks: [0.0; 2],
+            own_clock: None,
+            reason: None,
+        })
+    }
+
+    /// The seats' names, when a command knows them otherwise than from the state
+    /// messages.
+    pub fn names(&mut self, names: [String; 2]) {
+        self.names = names;
+    }
+
+    /// nimbot's thinking time for the move it just sent (when no server clock
+    /// shows it).
+    pub fn own_clock(&mut self, seconds: f64) {
+        self.own_clock = Some(seconds);
+    }
+
+    /// Take in the game as it stands now: a ply if it moved on since the last
+    /// look (at most one ply between two looks), with `clock` for it.
+    pub fn game(&mut self, game: Option<&Game>, clock: Option<f64>) {
+        let Some(now) = game.copied() else { return };
+        let before = self
+            .last
+            .replace(now)
+            .unwrap_or_else(|| Game::new(now.params()));
+        if now.moves() != before.moves().wrapping_add(1) {
+            return;
+        }
+        let seat = before.to_move();
+        let take = before.stones() - now.stones();
+        let reset = now.resets_left(seat) < before.resets_left(seat);
+        let clock = clock.or_else(|| {
+            (Some(seat) == self.seat)
+                .then(|| self.own_clock.take())
+                .flatten()
+        });
+        self.plies.push(Played {
+            seat,
+            mv: Move::new(take, reset),
+            refused: false,
+            clock,
+        });
+    }
+
+    /// Take in a platform state message and the game after it: names, the mover's
+    /// clock and the ply; a move the server judged but refused (the game ended and
+    /// did not move on) when `judged`.
+    pub fn state(&mut self, game: Option<&Game>, msg: &[u8], judged: bool) {
+        let state: State = serde_json::from_slice(msg).unwrap_or_default();
+        let mut clocks = self.clocks;
+        for (i, seat) in [&state.player_0, &state.player_1].into_iter().enumerate() {
+            if let Some(s) = seat {
+                if let Some(name) = &s.name {
+                    self.names[i] = name.clone();
+                }
+                if let Some(t) = s.time_taken {
+                    clocks[i] = t;
+                }
+            }
+        }
+        let mover = self.last.map(|g| g.to_move());
+        let clock = mover.map(|m| clocks[m.index()] - self.clocks[m.index()]);
+        self.clocks = clocks;
+        let moves = self.last.map(|g| g.moves());
+        self.game(game, clock);
+        let moved = self.last.map(|g| g.moves()) != moves;
+        if let (false, true, true, Some(take), Some(reset), Some(seat)) = (
+            moved,
+            judged,
+            state.finished,
+            state.stones_removed,
+            state.reset_used,
+            mover,
+        ) {
+            self.plies.push(Played {
+                seat,
+                mv: Move::new(take, reset),
+                refused: true,
+                clock,
+            });
+        }
+        if state.reason.is_some() {
+            self.reason = state.reason;
+        }
+    }
+
+    /// Write the record: values and distances from the table (or the solver), then
+    /// the lines. `winner` and `reason` say how the game ended (the server's reason
+    /// line, when a state message carried one, takes the place of `reason`).
+    pub fn finish(mut self, winner: Option<Player>, reason: &str) -> Result<(), String> {
+        let Some(last) = self.last else {
+            return Err(format!("{}: no game to record", self.path.display()));
+        };
+        let params = last.params();
+        let started = self
+            .started
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        let header = Header::new(
+            self.command,
+            params,
+            self.names.clone(),
+            self.seat,
+            self.policy,
+            started,
+        );
+        let plies = ENGINE.with_borrow_mut(|engine| record::weigh(engine, params, &self.plies));
+        let end = EndLine {
+            winner: winner.map(|w| w.index() as u8),
+            reason: self.reason.clone().unwrap_or_else(|| reason.to_owned()),
+        };
+        self.file
+            .write_all(record::write(&header, &plies, &end).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+thread_local! {
+    /// The engine records are weighed with, kept per thread from one record to the
+    /// next: its distances (solved over the table's whole box, tens of
+    /// milliseconds) then serve every later game (a tournament writes thousands).
+    static ENGINE: std::cell::RefCell<TableOrSolverEngine<'static>> =
+        std::cell::RefCell::new(TableOrSolverEngine::embedded());
+}
