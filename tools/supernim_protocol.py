@@ -5,7 +5,8 @@ library's), over many starts and both seats. A benchmark: it prints figures, it
 asserts nothing (docs/figures.md keeps them; tools/figures.sh supernim runs it).
 
     tools/supernim_protocol.py NIMBOT [--opponent greedy|random] [--games 200]
-        [--cap 200] [--seed 1] [--options "player search"] [--json]
+        [--cap 200] [--seed 1] [--player perfect|search] [--options WORDS]
+        [--shard I/N] [--json]
 
 Each start (2 to 6 heaps of 1 to 10 sticks, from Python's seeded generator) is
 played twice, nimbot first then second. The opponent plays a uniformly random
@@ -151,11 +152,15 @@ def main():
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--cap", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--options", default="", help="words appended to `new supernim` (e.g. 'player search')")
+    ap.add_argument("--player", choices=["perfect", "search"],
+                    help="nimbot's player (`player P` on `new supernim`; default: the build's)")
+    ap.add_argument("--options", default="", help="more words appended to `new supernim` (e.g. 'nodes 50000')")
     ap.add_argument("--shard", default="0/1", metavar="I/N",
                     help="play only the pairs of games k with k %% N == I (run N side by side)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.player:
+        args.options = f"player {args.player} {args.options}".strip()
     shard, shards = (int(x) for x in args.shard.split("/"))
     starts = random.Random(args.seed)
     bot = Nimbot(args.nimbot)
