@@ -304,6 +304,12 @@ fn fibonacci_answers_are_brute_force() {
     assert_eq!(takes.len() % 2 == 1, v["value"] == "win", "{v}");
 }
 
+fn json_lines(out: &str) -> Vec<Json> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn analyze_marks_the_moves_that_lose_value() {
     // From 2,4 with 21 plies left, merging 2 onto 4 gives away the 2 points that
@@ -311,10 +317,7 @@ fn analyze_marks_the_moves_that_lose_value() {
     let record = "# a Super-Nim record\nsuper-nim 2,4 cap 21\nmerge 2 4\nsplit 6\ngrow 3\n";
     let (code, out, err) = run(&["analyze", "-", "--json"], Some(record));
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<Json> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines[0]["lost"], 2, "{}", lines[0]);
     assert_eq!(lines[0]["best_moves"][0]["kind"], "split");
     let summary = lines.last().unwrap();
@@ -337,10 +340,7 @@ fn analyze_marks_the_moves_that_lose_value() {
     // Fibonacci Nim: 20 is won (take 2); taking 1 throws it away.
     let (code, out, err) = run(&["analyze", "-", "--json"], Some("fibonacci 20\n1\n2\n"));
     assert_eq!(code, 0, "{err}");
-    let lines: Vec<Json> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines[0]["blunder"], true);
     assert_eq!(lines[0]["best"], 2);
     assert_eq!(lines.last().unwrap()["blunders"][0], 1);
