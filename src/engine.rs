@@ -226,8 +226,8 @@ mod solving {
 
     impl SolvingEngine {
         /// Default budget: 1 GiB at the solve's peak. Every box `nimbot-table
-        /// generate` solves in seconds fits (N <= 99,999 with R = 4 takes about
-        /// 0.26 GB and a few seconds); bigger ones are refused with
+        /// generate` solves in seconds fits (N <= 99,999 with R = 4 among them: its
+        /// peak memory is in docs/figures.md); bigger ones are refused with
         /// [`DecideError::TooLarge`] instead of exhausting the machine.
         pub const DEFAULT_BUDGET: u64 = 1 << 30;
         /// Largest memory for distances to the end

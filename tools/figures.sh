@@ -180,6 +180,18 @@ if [ "$MODE" = all ]; then
   record "Solver benchmark" '' target/release/nimbot bench
   record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
   record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
+  # The big table's solve: its time and peak memory (docs/table.md, solving.md and
+  # firmware.md link here).
+  record "The solver at N <= 99,999" '^wrote' \
+    target/release/nimbot-table generate -n 99999 -r 4 -m 3 -o target/figures-big.nimt
+  # The full CI run is too long to measure here (tools/test.sh on a fresh machine);
+  # its last measured time stays as written (docs/tasks.md links here).
+  {
+    printf '## The full CI run\n\n'
+    printf '`.ci/run` (that is `tools/test.sh`) on a fresh machine with 2 cores, every\n'
+    printf 'toolchain, emulator and tool installed by the scripts themselves: 21.5 minutes\n'
+    printf '(measured in the review of issue 38, 2026-11; CI'"'"'s budget is 35 minutes).\n\n'
+  } >>"$body"
   # The previous generation's code is gone; its last figures stay as history.
   {
     printf '## The previous generation (historical)\n\n'

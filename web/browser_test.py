@@ -347,6 +347,44 @@ def super_nim_agrees(d, nimbot, rng, count):
     return count, compared_moves
 
 
+def click_to_the_end(d, rng, label, human, hints, undo, steps, reset_chance=0.0):
+    """Press New game and click random moves (hints on or off, one undo at the
+    second step if asked) until the page names a winner: the status and the moves,
+    each by the seat the page says moved."""
+    d.find_element(By.ID, "pl-new").click()
+    # The page may keep the box from the last game (a new hash is no new page).
+    if d.find_element(By.ID, "pl-hints").is_selected() != hints:
+        d.find_element(By.ID, "pl-hints").click()
+    for step in range(steps):
+        status = d.find_element(By.ID, "pl-status")
+        if status.get_attribute("data-winner") is not None:
+            break
+        buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
+        check(buttons, f"{label}: no move to click: {status.text}")
+        if hints:
+            check(all(b.find_elements(By.TAG_NAME, "small") for b in buttons), f"{label}: a hint on every move")
+        if reset_chance:
+            reset = d.find_element(By.ID, "pl-reset")
+            if reset.is_enabled() and rng.random() < reset_chance:
+                reset.click()
+                buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
+        rng.choice(buttons).click()
+        if undo and step == 1:
+            before = d.find_element(By.ID, "pl-moves").text
+            d.find_element(By.ID, "pl-undo").click()
+            after = d.find_element(By.ID, "pl-moves").text
+            check(len(after) < len(before), f"{label} undo: {before!r} -> {after!r}")
+    else:
+        fail(f"the {label} game did not end")
+    text = d.find_element(By.ID, "pl-moves").text
+    moves = []
+    for i, word in enumerate(text.split(", ")):
+        who, mv = word.split(" ")
+        check((who == "you") == (i % 2 == human), f"{label} move {i + 1} by the wrong seat: {text}")
+        moves.append(mv)
+    return d.find_element(By.ID, "pl-status"), moves
+
+
 def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=None):
     """A Fibonacci Nim or Super-Nim game clicked to the end against nimbot, replayed
     here by the rules: the winner the page names is theirs."""
@@ -360,49 +398,23 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
         box = form.find_element(By.NAME, name)
         box.clear()
         box.send_keys(str(value))
-    d.find_element(By.ID, "pl-new").click()
-    # The page may keep the box from the last game (a new hash is no new page).
-    if d.find_element(By.ID, "pl-hints").is_selected() != hints:
-        d.find_element(By.ID, "pl-hints").click()
     human = 0 if seat == "first" else 1
-    for step in range(600):
-        status = d.find_element(By.ID, "pl-status")
-        if status.get_attribute("data-winner") is not None:
-            break
-        buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        check(buttons, f"{game}: no move to click: {status.text}")
-        if hints:
-            check(all(b.find_elements(By.TAG_NAME, "small") for b in buttons), f"{game}: a hint on every move")
-        rng.choice(buttons).click()
-        if undo and step == 1:
-            before = d.find_element(By.ID, "pl-moves").text
-            d.find_element(By.ID, "pl-undo").click()
-            after = d.find_element(By.ID, "pl-moves").text
-            check(len(after) < len(before), f"{game} undo: {before!r} -> {after!r}")
-    else:
-        fail(f"the {game} game did not end")
-    status = d.find_element(By.ID, "pl-status")
+    status, moves = click_to_the_end(d, rng, game, human, hints, undo, 600)
     said = status.get_attribute("data-winner")
-    text = d.find_element(By.ID, "pl-moves").text
-    moves = []
-    for i, word in enumerate(text.split(", ")):
-        who, mv = word.split(" ")
-        check((who == "you") == (i % 2 == human), f"{game} move {i + 1} by the wrong seat: {text}")
-        moves.append(mv)
     if game == "fibonacci":
         stones, limit = n, n - 1
         for i, mv in enumerate(moves):
             take = int(mv)
-            check(1 <= take <= min(limit, stones), f"fibonacci move {i + 1} takes {take}, limit {limit}: {text}")
+            check(1 <= take <= min(limit, stones), f"fibonacci move {i + 1} takes {take}, limit {limit}: {moves}")
             stones, limit = stones - take, 2 * take
-        check(stones == 0, f"fibonacci: {stones} stones left at the end: {text}")
+        check(stones == 0, f"fibonacci: {stones} stones left at the end: {moves}")
         winner = (len(moves) - 1) % 2
     else:
         start = tuple(int(h) for h in heaps.split())
         left_heaps, points, left = sn_play(start, cap, moves)
-        check(left == 0 or not left_heaps, f"super-nim: the game ended early: {text}")
+        check(left == 0 or not left_heaps, f"super-nim: the game ended early: {moves}")
         winner = None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
-    check(said == ("draw" if winner is None else str(winner)), f"{game}: the page says {said}, the rules {winner}: {text}")
+    check(said == ("draw" if winner is None else str(winner)), f"{game}: the page says {said}, the rules {winner}: {moves}")
     return len(moves), winner
 
 
@@ -410,6 +422,8 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
 
 def play_game(d, url, rng, n, r, seat, policy, hints, undo):
     load(d, url + "#play")
+    d.execute_script("document.getElementById('pl-game').value = 'expanding';"
+                     "document.getElementById('pl-game').dispatchEvent(new Event('change'));")
     form = d.find_element(By.ID, "pl-form")
     for name, value in (("n", n), ("r", r), ("m", 3)):
         box = form.find_element(By.NAME, name)
@@ -417,40 +431,11 @@ def play_game(d, url, rng, n, r, seat, policy, hints, undo):
         box.send_keys(str(value))
     d.execute_script(f"document.querySelector('#pl-form [name=seat]').value = '{seat}';"
                      f"document.querySelector('#pl-form [name=policy]').value = '{policy}';")
-    d.find_element(By.ID, "pl-new").click()
-    # The page may keep the box from the last game (a new hash is no new page).
-    if d.find_element(By.ID, "pl-hints").is_selected() != hints:
-        d.find_element(By.ID, "pl-hints").click()
     human = 0 if seat == "first" else 1
-    for step in range(400):
-        status = d.find_element(By.ID, "pl-status")
-        if status.get_attribute("data-winner") is not None:
-            break
-        buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        check(buttons, f"no move to click: {status.text}")
-        if hints:
-            check(all(b.find_elements(By.TAG_NAME, "small") for b in buttons), "a hint on every move")
-        reset = d.find_element(By.ID, "pl-reset")
-        if reset.is_enabled() and rng.random() < 0.25:
-            reset.click()
-            buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        rng.choice(buttons).click()
-        if undo and step == 1:
-            before = d.find_element(By.ID, "pl-moves").text
-            d.find_element(By.ID, "pl-undo").click()
-            after = d.find_element(By.ID, "pl-moves").text
-            check(len(after) < len(before), f"undo: {before!r} -> {after!r}")
-    else:
-        fail("the game did not end")
-    status = d.find_element(By.ID, "pl-status")
+    status, words = click_to_the_end(d, rng, "expanding", human, hints, undo, 400, reset_chance=0.25)
     winner = int(status.get_attribute("data-winner"))
-    text = d.find_element(By.ID, "pl-moves").text
-    moves = []
-    for i, word in enumerate(text.split(", ")):
-        who, mv = word.split(" ")
-        check((who == "you") == (i % 2 == human), f"move {i + 1} by the wrong seat: {text}")
-        moves.append((int(mv.rstrip("r")), mv.endswith("r")))
-    check(replay_rules(n, r, 3, moves) == winner, f"the page's winner {winner} for {text}")
+    moves = [(int(mv.rstrip("r")), mv.endswith("r")) for mv in words]
+    check(replay_rules(n, r, 3, moves) == winner, f"the page's winner {winner} for {words}")
     said = "you win" if winner == human else "nimbot wins"
     check(said in status.text, status.text)
     check(not d.find_element(By.ID, "pl-end").get_attribute("hidden"), "the record link at the end")
@@ -587,7 +572,7 @@ def test(args):
         print(f"analysis: a game log ({a1[0]} plies, blunders at {a1[1]}) and a record "
               f"({a2[0]} plies, blunders at {a2[1]}) drawn as nimbot analyze says")
         print(f"browser test passed in {time.time() - t0:.1f} s; screenshots in {args.out}/"
-              "{explore,play,analysis}.png")
+              "{explore,play,analysis,explore-super-nim,play-super-nim}.png")
     finally:
         if d:
             d.quit()

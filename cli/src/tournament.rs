@@ -8,9 +8,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::thread;
-use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,8 +16,8 @@ use nimbot_tournament::engine::{self, Bot};
 use nimbot_tournament::game::{self, Played, Rules};
 use nimbot_tournament::store::{self, Plan, Store};
 use nimbot_tournament::{
-    catch_interrupt, check, draw, netns, parse_range, play_all, report, rusage, schedule, stats,
-    summary, Progress,
+    catch_interrupt, check, draw, netns, parse_range, play_all, report, schedule, stats, summary,
+    Progress,
 };
 use serde::Serialize;
 
@@ -534,105 +532,59 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
 
 /// `--bench`: quick games between nimbot policies, figures and a check of the disk.
 fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
-    let pairs = games.div_ceil(2).max(1);
-    let dir = if args.out == Path::new("tournament") {
+    let scratch = args.out == Path::new("tournament");
+    let dir = if scratch {
         std::env::temp_dir().join(format!("nimbot-bench-{}", std::process::id()))
     } else {
         args.out.clone()
     };
     let _ = std::fs::remove_dir_all(&dir);
-    let bots = vec![
-        Bot::parse("nimbot:longest").expect("a valid bot"),
-        Bot::parse("nimbot:trap").expect("a valid bot"),
-    ];
-    let mut schedule = schedule(2, false, &draw(pairs, 5, 60, args.seed), 1);
-    schedule.truncate(games);
-    let plan = Plan {
-        format: store::FORMAT,
-        bots,
-        rules: Rules {
-            resets: args.resets,
-            init_max: args.init_max,
-            time: 10.0,
-            join_timeout: 10.0,
-            largest: false,
-            welcome_extras: false,
-            pace_ms: 0,
-            port: None,
-        },
-        mode: "round-robin".into(),
-        seed: Some(args.seed),
-        sprt: None,
-        schedule,
-        event: None,
-    };
-    let mut store = match Store::create(&dir, &plan) {
-        Ok(s) => s,
-        Err(e) => return usage(&e),
-    };
     let concurrency = args.concurrency.unwrap_or(8).max(1);
-    let cores = thread::available_parallelism().map_or(1, |n| n.get());
-    // Other work on the machine takes its share of the cores: say how much.
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
-        .unwrap_or_else(|| "?".into());
-    let (self0, kids0) = rusage();
-    let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
-    let t = Instant::now();
-    let played = match play_all(
-        &mut store,
-        &plan,
-        Vec::new(),
+    let run = nimbot_tournament::bench::run(
+        &dir,
+        games,
+        args.seed,
+        args.resets,
+        args.init_max,
         concurrency,
-        false,
-        &mut |_| {},
-    ) {
-        Ok((g, _)) => g,
+    );
+    if scratch {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let f = match run {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("nimbot tournament: {e}");
             return ExitCode::from(EXIT_FILES);
         }
     };
-    let wall = t.elapsed().as_secs_f64();
-    let (self1, kids1) = rusage();
-    let referee = (game::REFEREE_NS.load(Ordering::Relaxed) - ref0) as f64 / 1e9;
-    let runner = (self1 - self0 - referee).max(0.0);
-    let bots = kids1 - kids0;
-    let cpu = referee + runner + bots;
+    let cpu = f.referee + f.runner + f.bots;
     let share = |x: f64| 100.0 * x / cpu.max(1e-9);
     println!(
-        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {concurrency} on {cores} cores (load average {load} before): {:.1} s, {:.2} games/s",
-        played.len(),
+        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {} on {} cores (load average {} before): {:.1} s, {:.2} games/s",
+        f.games,
         args.seed,
-        wall,
-        played.len() as f64 / wall
+        f.concurrency,
+        f.cores,
+        f.load,
+        f.wall,
+        f.games as f64 / f.wall
     );
     println!(
-        "CPU {cpu:.1} s ({:.0} % of the cores' time): referees {referee:.2} s ({:.1} %), runner {runner:.2} s ({:.1} %), bots {bots:.1} s ({:.1} %)",
-        100.0 * cpu / (wall * cores as f64),
-        share(referee),
-        share(runner),
-        share(bots)
+        "CPU {cpu:.1} s ({:.0} % of the cores' time): referees {:.2} s ({:.1} %), runner {:.2} s ({:.1} %), bots {:.1} s ({:.1} %)",
+        100.0 * cpu / (f.wall * f.cores as f64),
+        f.referee,
+        share(f.referee),
+        f.runner,
+        share(f.runner),
+        f.bots,
+        share(f.bots)
     );
-    let bad = played.iter().filter(|g| g.winner.is_none()).count();
-    let status = match store.reread() {
-        Ok((distinct, twice)) => {
-            println!(
-                "results on disk: {distinct} distinct games of {} scheduled, {twice} written twice, {bad} without a result",
-                plan.schedule.len()
-            );
-            distinct == plan.schedule.len() && twice == 0 && bad == 0
-        }
-        Err(e) => {
-            eprintln!("nimbot tournament: {e}");
-            false
-        }
-    };
-    if args.out == Path::new("tournament") {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    if status {
+    println!(
+        "results on disk: {} distinct games of {} scheduled, {} written twice, {} without a result",
+        f.distinct, f.scheduled, f.twice, f.no_result
+    );
+    if f.all_there() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_NO_RESULT)

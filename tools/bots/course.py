@@ -6,11 +6,15 @@ course's bots; a referee that paces its messages (nimbot tournament --pace) keep
 them apart.
 
 A bot calls play(name, first, choose) with choose(stones, limit, mine, theirs, m)
-returning (take, reset); it exits 0 (won) or 1 (lost).
+returning (take, reset); it exits 0 (won) or 1 (lost). The game is tracked as
+client.py tracks it; the strategies are ordinary Nim's rule, the largest take, one
+stone, and client.greedy.
 """
 import json
 import socket
 import sys
+
+from client import Tracker, greedy  # noqa: F401 (greedy: a strategy of the students')
 
 HOST, PORT = "127.0.0.1", 9000
 
@@ -26,48 +30,22 @@ def play(name, first, choose, host=HOST, port=PORT, m=3, read_init_max=False):
     sock = socket.create_connection((host, port), timeout=300)
     order = 0 if first else 1
     sock.sendall(json.dumps({"name": name, "order": order}).encode())
-    welcome = recv(sock)
-    stones, resets = welcome["init_stones"], welcome["init_resets"]
-    mine, theirs = resets, resets
-    largest, pending, turn = 0, False, 0
+    game = Tracker(recv(sock), m)
+    turn = 0
     while True:
         if turn == order:
-            limit = m if pending else max(m, largest + 1)
-            take, reset = choose(stones, limit, mine, theirs, m)
+            take, reset = choose(game.stones, game.limit(), game.mine, game.theirs, game.m)
             sock.sendall(json.dumps({"order": order, "num_stones": take, "reset": reset}).encode())
         state = recv(sock)
         if read_init_max:
             # Some course bots read M from every state (the server sends it).
-            m = state["init_max"]
+            game.m = state["init_max"]
         if state["finished"]:
             won = state["winner"] == name
             print(f"{name}: {'won' if won else 'lost'}: {state['reason']}", file=sys.stderr)
             sys.exit(0 if won else 1)
-        took = state["stones_removed"]
-        stones -= took
-        largest = max(largest, took)
-        pending = bool(state["reset_used"])
-        if pending:
-            if turn == order:
-                mine -= 1
-            else:
-                theirs -= 1
+        game.update(state, turn == order)
         turn = 1 - turn
-
-
-def greedy(stones, limit, mine, theirs, m):
-    """Win when the pile is in reach; else keep it out of the opponent's reach,
-    with a reset (holding the opponent to M) when that is what does it."""
-    if stones <= limit:
-        return stones, False
-    for take in range(1, limit + 1):
-        if stones - take > max(m, take + 1, limit):
-            return take, False
-    if mine > 0:
-        for take in range(1, limit + 1):
-            if stones - take > m:
-                return take, True
-    return 1, False
 
 
 def bachet(stones, limit, mine, theirs, m):

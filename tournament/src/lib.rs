@@ -14,6 +14,7 @@
 //! report ([`report`]). The command line (`nimbot tournament`) reads the flags and
 //! prints.
 
+pub mod bench;
 pub mod check;
 pub mod engine;
 pub mod game;

@@ -40,6 +40,50 @@ fn rank_order(s: &Summary<'_>) -> Vec<usize> {
     s.standings.iter().map(|r| r.bot).collect()
 }
 
+/// The crosstable as text: a row per bot in `order` (its rank and name in
+/// `name_width` columns), a column per opponent in the same order with
+/// "points-points"; the columns are as wide as the widest cell and one space, so
+/// scores of any size stay apart.
+fn crosstable_text(
+    bots: &[&str],
+    cross: &[Vec<u32>],
+    order: &[usize],
+    name_width: usize,
+) -> String {
+    let cell = |i: usize, j: usize| {
+        let points = cross.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+        let against = cross.get(j).and_then(|r| r.get(i)).copied().unwrap_or(0);
+        format!("{points}-{against}")
+    };
+    let widest = order
+        .iter()
+        .flat_map(|&i| order.iter().filter(move |&&j| j != i).map(move |&j| (i, j)))
+        .map(|(i, j)| cell(i, j).len())
+        .max()
+        .unwrap_or(0);
+    let cw = widest.max(6) + 1;
+    let w = name_width;
+    let mut out = String::new();
+    let _ = write!(out, "{:<w$} ", "crosstable");
+    for rank in 1..=order.len() {
+        let _ = write!(out, "{rank:>cw$}");
+    }
+    out.push('\n');
+    for (rank, &i) in order.iter().enumerate() {
+        let name = bots.get(i).copied().unwrap_or("?");
+        let _ = write!(out, "{:<w$} ", format!("{} {name}", rank + 1));
+        for &j in order {
+            if i == j {
+                let _ = write!(out, "{:>cw$}", "-");
+            } else {
+                let _ = write!(out, "{:>cw$}", cell(i, j));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The standings, the crosstable and the SPRT as text.
 pub fn text(s: &Summary<'_>) -> String {
     let mut out = String::new();
@@ -91,25 +135,7 @@ pub fn text(s: &Summary<'_>) -> String {
              lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
              lost by time, an exit, not joining, a closed connection, garbage, joining twice or\n\
              moving out of turn; elo: against the field, with Wilson's 95 % interval)\n\n";
-    let w = w + 3;
-    let _ = write!(out, "{:<w$} ", "crosstable");
-    let order = rank_order(s);
-    for rank in 1..=order.len() {
-        let _ = write!(out, "{rank:>7}");
-    }
-    out.push('\n');
-    for (rank, &i) in order.iter().enumerate() {
-        let _ = write!(out, "{:<w$} ", format!("{} {}", rank + 1, s.bots[i]));
-        for &j in &order {
-            if i == j {
-                let _ = write!(out, "{:>7}", "-");
-            } else {
-                let (cell, against) = (s.crosstable[i][j], s.crosstable[j][i]);
-                let _ = write!(out, "{:>7}", format!("{cell}-{against}"));
-            }
-        }
-        out.push('\n');
-    }
+    out += &crosstable_text(&s.bots, s.crosstable, &rank_order(s), w + 3);
     out.push('\n');
     let endings: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let _ = writeln!(
@@ -337,4 +363,35 @@ pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
     }
     h += "</table></body></html>\n";
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crosstable_columns_stay_apart_at_three_digit_scores() {
+        let cross = vec![vec![0, 123, 7], vec![456, 0, 1000], vec![99, 2, 0]];
+        let text = crosstable_text(&["a", "b", "c"], &cross, &[0, 1, 2], 13);
+        let rows: Vec<&str> = text.lines().collect();
+        // Every cell is its own whitespace-separated word: name number, name, cells.
+        assert_eq!(
+            rows[1].split_whitespace().collect::<Vec<_>>(),
+            ["1", "a", "-", "123-456", "7-99"]
+        );
+        assert_eq!(
+            rows[2].split_whitespace().collect::<Vec<_>>(),
+            ["2", "b", "456-123", "-", "1000-2"]
+        );
+        assert_eq!(
+            rows[3].split_whitespace().collect::<Vec<_>>(),
+            ["3", "c", "99-7", "2-1000", "-"]
+        );
+        // The columns line up: every row as long as the header.
+        assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{text}");
+        // In rank order (b first): b's row is numbered 1, its cells in that order.
+        let ranked = crosstable_text(&["a", "b", "c"], &cross, &[1, 0, 2], 13);
+        let row: Vec<&str> = ranked.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(row, ["1", "b", "-", "456-123", "1000-2"]);
+    }
 }

@@ -112,8 +112,8 @@ fn paths_named_in_manifests_exist() {
     );
 }
 
-/// A duration stated as how long something takes ("about 3 minutes", "about a
-/// quarter of an hour", "takes 20 s"): a measurement, which belongs in
+/// A duration or a memory size stated as a measurement ("about 3 minutes", "about
+/// a quarter of an hour", "takes 20 s", "about 0.26 GB"), which belongs in
 /// docs/figures.md.
 fn states_a_duration(line: &str) -> bool {
     let lower = line.to_lowercase();
@@ -139,7 +139,7 @@ fn states_a_duration(line: &str) -> bool {
                 let unit: String = unit.chars().take_while(|c| c.is_alphabetic()).collect();
                 if [
                     "s", "sec", "seconds", "second", "min", "minutes", "minute", "hours", "hour",
-                    "h",
+                    "h", "mb", "gb", "mib", "gib",
                 ]
                 .contains(&unit.as_str())
                 {
@@ -181,6 +181,7 @@ fn the_duration_detector_sees_measurements_and_ignores_settings() {
         "Reproduce (about 3 minutes on two cores)."
     ));
     assert!(states_a_duration("the smoke step takes 2.5 min"));
+    assert!(states_a_duration("N <= 99,999 needs about 0.26 GB"));
     assert!(!states_a_duration("`--timeout 60`: each read waits 60 s"));
     assert!(!states_a_duration("about 25 to 40 million cycles"));
 }

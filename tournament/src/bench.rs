@@ -1,0 +1,118 @@
+//! The load benchmark (`nimbot tournament --bench`): quick games between two
+//! nimbot policies, the wall time, the CPU of the referees, the runner and the
+//! bots, and a check that every game is on disk once.
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Instant;
+
+use crate::engine::Bot;
+use crate::game::{self, Rules};
+use crate::store::{self, Plan, Store};
+use crate::{draw, play_all, rusage, schedule};
+
+/// What a benchmark run measured.
+pub struct Figures {
+    pub games: usize,
+    pub concurrency: usize,
+    pub cores: usize,
+    /// The machine's load average before the run (`?` if unknown).
+    pub load: String,
+    pub wall: f64,
+    /// CPU seconds of the referees, the runner (the rest of this process) and the
+    /// bots (reaped children).
+    pub referee: f64,
+    pub runner: f64,
+    pub bots: f64,
+    /// The results file read back: games, games written twice, games without a
+    /// result, games scheduled.
+    pub distinct: usize,
+    pub twice: usize,
+    pub no_result: usize,
+    pub scheduled: usize,
+}
+
+impl Figures {
+    /// Every game on disk once, each with a result.
+    pub fn all_there(&self) -> bool {
+        self.distinct == self.scheduled && self.twice == 0 && self.no_result == 0
+    }
+}
+
+/// Play `games` games (N drawn from 5..60 with `seed`, nimbot:longest against
+/// nimbot:trap, R and M as given) in `dir` (a new tournament there),
+/// `concurrency` at once.
+///
+/// # Errors
+/// The directory cannot hold the tournament or its results.
+pub fn run(
+    dir: &Path,
+    games: usize,
+    seed: u64,
+    resets: u8,
+    init_max: u32,
+    concurrency: usize,
+) -> Result<Figures, String> {
+    let bots = ["nimbot:longest", "nimbot:trap"]
+        .iter()
+        .map(|b| Bot::parse(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut schedule = schedule(2, false, &draw(games.div_ceil(2).max(1), 5, 60, seed), 1);
+    schedule.truncate(games);
+    let plan = Plan {
+        format: store::FORMAT,
+        bots,
+        rules: Rules {
+            resets,
+            init_max,
+            time: 10.0,
+            join_timeout: 10.0,
+            largest: false,
+            welcome_extras: false,
+            pace_ms: 0,
+            port: None,
+        },
+        mode: "round-robin".into(),
+        seed: Some(seed),
+        sprt: None,
+        schedule,
+        event: None,
+    };
+    let mut store = Store::create(dir, &plan)?;
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    // Other work on the machine takes its share of the cores: say how much.
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into());
+    let (self0, kids0) = rusage();
+    let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
+    let t = Instant::now();
+    let (played, _) = play_all(
+        &mut store,
+        &plan,
+        Vec::new(),
+        concurrency,
+        false,
+        &mut |_| {},
+    )?;
+    let wall = t.elapsed().as_secs_f64();
+    let (self1, kids1) = rusage();
+    let referee = (game::REFEREE_NS.load(Ordering::Relaxed) - ref0) as f64 / 1e9;
+    let (distinct, twice) = store.reread()?;
+    Ok(Figures {
+        games: played.len(),
+        concurrency,
+        cores,
+        load,
+        wall,
+        referee,
+        runner: (self1 - self0 - referee).max(0.0),
+        bots: kids1 - kids0,
+        distinct,
+        twice,
+        no_result: played.iter().filter(|g| g.winner.is_none()).count(),
+        scheduled: plan.schedule.len(),
+    })
+}
