@@ -14,8 +14,9 @@
 #                             the examples), each section replaced in place
 #   tools/figures.sh supernim the Super-Nim sections only (the arena against random and
 #                             greedy, the host's player audited against the exact
-#                             solver; about 15 minutes of CPU, five runs side by
-#                             side), put in place of the page's Super-Nim sections
+#                             solver, the same over the line protocol, the exact
+#                             solver's speed; about an hour of CPU, nine runs side
+#                             by side), put in place of the page's Super-Nim sections
 #   tools/figures.sh tournament  the tournament's load benchmark only, its section of
 #                             the page replaced in place (a few seconds)
 #   tools/figures.sh web      the browser section only (tools/web.sh bench), replaced
@@ -81,6 +82,17 @@ supernim() {
   cmds+=("${arena[*]} --player perfect --model none --opponent greedy --games 200 --audit 24")
   titles+=("Super-Nim: the host's player against greedy, with its model")
   cmds+=("${arena[*]} --player perfect --model greedy --opponent greedy --games 200 --audit 24")
+  # Over the line protocol (docs/protocol.md), as a tournament plays: nimbot's
+  # `serial` against opponents written from the seed's rules.
+  local wire=(python3 tools/supernim_protocol.py target/release/nimbot --cap 200)
+  titles+=("Super-Nim over the line protocol: the host's player against greedy")
+  cmds+=("${wire[*]} --opponent greedy --games 200")
+  titles+=("Super-Nim over the line protocol: the boards' search against greedy")
+  cmds+=("${wire[*]} --opponent greedy --games 200 --player search")
+  titles+=("Super-Nim over the line protocol: the host's player against random")
+  cmds+=("${wire[*]} --opponent random --games 200")
+  titles+=("Super-Nim: the exact solver's speed (the small starts at cap 20)")
+  cmds+=("target/release/nimbot bench --supernim 20 --runs 3")
   for i in "${!cmds[@]}"; do
     step "${titles[$i]}: ${cmds[$i]}"
     logs+=("$(mktemp)")

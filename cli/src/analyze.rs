@@ -29,7 +29,11 @@ use nimbot_study::notation::move_text;
 )]
 pub struct AnalyzeArgs {
     /// The server's game log (`game-log.txt`) or a record of `--record` (JSON
-    /// lines, which name N, R and M themselves); `-` reads stdin.
+    /// lines, which name N, R and M themselves); or a Fibonacci Nim or Super-Nim
+    /// record: a first line `fibonacci N` or `super-nim H1,H2,... [cap C]`, then
+    /// one move a line (a take; `merge A B`, `grow A`, `split A`), where a
+    /// Super-Nim move that loses value is marked with what it lost. `-` reads
+    /// stdin.
     log: PathBuf,
     /// R: resets each player had (the log does not say).
     #[arg(long, short = 'r', default_value_t = 4)]
@@ -45,12 +49,20 @@ pub struct AnalyzeArgs {
     /// and the first one named. SVG, or PNG when FILE ends in .png.
     #[arg(long, value_name = "FILE.svg|FILE.png")]
     plot: Option<PathBuf>,
+    /// Super-Nim records: the exact solver's node bound a ply (a ply it cannot
+    /// solve within it is shown `?`).
+    #[arg(long, default_value_t = 1_000_000, value_name = "K")]
+    nodes: u64,
 }
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
+    let text = read_log(&args.log);
+    if let Some(answer) = text.as_deref().ok().and_then(|t| related_game(t, args)) {
+        return crate::answer_text("analyze", answer);
+    }
     let mut engine = TableOrSolverEngine::embedded();
-    let analysis = read_log(&args.log)
-        .and_then(|text| Analysis::of_text(&mut engine, &text, args.resets, args.init_max));
+    let analysis =
+        text.and_then(|text| Analysis::of_text(&mut engine, &text, args.resets, args.init_max));
     match analysis {
         Ok(a) => {
             if let Some(path) = &args.plot {
@@ -85,6 +97,21 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
             eprintln!("nimbot analyze: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The analysis of a Fibonacci Nim or Super-Nim record (its first line names
+/// the game: `fibonacci N`, `super-nim H1,H2,... [cap C]`), `None` for an
+/// Expanding Nim log or record.
+fn related_game(text: &str, args: &AnalyzeArgs) -> Option<Result<String, String>> {
+    let head = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    match head.split_whitespace().next()? {
+        "fibonacci" => Some(crate::fibonacci::analyze(text, args.json)),
+        "super-nim" | "supernim" => Some(crate::supernim::analyze(text, args.nodes, args.json)),
+        _ => None,
     }
 }
 

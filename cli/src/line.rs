@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::json;
 
-use crate::position::PositionArgs;
+use crate::position::{GameKind, PositionArgs};
+use crate::{fibonacci, supernim};
 use nimbot_study::explore::line;
 use nimbot_study::vocab::{MoveJson, PositionJson};
 
@@ -35,6 +36,20 @@ struct Report {
 }
 
 pub fn run(args: &LineArgs) -> ExitCode {
+    match args.position.game {
+        GameKind::Expanding => {}
+        GameKind::Fibonacci => {
+            let answer = fibonacci::position(&args.position.numbers)
+                .and_then(|(stones, limit)| fibonacci::line(stones, limit, args.json));
+            return crate::answer_text("line", answer);
+        }
+        GameKind::SuperNim => {
+            let p = &args.position;
+            let answer = supernim::position(&p.numbers, &p.supernim)
+                .and_then(|pos| supernim::line(&pos, &p.supernim, args.json));
+            return crate::answer_text("line", answer);
+        }
+    }
     let pos = args.position.expanding();
     let mut engine = HostEngine::new();
     let result = pos.and_then(|pos| {

@@ -8,6 +8,7 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
+mod fibonacci;
 mod json;
 mod line;
 mod moves;
@@ -16,6 +17,7 @@ mod plot;
 mod position;
 mod protocol;
 mod serve;
+mod supernim;
 mod tournament;
 mod web;
 
@@ -24,7 +26,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
-use nimbot::{fibonacci as fib, Engine, Knowledge, Params, Policy, Position, Win, WinChoice};
+use nimbot::{Engine, Knowledge, Params, Policy, Position, Win, WinChoice};
 use nimbot_exploit::exploit::HostEngine;
 use nimbot_protocol::{serve, Session};
 
@@ -36,7 +38,7 @@ use demo::DemoArgs;
 use exp_nim::ExpNimArgs;
 use line::LineArgs;
 use moves::MovesArgs;
-use position::PositionArgs;
+use position::{GameKind, PositionArgs};
 use protocol::ProtocolArgs;
 use serve::ServeArgs;
 use tournament::TournamentArgs;
@@ -194,9 +196,6 @@ enum Command {
     /// "win K" or "lose K".
     #[command(verbatim_doc_comment)]
     Query {
-        /// The game: expanding (Expanding Nim with resets) or fibonacci.
-        #[arg(long, value_enum, default_value_t = Game::Expanding)]
-        game: Game,
         #[command(flatten)]
         position: PositionArgs,
         /// One JSON line: the position, its value and distance, and the move.
@@ -274,11 +273,10 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serial(cli.play)) {
         Command::Serial(play) => run_serial(play),
         Command::Query {
-            game,
             position,
             json,
             play,
-        } => run_query(game, &position, json, play),
+        } => run_query(&position, json, play),
         Command::Moves(args) => moves::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Demo(args) => demo::run(&args),
@@ -357,85 +355,34 @@ fn run_serial(play: PolicyArgs) -> ExitCode {
     }
 }
 
-/// The games `query` and `arena` know.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Game {
-    /// Expanding Nim with resets.
-    #[value(alias = "expanding-nim")]
-    Expanding,
-    /// Fibonacci Nim.
-    Fibonacci,
-    /// Super-Nim.
-    #[value(alias = "supernim")]
-    SuperNim,
-}
-
-fn run_query(game: Game, position: &PositionArgs, json: bool, play: PolicyArgs) -> ExitCode {
-    if game != Game::Expanding && position.after.after.is_some() {
+fn run_query(position: &PositionArgs, json: bool, play: PolicyArgs) -> ExitCode {
+    let game = position.game;
+    if game != GameKind::Expanding && position.after.after.is_some() {
         eprintln!("nimbot query: --after is for Expanding Nim only");
         return ExitCode::from(2);
     }
-    match game {
-        Game::Expanding => match position.expanding() {
-            Ok(pos) => query_expanding(&pos, json, play),
-            Err(e) => {
-                eprintln!("nimbot query: {e}");
-                ExitCode::from(2)
+    let answer = match game {
+        GameKind::Expanding => {
+            return match position.expanding() {
+                Ok(pos) => query_expanding(&pos, json, play),
+                Err(e) => {
+                    eprintln!("nimbot query: {e}");
+                    ExitCode::from(2)
+                }
             }
-        },
-        _ if play.policy.is_some() => {
-            eprintln!("nimbot query: --policy is for Expanding Nim only");
-            ExitCode::from(2)
         }
-        Game::Fibonacci => query_fibonacci(&position.numbers, json),
-        Game::SuperNim => {
-            eprintln!("nimbot query: super-nim has no query (try arena or the line protocol)");
-            ExitCode::from(2)
-        }
-    }
+        _ if play.policy.is_some() => Err("--policy is for Expanding Nim only".to_owned()),
+        GameKind::Fibonacci => fibonacci::position(&position.numbers)
+            .and_then(|(stones, limit)| fibonacci::query(stones, limit, json)),
+        GameKind::SuperNim => supernim::position(&position.numbers, &position.supernim)
+            .and_then(|pos| supernim::query(&pos, &position.supernim, json)),
+    };
+    answer_text("query", answer)
 }
 
-fn query_fibonacci(numbers: &[u64], json: bool) -> ExitCode {
-    let &[stones, limit] = numbers else {
-        eprintln!(
-            "nimbot query: fibonacci needs 2 numbers S LIMIT, got {}",
-            numbers.len()
-        );
-        return ExitCode::from(2);
-    };
-    match fib::decide(stones, limit) {
-        Ok(d) if json => {
-            /// `query --game fibonacci --json`: the move has no reset.
-            #[derive(serde::Serialize)]
-            struct Fib {
-                stones: u64,
-                limit: u64,
-                value: &'static str,
-                #[serde(rename = "move")]
-                mv: FibMove,
-            }
-            #[derive(serde::Serialize)]
-            struct FibMove {
-                take: u64,
-            }
-            crate::json::print(&Fib {
-                stones,
-                limit,
-                value: d.value.as_word(),
-                mv: FibMove { take: d.take },
-            });
-            ExitCode::SUCCESS
-        }
-        Ok(d) => {
-            let word = d.value.as_word();
-            let _ = writeln!(io::stdout(), "{word} {}", d.take);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("nimbot query: {e}");
-            ExitCode::from(2)
-        }
-    }
+/// Prints an answer already written, or its error (exit status 2).
+pub(crate) fn answer_text(cmd: &str, text: Result<String, String>) -> ExitCode {
+    answer(cmd, text, |text| print!("{text}"))
 }
 
 /// `query --json`: the position, its value and distance, and nimbot's move.

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::json;
 
-use crate::position::{expanding_position, PositionArgs};
+use crate::position::{expanding_position, GameKind, PositionArgs};
+use crate::{fibonacci, supernim};
 use nimbot_study::explore::{best_first, probe};
 use nimbot_study::vocab::{MoveJson, PositionJson};
 
@@ -41,6 +42,20 @@ struct Report {
 pub fn run(args: &MovesArgs) -> ExitCode {
     if args.batch {
         return batch(args.position.init_max);
+    }
+    match args.position.game {
+        GameKind::Expanding => {}
+        GameKind::Fibonacci => {
+            let answer = fibonacci::position(&args.position.numbers)
+                .and_then(|(stones, limit)| fibonacci::moves(stones, limit, args.json));
+            return crate::answer_text("moves", answer);
+        }
+        GameKind::SuperNim => {
+            let p = &args.position;
+            let answer = supernim::position(&p.numbers, &p.supernim)
+                .and_then(|pos| supernim::moves(&pos, &p.supernim, args.json));
+            return crate::answer_text("moves", answer);
+        }
     }
     let result = args.position.expanding().and_then(|pos| {
         let (eval, moves) = probe(&mut HostEngine::new(), &pos).map_err(|e| e.to_string())?;

@@ -8,15 +8,35 @@ use clap::Args;
 use nimbot::{Params, Player, Position};
 use nimbot_study::notation::{parse_moves, play};
 
-/// A position on the command line (`query`, `moves`, `line`): its numbers, or the
-/// moves that led to it (`--after`), and the game's M.
+/// The games `query`, `moves`, `line` and `arena` know.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameKind {
+    /// Expanding Nim with resets.
+    #[default]
+    #[value(alias = "expanding-nim")]
+    Expanding,
+    /// Fibonacci Nim.
+    Fibonacci,
+    /// Super-Nim.
+    #[value(alias = "supernim")]
+    SuperNim,
+}
+
+/// A position on the command line (`query`, `moves`, `line`): the game, its
+/// numbers, or the moves that led to it (`--after`), and the game's M.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {
+    /// The game: expanding (Expanding Nim with resets), fibonacci or super-nim.
+    #[arg(long, value_enum, default_value_t = GameKind::Expanding)]
+    pub game: GameKind,
     /// The position: S C A B F (stones left, the cap on this take, the mover's
     /// resets left, the other's, 1 if a reset is pending), or --after. Fibonacci
-    /// Nim's `query --game fibonacci` takes S LIMIT.
-    #[arg(num_args = 1.., value_name = "NUMBERS")]
+    /// Nim: S LIMIT (stones left, the most this move may take). Super-Nim: the
+    /// heaps, e.g. 2,4,5 (with --cap and --score).
+    #[arg(num_args = 1.., value_name = "NUMBERS", value_delimiter = ',')]
     pub numbers: Vec<u64>,
+    #[command(flatten)]
+    pub supernim: crate::supernim::SuperNimArgs,
     #[command(flatten)]
     pub after: AfterArgs,
     /// M: the game's initial maximum.

@@ -192,7 +192,8 @@ fn check_vocabulary(v: &Json, at: &str) {
             for (k, x) in map {
                 let here = format!("{at}.{k}");
                 match k.as_str() {
-                    "value" => assert!(x == "win" || x == "lose", "{here} = {x}"),
+                    // "draw": Super-Nim's only (judged on points).
+                    "value" => assert!(x == "win" || x == "lose" || x == "draw", "{here} = {x}"),
                     "distance" | "hold_out" => {
                         assert!(x.is_u64() || x.is_null(), "{here} = {x}")
                     }
@@ -202,7 +203,12 @@ fn check_vocabulary(v: &Json, at: &str) {
                             other => vec![other.clone()],
                         };
                         for m in &list {
-                            assert!(m["take"].is_u64(), "{here}: a move is an object: {m}");
+                            // A take (Expanding and Fibonacci Nim) or a Super-Nim
+                            // move of a kind on a heap.
+                            assert!(
+                                m["take"].is_u64() || (m["kind"].is_string() && m["heap"].is_u64()),
+                                "{here}: a move is an object: {m}"
+                            );
                             assert!(m.get("reset").is_none_or(Json::is_boolean), "{here}: {m}");
                         }
                     }
@@ -250,10 +256,17 @@ fn every_json_answer_speaks_one_vocabulary() {
             assert!(v.get(k).is_some(), "{args:?} names the position's {k}: {v}");
         }
     }
-    check_vocabulary(
-        &json(&["query", "--game", "fibonacci", "20", "19", "--json"]),
-        "fib",
-    );
+    for game in [
+        &["--game", "fibonacci", "20", "19", "--json"][..],
+        &["--game", "super-nim", "2,4,5", "--cap", "8", "--json"],
+    ] {
+        for cmd in ["query", "moves", "line"] {
+            let args: Vec<&str> = [cmd].iter().chain(game).copied().collect();
+            let v = json(&args);
+            check_vocabulary(&v, cmd);
+            assert_eq!(v["game"], game[1], "{args:?}");
+        }
+    }
     // A record (as `--record` writes it) and its analysis.
     let dir = std::env::temp_dir().join(format!("nimbot-schema-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

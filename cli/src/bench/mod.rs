@@ -39,9 +39,17 @@ pub struct BenchArgs {
     /// preparation, lost-position decisions.
     #[arg(long)]
     exploit: bool,
+    /// Measure Super-Nim's exact solver instead: every start of 2..=4 heaps of
+    /// 1..=6 sticks solved to the cap CAP (one solver, its table shared), as
+    /// positions (nodes) searched per second.
+    #[arg(long, value_name = "CAP")]
+    supernim: Option<u32>,
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if let Some(cap) = args.supernim {
+        return supernim(cap, args.runs.min(5));
+    }
     if args.exploit {
         return exploit::run(args.stones, args.resets, args.init_max, args.runs.min(7));
     }
@@ -117,4 +125,60 @@ struct SolveLine {
     #[serde(flatten)]
     runs: Runs,
     ns_per_state: f64,
+}
+
+/// `--supernim CAP`: the exact solver's speed on the small starts.
+fn supernim(cap: u32, runs: usize) -> ExitCode {
+    use nimbot::supernim::{Heaps, Solver};
+    #[derive(Serialize)]
+    struct Line {
+        bench: &'static str,
+        cap: u32,
+        starts: usize,
+        nodes: u64,
+        entries: usize,
+        seconds_median: f64,
+        nodes_per_second: f64,
+    }
+    let mut starts = Vec::new();
+    for a in 1..=6u32 {
+        for b in a..=6 {
+            starts.push(vec![a, b]);
+            for c in b..=6 {
+                starts.push(vec![a, b, c]);
+                for d in c..=6 {
+                    starts.push(vec![a, b, c, d]);
+                }
+            }
+        }
+    }
+    let (mut times, mut nodes, mut entries) = (Vec::new(), 0, 0);
+    for _ in 0..runs.max(1) {
+        let mut solver = Solver::new(u64::MAX, 1 << 24);
+        nodes = 0;
+        let t = Instant::now();
+        for s in &starts {
+            let Ok(heaps) = Heaps::new(s) else {
+                return ExitCode::from(1);
+            };
+            if solver.value(black_box(&heaps), cap).is_none() {
+                return ExitCode::from(1);
+            }
+            nodes += solver.nodes();
+        }
+        times.push(t.elapsed().as_secs_f64());
+        entries = solver.entries();
+    }
+    times.sort_by(f64::total_cmp);
+    let seconds = median(&times);
+    json::print(&Line {
+        bench: "supernim-solver",
+        cap,
+        starts: starts.len(),
+        nodes,
+        entries,
+        seconds_median: json::round(seconds, 3),
+        nodes_per_second: (nodes as f64 / seconds).round(),
+    });
+    ExitCode::SUCCESS
 }
