@@ -631,6 +631,36 @@ impl Position {
         }
     }
 
+    /// The last pile of the run of piles from `stones` on that [`Position::trivial_value`]
+    /// gives one value, for a position like this one whose cap stays open (`u32::MAX`
+    /// when the run never ends), in O(1): a layer's open piles are visited a run at a
+    /// time, however large M is. Runs may be cut shorter than they are, never longer.
+    pub fn trivial_run_end(&self, stones: u32) -> u32 {
+        if !self.reset_pending {
+            return u32::MAX;
+        }
+        let m = self.init_max;
+        if stones <= m {
+            return m;
+        }
+        // stones > m, so q cannot overflow. From `bound` on every pile has one value
+        // (lost for own <= opp, won otherwise); below it only the multiples of q differ.
+        let q = m + 1;
+        let levels = if self.own_resets <= self.opp_resets {
+            u32::from(self.own_resets) + 1
+        } else {
+            u32::from(self.opp_resets) + 2
+        };
+        match levels.checked_mul(q) {
+            Some(bound) if stones >= bound => u32::MAX,
+            _ if stones % q == 0 => stones,
+            // The pile before the next multiple of q.
+            _ => (stones / q + 1)
+                .checked_mul(q)
+                .map_or(u32::MAX, |next| next - 1),
+        }
+    }
+
     /// How many piles in `1..=upto` the mover loses in the capless game (see
     /// [`Position::capless_wins`]), in O(1): the count over a range is a difference
     /// of two of these.
@@ -655,7 +685,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::Position;
+    use super::{Position, MAX_STONES};
     use std::{vec, vec::Vec};
 
     /// The capless game by its definition: take up to `m`; a take that leaves
@@ -699,6 +729,33 @@ mod tests {
         assert!(Position::capless_wins(1_000_000_000, 5, 4, 3));
         assert!(!Position::capless_wins(1_000_000_000, 4, 4, 3));
         assert!(Position::capless_wins(u32::MAX, 0, 0, u32::MAX));
+    }
+
+    #[test]
+    fn a_trivial_run_holds_one_value_and_ends_where_it_changes_or_sooner() {
+        for m in 1..=5u32 {
+            for own in 0..5u8 {
+                for opp in 0..5u8 {
+                    for pending in [false, true] {
+                        let top = 12 * (m + 1);
+                        let layer = Position::new(1, top, own, opp, pending, m).unwrap();
+                        let value = |s| layer.with_stones(s).unwrap().trivial_value().unwrap();
+                        let mut s = 1;
+                        while s <= top {
+                            let end = layer.trivial_run_end(s);
+                            assert!(end >= s);
+                            for t in s..=end.min(top) {
+                                assert_eq!(value(t), value(s), "m {m} ({own},{opp}) {s}..={end}");
+                            }
+                            s = end.saturating_add(1);
+                        }
+                    }
+                }
+            }
+        }
+        // A huge M: one run up to M and beyond, not one per pile.
+        let layer = Position::new(1, MAX_STONES, 1, 1, true, 1 << 28).unwrap();
+        assert_eq!(layer.trivial_run_end(5), 1 << 28);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! into a legal move that wins whenever the position is won. How to move in a lost
 //! position is a [`Policy`](crate::Policy): see [`policy`](crate::policy).
 
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, MAX_STONES};
 use crate::text::{match_text, Text};
 use crate::value::Value;
 
@@ -128,9 +128,17 @@ pub(crate) fn layer_runs<O: Oracle + ?Sized>(
     visit: &mut dyn FnMut(u32, u32, Value),
 ) -> Result<(), DecideError> {
     let c = layer.cap();
-    for p in lo..=hi.min(c) {
+    // The open piles a run at time (a run of the rules' values is found in O(1)), so
+    // the cost does not grow with M or the cap.
+    let (mut p, last) = (lo.max(1), hi.min(c).min(MAX_STONES));
+    while p <= last {
+        let end = layer.trivial_run_end(p).min(last);
         if let Some(v) = layer.with_stones(p).and_then(|q| q.trivial_value()) {
-            visit(p, p, v);
+            visit(p, end, v);
+        }
+        match end.checked_add(1) {
+            Some(next) => p = next,
+            None => break,
         }
     }
     if hi > c {
