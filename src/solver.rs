@@ -35,6 +35,8 @@ use alloc::vec::Vec;
 
 mod windowed;
 
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use windowed::SharedSolve;
 pub use windowed::{solve_windowed, PileBits, PileSink};
 
 use crate::geometry::{keys_per_cap, Layers};

@@ -20,6 +20,11 @@
 
 use alloc::vec::Vec;
 
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+mod shared;
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use shared::SharedSolve;
+
 use super::{filled, storage, CaplessTable, SolveBox, SolveError, WindowOrs};
 use crate::geometry::{highest_pile, keys_per_cap};
 
@@ -87,6 +92,50 @@ impl PileBits {
 /// Piles handed to the sink at once.
 const BLOCK: usize = 4096;
 
+/// What a cap reads of the cap above and leaves for the cap below: per pile, the
+/// positions the mover wins by taking exactly the cap (see [`Window::cap_take`]),
+/// rewritten in place; and, when several threads solve caps at once
+/// ([`SharedSolve`]), how far each cap has got.
+trait Above {
+    /// The entry of pile `p` (nothing won that way outside the array).
+    fn entry(&self, p: usize) -> [u64; 2];
+    /// Set the entry of pile `p`.
+    fn set_entry(&mut self, p: usize, v: [u64; 2]);
+    /// Wait until the cap above `cap` has solved its pile `step` (and so rewritten
+    /// the entry cap `cap` reads at step `step - 1`); returns the step it has
+    /// reached, `usize::MAX` once it is done.
+    fn wait(&mut self, cap: u32, step: usize) -> Result<usize, SolveError>;
+    /// Cap `cap` has solved its piles up to `step` (`usize::MAX`: all, its
+    /// entries all rewritten).
+    fn publish(&mut self, cap: u32, step: usize);
+}
+
+/// One thread: the caps one after another, nothing to wait for.
+impl Above for Vec<[u64; 2]> {
+    #[inline]
+    fn entry(&self, p: usize) -> [u64; 2] {
+        self.as_slice().get(p).copied().unwrap_or_default()
+    }
+
+    #[inline]
+    fn set_entry(&mut self, p: usize, v: [u64; 2]) {
+        if let Some(slot) = self.get_mut(p) {
+            *slot = v;
+        }
+    }
+
+    #[inline]
+    fn wait(&mut self, _: u32, _: usize) -> Result<usize, SolveError> {
+        Ok(usize::MAX)
+    }
+
+    #[inline]
+    fn publish(&mut self, _: u32, _: usize) {}
+}
+
+/// Piles between two reports of a cap's progress to the cap below it.
+const PUBLISH: usize = 256;
+
 /// Solve every position of `bx` and hand the values to `sink` (see [`PileSink`]),
 /// calling `progress(done, total)` (stored positions) after each cap.
 ///
@@ -114,9 +163,10 @@ pub fn solve_windowed(
     let hi_of = |c: u32| highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
     if r * r <= 64 {
         let mut w = Window::new(&bx, &capless, c_top)?;
+        let mut above = filled(bx.n_max as usize + 2, [0u64; 2])?;
         for c in (bx.c_min..=c_top).rev() {
             let hi = hi_of(c);
-            w.solve_cap(c, hi, c == c_top, sink)?;
+            w.solve_cap(c, hi, c == c_top, &mut above, sink)?;
             step(c, hi);
         }
     } else {
@@ -191,10 +241,6 @@ struct Window {
     lost: Vec<[u64; 4]>,
     ors: Vec<WindowOrs>,
     ring_mask: usize,
-    /// Per pile of the cap above (then, as they are rewritten, of this cap): the
-    /// positions the mover wins by taking exactly the cap, without and with a
-    /// reset, as what the reply layer loses.
-    above: Vec<[u64; 2]>,
     width: [usize; 2],
     fill: [usize; 2],
     stride: usize,
@@ -236,7 +282,6 @@ impl Window {
             lost: filled(ring, [0; 4])?,
             ors: filled(ring, WindowOrs::default())?,
             ring_mask: ring - 1,
-            above: filled(bx.n_max as usize + 2, [0; 2])?,
             width: [0; 2],
             fill: [0; 2],
             stride,
@@ -275,19 +320,20 @@ impl Window {
     }
 
     /// Pile `p` of the cap being solved replaces pile `p` of the cap above.
-    fn retire(&mut self, p: usize) {
-        let take = self.cap_take(self.lost_at(p));
-        if let Some(slot) = self.above.get_mut(p) {
-            *slot = take;
-        }
+    #[inline]
+    fn retire(&self, p: usize, above: &mut impl Above) {
+        above.set_entry(p, self.cap_take(self.lost_at(p)));
     }
 
-    /// Solve cap `c` (piles `c + 1 ..= hi`); `top`: no cap above it is stored.
+    /// Solve cap `c` (piles `c + 1 ..= hi`); `top`: no cap above it is stored;
+    /// `above`: what taking exactly the cap reads, of the cap above, per pile (see
+    /// [`Above`]).
     fn solve_cap(
         &mut self,
         c: u32,
         hi: u32,
         top: bool,
+        above: &mut impl Above,
         sink: &mut dyn PileSink,
     ) -> Result<(), SolveError> {
         let r = self.r;
@@ -299,10 +345,7 @@ impl Window {
         if top {
             // Above the top cap there is only the rules' part of cap c + 1.
             for p in 1..=(c_us + 1) {
-                let take = self.cap_take(self.rules(p));
-                if let Some(slot) = self.above.get_mut(p) {
-                    *slot = take;
-                }
+                above.set_entry(p, self.cap_take(self.rules(p)));
             }
         }
         for p in 1..=c_us {
@@ -313,13 +356,17 @@ impl Window {
         let (stride, wpp) = (self.stride, self.wpp);
         let mut first = c + 1;
         let mut filled_piles = 0usize;
+        let mut ready = 0;
         for s in (c_us + 1)..=(hi as usize) {
+            if s >= ready {
+                ready = above.wait(c, s + 1)?;
+            }
             let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
             let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
             // Taking exactly c: the opponent's position in the cap above, read for
             // the last time here, so this cap's pile s - c takes its place.
-            let [cap_nat, cap_tr] = self.above.get(s - c_us).copied().unwrap_or_default();
-            self.retire(s - c_us);
+            let [cap_nat, cap_tr] = above.entry(s - c_us);
+            self.retire(s - c_us, above);
             let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
             let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
             let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
@@ -345,6 +392,9 @@ impl Window {
                 _ => {}
             }
             filled_piles += 1;
+            if s % PUBLISH == 0 {
+                above.publish(c, s);
+            }
             if filled_piles == BLOCK {
                 sink.piles(c, first, self.out.get(..BLOCK * wpp).unwrap_or(&[]))?;
                 first += BLOCK as u32;
@@ -357,8 +407,9 @@ impl Window {
         // The piles not yet read by this cap take their places too.
         let lowest_left = (hi as usize).saturating_sub(c_us) + 1;
         for p in lowest_left..=(hi as usize) {
-            self.retire(p);
+            self.retire(p, above);
         }
+        above.publish(c, usize::MAX);
         sink.cap_done(c)
     }
 
@@ -576,11 +627,9 @@ mod tests {
         }
     }
 
-    /// The windowed solver against the full one, bit for bit, on boxes of every
-    /// shape: no resets, M = 1, the mask path's widest (7 resets) and the
-    /// per-position path (8 and 9), caps starting above M.
-    #[test]
-    fn windowed_equals_the_full_solver_bit_for_bit() {
+    /// Boxes of every shape: no resets, M = 1, the mask path's widest (7 resets)
+    /// and the per-position path (8 and 9), caps starting above M.
+    fn sample_boxes() -> Vec<SolveBox> {
         let mut boxes = Vec::new();
         for (n, r, m) in [
             (1, 0, 1),
@@ -612,8 +661,27 @@ mod tests {
                 c_min: c,
             });
         }
-        for bx in boxes {
-            let full = Solution::solve(bx).unwrap();
+        boxes
+    }
+
+    /// Every cap of `bx` (lowest first, with its piles' words) equals the full
+    /// solution's.
+    fn assert_full(bx: SolveBox, caps: &[(u32, Vec<u64>)]) {
+        let full = Solution::solve(bx).unwrap();
+        let wpp = full.words_per_pile;
+        assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
+        for (i, (c, words)) in caps.iter().enumerate() {
+            let (hi, off) = full.layers[i];
+            assert_eq!(*c, bx.c_min + i as u32);
+            let n = (hi - c) as usize * wpp;
+            assert_eq!(&full.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+        }
+    }
+
+    /// The windowed solver against the full one, bit for bit.
+    #[test]
+    fn windowed_equals_the_full_solver_bit_for_bit() {
+        for bx in sample_boxes() {
             let mut keep = Keep::default();
             let mut seen = 0;
             solve_windowed(bx, &mut keep, &mut |done, total| {
@@ -622,15 +690,79 @@ mod tests {
             })
             .unwrap();
             assert_eq!(seen, bx.stored_positions(), "{bx:?}");
-            let wpp = full.words_per_pile;
             let mut caps = keep.caps;
             caps.reverse();
-            assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
-            for (i, (c, words)) in caps.iter().enumerate() {
-                let (hi, off) = full.layers[i];
-                assert_eq!(*c, bx.c_min + i as u32);
-                let n = (hi - c) as usize * wpp;
-                assert_eq!(&full.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+            assert_full(bx, &caps);
+        }
+    }
+
+    /// Keeps the caps one thread of a shared solve is handed (whole caps, from
+    /// the top, not consecutive ones).
+    struct Caps {
+        wpp: usize,
+        caps: Vec<(u32, Vec<u64>)>,
+        open: Option<(u32, u32)>,
+    }
+
+    impl PileSink for Caps {
+        fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+            match self.open {
+                None => {
+                    assert_eq!(first, cap + 1, "a cap from its first pile");
+                    assert!(self.caps.last().is_none_or(|l| l.0 > cap), "caps down");
+                    self.caps.push((cap, Vec::new()));
+                }
+                Some((c, next)) => assert_eq!((c, next), (cap, first), "piles upward"),
+            }
+            let piles = words.len() / self.wpp;
+            self.open = Some((cap, first + piles as u32));
+            self.caps.last_mut().unwrap().1.extend_from_slice(words);
+            Ok(())
+        }
+
+        fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
+            // A cap without stored piles is handed over by its end alone.
+            if self.caps.last().is_none_or(|l| l.0 != cap) {
+                self.caps.push((cap, Vec::new()));
+            }
+            self.open = None;
+            Ok(())
+        }
+    }
+
+    /// A solve shared by 1 to 4 threads gives the single thread's values, and
+    /// its progress reaches every stored position.
+    #[test]
+    fn a_shared_solve_equals_the_full_solver_bit_for_bit() {
+        use core::sync::atomic::{AtomicU64, Ordering};
+        for bx in sample_boxes() {
+            for threads in 1..=4 {
+                let shared = SharedSolve::new(bx).unwrap();
+                let seen = AtomicU64::new(0);
+                let mut sinks: Vec<Caps> = (0..threads)
+                    .map(|_| Caps {
+                        wpp: PileBits::new(bx.resets).words(),
+                        caps: Vec::new(),
+                        open: None,
+                    })
+                    .collect();
+                std::thread::scope(|scope| {
+                    for sink in sinks.iter_mut() {
+                        let (shared, seen) = (&shared, &seen);
+                        scope.spawn(move || {
+                            shared
+                                .work(sink, &mut std::thread::yield_now, &mut |done, total| {
+                                    assert!(done <= total);
+                                    seen.fetch_max(done, Ordering::Relaxed);
+                                })
+                                .unwrap();
+                        });
+                    }
+                });
+                assert_eq!(seen.into_inner(), bx.stored_positions(), "{bx:?}");
+                let mut caps: Vec<_> = sinks.into_iter().flat_map(|s| s.caps).collect();
+                caps.sort_by_key(|c| c.0);
+                assert_full(bx, &caps);
             }
         }
     }

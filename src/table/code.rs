@@ -515,7 +515,7 @@ fn token_bits(scratch: &mut BitWriter, tokens: &[Token]) -> Result<u64, SolveErr
 
 /// The caps of a box coded one by one into one stream, as they come from the
 /// top (a probe finds a cap by its index entry, so the caps of a coded solution
-/// need not be in order; a table file's are, see [`CodedCaps::stream`]).
+/// need not be in order; a table file's are, see `TableWriter::finish`).
 #[derive(Debug)]
 pub(crate) struct CodedCaps {
     stream: BitWriter,
@@ -538,12 +538,6 @@ impl CodedCaps {
                 .checked_sub(1)
                 .filter(|_| count > 0),
         })
-    }
-
-    /// Bytes of the coded caps so far.
-    #[cfg(feature = "encode")]
-    pub(crate) fn bytes(&self) -> u64 {
-        self.stream.bytes().len() as u64
     }
 
     /// Code `cap` with `coder` (its piles are all in) at the end of the stream.
@@ -577,30 +571,6 @@ impl CodedCaps {
         let (index, offset_bits, base_bits) = index_of(stream_bits, &self.entries)?;
         self.stream.append(&index)?;
         Ok(Some((self.stream, stream_bits, offset_bits, base_bits)))
-    }
-
-    /// The stream with the caps in order, lowest first (as a table file has
-    /// them), and their entries; `None` unless every cap is in.
-    #[cfg(feature = "encode")]
-    pub(crate) fn stream(self) -> Result<Option<(BitWriter, Vec<Entry>)>, SolveError> {
-        if self.next.is_some() {
-            return Ok(None);
-        }
-        let mut out = BitWriter::default();
-        let mut entries = filled(self.entries.len(), (0u64, [0u64; 2]))?;
-        // A cap ends where the one below it starts (it came next); the lowest
-        // where the stream ends.
-        let mut end = self.stream.bits;
-        let mut ranges = Vec::new();
-        for &(start, base) in &self.entries {
-            ranges.push((start, end, base));
-            end = start;
-        }
-        for (entry, &(start, end, base)) in entries.iter_mut().zip(&ranges) {
-            *entry = (out.bits, base);
-            out.append_range(&self.stream, start, end)?;
-        }
-        Ok(Some((out, entries)))
     }
 }
 
