@@ -25,7 +25,9 @@ mod shared;
 #[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
 pub use shared::SharedSolve;
 
-use super::{filled, storage, CaplessTable, SolveBox, SolveError, WindowOrs};
+#[cfg(not(feature = "small-solver"))]
+use super::ScalarCap;
+use super::{filled, storage, CaplessTable, SolveBox, SolveError};
 use crate::geometry::{highest_pile, keys_per_cap};
 
 /// Where the windowed solver hands its values: caps from the top, each cap's piles
@@ -175,9 +177,8 @@ pub fn solve_windowed(
     Ok(())
 }
 
-/// The caps of a box with more than 7 resets, position by position (left out
-/// with feature `small-solver`).
-#[cfg(not(feature = "small-solver"))]
+/// The caps of a box with more than 7 resets, position by position (refused
+/// with feature `small-solver`, which leaves that path out).
 fn solve_wide(
     bx: &SolveBox,
     c_top: u32,
@@ -185,25 +186,22 @@ fn solve_wide(
     sink: &mut dyn PileSink,
     step: &mut dyn FnMut(u32, u32),
 ) -> Result<(), SolveError> {
-    let mut s = Scalar::new(bx)?;
-    for c in (bx.c_min..=c_top).rev() {
-        let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
-        s.solve_cap(c, hi, capless, sink)?;
-        step(c, hi);
+    #[cfg(feature = "small-solver")]
+    {
+        let _ = (bx, c_top, capless, sink, step);
+        Err(SolveError::TooManyResets)
     }
-    Ok(())
-}
-
-/// With feature `small-solver` a box with more than 7 resets is refused.
-#[cfg(feature = "small-solver")]
-fn solve_wide(
-    _: &SolveBox,
-    _: u32,
-    _: &CaplessTable,
-    _: &mut dyn PileSink,
-    _: &mut dyn FnMut(u32, u32),
-) -> Result<(), SolveError> {
-    Err(SolveError::TooManyResets)
+    #[cfg(not(feature = "small-solver"))]
+    {
+        let mut s = Scalar::new(bx)?;
+        for c in (bx.c_min..=c_top).rev() {
+            let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+            let cap = ScalarCap { bx, capless, c, hi };
+            s.solve_cap(cap, sink)?;
+            step(c, hi);
+        }
+        Ok(())
+    }
 }
 
 /// Bytes [`solve_windowed`] takes at its peak for `bx` (a valid box), besides what
@@ -225,9 +223,25 @@ pub(super) fn work_bytes(bx: &SolveBox) -> u64 {
     }
 }
 
-/// The mask path's state (see [`super::MaskSolver`], whose recurrence it runs):
-/// the lost masks of the cap being solved in a ring, and for the cap above what
-/// taking exactly the cap reads.
+/// The prefix and suffix ORs of the two sliding windows (the cap's, then the one
+/// after a reset) at one pile, for the four lost masks: window `w`'s OR of mask `j`
+/// at `[w][j]`.
+#[derive(Clone, Copy, Debug, Default)]
+struct WindowOrs {
+    pre: [[u64; 4]; 2],
+    suf: [[u64; 4]; 2],
+}
+
+/// The mask path's state: the lost masks of the cap being solved in a ring, and
+/// the sliding-window ORs over them.
+///
+/// Per pile it keeps four lost masks `[a-major f=0, a-major f=1, b-major f=0,
+/// b-major f=1]` (bit `a (R+1) + b`, or `b (R+1) + a`), so that "the layer with
+/// the resets swapped" is a plain bit position and the reset move a shift. The
+/// "loss among the last `w` piles" masks come from sliding-window ORs: piles are
+/// cut into blocks of `w`, and a window is the suffix OR of one block and the
+/// prefix OR of the next (van Herk / Gil-Werman), O(1) a pile, kept in a ring of
+/// the last few blocks so that the work stays in cache.
 struct Window {
     r: usize,
     init_max: u32,
@@ -469,8 +483,6 @@ impl Window {
 /// cap being solved and of the cap above, whole.
 #[cfg(not(feature = "small-solver"))]
 struct Scalar {
-    bx: SolveBox,
-    stride: usize,
     wpp: usize,
     /// The cap above's piles `c + 2 ..` (of that cap's `c`), `wpp` words each.
     above: Vec<u64>,
@@ -485,12 +497,10 @@ struct Scalar {
 #[cfg(not(feature = "small-solver"))]
 impl Scalar {
     fn new(bx: &SolveBox) -> Result<Self, SolveError> {
-        let (stride, wpp) = storage(bx.resets);
+        let (_, wpp) = storage(bx.resets);
         let piles = bx.n_max as usize + 1;
         let r = usize::from(bx.resets) + 1;
         Ok(Scalar {
-            bx: *bx,
-            stride,
             wpp,
             above: filled(piles * wpp, 0)?,
             cur: filled(piles * wpp, 0)?,
@@ -499,85 +509,11 @@ impl Scalar {
         })
     }
 
-    fn bit(words: &[u64], at: usize, b: usize) -> bool {
-        words
-            .get(at + b / 64)
-            .is_some_and(|w| w >> (b % 64) & 1 == 1)
-    }
-
-    fn solve_cap(
-        &mut self,
-        c: u32,
-        hi: u32,
-        capless: &CaplessTable,
-        sink: &mut dyn PileSink,
-    ) -> Result<(), SolveError> {
-        let m = self.bx.init_max;
-        let r = usize::from(self.bx.resets) + 1;
-        let (stride, wpp) = (self.stride, self.wpp);
-        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
-        let piles = (hi - c) as usize;
-        if let Some(cur) = self.cur.get_mut(..piles * wpp) {
-            cur.fill(0);
-        }
-        for s in c..=hi {
-            let at = (s.saturating_sub(c + 1)) as usize * wpp;
-            for x in 0..r {
-                for y in 0..r {
-                    for f in 0..2 {
-                        let (b, slot) = layer(x, y, f);
-                        if s == c {
-                            let l = if f == 0 {
-                                0
-                            } else {
-                                (1..=c)
-                                    .rev()
-                                    .find(|&p| !capless.wins(p, x as u8, y as u8))
-                                    .unwrap_or(0)
-                            };
-                            if let Some(slot) = self.last.get_mut(slot) {
-                                *slot = l;
-                            }
-                            continue;
-                        }
-                        let last_at = |x: usize, y: usize, f: usize| {
-                            self.last.get(layer(x, y, f).1).copied().unwrap_or(0)
-                        };
-                        let limit = if f == 1 { m } else { c };
-                        let lo = s - limit.min(c - 1);
-                        let mut win =
-                            last_at(y, x, 0) >= lo || (x > 0 && last_at(y, x - 1, 1) >= lo);
-                        if !win && limit >= c {
-                            let s2 = s - c;
-                            if s2 <= c + 1 {
-                                win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
-                            } else if self.has_above {
-                                let up = (s2 - c - 2) as usize * wpp;
-                                win = !Self::bit(&self.above, up, layer(y, x, 0).0)
-                                    || (x > 0 && !Self::bit(&self.above, up, layer(y, x - 1, 1).0));
-                            }
-                        }
-                        if let Some(w) = self.cur.get_mut(at + b / 64) {
-                            *w |= u64::from(win) << (b % 64);
-                        }
-                    }
-                }
-            }
-            if s > c {
-                for x in 0..r {
-                    for y in 0..r {
-                        for f in 0..2 {
-                            let (b, slot) = layer(x, y, f);
-                            if !Self::bit(&self.cur, at, b) {
-                                if let Some(l) = self.last.get_mut(slot) {
-                                    *l = s;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    fn solve_cap(&mut self, cap: ScalarCap<'_>, sink: &mut dyn PileSink) -> Result<(), SolveError> {
+        let (c, wpp) = (cap.c, self.wpp);
+        let above = self.has_above.then_some(self.above.as_slice());
+        cap.solve(&mut self.last, &mut self.cur, above);
+        let piles = (cap.hi - c) as usize;
         let mut at = 0;
         while at < piles {
             let end = (at + BLOCK).min(piles);
@@ -664,10 +600,10 @@ mod tests {
         boxes
     }
 
-    /// Every cap of `bx` (lowest first, with its piles' words) equals the full
-    /// solution's.
+    /// Every cap of `bx` (lowest first, with its piles' words) equals the
+    /// position-by-position solution's.
     fn assert_full(bx: SolveBox, caps: &[(u32, Vec<u64>)]) {
-        let full = Solution::solve(bx).unwrap();
+        let full = Solution::solve_by(bx, &mut |_, _| {}, false).unwrap();
         let wpp = full.words_per_pile;
         assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
         for (i, (c, words)) in caps.iter().enumerate() {
@@ -678,9 +614,9 @@ mod tests {
         }
     }
 
-    /// The windowed solver against the full one, bit for bit.
+    /// The windowed solver against the position-by-position one, bit for bit.
     #[test]
-    fn windowed_equals_the_full_solver_bit_for_bit() {
+    fn windowed_equals_the_position_path_bit_for_bit() {
         for bx in sample_boxes() {
             let mut keep = Keep::default();
             let mut seen = 0;
@@ -730,10 +666,10 @@ mod tests {
         }
     }
 
-    /// A solve shared by 1 to 4 threads gives the single thread's values, and
-    /// its progress reaches every stored position.
+    /// A solve shared by 1 to 4 threads gives the position-by-position values,
+    /// and its progress reaches every stored position.
     #[test]
-    fn a_shared_solve_equals_the_full_solver_bit_for_bit() {
+    fn a_shared_solve_equals_the_position_path_bit_for_bit() {
         use core::sync::atomic::{AtomicU64, Ordering};
         for bx in sample_boxes() {
             for threads in 1..=4 {
