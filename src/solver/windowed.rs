@@ -363,8 +363,7 @@ impl Window {
             }
         }
         for p in 1..=c_us {
-            self.set_lost(p, self.rules(p));
-            self.push(p);
+            self.push(p, self.rules(p));
         }
         let cap_after_reset = self.init_max >= c;
         let (stride, wpp) = (self.stride, self.wpp);
@@ -389,7 +388,7 @@ impl Window {
                 win_nat1 |= cap_nat;
                 win_tr1 |= cap_tr;
             }
-            self.set_lost(
+            self.push(
                 s,
                 [
                     !win_nat0 & full,
@@ -398,7 +397,6 @@ impl Window {
                     !win_tr1 & full,
                 ],
             );
-            self.push(s);
             let at = filled_piles * wpp;
             match self.out.get_mut(at..at + wpp) {
                 Some([one]) => *one = win_nat0 | (win_nat1 << stride),
@@ -443,9 +441,12 @@ impl Window {
         }
     }
 
-    /// Pile `p`'s lost masks were just set: extend both windows' ORs.
-    fn push(&mut self, p: usize) {
-        let lost = self.lost_at(p);
+    /// Pile `p` has lost masks `lost`: keep them and extend both windows' ORs
+    /// (from the value, not from memory: reading back what was just stored word
+    /// by word stalls the load; so inlined, the value stays in registers).
+    #[inline(always)]
+    fn push(&mut self, p: usize, lost: [u64; 4]) {
+        self.set_lost(p, lost);
         let mask = self.ring_mask;
         for w in 0..2 {
             let (Some(&width), Some(&fill)) = (self.width.get(w), self.fill.get(w)) else {
