@@ -362,49 +362,50 @@ impl Window {
                 above.set_entry(p, self.cap_take(self.rules(p)));
             }
         }
-        for p in 1..=c_us {
-            self.push(p, self.rules(p));
-        }
         let cap_after_reset = self.init_max >= c;
         let (stride, wpp) = (self.stride, self.wpp);
         let mut first = c + 1;
         let mut filled_piles = 0usize;
         let mut ready = 0;
-        for s in (c_us + 1)..=(hi as usize) {
-            if s >= ready {
-                ready = above.wait(c, s + 1)?;
-            }
-            let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
-            let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
-            // Taking exactly c: the opponent's position in the cap above, read for
-            // the last time here, so this cap's pile s - c takes its place.
-            let [cap_nat, cap_tr] = above.entry(s - c_us);
-            self.retire(s - c_us, above);
-            let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
-            let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
-            let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
-            let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
-            if cap_after_reset {
-                win_nat1 |= cap_nat;
-                win_tr1 |= cap_tr;
-            }
-            self.push(
-                s,
+        // Piles up to c are the rules' (one push for all piles: the tiny binary
+        // carries it once).
+        for s in 1..=(hi as usize).max(c_us) {
+            let lost = if s <= c_us {
+                self.rules(s)
+            } else {
+                if s >= ready {
+                    ready = above.wait(c, s + 1)?;
+                }
+                let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
+                let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
+                // Taking exactly c: the opponent's position in the cap above, read
+                // for the last time here, so this cap's pile s - c takes its place.
+                let [cap_nat, cap_tr] = above.entry(s - c_us);
+                self.retire(s - c_us, above);
+                let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
+                let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
+                let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
+                let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
+                if cap_after_reset {
+                    win_nat1 |= cap_nat;
+                    win_tr1 |= cap_tr;
+                }
+                let at = filled_piles * wpp;
+                match self.out.get_mut(at..at + wpp) {
+                    Some([one]) => *one = win_nat0 | (win_nat1 << stride),
+                    Some([nat0, nat1, ..]) => (*nat0, *nat1) = (win_nat0, win_nat1),
+                    _ => {}
+                }
+                filled_piles += 1;
                 [
                     !win_nat0 & full,
                     !win_nat1 & full,
                     !win_tr0 & full,
                     !win_tr1 & full,
-                ],
-            );
-            let at = filled_piles * wpp;
-            match self.out.get_mut(at..at + wpp) {
-                Some([one]) => *one = win_nat0 | (win_nat1 << stride),
-                Some([nat0, nat1, ..]) => (*nat0, *nat1) = (win_nat0, win_nat1),
-                _ => {}
-            }
-            filled_piles += 1;
-            if s % PUBLISH == 0 {
+                ]
+            };
+            self.push(s, lost);
+            if s % PUBLISH == 0 && s > c_us {
                 above.publish(c, s);
             }
             if filled_piles == BLOCK {
