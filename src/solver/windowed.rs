@@ -135,6 +135,11 @@ impl Above for Vec<[u64; 2]> {
     fn publish(&mut self, _: u32, _: usize) {}
 }
 
+/// Windows at most this wide (the one after a reset, for small M) are ORed pile
+/// by pile rather than through prefix and suffix ORs, which cost more for them;
+/// the tiny binary (`small-solver`) keeps one way for all.
+const DIRECT: usize = if cfg!(feature = "small-solver") { 0 } else { 4 };
+
 /// Piles between two reports of a cap's progress to the cap below it.
 const PUBLISH: usize = 256;
 
@@ -433,6 +438,14 @@ impl Window {
         if width == 0 {
             return [0; 4];
         }
+        if width <= DIRECT {
+            let mut acc = [0u64; 4];
+            for q in s - width..s {
+                let lost = self.lost_at(q);
+                acc = core::array::from_fn(|j| acc[j] | lost[j]);
+            }
+            return acc;
+        }
         let mask = self.ring_mask;
         let a = self.ors.get((s - width) & mask).and_then(|o| o.suf.get(w));
         let b = self.ors.get((s - 1) & mask).and_then(|o| o.pre.get(w));
@@ -453,7 +466,7 @@ impl Window {
             let (Some(&width), Some(&fill)) = (self.width.get(w), self.fill.get(w)) else {
                 continue;
             };
-            if width == 0 {
+            if width <= DIRECT {
                 continue;
             }
             let fill = fill + 1;
