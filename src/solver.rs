@@ -16,13 +16,16 @@
 //! `c` (when the limit allows it) leaves a lost position in the layer above, which is
 //! solved first.
 //!
-//! The solver keeps, per pile, the lost positions of all `(a, b)` pairs as one bit
-//! mask per value of f, in two bit orders (`a` major and `b` major), so that "the
-//! layer with the resets swapped" is a plain bit position and the reset move is a
-//! shift. The "a loss among the last `w` piles" masks come from sliding-window ORs
-//! (prefix and suffix ORs of blocks of `w` piles, O(1) a pile). A pile of all
-//! `2 (R+1)^2` positions costs a few dozen word operations. Boxes with more than 7
-//! resets, whose masks would not fit a word, take the per-position path.
+//! The solver ([`solve_windowed`], the `windowed` module) keeps, per pile, the lost
+//! positions of all `(a, b)` pairs as one bit mask per value of f, in two bit
+//! orders (`a` major and `b` major), so that "the layer with the resets swapped" is
+//! a plain bit position and the reset move is a shift. The "a loss among the last
+//! `w` piles" masks come from sliding-window ORs (prefix and suffix ORs of blocks of
+//! `w` piles, O(1) a pile). A pile of all `2 (R+1)^2` positions costs a few dozen
+//! word operations. Boxes with more than 7 resets, whose masks would not fit a
+//! word, take the per-position path ([`ScalarCap`]), which is also the reference
+//! the masks are tested against. [`Solution::solve`] is that solver with every
+//! pile kept.
 //!
 //! # No panics
 //! Small programs (the tiny binary) solve on a bounded heap and link only if no
@@ -353,8 +356,8 @@ impl Solution {
         Self::solve_by(bx, progress, true)
     }
 
-    /// Solve with the mask path when the box allows it (`masks`), else position by
-    /// position.
+    /// Solve with the windowed solver (`masks`), or position by position (the
+    /// reference it is tested against).
     fn solve_by(
         bx: SolveBox,
         progress: &mut dyn FnMut(u64, u64),
