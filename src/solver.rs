@@ -98,11 +98,19 @@ impl From<SolveError> for DecideError {
 /// is reserved fallibly first, and filled only while there is capacity, so no path
 /// can grow the vector (which would abort when out of memory).
 pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
+    filled_with(len, || value.clone())
+}
+
+/// [`filled`] with values made by `make` (for items that are not `Clone`).
+pub(crate) fn filled_with<T>(
+    len: usize,
+    mut make: impl FnMut() -> T,
+) -> Result<Vec<T>, SolveError> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| SolveError::OutOfMemory)?;
     while v.len() < len && v.len() < v.capacity() {
-        v.push(value.clone());
+        v.push(make());
     }
     Ok(v)
 }
@@ -660,6 +668,7 @@ impl ScalarCap<'_> {
 /// The capless game (see [`Position::capless_wins`]) tabulated by a plain window DP
 /// over piles, for the solver's inner loop. Beyond `M (x + y + 1)` stones nobody can
 /// finish before someone runs out of resets, and the mover wins iff `x > y`.
+#[derive(Debug)]
 struct CaplessTable {
     init_max: u32,
     r: usize,

@@ -20,7 +20,9 @@ use super::format::Layout;
 use super::Table;
 use crate::geometry::{highest_pile, keys_per_cap};
 use crate::rules::{Params, Position};
-use crate::solver::{filled, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError};
+use crate::solver::{
+    filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
+};
 use crate::strategy::{DecideError, Oracle};
 use crate::value::Value;
 
@@ -333,13 +335,7 @@ impl<const COPIES: bool> CapCoder<COPIES> {
                 }
             }
         }
-        let mut layers = Vec::new();
-        layers
-            .try_reserve_exact(wpp * 64)
-            .map_err(|_| SolveError::OutOfMemory)?;
-        while layers.len() < wpp * 64 && layers.len() < layers.capacity() {
-            layers.push(LayerTokens::default());
-        }
+        let layers = filled_with(wpp * 64, LayerTokens::default)?;
         let mut prev = filled(wpp, 0u64)?;
         for (p, &v) in prev.iter_mut().zip(valid.iter()) {
             *p = v;
@@ -630,18 +626,6 @@ impl CodedSolution {
     /// allocator refuses memory, [`SolveError::TooLong`] if the coded box would
     /// not fit the table's 32-bit offsets.
     pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {
-        Self::solve_with_progress(bx, &mut |_, _| {})
-    }
-
-    /// [`CodedSolution::solve`], calling `progress(done, total)` (stored
-    /// positions) after each cap.
-    ///
-    /// # Errors
-    /// As [`CodedSolution::solve`].
-    pub fn solve_with_progress(
-        bx: SolveBox,
-        progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<Self, SolveError> {
         bx.validate()?;
         let params =
             Params::new(bx.n_max, bx.resets, bx.init_max).map_err(|_| SolveError::BadParams)?;
@@ -649,7 +633,7 @@ impl CodedSolution {
             coder: CapCoder::new(&bx)?,
             caps: CodedCaps::new(&bx)?,
         };
-        solve_windowed(bx, &mut sink, progress)?;
+        solve_windowed(bx, &mut sink, &mut |_, _| {})?;
         drop(sink.coder);
         let (bytes, stream_bits, offset_bits, base_bits) =
             sink.caps.with_index()?.ok_or(SolveError::BadParams)?;
@@ -735,25 +719,16 @@ mod tests {
     /// what lies outside.
     #[test]
     fn coded_solutions_answer_as_the_full_solution() {
-        let boxes = [
-            SolveBox::games(400, 2, 3),
-            SolveBox::games(999, 4, 3),
-            SolveBox::games(300, 6, 2),
-            SolveBox::games(120, 9, 3),
-            SolveBox::games(200, 3, 20),
-            SolveBox {
-                n_max: 300,
-                resets: 3,
-                init_max: 3,
-                c_min: 9,
-            },
-            SolveBox {
-                n_max: 150,
-                resets: 1,
-                init_max: 2,
-                c_min: 40,
-            },
-        ];
+        // The solver's sample boxes, one beyond 7 resets and one whose caps start
+        // far above M.
+        let mut boxes = crate::solver::tests::SAMPLE_BOXES.to_vec();
+        boxes.push(SolveBox::games(120, 9, 3));
+        boxes.push(SolveBox {
+            n_max: 150,
+            resets: 1,
+            init_max: 2,
+            c_min: 40,
+        });
         for bx in boxes {
             let full = Solution::solve(bx).unwrap();
             let coded = CodedSolution::solve(bx).unwrap();

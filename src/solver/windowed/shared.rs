@@ -14,7 +14,7 @@ use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::{solve_wide, Above, Window};
 use crate::geometry::{highest_pile, keys_per_cap};
-use crate::solver::{CaplessTable, PileSink, SolveBox, SolveError};
+use crate::solver::{filled_with, CaplessTable, PileSink, SolveBox, SolveError};
 
 /// A windowed solve shared by several threads: each calls [`SharedSolve::work`]
 /// with a sink of its own, which receives whole caps (from the top, not
@@ -23,6 +23,7 @@ use crate::solver::{CaplessTable, PileSink, SolveBox, SolveError};
 ///
 /// Memory: the single-threaded solve's per-pile array (16 bytes a pile of N),
 /// once, and per thread its ring of recent piles and its sink.
+#[derive(Debug)]
 pub struct SharedSolve {
     bx: SolveBox,
     c_top: u32,
@@ -38,27 +39,6 @@ pub struct SharedSolve {
     failed: AtomicBool,
 }
 
-impl core::fmt::Debug for SharedSolve {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SharedSolve")
-            .field("bx", &self.bx)
-            .field("taken", &self.taken)
-            .field("done", &self.done)
-            .finish_non_exhaustive()
-    }
-}
-
-/// `len` values made by `make`, reserved fallibly.
-fn made<T>(len: usize, make: impl Fn() -> T) -> Result<Vec<T>, SolveError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| SolveError::OutOfMemory)?;
-    while v.len() < len && v.len() < v.capacity() {
-        v.push(make());
-    }
-    Ok(v)
-}
-
 impl SharedSolve {
     /// The shared state for solving `bx`.
     ///
@@ -72,10 +52,10 @@ impl SharedSolve {
             bx,
             c_top,
             capless: CaplessTable::new(bx.init_max, bx.resets, c_top + 2)?,
-            above: made(bx.n_max as usize + 2, || {
+            above: filled_with(bx.n_max as usize + 2, || {
                 [AtomicU64::new(0), AtomicU64::new(0)]
             })?,
-            progress: made(caps, || AtomicUsize::new(0))?,
+            progress: filled_with(caps, || AtomicUsize::new(0))?,
             taken: AtomicUsize::new(0),
             done: AtomicU64::new(0),
             failed: AtomicBool::new(caps == 0),
