@@ -135,10 +135,12 @@ impl Above for Vec<[u64; 2]> {
     fn publish(&mut self, _: u32, _: usize) {}
 }
 
-/// Windows at most this wide (the one after a reset, for small M) are ORed pile
-/// by pile rather than through prefix and suffix ORs, which cost more for them;
-/// the tiny binary (`small-solver`) keeps one way for all.
-const DIRECT: usize = if cfg!(feature = "small-solver") { 0 } else { 4 };
+/// Whether a window this wide (at most 4 piles: the one after a reset, for small
+/// M) is ORed pile by pile rather than through prefix and suffix ORs, which cost
+/// more for it; the tiny binary (`small-solver`) keeps one way for all.
+const fn direct(width: usize) -> bool {
+    !cfg!(feature = "small-solver") && width <= 4
+}
 
 /// Piles between two reports of a cap's progress to the cap below it.
 const PUBLISH: usize = 256;
@@ -442,7 +444,7 @@ impl Window {
         if width == 0 {
             return [0; 4];
         }
-        if width <= DIRECT {
+        if direct(width) {
             let mut acc = [0u64; 4];
             for q in s - width..s {
                 let lost = self.lost_at(q);
@@ -469,7 +471,7 @@ impl Window {
         let mask = self.ring_mask;
         let recent = &self.lost;
         for ((ors, &width), fill) in self.ors.iter_mut().zip(&self.width).zip(&mut self.fill) {
-            if width <= DIRECT {
+            if direct(width) {
                 continue;
             }
             *fill += 1;
