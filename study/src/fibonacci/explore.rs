@@ -1,5 +1,5 @@
-//! Fibonacci Nim on the command line: `query`, `moves` and `line --game
-//! fibonacci`, and the analysis of a Fibonacci Nim record (`analyze`), from the
+//! Fibonacci Nim's answers: what `query`, `moves` and `line --game fibonacci`
+//! print, and the analysis of a Fibonacci Nim record (`analyze`), from the
 //! core's rules and its exact decision (`nimbot::fibonacci`, Zeckendorf).
 //!
 //! A position is S LIMIT: S stones left, at most LIMIT may be taken this move. A
@@ -11,7 +11,7 @@ use nimbot::fibonacci as fib;
 use nimbot::Value;
 use serde::Serialize;
 
-use crate::json;
+use crate::vocab as json;
 
 /// Most moves `moves` lists (a pile can hold up to 2^64 stones).
 const MOST_LISTED: u64 = 10_000;
