@@ -10,6 +10,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
+use nimbot_exploit::arena::ArenaConfig;
 use nimbot_exploit::matrix::{self, Options, Said};
 
 use crate::json;
@@ -53,12 +54,14 @@ pub struct NimArenaArgs {
 /// (family, policy) instead of a matrix.
 pub fn run(args: &NimArenaArgs, seed: u64, json: bool) -> ExitCode {
     let options = Options {
-        resets: args.resets,
-        init_max: args.init_max,
-        starts: args.starts,
-        max_stones: args.max_stones,
-        seeds: args.seeds,
-        first_seed: seed,
+        config: ArenaConfig {
+            resets: args.resets,
+            init_max: args.init_max,
+            starts: args.starts,
+            max_stones: args.max_stones,
+            seeds: args.seeds,
+            first_seed: seed,
+        },
         policies: args.policies.clone(),
         families: args.families.clone(),
         list_losses: args.list_losses,

@@ -101,20 +101,12 @@ pub fn query<E: Engine>(
     policy: Policy,
     json: bool,
 ) -> Result<String, DecideError> {
-    /// `query --json`: the position, its value and distance, and the move.
-    #[derive(serde::Serialize)]
-    struct Report {
-        #[serde(flatten)]
-        head: crate::vocab::PositionJson,
-        #[serde(rename = "move")]
-        mv: crate::vocab::MoveJson,
-    }
     let d = engine.decide(pos, policy)?;
     let distance = engine.evaluate(pos)?.distance;
     if json {
-        return Ok(crate::vocab::line(&Report {
+        return Ok(crate::vocab::line(&crate::vocab::WithMove {
             head: crate::vocab::PositionJson::new(*pos, d.value, distance),
-            mv: d.mv.into(),
+            mv: MoveJson::from(d.mv),
         }));
     }
     let distance = distance.map_or("-".to_string(), |d| d.to_string());
@@ -145,21 +137,16 @@ pub fn answer_moves<E: Engine>(
     })
 }
 
-/// `moves`' JSON line.
-#[derive(serde::Serialize)]
-struct MovesReport {
-    #[serde(flatten)]
-    head: PositionJson,
-    /// Every move with its value and distance.
-    moves: Vec<MoveJson>,
-}
-
 fn distance(d: Option<u16>) -> String {
     d.map_or("-".to_owned(), |d| d.to_string())
 }
 
-fn moves_report(pos: &Position, eval: &Evaluation, moves: &[MoveEvaluation]) -> MovesReport {
-    MovesReport {
+fn moves_report(
+    pos: &Position,
+    eval: &Evaluation,
+    moves: &[MoveEvaluation],
+) -> crate::vocab::WithMoves<PositionJson, MoveJson> {
+    crate::vocab::WithMoves {
         head: PositionJson::new(*pos, eval.value, eval.distance),
         moves: moves.iter().map(MoveJson::from).collect(),
     }
@@ -223,17 +210,10 @@ pub fn answer_line<E: Engine>(
     pos: &Position,
     json: bool,
 ) -> Result<String, String> {
-    /// `line`'s JSON line.
-    #[derive(serde::Serialize)]
-    struct Report {
-        #[serde(flatten)]
-        head: PositionJson,
-        line: Vec<MoveJson>,
-    }
     let eval = engine.evaluate(pos).map_err(|e| e.to_string())?;
     let plies = line(engine, pos)?;
     Ok(if json {
-        crate::vocab::line(&Report {
+        crate::vocab::line(&crate::vocab::WithLine {
             head: PositionJson::new(*pos, eval.value, eval.distance),
             line: plies.iter().map(MoveJson::from).collect(),
         })

@@ -259,14 +259,7 @@ pub fn query(pos: &Position, args: &Options, as_json: bool) -> Result<String, St
         .ok_or("no move: the game is over")?;
     let margin = values.moves.iter().find(|m| m.mv == mv).map(|m| m.value);
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            #[serde(rename = "move")]
-            mv: MoveJson,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithMove {
             head: PositionJson::new(pos, &values),
             mv: MoveJson::new(mv, pos.lead(), margin),
         }));
@@ -287,13 +280,7 @@ pub fn moves(pos: &Position, args: &Options, as_json: bool) -> Result<String, St
         return Err("no move: the game is over, or the solver finished no search".into());
     }
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            moves: Vec<MoveJson>,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithMoves {
             head: PositionJson::new(pos, &values),
             moves: values
                 .moves
@@ -370,13 +357,7 @@ pub fn line(pos: &Position, args: &Options, as_json: bool) -> Result<String, Str
         ));
     }
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            line: Vec<MoveJson>,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithLine {
             head: PositionJson::new(pos, &first),
             line: plies
                 .iter()
