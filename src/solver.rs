@@ -98,10 +98,17 @@ impl From<SolveError> for DecideError {
 /// is reserved fallibly first, and filled only while there is capacity, so no path
 /// can grow the vector (which would abort when out of memory).
 pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
-    filled_with(len, || value.clone())
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| SolveError::OutOfMemory)?;
+    while v.len() < len && v.len() < v.capacity() {
+        v.push(value.clone());
+    }
+    Ok(v)
 }
 
-/// [`filled`] with values made by `make` (for items that are not `Clone`).
+/// [`filled`] with values made by `make`, for items that are not `Clone` (the
+/// shared solve's atomics) or dear to clone (the coder's token lists).
 pub(crate) fn filled_with<T>(
     len: usize,
     mut make: impl FnMut() -> T,

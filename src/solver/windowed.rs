@@ -223,20 +223,20 @@ pub(super) fn work_bytes(bx: &SolveBox) -> u64 {
     let words = words as u64;
     if r * r <= 64 {
         let ring = (2 * c_top + 2).next_power_of_two();
-        let slot = 2 * core::mem::size_of::<WindowOrs>() as u64 + 32;
+        let slot = core::mem::size_of::<WindowOrs>() as u64 + 32;
         piles * 16 + ring * slot + (c_top + 3) * 16 + BLOCK as u64 * words * 8 + capless
     } else {
         2 * piles * words * 8 + capless
     }
 }
 
-/// The prefix and suffix ORs of one sliding window at one pile, for the four
-/// lost masks (a cache line: each window has a ring of its own, so that the
-/// cap's window, read every pile, does not share its lines with the other).
+/// The prefix and suffix ORs of the two sliding windows (the cap's, then the one
+/// after a reset) at one pile, for the four lost masks: window `w`'s OR of mask `j`
+/// at `[w][j]`.
 #[derive(Clone, Copy, Debug, Default)]
 struct WindowOrs {
-    pre: [u64; 4],
-    suf: [u64; 4],
+    pre: [[u64; 4]; 2],
+    suf: [[u64; 4]; 2],
 }
 
 /// The mask path's state: the lost masks of the cap being solved in a ring, and
@@ -260,8 +260,7 @@ struct Window {
     /// Lost masks `[a-major f=0, a-major f=1, b-major f=0, b-major f=1]` of the
     /// cap's recent piles, at `p & ring_mask`.
     lost: Vec<[u64; 4]>,
-    /// Per window (0: the cap's, 1: after a reset): its ORs, at `p & ring_mask`.
-    ors: [Vec<WindowOrs>; 2],
+    ors: Vec<WindowOrs>,
     ring_mask: usize,
     width: [usize; 2],
     fill: [usize; 2],
@@ -302,10 +301,7 @@ impl Window {
             own_nonzero_tr,
             capless: lost,
             lost: filled(ring, [0; 4])?,
-            ors: [
-                filled(ring, WindowOrs::default())?,
-                filled(ring, WindowOrs::default())?,
-            ],
+            ors: filled(ring, WindowOrs::default())?,
             ring_mask: ring - 1,
             width: [0; 2],
             fill: [0; 2],
@@ -453,9 +449,8 @@ impl Window {
             return acc;
         }
         let mask = self.ring_mask;
-        let ors = self.ors.get(w);
-        let a = ors.and_then(|o| o.get((s - width) & mask)).map(|o| &o.suf);
-        let b = ors.and_then(|o| o.get((s - 1) & mask)).map(|o| &o.pre);
+        let a = self.ors.get((s - width) & mask).and_then(|o| o.suf.get(w));
+        let b = self.ors.get((s - 1) & mask).and_then(|o| o.pre.get(w));
         match (a, b) {
             (Some(a), Some(b)) => core::array::from_fn(|j| a[j] | b[j]),
             _ => [0; 4],
@@ -469,29 +464,33 @@ impl Window {
     fn push(&mut self, p: usize, lost: [u64; 4]) {
         self.set_lost(p, lost);
         let mask = self.ring_mask;
-        let recent = &self.lost;
-        for ((ors, &width), fill) in self.ors.iter_mut().zip(&self.width).zip(&mut self.fill) {
-            if direct(width) {
+        for w in 0..2 {
+            let (Some(&width), Some(&fill)) = (self.width.get(w), self.fill.get(w)) else {
+                continue;
+            };
+            if width == 0 || direct(width) {
                 continue;
             }
-            *fill += 1;
-            let prev = match ors.get((p - 1) & mask) {
-                Some(o) if *fill > 1 => o.pre,
+            let fill = fill + 1;
+            let prev = match self.ors.get((p - 1) & mask).and_then(|o| o.pre.get(w)) {
+                Some(pre) if fill > 1 => *pre,
                 _ => [0; 4],
             };
-            if let Some(o) = ors.get_mut(p & mask) {
-                o.pre = core::array::from_fn(|j| prev[j] | lost[j]);
+            if let Some(pre) = self.ors.get_mut(p & mask).and_then(|o| o.pre.get_mut(w)) {
+                *pre = core::array::from_fn(|j| prev[j] | lost[j]);
             }
-            if *fill == width {
-                *fill = 0;
+            if fill == width {
                 let mut acc = [0u64; 4];
                 for q in (p + 1 - width..=p).rev() {
-                    let lost = recent.get(q & mask).copied().unwrap_or_default();
+                    let lost = self.lost_at(q);
                     acc = core::array::from_fn(|j| acc[j] | lost[j]);
-                    if let Some(o) = ors.get_mut(q & mask) {
-                        o.suf = acc;
+                    if let Some(suf) = self.ors.get_mut(q & mask).and_then(|o| o.suf.get_mut(w)) {
+                        *suf = acc;
                     }
                 }
+            }
+            if let Some(f) = self.fill.get_mut(w) {
+                *f = if fill == width { 0 } else { fill };
             }
         }
     }
