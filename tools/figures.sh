@@ -186,7 +186,7 @@ solver_run() {
     -n "$n" -r "$r" -m "$m" -o "$tmp/t.nimt" "$@"; } 2>&1 </dev/null)
   positions=$(grep -oE 'for [0-9,]+ positions' <<<"$out" | tr -dc 0-9)
   grep '^TIME' <<<"$out" | awk -v what="N=$n R=$r M=$m $label" -v table="$(stat -c %s "$tmp/t.nimt")" \
-    -v load="$(cut -d' ' -f1-3 /proc/loadavg)" -v cmd="generate -n $n -r $r -m $m $*" \
+    -v load="$(cut -d' ' -f1-3 /proc/loadavg)" -v cmd="generate -n $n -r $r -m $m${*:+ $*}" \
     '{ printf "%s: wall %.1f s, CPU %.1f s, peak %.0f MB, table %s bytes, load %s (%s)\n", what, $2, $3 + $4, $5 / 1024, table, load, cmd }'
   echo "${positions:-0}" >"$tmp/positions"
 }
@@ -211,15 +211,23 @@ solvers() {
   done
   if [[ " $SOLVER_BOXES " != *" $BIG_BOX "* ]]; then
     echo "N = 10^7 not run this time (SOLVERS_BIG=1 runs it); its last lines on the page:"
-    awk '/^## /{on = ($0 ~ /^## Solvers/)} on && /^N=10000000 /' "$OUT"
+    awk '/^## /{on = ($0 ~ /^## Solvers/)} on && /^N=10000000 |N <= 10000000,/' "$OUT"
   fi
-  tools/tiny.sh build >/dev/null
+  tools/tiny.sh build >/dev/null 2>&1
   printf 'new 1000000 4 3 second\nend\n' | { /usr/bin/time -f 'TIME %e %U %S %M' target/tiny/nimbot serial >/dev/null; } 2>&1 |
     awk -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '/^TIME/ { printf "tiny binary, new 1000000 4 3 second (a solve beyond its table, 64 MiB default): wall %.1f s, CPU %.1f s, peak %.0f MB, load %s\n", $2, $3 + $4, $5 / 1024, load }'
   rm -rf "$tmp"
 }
 if [ "$MODE" = solvers ]; then
   record "$SOLVERS_TITLE" '' solvers
+  {
+    printf 'Before issue 40 (measured by hand, one thread, one bit a position in the full\n'
+    printf 'solver): N = 1,000,000 took 32.7 s and 7.7 GB with the full solver; the first\n'
+    printf 'windowed solver with its token writer 49.0 s of CPU and 20 MB (commit e6f3dba),\n'
+    printf 'and N = 10,000,000 with its runs writer 684 s of CPU and 704 MB (7ce6c73). The\n'
+    printf 'tiny binary'"'"'s solve of N = 1,000,000 took 68.7 s of CPU before (main at\n'
+    printf '4c6fda9, measured beside this run'"'"'s commit at the same load).\n\n'
+  } >>"$body"
   replace_section solvers "Table benchmark"
   exit 0
 fi
