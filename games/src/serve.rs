@@ -10,10 +10,13 @@
 //! splitter size, the channel size and [`MAX_CONNECTIONS`]; time by the players'
 //! clocks, the join timeout and socket write timeouts.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -125,10 +128,6 @@ fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-fn reader(conn: usize, stream: TcpStream, tx: SyncSender<Event>) {
-    read_events(conn, stream, |ev| tx.send(ev).is_ok());
-}
-
 /// Read `stream` (connection `conn`) to its end, cutting it into JSON objects
 /// with the platform's bounded splitter, and hand each to `send` with its arrival
 /// time: an object, bytes that are not one (after which reading stops), or the
@@ -166,148 +165,723 @@ pub fn read_events(conn: usize, mut stream: TcpStream, mut send: impl FnMut(Even
     }
 }
 
-/// The two seated connections (first seat first), their ids and what they sent early.
-type Seated = (Vec<Conn>, [usize; 2], Vec<Event>);
+/// What a hello'd connection's hello decided (see [`Hooks::on_hello`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Join {
+    /// Close the connection (its later events are not heard).
+    Drop,
+    /// Keep it; the game does not start yet.
+    Wait,
+    /// Start the game with these two connections, first seat first.
+    Start([usize; 2]),
+}
+
+/// What the loop knows that hooks may need.
+#[derive(Clone, Copy, Debug)]
+pub struct Status {
+    /// The referee has started (both seated, the welcome sent).
+    pub started: bool,
+    /// Each seat's connection is known closed (its close was read, or a hook
+    /// counted it closed).
+    pub closed: [bool; 2],
+}
+
+/// The state message a hook is told of, and what it answered.
+#[derive(Clone, Copy, Debug)]
+pub struct Answer {
+    /// The seat whose object it answers; `None`: a close, bytes that are not an
+    /// object, or a clock that ran out.
+    pub from: Option<Player>,
+    /// Whether that seat was the one to move.
+    pub in_turn: bool,
+}
+
+/// The event that brought the verdict, when one of the seats' did.
+#[derive(Debug)]
+pub struct Cause {
+    pub seat: Player,
+    pub kind: Kind,
+    /// The limit and the stones left before it.
+    pub limit: u32,
+    pub stones: u32,
+    /// Whether that seat was the one to move.
+    pub in_turn: bool,
+}
+
+/// What differs between the referees that run on [`run_game`]: who is
+/// accepted and seated, what happens before the game, the hooks' own events and
+/// wake-ups, what is written of each state, and how the ending is named.
+/// `nimbot serve` ([`referee`]) and each game of a tournament implement it.
+pub trait Hooks {
+    /// Events of the hooks' own sources, sent with [`Events::sender`] (a
+    /// tournament: its bots' exits).
+    type Extra: Send + 'static;
+    /// Once two are seated, drop every other connection and stop listening
+    /// (`nimbot serve`); otherwise keep accepting, and a late hello is judged by
+    /// [`Hooks::on_hello`] during the game.
+    const CLOSE_AT_START: bool;
+
+    /// Where the loop logs what happens (`None`: nowhere).
+    fn log(&mut self) -> Option<&mut Log> {
+        None
+    }
+    /// How threads the loop starts (its acceptor, a reader per connection) run
+    /// their work, e.g. to count their CPU time.
+    fn thread_wrap(&self) -> fn(Box<dyn FnOnce() + Send>) {
+        |work| work()
+    }
+    /// Connection `conn` came, `open` others are open: keep it?
+    fn on_connect(&mut self, _conn: usize, _stream: &TcpStream, _open: usize) -> bool {
+        true
+    }
+    /// How long a connection has to say hello before it is dropped.
+    fn hello_timeout(&self) -> Option<Duration> {
+        None
+    }
+    /// Connection `conn` said hello (the hello's name and asked seat): seat,
+    /// wait or drop. A hook that ends the game here says so in [`Hooks::over`].
+    fn on_hello(&mut self, conn: usize, name: &[u8], asked: Player) -> Join;
+    /// Connection `conn` sent bytes that are not an object before its hello:
+    /// drop it?
+    fn on_stray(&mut self, _conn: usize) -> bool {
+        true
+    }
+    /// What a hello'd connection brought before the game started: keep it for
+    /// the referee to judge once the game starts?
+    fn early(&mut self, conn: usize, kind: &Kind, events: &Events<Self::Extra>) -> bool;
+    /// The names the referee gives the players, from the seated hellos'.
+    fn names(&mut self, hellos: [&[u8]; 2]) -> [heapless::Vec<u8, MAX_NAME>; 2];
+    /// The game has started (before the welcome goes out).
+    fn on_start(&mut self, referee: &Referee);
+    /// One of the hooks' own events.
+    fn on_extra(&mut self, _extra: Self::Extra, _status: Status) {}
+    /// When the hooks next want to look ([`Hooks::on_wake`]).
+    fn wake(&self, _status: Status) -> Option<Instant> {
+        None
+    }
+    /// Called at every turn of the loop: a seat to count closed now (called
+    /// again while it returns one).
+    fn on_wake(&mut self, _now: Instant, _status: Status) -> Option<usize> {
+        None
+    }
+    /// How many bytes `seat`'s client has not read yet, if the hooks can tell
+    /// (for the pace).
+    fn unread(&self, _seat: usize) -> Option<u64> {
+        None
+    }
+    /// A state message the referee made, before it goes to both players.
+    fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer);
+    /// The hooks have ended the game (a verdict of their own).
+    fn over(&self) -> bool {
+        false
+    }
+    /// Two players did not join in time.
+    ///
+    /// # Errors
+    /// No game (the default).
+    fn join_timeout(&mut self) -> Result<(), String> {
+        Err("join timeout: two players did not join".into())
+    }
+    /// The referee's verdict is in (the last state has gone out): name the ending.
+    fn on_end(
+        &mut self,
+        _referee: &Referee,
+        _cause: Option<&Cause>,
+        _status: Status,
+        _events: &Events<Self::Extra>,
+    ) {
+    }
+}
+
+enum Ev<X> {
+    Conn(TcpStream),
+    Wire(Event),
+    Extra(X),
+}
+
+/// One game's event channel: what the acceptor and the readers bring, and the
+/// hooks' own events, in arrival order.
+pub struct Events<X> {
+    tx: SyncSender<Ev<X>>,
+    rx: Receiver<Ev<X>>,
+}
+
+/// Sends a hooks' event to its game's loop (see [`Events::sender`]).
+pub struct ExtraSender<X>(SyncSender<Ev<X>>);
+
+impl<X> Clone for ExtraSender<X> {
+    fn clone(&self) -> Self {
+        ExtraSender(self.0.clone())
+    }
+}
+
+impl<X> ExtraSender<X> {
+    /// Send `extra`; false if the game's channel is gone.
+    pub fn send(&self, extra: X) -> bool {
+        self.0.send(Ev::Extra(extra)).is_ok()
+    }
+}
+
+impl<X: Send + 'static> Default for Events<X> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<X: Send + 'static> Events<X> {
+    /// A new channel, bounded.
+    pub fn new() -> Events<X> {
+        let (tx, rx) = sync_channel(256);
+        Events { tx, rx }
+    }
+
+    /// A sender of the hooks' own events (e.g. for a thread watching a process).
+    pub fn sender(&self) -> ExtraSender<X> {
+        ExtraSender(self.tx.clone())
+    }
+
+    /// The next of the hooks' events before `until`; what connections bring
+    /// meanwhile is dropped (for an ending that waits, or after the game).
+    pub fn next_extra(&self, until: Instant) -> Option<X> {
+        loop {
+            match self
+                .rx
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                Ok(Ev::Extra(x)) => return Some(x),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+/// The thread accepting a game's connections, until stopped.
+struct Acceptor {
+    stop: Arc<AtomicBool>,
+    addr: SocketAddr,
+    thread: thread::JoinHandle<()>,
+}
+
+impl Acceptor {
+    fn start<X: Send + 'static>(
+        listener: TcpListener,
+        tx: SyncSender<Ev<X>>,
+        wrap: fn(Box<dyn FnOnce() + Send>),
+    ) -> Result<Acceptor, String> {
+        listener
+            .set_nonblocking(false)
+            .map_err(|e| format!("listener: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("listener: {e}"))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let seen = stop.clone();
+        let thread = thread::spawn(move || {
+            wrap(Box::new(move || {
+                for s in listener.incoming() {
+                    if seen.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if let Ok(s) = s {
+                        if tx.send(Ev::Conn(s)).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }))
+        });
+        Ok(Acceptor { stop, addr, thread })
+    }
+
+    /// Stop listening: the thread is woken by a connection of our own.
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut to = self.addr;
+        if to.ip().is_unspecified() {
+            to.set_ip(match to {
+                SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        if TcpStream::connect_timeout(&to, WRITE_TIMEOUT).is_ok() {
+            let _ = self.thread.join();
+        }
+    }
+}
 
 struct Conn {
     stream: TcpStream,
-    joined: Instant,
-    hello: Option<(Vec<u8>, Player)>,
+    since: Instant,
+    hello: Option<Vec<u8>>,
     early: Vec<Event>,
 }
 
-/// Accept connections until two valid hellos; return them seated (first seat first).
-fn join(
+fn player(seat: usize) -> Player {
+    if seat == 0 {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
+fn say<H: Hooks>(hooks: &mut H, line: impl FnOnce() -> String) {
+    if let Some(log) = hooks.log() {
+        log.line(&line());
+    }
+}
+
+/// Referee one game on `listener`, the way `hooks` say: accept connections,
+/// seat two (see [`Hooks::on_hello`]), start the referee with `options` and
+/// welcome both, judge what they send in arrival order against their clocks,
+/// send every state to both (paced), until a verdict or the hooks end the game.
+/// The referee at the end (`None`: the game never started).
+///
+/// # Errors
+/// No game: the listener failed, or two players did not join in time (unless
+/// the hooks decide otherwise).
+pub fn run_game<H: Hooks>(
+    listener: TcpListener,
     options: &ServeOptions,
-    listener: &TcpListener,
-    tx: &SyncSender<Event>,
-    rx: &Receiver<Event>,
-    log: &mut Log,
-) -> Result<Seated, String> {
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("listener: {e}"))?;
-    let deadline = options.join_timeout.map(|t| Instant::now() + t);
-    let mut conns: Vec<Option<Conn>> = Vec::new();
-    let mut early: Vec<Event> = Vec::new();
-    loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err("join timeout: two players did not join".into());
+    hooks: &mut H,
+    events: &Events<H::Extra>,
+) -> Result<Option<Referee>, String> {
+    let wrap = hooks.thread_wrap();
+    let acceptor = Acceptor::start(listener, events.tx.clone(), wrap)?;
+    let mut table = Table {
+        options,
+        hooks,
+        events,
+        wrap,
+        acceptor: Some(acceptor),
+        conns: Vec::new(),
+        referee: None,
+        seats: [usize::MAX; 2],
+        closed: [false; 2],
+        cause: None,
+        turn_start: Instant::now(),
+        pace: Pace::new(options.pace),
+        pending: VecDeque::new(),
+    };
+    let result = table.run();
+    if let Some(a) = table.acceptor.take() {
+        a.stop();
+    }
+    for c in table.conns.iter().flatten() {
+        let _ = c.stream.shutdown(Shutdown::Both);
+    }
+    result.map(|()| table.referee)
+}
+
+/// The loop's state.
+struct Table<'a, H: Hooks> {
+    options: &'a ServeOptions,
+    hooks: &'a mut H,
+    events: &'a Events<H::Extra>,
+    wrap: fn(Box<dyn FnOnce() + Send>),
+    acceptor: Option<Acceptor>,
+    conns: Vec<Option<Conn>>,
+    referee: Option<Referee>,
+    /// The seated connections, first seat first, once started.
+    seats: [usize; 2],
+    closed: [bool; 2],
+    cause: Option<Cause>,
+    turn_start: Instant,
+    pace: Pace,
+    /// What the seated sent before the start, to judge first.
+    pending: VecDeque<Event>,
+}
+
+impl<H: Hooks> Table<'_, H> {
+    fn status(&self) -> Status {
+        Status {
+            started: self.referee.is_some(),
+            closed: self.closed,
         }
-        while let Ok((stream, addr)) = listener.accept() {
-            let open = conns.iter().filter(|c| c.is_some()).count();
-            if open >= MAX_CONNECTIONS {
-                log.line(&format!("refused {addr}: too many connections"));
-                let _ = stream.shutdown(Shutdown::Both);
-                continue;
+    }
+
+    fn run(&mut self) -> Result<(), String> {
+        let deadline = self.options.join_timeout.map(|t| Instant::now() + t);
+        let hello_timeout = self.hooks.hello_timeout();
+        loop {
+            if self.hooks.over() {
+                return Ok(());
             }
-            let id = conns.len();
-            let _ = stream.set_nonblocking(false);
-            let _ = stream.set_nodelay(true);
-            let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-            let Ok(rd) = stream.try_clone() else {
-                continue;
+            while let Some(seat) = self.hooks.on_wake(Instant::now(), self.status()) {
+                self.close(seat);
+            }
+            if self.hooks.over() {
+                return Ok(());
+            }
+            if let Some(r) = self.referee.as_mut() {
+                if r.verdict().is_none() {
+                    if let Some(st) = r.closed_mover(micros(self.turn_start.elapsed())) {
+                        say(self.hooks, || {
+                            "the player to move has closed its connection".into()
+                        });
+                        self.state(&st, None, false);
+                    }
+                }
+            }
+            if let Some(r) = self.referee.as_ref() {
+                if r.verdict().is_some() {
+                    let status = self.status();
+                    self.hooks
+                        .on_end(r, self.cause.as_ref(), status, self.events);
+                    self.game_over();
+                    return Ok(());
+                }
+            }
+            if self.referee.is_none() && deadline.is_some_and(|d| Instant::now() >= d) {
+                self.hooks.join_timeout()?;
+                if self.hooks.over() {
+                    return Ok(());
+                }
+            }
+            if let Some(t) = hello_timeout {
+                self.drop_silent(t);
+            }
+            let ev = match self.pending.pop_front() {
+                Some(ev) => Ev::Wire(ev),
+                None => {
+                    let mut wake = match self.referee.as_ref() {
+                        None => deadline,
+                        Some(r) => Some(
+                            self.turn_start + Duration::from_micros(r.remaining_us(r.to_move())),
+                        ),
+                    };
+                    let hooks_wake = self.hooks.wake(self.status());
+                    let hello_wake = hello_timeout.and_then(|t| {
+                        let silent = self.conns.iter().flatten().filter(|c| c.hello.is_none());
+                        silent.map(|c| c.since + t).min()
+                    });
+                    for t in hooks_wake.iter().chain(hello_wake.iter()) {
+                        wake = Some(wake.map_or(*t, |w| w.min(*t)));
+                    }
+                    let got = match wake {
+                        Some(w) => self
+                            .events
+                            .rx
+                            .recv_timeout(w.saturating_duration_since(Instant::now())),
+                        None => self
+                            .events
+                            .rx
+                            .recv()
+                            .map_err(|_| RecvTimeoutError::Disconnected),
+                    };
+                    match got {
+                        Ok(ev) => ev,
+                        Err(RecvTimeoutError::Disconnected) => {
+                            return Err("event channel closed".into())
+                        }
+                        Err(RecvTimeoutError::Timeout) => {
+                            let now = Instant::now();
+                            if hooks_wake
+                                .iter()
+                                .chain(hello_wake.iter())
+                                .any(|t| now >= *t)
+                            {
+                                continue;
+                            }
+                            match self.referee.as_mut() {
+                                // The join deadline: seen at the top of the loop.
+                                None => {}
+                                Some(r) => {
+                                    say(self.hooks, || "the player to move ran out of time".into());
+                                    if let Some(st) =
+                                        r.on_timeout(micros(self.turn_start.elapsed()))
+                                    {
+                                        self.state(&st, None, false);
+                                    }
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
             };
-            let tx = tx.clone();
-            thread::spawn(move || reader(id, rd, tx));
-            log.line(&format!("connection #{id} from {addr}"));
-            conns.push(Some(Conn {
-                stream,
-                joined: Instant::now(),
-                hello: None,
-                early: Vec::new(),
-            }));
+            match ev {
+                Ev::Extra(x) => {
+                    let status = self.status();
+                    self.hooks.on_extra(x, status);
+                }
+                Ev::Conn(stream) => self.connect(stream),
+                Ev::Wire(ev) => self.wire(ev),
+            }
         }
-        // Drop connections that never said hello.
-        for (id, slot) in conns.iter_mut().enumerate() {
+    }
+
+    /// Count `seat` closed now.
+    fn close(&mut self, seat: usize) {
+        if let Some(c) = self.closed.get_mut(seat) {
+            *c = true;
+        }
+        if let Some(r) = self.referee.as_mut() {
+            if let Some(st) = r.on_closed(player(seat), micros(self.turn_start.elapsed())) {
+                self.state(&st, None, false);
+            }
+        }
+    }
+
+    /// Drop connections that said no hello within `t`.
+    fn drop_silent(&mut self, t: Duration) {
+        for (id, slot) in self.conns.iter_mut().enumerate() {
             if let Some(c) = slot {
-                if c.hello.is_none() && c.joined.elapsed() > HELLO_TIMEOUT {
-                    log.line(&format!("connection #{id}: no hello, dropped"));
+                if c.hello.is_none() && c.since.elapsed() > t {
+                    say(self.hooks, || {
+                        format!("connection #{id}: no hello, dropped")
+                    });
                     let _ = c.stream.shutdown(Shutdown::Both);
                     *slot = None;
                 }
             }
         }
-        if let Ok(ev) = rx.recv_timeout(Duration::from_millis(10)) {
-            let id = ev.conn;
-            let Some(Some(c)) = conns.get_mut(id) else {
-                continue;
-            };
-            let drop_it = match (&c.hello, ev.kind) {
-                (None, Kind::Object(bytes)) => match parse_hello(&bytes) {
+    }
+
+    fn connect(&mut self, stream: TcpStream) {
+        let id = self.conns.len();
+        let open = self.conns.iter().flatten().count();
+        if (H::CLOSE_AT_START && self.referee.is_some())
+            || !self.hooks.on_connect(id, &stream, open)
+        {
+            let _ = stream.shutdown(Shutdown::Both);
+            return;
+        }
+        let _ = stream.set_nodelay(true);
+        let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+        let Ok(rd) = stream.try_clone() else {
+            return;
+        };
+        let tx = self.events.tx.clone();
+        let wrap = self.wrap;
+        thread::spawn(move || {
+            wrap(Box::new(move || {
+                read_events(id, rd, |ev| tx.send(Ev::Wire(ev)).is_ok());
+            }))
+        });
+        say(self.hooks, || {
+            let addr = stream
+                .peer_addr()
+                .map_or_else(|_| "?".into(), |a| a.to_string());
+            format!("connection #{id} from {addr}")
+        });
+        self.conns.push(Some(Conn {
+            stream,
+            since: Instant::now(),
+            hello: None,
+            early: Vec::new(),
+        }));
+    }
+
+    fn wire(&mut self, ev: Event) {
+        let id = ev.conn;
+        let Some(Some(c)) = self.conns.get_mut(id) else {
+            return;
+        };
+        if c.hello.is_none() {
+            let join = match &ev.kind {
+                Kind::Object(bytes) => match parse_hello(bytes) {
                     Ok(h) => {
-                        log.line(&format!(
-                            "connection #{id}: {} asks for order {}",
-                            text(&h.name),
-                            h.seat.index()
-                        ));
-                        c.hello = Some((h.name.to_vec(), h.seat));
-                        false
+                        c.hello = Some(h.name.to_vec());
+                        say(self.hooks, || {
+                            format!(
+                                "connection #{id}: {} asks for order {}",
+                                text(&h.name),
+                                h.seat.index()
+                            )
+                        });
+                        self.hooks.on_hello(id, &h.name, h.seat)
                     }
                     Err(e) => {
-                        log.line(&format!("connection #{id}: {}, dropped", e.as_str()));
-                        true
+                        say(self.hooks, || {
+                            format!("connection #{id}: {}, dropped", e.as_str())
+                        });
+                        Join::Drop
                     }
                 },
-                (None, Kind::Garbage(why)) => {
-                    log.line(&format!("connection #{id}: {why}, dropped"));
-                    true
-                }
-                (None, Kind::Closed) => {
-                    log.line(&format!("connection #{id} closed before its hello"));
-                    true
-                }
-                (Some(_), kind) => {
-                    if c.early.len() < MAX_EARLY {
-                        c.early.push(Event {
-                            conn: id,
-                            at: ev.at,
-                            kind,
-                        });
+                Kind::Garbage(why) => {
+                    if self.hooks.on_stray(id) {
+                        say(self.hooks, || format!("connection #{id}: {why}, dropped"));
+                        Join::Drop
+                    } else {
+                        Join::Wait
                     }
-                    false
+                }
+                Kind::Closed => {
+                    say(self.hooks, || {
+                        format!("connection #{id} closed before its hello")
+                    });
+                    Join::Drop
                 }
             };
-            if drop_it {
-                let _ = c.stream.shutdown(Shutdown::Both);
-                if let Some(slot) = conns.get_mut(id) {
-                    *slot = None;
+            match join {
+                Join::Drop => {
+                    if let Some(slot) = self.conns.get_mut(id) {
+                        if let Some(c) = slot.take() {
+                            let _ = c.stream.shutdown(Shutdown::Both);
+                        }
+                    }
                 }
+                Join::Wait => {}
+                Join::Start(two) => self.start(two),
             }
+            return;
         }
-        let ready: Vec<usize> = conns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.as_ref().is_some_and(|c| c.hello.is_some()))
-            .map(|(i, _)| i)
-            .collect();
-        if ready.len() >= 2 {
-            // Seat by order; equal orders keep the order of arrival (first hello first).
-            let mut two = [ready[0], ready[1]];
-            let seat = |i: usize| {
-                conns[i]
-                    .as_ref()
-                    .and_then(|c| c.hello.as_ref())
-                    .map_or(1, |h| h.1.index())
-            };
-            if seat(two[0]) > seat(two[1]) {
-                two.swap(0, 1);
+        if self.referee.is_none() {
+            if self.hooks.early(id, &ev.kind, self.events) && c.early.len() < MAX_EARLY {
+                c.early.push(ev);
             }
-            let mut kept = Vec::new();
-            for &i in &two {
-                if let Some(mut c) = conns[i].take() {
-                    early.append(&mut c.early);
-                    kept.push(c);
+            return;
+        }
+        if let Some(seat) = self.seats.iter().position(|&s| s == id) {
+            self.judge(seat, ev);
+        }
+    }
+
+    /// Both seated: the referee starts, the welcome goes out.
+    fn start(&mut self, two: [usize; 2]) {
+        let hellos = two.map(|i| {
+            self.conns
+                .get(i)
+                .and_then(|c| c.as_ref())
+                .and_then(|c| c.hello.clone())
+                .unwrap_or_default()
+        });
+        if H::CLOSE_AT_START {
+            for (id, slot) in self.conns.iter_mut().enumerate() {
+                if two.contains(&id) {
+                    continue;
                 }
-            }
-            for (id, c) in conns.iter_mut().enumerate() {
-                if let Some(c) = c.take() {
-                    log.line(&format!("connection #{id}: the game is full, dropped"));
+                if let Some(c) = slot.take() {
+                    say(self.hooks, || {
+                        format!("connection #{id}: the game is full, dropped")
+                    });
                     let _ = c.stream.shutdown(Shutdown::Both);
                 }
             }
-            early.sort_by_key(|e| e.at);
-            return Ok((kept, two, early));
+            if let Some(a) = self.acceptor.take() {
+                a.stop();
+            }
+        }
+        let names = self.hooks.names([&hellos[0], &hellos[1]]);
+        say(self.hooks, || {
+            format!(
+                "player_0 = {} (#{}), player_1 = {} (#{})",
+                text(&names[0]),
+                two[0],
+                text(&names[1]),
+                two[1]
+            )
+        });
+        let (referee, welcome) = self.options.start(names);
+        self.hooks.on_start(&referee);
+        let mut early: Vec<Event> = Vec::new();
+        for &i in &two {
+            if let Some(Some(c)) = self.conns.get_mut(i) {
+                early.append(&mut c.early);
+            }
+        }
+        early.sort_by_key(|e| e.at);
+        self.pending.extend(early);
+        self.referee = Some(referee);
+        self.seats = two;
+        self.broadcast(&welcome);
+        self.turn_start = Instant::now();
+    }
+
+    /// Judge what `seat` sent.
+    fn judge(&mut self, seat: usize, ev: Event) {
+        let Some(r) = self.referee.as_mut() else {
+            return;
+        };
+        let who = player(seat);
+        let elapsed = micros(ev.at.saturating_duration_since(self.turn_start));
+        let (limit, stones) = (r.game().limit(), r.game().stones());
+        let in_turn = r.to_move() == who;
+        let name = text(r.name(who));
+        let st = match &ev.kind {
+            Kind::Object(bytes) => {
+                say(self.hooks, || format!("{name} sends {}", text(bytes)));
+                r.on_message(who, bytes, elapsed)
+            }
+            Kind::Garbage(why) => {
+                say(self.hooks, || format!("{name} sends bad bytes: {why}"));
+                r.on_garbage(who, elapsed)
+            }
+            Kind::Closed => {
+                say(self.hooks, || format!("{name} closed its connection"));
+                if let Some(c) = self.closed.get_mut(seat) {
+                    *c = true;
+                }
+                r.on_closed(who, elapsed)
+            }
+        };
+        let Some(st) = st else { return };
+        if r.game().stones() != stones || r.verdict().is_some() {
+            say(self.hooks, || {
+                format!(
+                    "{} left, limit {}, clocks {:.4} s / {:.4} s",
+                    r.game().stones(),
+                    r.game().limit(),
+                    r.used_us(Player::First) as f64 / 1e6,
+                    r.used_us(Player::Second) as f64 / 1e6,
+                )
+            });
+        }
+        let object = matches!(ev.kind, Kind::Object(_));
+        if r.verdict().is_some() {
+            self.cause = Some(Cause {
+                seat: who,
+                kind: ev.kind,
+                limit,
+                stones,
+                in_turn,
+            });
+        }
+        self.state(&st, object.then_some(who), in_turn);
+    }
+
+    /// A state message: told to the hooks, sent to both, the next turn begins.
+    fn state(&mut self, st: &[u8], from: Option<Player>, in_turn: bool) {
+        if let Some(r) = self.referee.as_ref() {
+            self.hooks.on_state(r, st, Answer { from, in_turn });
+        }
+        self.broadcast(st);
+        self.turn_start = Instant::now();
+    }
+
+    /// Send `msg` to both players in one write each, each at least the pace
+    /// after its last message and, with a pace, once it has read that one when
+    /// the hooks can tell ([`Pace`]). The waits come before the turn starts, so
+    /// they are on nobody's clock; a failed write is logged, and that player
+    /// will lose on time if it cannot move.
+    fn broadcast(&mut self, msg: &[u8]) {
+        for (i, &id) in self.seats.iter().enumerate() {
+            let hooks = &*self.hooks;
+            self.pace.wait(i, || hooks.unread(i));
+            if let Some(Some(c)) = self.conns.get_mut(id) {
+                if let Err(e) = c.stream.write_all(msg) {
+                    say(self.hooks, || format!("write to player_{i} failed: {e}"));
+                }
+            }
+            self.pace.sent(i);
+        }
+    }
+
+    fn game_over(&mut self) {
+        let Some(r) = self.referee.as_ref() else {
+            return;
+        };
+        if let (Some(v), Some(reason)) = (r.verdict(), r.reason_text()) {
+            say(self.hooks, || {
+                format!(
+                    "game over after {} moves: {} (winner: player_{} {})",
+                    r.game().moves(),
+                    text(&reason),
+                    v.winner.index(),
+                    text(r.name(v.winner))
+                )
+            });
         }
     }
 }
@@ -338,11 +912,83 @@ fn log_state(game_log: &mut Option<GameLog>, by: Option<&[u8]>, state: &[u8]) {
     }
 }
 
-/// Referee one game on `listener`: seat the first two clients with a valid hello
-/// (by the order they ask for; connections beyond [`MAX_CONNECTIONS`], without a
-/// hello in time, or past the two are dropped), play it to its end, writing the
-/// log, the platform's game log and the record as it goes. The winner, `None` if
-/// the game ended without one.
+/// `nimbot serve`'s hooks: at most [`MAX_CONNECTIONS`] open, a hello within
+/// 10 s, the first two hellos seated by the order they ask for, what they send
+/// early judged once the game starts, the log, the game log and the record.
+struct Serving<'a> {
+    log: &'a mut Log,
+    game_log: &'a mut Option<GameLog>,
+    recorder: &'a mut Option<Recorder>,
+    /// The hello'd connections and the seats they ask for.
+    hellos: Vec<(usize, Player)>,
+}
+
+impl Hooks for Serving<'_> {
+    type Extra = ();
+    const CLOSE_AT_START: bool = true;
+
+    fn log(&mut self) -> Option<&mut Log> {
+        Some(self.log)
+    }
+
+    fn on_connect(&mut self, _conn: usize, stream: &TcpStream, open: usize) -> bool {
+        if open >= MAX_CONNECTIONS {
+            let addr = stream
+                .peer_addr()
+                .map_or_else(|_| "?".into(), |a| a.to_string());
+            self.log
+                .line(&format!("refused {addr}: too many connections"));
+            return false;
+        }
+        true
+    }
+
+    fn hello_timeout(&self) -> Option<Duration> {
+        Some(HELLO_TIMEOUT)
+    }
+
+    fn on_hello(&mut self, conn: usize, _name: &[u8], asked: Player) -> Join {
+        self.hellos.push((conn, asked));
+        let [a, b] = match self.hellos[..] {
+            [a, b] => [a, b],
+            _ => return Join::Wait,
+        };
+        // Seat by order; equal orders keep the order of the connections.
+        let mut two = if a.0 < b.0 { [a, b] } else { [b, a] };
+        if two[0].1.index() > two[1].1.index() {
+            two.swap(0, 1);
+        }
+        Join::Start(two.map(|s| s.0))
+    }
+
+    fn early(&mut self, _conn: usize, _kind: &Kind, _events: &Events<()>) -> bool {
+        true
+    }
+
+    fn names(&mut self, hellos: [&[u8]; 2]) -> [heapless::Vec<u8, MAX_NAME>; 2] {
+        hellos.map(|h| heapless::Vec::from_slice(h).unwrap_or_default())
+    }
+
+    fn on_start(&mut self, referee: &Referee) {
+        if let Some(r) = self.recorder.as_mut() {
+            r.names([Player::First, Player::Second].map(|p| text(referee.name(p))));
+            r.game(Some(referee.game()), None);
+        }
+    }
+
+    fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer) {
+        log_state(self.game_log, answer.from.map(|p| referee.name(p)), state);
+        if let Some(r) = self.recorder.as_mut() {
+            r.state(Some(referee.game()), state, answer.from.is_some());
+        }
+    }
+}
+
+/// Referee one game on `listener` (`nimbot serve`): seat the first two clients
+/// with a valid hello (by the order they ask for; connections beyond
+/// [`MAX_CONNECTIONS`], without a hello in time, or past the two are dropped),
+/// play it to its end, writing the log, the platform's game log and the record
+/// as it goes. The winner, `None` if the game ended without one.
 ///
 /// # Errors
 /// No game: two players did not join in time, or the server could not go on.
@@ -353,145 +999,14 @@ pub fn referee(
     game_log: &mut Option<GameLog>,
     recorder: &mut Option<Recorder>,
 ) -> Result<Option<Player>, String> {
-    let (tx, rx) = sync_channel::<Event>(64);
-    let (mut seats, ids, early) = join(options, &listener, &tx, &rx, log)?;
-    drop(listener);
-    let names: [heapless::Vec<u8, MAX_NAME>; 2] = [0, 1].map(|i| {
-        let raw = seats[i].hello.as_ref().map_or(&[][..], |h| h.0.as_slice());
-        heapless::Vec::from_slice(raw).unwrap_or_default()
-    });
-    log.line(&format!(
-        "player_0 = {} (#{}), player_1 = {} (#{})",
-        text(&names[0]),
-        ids[0],
-        text(&names[1]),
-        ids[1]
-    ));
-    if let Some(r) = recorder.as_mut() {
-        r.names(names.clone().map(|n| text(&n)));
-    }
-    let (mut referee, hello) = options.start(names);
-    let mut pace = Pace::new(options.pace);
-    if let Some(r) = recorder.as_mut() {
-        r.game(Some(referee.game()), None);
-    }
-    broadcast(&mut seats, &hello, &mut pace, log);
-    let mut turn_start = Instant::now();
-    let seat_of = |conn: usize| {
-        if conn == ids[0] {
-            Some(Player::First)
-        } else if conn == ids[1] {
-            Some(Player::Second)
-        } else {
-            None
-        }
+    let mut hooks = Serving {
+        log,
+        game_log,
+        recorder,
+        hellos: Vec::new(),
     };
-    let mut pending = early.into_iter();
-    while referee.verdict().is_none() {
-        let waited = turn_start.elapsed();
-        if let Some(state) = referee.closed_mover(micros(waited)) {
-            log.line("the player to move has closed its connection");
-            log_state(game_log, None, &state);
-            if let Some(r) = recorder.as_mut() {
-                r.state(Some(referee.game()), &state, false);
-            }
-            broadcast(&mut seats, &state, &mut pace, log);
-            break;
-        }
-        let remaining = Duration::from_micros(referee.remaining_us(referee.to_move()));
-        let ev = match pending.next() {
-            Some(ev) => ev,
-            None => match rx.recv_timeout(remaining.saturating_sub(waited)) {
-                Ok(ev) => ev,
-                Err(RecvTimeoutError::Timeout) => {
-                    log.line("the player to move ran out of time");
-                    if let Some(state) = referee.on_timeout(micros(turn_start.elapsed())) {
-                        log_state(game_log, None, &state);
-                        if let Some(r) = recorder.as_mut() {
-                            r.state(Some(referee.game()), &state, false);
-                        }
-                        broadcast(&mut seats, &state, &mut pace, log);
-                    }
-                    break;
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err("event channel closed".into()),
-            },
-        };
-        let Some(player) = seat_of(ev.conn) else {
-            continue;
-        };
-        let elapsed = micros(ev.at.saturating_duration_since(turn_start));
-        let before = referee.game().stones();
-        let state = match &ev.kind {
-            Kind::Object(bytes) => {
-                log.line(&format!(
-                    "{} sends {}",
-                    text(referee.name(player)),
-                    text(bytes)
-                ));
-                referee.on_message(player, bytes, elapsed)
-            }
-            Kind::Garbage(why) => {
-                log.line(&format!(
-                    "{} sends bad bytes: {why}",
-                    text(referee.name(player))
-                ));
-                referee.on_garbage(player, elapsed)
-            }
-            Kind::Closed => {
-                log.line(&format!(
-                    "{} closed its connection",
-                    text(referee.name(player))
-                ));
-                referee.on_closed(player, elapsed)
-            }
-        };
-        if let Some(state) = state {
-            if referee.game().stones() != before || referee.verdict().is_some() {
-                log.line(&format!(
-                    "{} left, limit {}, clocks {:.4} s / {:.4} s",
-                    referee.game().stones(),
-                    referee.game().limit(),
-                    referee.used_us(Player::First) as f64 / 1e6,
-                    referee.used_us(Player::Second) as f64 / 1e6,
-                ));
-            }
-            let mover = matches!(ev.kind, Kind::Object(_)).then(|| referee.name(player));
-            log_state(game_log, mover, &state);
-            if let Some(r) = recorder.as_mut() {
-                r.state(Some(referee.game()), &state, mover.is_some());
-            }
-            broadcast(&mut seats, &state, &mut pace, log);
-            turn_start = Instant::now();
-        }
-    }
-    if let (Some(v), Some(reason)) = (referee.verdict(), referee.reason_text()) {
-        log.line(&format!(
-            "game over after {} moves: {} (winner: player_{} {})",
-            referee.game().moves(),
-            text(&reason),
-            v.winner.index(),
-            text(referee.name(v.winner))
-        ));
-    }
-    for c in &seats {
-        let _ = c.stream.shutdown(Shutdown::Both);
-    }
-    Ok(referee.verdict().map(|v| v.winner))
-}
-
-/// Send `msg` to both players in one write each, each at least the pace after
-/// its last message (the wait comes before the turn starts, so it is on nobody's
-/// clock); a failed write is logged, and that player will lose on time if it
-/// cannot move.
-fn broadcast(seats: &mut [Conn], msg: &[u8], pace: &mut Pace, log: &mut Log) {
-    for (i, c) in seats.iter_mut().enumerate() {
-        pace.wait(i, || None);
-        pace.sent(i);
-        if let Err(e) = c.stream.write_all(msg) {
-            log.line(&format!("write to player_{i} failed: {e}"));
-        }
-    }
+    let referee = run_game(listener, options, &mut hooks, &Events::new())?;
+    Ok(referee.and_then(|r| r.verdict()).map(|v| v.winner))
 }
 
 /// With a pace, how long a client is given to read its last message before the
