@@ -1,15 +1,26 @@
-//! The referee's server for one game on the platform's wire protocol (`nimbot
-//! serve`): the sockets, one reader thread per connection, the clocks and the log.
-//! The judging and the bytes of every message come from `nimbot_platform::referee`;
-//! this module is the std adapter around it, here rather than in the CLI so that a
-//! test or another front end can referee a game on a listener of its own.
+//! The referee's server for one game on the platform's wire protocol: the one
+//! game loop every referee of the wire runs on ([`run_game`]), and `nimbot serve`
+//! on it ([`referee`]). The judging and the bytes of every message come from
+//! `nimbot_platform::referee`; this module is the std adapter around it, here
+//! rather than in the CLI so that a test or another front end (each game of a
+//! tournament, `nimbot_tournament::game`) can referee a game on a listener of its
+//! own.
 //!
-//! Readers split their stream with a bounded splitter and pass events (an object,
-//! bytes that are not an object, a close) with their arrival time over a bounded
-//! channel; the main thread judges them in arrival order. Memory is bounded by the
-//! splitter size, the channel size and [`MAX_CONNECTIONS`]; time by the players'
-//! clocks, the join timeout and socket write timeouts.
+//! An acceptor thread and one reader thread per connection pass events (a
+//! connection, an object, bytes that are not an object, a close) with their arrival
+//! time over one bounded channel ([`Events`]), which also carries the hooks' own
+//! events (a tournament's process exits); the loop judges them in arrival order.
+//! What differs between referees is a [`Hooks`] implementation: which connections
+//! are kept, how hellos are seated (or blamed), what is done with messages before
+//! the game, the hooks' events and wake-ups, what is written of each state, and the
+//! ending's name. `nimbot serve`'s hooks keep at most [`MAX_CONNECTIONS`] open,
+//! drop a connection without a hello in 10 s, seat the first two hellos by the
+//! order they ask for, judge what they sent early once the game starts, and write
+//! the log, the game log and the record. Memory is bounded by the splitter size,
+//! the channel size and the connection limit; time by the players' clocks, the join
+//! timeout and socket write timeouts.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -60,8 +71,7 @@ pub struct ServeOptions {
 
 impl ServeOptions {
     /// The game's referee, the players named `names` (first seat first), and the
-    /// welcome both players get: how every referee of the platform's wire starts
-    /// a game (`nimbot serve`, each game of a tournament).
+    /// welcome both players get: how [`run_game`] starts a game.
     pub fn start(
         &self,
         names: [heapless::Vec<u8, MAX_NAME>; 2],
@@ -131,10 +141,9 @@ fn micros(d: Duration) -> u64 {
 /// Read `stream` (connection `conn`) to its end, cutting it into JSON objects
 /// with the platform's bounded splitter, and hand each to `send` with its arrival
 /// time: an object, bytes that are not one (after which reading stops), or the
-/// close. Stops early when `send` says no one listens any more. Every referee of
-/// the platform's wire reads its clients with it (`nimbot serve`, each game of a
-/// tournament).
-pub fn read_events(conn: usize, mut stream: TcpStream, mut send: impl FnMut(Event) -> bool) {
+/// close. Stops early when `send` says no one listens any more. Each connection
+/// of [`run_game`] is read with it.
+fn read_events(conn: usize, mut stream: TcpStream, mut send: impl FnMut(Event) -> bool) {
     let mut splitter: Splitter<MAX_IN> = Splitter::new();
     let mut buf = [0u8; 1024];
     loop {
@@ -304,6 +313,8 @@ enum Ev<X> {
 pub struct Events<X> {
     tx: SyncSender<Ev<X>>,
     rx: Receiver<Ev<X>>,
+    /// Events taken off the channel while the acceptor stopped, first to come.
+    held: RefCell<VecDeque<Ev<X>>>,
 }
 
 /// Sends a hooks' event to its game's loop (see [`Events::sender`]).
@@ -332,7 +343,24 @@ impl<X: Send + 'static> Events<X> {
     /// A new channel, bounded.
     pub fn new() -> Events<X> {
         let (tx, rx) = sync_channel(256);
-        Events { tx, rx }
+        Events {
+            tx,
+            rx,
+            held: RefCell::new(VecDeque::new()),
+        }
+    }
+
+    /// The next event, waiting until `until` (`None`: as long as it takes).
+    fn next(&self, until: Option<Instant>) -> Result<Ev<X>, RecvTimeoutError> {
+        if let Some(ev) = self.held.borrow_mut().pop_front() {
+            return Ok(ev);
+        }
+        match until {
+            Some(t) => self
+                .rx
+                .recv_timeout(t.saturating_duration_since(Instant::now())),
+            None => self.rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        }
     }
 
     /// A sender of the hooks' own events (e.g. for a thread watching a process).
@@ -344,10 +372,7 @@ impl<X: Send + 'static> Events<X> {
     /// meanwhile is dropped (for an ending that waits, or after the game).
     pub fn next_extra(&self, until: Instant) -> Option<X> {
         loop {
-            match self
-                .rx
-                .recv_timeout(until.saturating_duration_since(Instant::now()))
-            {
+            match self.next(Some(until)) {
                 Ok(Ev::Extra(x)) => return Some(x),
                 Ok(_) => {}
                 Err(_) => return None,
@@ -394,8 +419,11 @@ impl Acceptor {
         Ok(Acceptor { stop, addr, thread })
     }
 
-    /// Stop listening: the thread is woken by a connection of our own.
-    fn stop(self) {
+    /// Stop listening: the thread is woken by a connection of our own, and the
+    /// channel is kept moving (into `events`' held queue) until it has ended, so
+    /// that the listener is closed when this returns (a fixed port is free for
+    /// the next game).
+    fn stop<X>(self, events: &Events<X>) {
         self.stop.store(true, Ordering::Relaxed);
         let mut to = self.addr;
         if to.ip().is_unspecified() {
@@ -404,9 +432,15 @@ impl Acceptor {
                 SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
             });
         }
-        if TcpStream::connect_timeout(&to, WRITE_TIMEOUT).is_ok() {
-            let _ = self.thread.join();
+        if TcpStream::connect_timeout(&to, WRITE_TIMEOUT).is_err() {
+            return;
         }
+        while !self.thread.is_finished() {
+            if let Ok(ev) = events.rx.recv_timeout(Duration::from_millis(1)) {
+                events.held.borrow_mut().push_back(ev);
+            }
+        }
+        let _ = self.thread.join();
     }
 }
 
@@ -465,7 +499,7 @@ pub fn run_game<H: Hooks>(
     };
     let result = table.run();
     if let Some(a) = table.acceptor.take() {
-        a.stop();
+        a.stop(events);
     }
     for c in table.conns.iter().flatten() {
         let _ = c.stream.shutdown(Shutdown::Both);
@@ -558,18 +592,7 @@ impl<H: Hooks> Table<'_, H> {
                     for t in hooks_wake.iter().chain(hello_wake.iter()) {
                         wake = Some(wake.map_or(*t, |w| w.min(*t)));
                     }
-                    let got = match wake {
-                        Some(w) => self
-                            .events
-                            .rx
-                            .recv_timeout(w.saturating_duration_since(Instant::now())),
-                        None => self
-                            .events
-                            .rx
-                            .recv()
-                            .map_err(|_| RecvTimeoutError::Disconnected),
-                    };
-                    match got {
+                    match self.events.next(wake) {
                         Ok(ev) => ev,
                         Err(RecvTimeoutError::Disconnected) => {
                             return Err("event channel closed".into())
@@ -760,7 +783,7 @@ impl<H: Hooks> Table<'_, H> {
                 }
             }
             if let Some(a) = self.acceptor.take() {
-                a.stop();
+                a.stop(self.events);
             }
         }
         let names = self.hooks.names([&hellos[0], &hellos[1]]);
@@ -1017,17 +1040,17 @@ const READ_WAIT: Duration = Duration::from_secs(2);
 /// message: at least `every` between two to the same seat and, where the
 /// referee can see how much a client has not read yet, not before it has read
 /// the last one (up to 2 s). The waits come before a message goes out,
-/// so they are on nobody's clock. Every referee of the platform's wire paces
-/// with it (`nimbot serve --pace`, a tournament's `--pace`).
+/// so they are on nobody's clock. [`run_game`] paces every message with it
+/// (`nimbot serve --pace`, a tournament's `--pace`).
 #[derive(Debug)]
-pub struct Pace {
+struct Pace {
     every: Duration,
     last: [Option<Instant>; 2],
 }
 
 impl Pace {
     /// At least `every` between two messages to the same seat (zero: no pace).
-    pub fn new(every: Duration) -> Pace {
+    fn new(every: Duration) -> Pace {
         Pace {
             every,
             last: [None, None],
@@ -1036,7 +1059,7 @@ impl Pace {
 
     /// Wait until `seat` may be sent its next message; `unread` tells how many
     /// bytes its client has not read yet (`None`: the referee cannot tell).
-    pub fn wait(&self, seat: usize, unread: impl Fn() -> Option<u64>) {
+    fn wait(&self, seat: usize, unread: impl Fn() -> Option<u64>) {
         let Some(Some(last)) = self.last.get(seat) else {
             return;
         };
@@ -1053,7 +1076,7 @@ impl Pace {
     }
 
     /// A message has gone to `seat` now.
-    pub fn sent(&mut self, seat: usize) {
+    fn sent(&mut self, seat: usize) {
         if let Some(last) = self.last.get_mut(seat) {
             *last = Some(Instant::now());
         }
