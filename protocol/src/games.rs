@@ -5,7 +5,7 @@
 //! the functions here, each returning the reply for the grammar to write. A refused
 //! command leaves the game as it was.
 
-use super::grammar::{Command, List, Response, SuperNimPlayer, Turn};
+use super::grammar::{List, Response, SuperNimPlayer, SuperNimStart, Turn};
 use super::Reply;
 use super::{check_turn, refuse, turn_of, ActiveGame, Error};
 use nimbot::{
@@ -99,41 +99,31 @@ pub(super) fn new_fibonacci(stones: u32, seat: Player) -> Result<ActiveGame, Err
 /// `heaps 12`), the player and its node budget, set on `bot` once the game is
 /// accepted.
 pub(super) fn new_supernim(
-    command: Command<'_>,
+    start: SuperNimStart<'_>,
     bot: &mut SuperNimBot,
 ) -> Result<ActiveGame, Error> {
-    let Command::NewSuperNim {
-        heaps,
-        seat,
-        cap,
-        most,
-        player,
-        nodes,
-    } = command
-    else {
-        return Err(text!("unknown command (try help)"));
-    };
-    let player = player.unwrap_or(DEFAULT_PLAYER);
+    let player = start.player.unwrap_or(DEFAULT_PLAYER);
     if player == SuperNimPlayer::Perfect && !cfg!(feature = "alloc") {
         return Err(text!("this build plays player search only"));
     }
-    if nodes == Some(0) {
+    if start.nodes == Some(0) {
         return Err(text!("nodes must be at least 1"));
     }
     // The grammar has checked that there are at most MAX_HEAPS.
     let mut sizes = [0u32; MAX_HEAPS];
     let mut count = 0;
-    for (slot, n) in sizes.iter_mut().zip(heaps.iter()) {
+    for (slot, n) in sizes.iter_mut().zip(start.heaps.iter()) {
         *slot = n;
         count += 1;
     }
-    let limit = most.unwrap_or(MAX_HEAPS as u32) as usize;
+    let limit = start.most.unwrap_or(MAX_HEAPS as u32) as usize;
     let heaps = Heaps::new(sizes.get(..count).unwrap_or(&[]))
         .and_then(|h| h.with_limit(limit))
         .map_err(|e| e.text())?;
-    let game = sn::Game::new(heaps, cap.unwrap_or(SUPERNIM_MOVE_LIMIT)).map_err(|e| e.text())?;
-    bot.start(player, nodes);
-    Ok(ActiveGame::SuperNim(game, seat))
+    let game =
+        sn::Game::new(heaps, start.cap.unwrap_or(SUPERNIM_MOVE_LIMIT)).map_err(|e| e.text())?;
+    bot.start(player, start.nodes);
+    Ok(ActiveGame::SuperNim(game, start.seat))
 }
 
 /// `go` in a Fibonacci Nim game.
