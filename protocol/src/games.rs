@@ -102,28 +102,37 @@ pub(super) fn new_supernim(
     start: SuperNimStart<'_>,
     bot: &mut SuperNimBot,
 ) -> Result<ActiveGame, Error> {
-    let player = start.player.unwrap_or(DEFAULT_PLAYER);
+    // Taken apart at once: the boards' code is smaller than with `start` kept
+    // whole to the end.
+    let SuperNimStart {
+        heaps,
+        seat,
+        cap,
+        most,
+        player,
+        nodes,
+    } = start;
+    let player = player.unwrap_or(DEFAULT_PLAYER);
     if player == SuperNimPlayer::Perfect && !cfg!(feature = "alloc") {
         return Err(text!("this build plays player search only"));
     }
-    if start.nodes == Some(0) {
+    if nodes == Some(0) {
         return Err(text!("nodes must be at least 1"));
     }
     // The grammar has checked that there are at most MAX_HEAPS.
     let mut sizes = [0u32; MAX_HEAPS];
     let mut count = 0;
-    for (slot, n) in sizes.iter_mut().zip(start.heaps.iter()) {
+    for (slot, n) in sizes.iter_mut().zip(heaps.iter()) {
         *slot = n;
         count += 1;
     }
-    let limit = start.most.unwrap_or(MAX_HEAPS as u32) as usize;
+    let limit = most.unwrap_or(MAX_HEAPS as u32) as usize;
     let heaps = Heaps::new(sizes.get(..count).unwrap_or(&[]))
         .and_then(|h| h.with_limit(limit))
         .map_err(|e| e.text())?;
-    let game =
-        sn::Game::new(heaps, start.cap.unwrap_or(SUPERNIM_MOVE_LIMIT)).map_err(|e| e.text())?;
-    bot.start(player, start.nodes);
-    Ok(ActiveGame::SuperNim(game, start.seat))
+    let game = sn::Game::new(heaps, cap.unwrap_or(SUPERNIM_MOVE_LIMIT)).map_err(|e| e.text())?;
+    bot.start(player, nodes);
+    Ok(ActiveGame::SuperNim(game, seat))
 }
 
 /// `go` in a Fibonacci Nim game.
