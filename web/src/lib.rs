@@ -1218,12 +1218,7 @@ mod export_tests {
         assert_eq!(rec.header.policy.as_deref(), Some("trap"));
         assert_eq!(rec.header.seat, Some(1));
         assert_eq!(rec.plies.len(), moves.len());
-        let replayed: Vec<Move> = rec
-            .plies
-            .iter()
-            .map(|p| Move::new(p.take, p.reset))
-            .collect();
-        assert_eq!(replayed, moves);
+        assert_eq!(rec.moves(), moves);
         assert_eq!(
             rec.end.as_ref().unwrap().winner,
             game.winner().map(|w| w.index() as u8)
