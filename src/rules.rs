@@ -643,21 +643,23 @@ impl Position {
         if stones <= m {
             return m;
         }
-        // stones > m, so q cannot overflow. From `bound` on every pile has one value
-        // (lost for own <= opp, won otherwise); below it only the multiples of q differ.
+        // stones > m, so q cannot overflow. From `levels * q` on every pile has one
+        // value (lost for own <= opp, won otherwise); below it only the multiples of
+        // q differ. One division (a quotient and a remainder) and no product: this
+        // runs on 8-bit boards too.
         let q = m + 1;
         let levels = if self.own_resets <= self.opp_resets {
             u32::from(self.own_resets) + 1
         } else {
             u32::from(self.opp_resets) + 2
         };
-        match levels.checked_mul(q) {
-            Some(bound) if stones >= bound => u32::MAX,
-            _ if stones % q == 0 => stones,
+        if stones / q >= levels {
+            return u32::MAX;
+        }
+        match stones % q {
+            0 => stones,
             // The pile before the next multiple of q.
-            _ => (stones / q + 1)
-                .checked_mul(q)
-                .map_or(u32::MAX, |next| next - 1),
+            r => (stones - r).saturating_add(m),
         }
     }
 

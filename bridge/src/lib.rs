@@ -10,7 +10,9 @@
 //! - [`device`]: the serial port or socket it runs over, a line at a time with a
 //!   deadline;
 //! - [`engine`]: the link driven over the device with timeouts and the fallback, as
-//!   an `nimbot::Engine` the tournament clients play with.
+//!   an `nimbot::Engine` the tournament clients play with;
+//! - [`replies`]: the line protocol's replies as JSON, for the scripts that
+//!   drive a board (`nimbot protocol parse`).
 //!
 //! The CLI keeps the flags (`BoardArgs`), turns them into [`engine::BoardOptions`]
 //! and prints what goes wrong with its own exit status.
@@ -18,6 +20,7 @@
 pub mod device;
 pub mod engine;
 pub mod link;
+pub mod replies;
 
 #[cfg(test)]
 mod fake;

@@ -10,18 +10,16 @@
 //!
 //! Three steps: `nimbot_study::analysis` computes (the log against the rules and
 //! the solver) and reports (blunders per seat, the winner, the JSON lines, the
-//! chart); this file reads the file and renders ([`render_text`], or the JSON
+//! chart); this file reads the file and prints (`Analysis::text`, or the JSON
 //! lines).
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{Move, TableOrSolverEngine};
-use nimbot_study::analysis::Analysis;
+use nimbot::TableOrSolverEngine;
+use nimbot_study::analysis::{related_game, Analysis};
 use nimbot_study::chart::Chart;
-use nimbot_study::notation::move_text;
 
 #[derive(Args, Debug)]
 #[command(
@@ -57,7 +55,11 @@ pub struct AnalyzeArgs {
 
 pub fn run(args: &AnalyzeArgs) -> ExitCode {
     let text = read_log(&args.log);
-    if let Some(answer) = text.as_deref().ok().and_then(|t| related_game(t, args)) {
+    if let Some(answer) = text
+        .as_deref()
+        .ok()
+        .and_then(|t| related_game(t, args.nodes, args.json))
+    {
         return crate::answer_text("analyze", answer);
     }
     let mut engine = TableOrSolverEngine::embedded();
@@ -85,11 +87,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
                     return ExitCode::from(1);
                 }
             }
-            let text = if args.json {
-                a.json_lines()
-            } else {
-                render_text(&a)
-            };
+            let text = if args.json { a.json_lines() } else { a.text() };
             print!("{text}");
             ExitCode::SUCCESS
         }
@@ -100,21 +98,6 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     }
 }
 
-/// The analysis of a Fibonacci Nim or Super-Nim record (its first line names
-/// the game: `fibonacci N`, `super-nim H1,H2,... [cap C]`), `None` for an
-/// Expanding Nim log or record.
-fn related_game(text: &str, args: &AnalyzeArgs) -> Option<Result<String, String>> {
-    let head = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))?;
-    match head.split_whitespace().next()? {
-        "fibonacci" => Some(crate::fibonacci::analyze(text, args.json)),
-        "super-nim" | "supernim" => Some(crate::supernim::analyze(text, args.nodes, args.json)),
-        _ => None,
-    }
-}
-
 /// The text of the log or record at `path` (`-`: stdin).
 fn read_log(path: &Path) -> Result<String, String> {
     if path.as_os_str() == "-" {
@@ -122,81 +105,4 @@ fn read_log(path: &Path) -> Result<String, String> {
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     }
-}
-
-/// A table of the moves, then the summary line.
-fn render_text(a: &Analysis) -> String {
-    let mut out = String::new();
-    let names = &a.names;
-    let _ = writeln!(
-        out,
-        "N = {} (from the {}), R = {}, M = {}; seat 0: {}, seat 1: {}",
-        a.stones,
-        if a.from_record { "record" } else { "log" },
-        a.resets,
-        a.init_max,
-        names[0],
-        names[1]
-    );
-    let _ = writeln!(
-        out,
-        "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} winning moves",
-        "ply", "seat", "move", "stones", "limit", "value", "verdict"
-    );
-    for (i, p) in a.plies.iter().enumerate() {
-        let verdict = p.verdict();
-        let winning = if p.winning.is_empty() {
-            "-".to_string()
-        } else {
-            p.winning
-                .iter()
-                .map(|&m| move_text(m))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        // The mover's value and distance: the game's value history.
-        let value = format!(
-            "{} {}",
-            if p.won { "win" } else { "lose" },
-            p.distance.map_or("-".to_owned(), |d| d.to_string())
-        );
-        let _ = writeln!(
-            out,
-            "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} {}",
-            i + 1,
-            p.seat.index(),
-            move_text(Move::new(p.record.take, p.record.reset)),
-            p.before.stones(),
-            p.before.limit(),
-            value,
-            verdict,
-            winning
-        );
-    }
-    let s = a.summary();
-    let fb = |seat: usize| s.first[seat].map_or("none".into(), |p| format!("ply {p}"));
-    let first_overall = match (s.first[0], s.first[1]) {
-        (Some(a), Some(b)) if a < b => format!("seat 0 ({}) at ply {a}", names[0]),
-        (Some(_), Some(b)) | (None, Some(b)) => format!("seat 1 ({}) at ply {b}", names[1]),
-        (Some(a), None) => format!("seat 0 ({}) at ply {a}", names[0]),
-        (None, None) => "none".into(),
-    };
-    let outcome = match (a.winner, &a.reason) {
-        (Some(w), Some(r)) => format!("winner seat {w} ({}): {r}", names[w]),
-        (Some(w), None) => format!("winner seat {w} ({}), no Game over line", names[w]),
-        (None, Some(r)) => format!("no winner: {r}"),
-        (None, None) => "unfinished (no Game over line)".into(),
-    };
-    let _ = writeln!(
-        out,
-        "summary: first blunder {first_overall}; blunders: seat 0 {} (first {}), seat 1 {} (first {}); {outcome}",
-        s.blunders[0],
-        fb(0),
-        s.blunders[1],
-        fb(1),
-    );
-    if let Some(n) = &a.note {
-        let _ = writeln!(out, "note: {n}");
-    }
-    out
 }

@@ -7,15 +7,14 @@
 //! (`crate::board`); with `--record` the game is written down
 //! (`nimbot_games::recorder`, in the format of `nimbot_study::record`).
 
-use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use nimbot::{Engine, Player, Policy};
 use nimbot_bridge::engine::BoardEngine;
-use nimbot_games::client::play_tcp;
+use nimbot_games::client::{play_tcp, reach};
 use nimbot_games::recorder::Recorder;
 use nimbot_platform::tcp_client::Client;
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
@@ -126,7 +125,10 @@ pub fn run(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
     // is taken.
     side.meet((None, None, args.init_max))?;
     side.record(args.record.as_deref())?;
-    let stream = reach(CMD, &args.addr, args.retry).map_err(|e| side.fail(&e))?;
+    let stream = reach(&args.addr, args.retry, &mut |e| {
+        eprintln!("nimbot {CMD}: {e}; retrying for up to {} s", args.retry);
+    })
+    .map_err(|e| side.fail(&e))?;
     let timeout = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let pace = Duration::from_millis(args.pace);
     let outcome =
@@ -233,47 +235,4 @@ impl Side {
             Err(e) => fail(cmd, &e, self.board.as_ref()),
         }
     }
-}
-
-/// Connect to `addr`; with `retry` seconds, keep trying a server that is not up
-/// yet, with growing pauses, and say so once on stderr.
-fn reach(cmd: &str, addr: &str, retry: f64) -> Result<TcpStream, String> {
-    let deadline = Instant::now() + Duration::from_secs_f64(retry);
-    let mut pause = RETRY_FIRST_PAUSE;
-    let mut said = false;
-    loop {
-        let err = match connect_once(addr) {
-            Ok(s) => return Ok(s),
-            Err(e) => e,
-        };
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(err);
-        }
-        if !said {
-            eprintln!("nimbot {cmd}: {err}; retrying for up to {retry} s");
-            said = true;
-        }
-        std::thread::sleep(pause.min(left));
-        pause = (pause * 2).min(RETRY_MAX_PAUSE);
-    }
-}
-
-/// The first pause between attempts of `--retry`, doubled after each up to
-/// [`RETRY_MAX_PAUSE`].
-const RETRY_FIRST_PAUSE: Duration = Duration::from_millis(100);
-const RETRY_MAX_PAUSE: Duration = Duration::from_secs(2);
-
-fn connect_once(addr: &str) -> Result<TcpStream, String> {
-    let addrs = addr
-        .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
-    let mut last_err = String::from("no address");
-    for a in addrs {
-        match TcpStream::connect_timeout(&a, Duration::from_secs(10)) {
-            Ok(s) => return Ok(s),
-            Err(e) => last_err = e.to_string(),
-        }
-    }
-    Err(format!("cannot connect to {addr}: {last_err}"))
 }

@@ -1,11 +1,11 @@
-//! `nimbot demo`: one game between nimbot and an opponent, printed move by move.
+//! `nimbot demo`: one game between nimbot and an opponent, printed move by move
+//! (`nimbot_games::demo` plays it).
 
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{
-    best_move, Game, Move, Outcome, Player, Solution, SolveBox, SolvingEngine, SplitMix64, Value,
-};
+use nimbot::Player;
+use nimbot_games::demo;
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -40,87 +40,23 @@ pub fn run(args: &DemoArgs) -> ExitCode {
         Ok(p) => p,
         Err(status) => return status,
     };
-    let bx = SolveBox::games(args.stones, args.resets, args.init_max);
-    if bx.memory_bytes() > SolvingEngine::DEFAULT_BUDGET {
-        eprintln!(
-            "nimbot demo: {} stones is too large to solve here",
-            args.stones
-        );
-        return ExitCode::from(2);
-    }
-    let solution = match Solution::solve(bx) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("nimbot demo: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let bot = if args.second {
+    let seat = if args.second {
         Player::Second
     } else {
         Player::First
     };
-    let mut game = Game::new(params);
-    let start_won = solution.value(&params.start()) == Some(Value::Won);
-    let first_name = if bot == Player::First {
-        "nimbot"
-    } else {
-        "opponent"
-    };
-    println!(
-        "{} stones, {} resets each, initial max {}; nimbot plays {}; the first player ({first_name}) {} with perfect play.",
-        args.stones,
-        args.resets,
-        args.init_max,
-        if bot == Player::First { "first" } else { "second" },
-        if start_won { "wins" } else { "loses" },
-    );
-    let mut rng = SplitMix64::new(args.seed);
-    while let Some(pos) = game.position() {
-        let mover = game.to_move();
-        let name = if mover == bot { "nimbot  " } else { "opponent" };
-        let mv = if mover == bot || args.opponent == Opponent::Nimbot {
-            match best_move(&solution, &pos) {
-                Ok(d) => d.mv,
-                Err(e) => {
-                    eprintln!("nimbot demo: {e}");
-                    return ExitCode::from(1);
-                }
-            }
-        } else {
-            let take = 1 + rng.below(u64::from(pos.limit())) as u32;
-            let reset = pos.own_resets() > 0 && rng.next_u64() % 4 == 0;
-            Move::new(take, reset)
-        };
-        let limit = game.limit();
-        match game.play(mover, mv) {
-            Ok(Outcome::Won(_)) => {
-                println!(
-                    "{:>3}. {name} takes {:>2} of {:>2} allowed   pile empty",
-                    game.moves(),
-                    mv.take,
-                    limit
-                );
-            }
-            Ok(Outcome::Continue) => println!(
-                "{:>3}. {name} takes {:>2} of {:>2} allowed{}  {:>4} left",
-                game.moves(),
-                mv.take,
-                limit,
-                if mv.reset { " + reset" } else { "        " },
-                game.stones(),
-            ),
-            Err(e) => {
-                eprintln!("nimbot demo: {name} played an illegal move: {e}");
-                return ExitCode::from(1);
-            }
+    let mut say = |line: String| println!("{line}");
+    match demo::play(
+        params,
+        seat,
+        args.opponent == Opponent::Nimbot,
+        args.seed,
+        &mut say,
+    ) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((status, e)) => {
+            eprintln!("nimbot demo: {e}");
+            ExitCode::from(status)
         }
     }
-    let winner = if game.winner() == Some(bot) {
-        "nimbot"
-    } else {
-        "the opponent"
-    };
-    println!("{winner} wins.");
-    ExitCode::SUCCESS
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-pub use nimbot_study::vocab::{line, round};
+pub use nimbot_study::vocab::line;
 
 /// Print `value` as one line of JSON on stdout.
 pub fn print<T: Serialize>(value: &T) {

@@ -8,7 +8,6 @@ mod board;
 mod connect;
 mod demo;
 mod exp_nim;
-mod fibonacci;
 mod json;
 mod line;
 mod moves;
@@ -17,11 +16,10 @@ mod plot;
 mod position;
 mod protocol;
 mod serve;
-mod supernim;
 mod tournament;
 mod web;
 
-use std::io::{self, Write as _};
+use std::io;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -38,7 +36,7 @@ use demo::DemoArgs;
 use exp_nim::ExpNimArgs;
 use line::LineArgs;
 use moves::MovesArgs;
-use position::{GameKind, PositionArgs};
+use position::{Ask, GameKind, PositionArgs};
 use protocol::ProtocolArgs;
 use serve::ServeArgs;
 use tournament::TournamentArgs;
@@ -130,27 +128,24 @@ impl PolicyArgs {
 /// `--policy`'s values, their help and their parsing: the core's registry
 /// (`Policy::ALL`), so a new policy needs nothing here.
 fn policy_parser() -> impl clap::builder::TypedValueParser<Value = Policy> {
-    use clap::builder::TypedValueParser;
-    let values =
-        Policy::ALL.map(|p| clap::builder::PossibleValue::new(p.as_str()).help(p.summary()));
-    clap::builder::PossibleValuesParser::new(values).map(|name| {
-        Policy::ALL
-            .into_iter()
-            .find(|p| p.as_str() == name)
-            .unwrap_or_default()
-    })
+    registry_parser(Policy::ALL, Policy::as_str, Policy::summary)
 }
 
 /// `--win`'s values, their help and their parsing: the core's registry (`Win::ALL`).
 fn win_parser() -> impl clap::builder::TypedValueParser<Value = Win> {
+    registry_parser(Win::ALL, Win::as_str, Win::summary)
+}
+
+/// A flag's values from a registry of the core: each by its name, with its help.
+fn registry_parser<T: Copy + Default + Send + Sync + 'static, const N: usize>(
+    all: [T; N],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> &'static str,
+) -> impl clap::builder::TypedValueParser<Value = T> {
     use clap::builder::TypedValueParser;
-    let values = Win::ALL.map(|w| clap::builder::PossibleValue::new(w.as_str()).help(w.summary()));
-    clap::builder::PossibleValuesParser::new(values).map(|name| {
-        Win::ALL
-            .into_iter()
-            .find(|w| w.as_str() == name)
-            .unwrap_or_default()
-    })
+    let values = all.map(|t| clap::builder::PossibleValue::new(name(t)).help(help(t)));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(move |n| all.into_iter().find(|&t| name(t) == n).unwrap_or_default())
 }
 
 /// The policies that need only the value of positions (what a board plays), as
@@ -361,23 +356,20 @@ fn run_query(position: &PositionArgs, json: bool, play: PolicyArgs) -> ExitCode 
         eprintln!("nimbot query: --after is for Expanding Nim only");
         return ExitCode::from(2);
     }
-    let answer = match game {
-        GameKind::Expanding => {
-            return match position.expanding() {
-                Ok(pos) => query_expanding(&pos, json, play),
-                Err(e) => {
-                    eprintln!("nimbot query: {e}");
-                    ExitCode::from(2)
-                }
-            }
+    if game != GameKind::Expanding && play.policy.is_some() {
+        eprintln!("nimbot query: --policy is for Expanding Nim only");
+        return ExitCode::from(2);
+    }
+    if let Some(answer) = position.related(Ask::Query, json) {
+        return answer_text("query", answer);
+    }
+    match position.expanding() {
+        Ok(pos) => query_expanding(&pos, json, play),
+        Err(e) => {
+            eprintln!("nimbot query: {e}");
+            ExitCode::from(2)
         }
-        _ if play.policy.is_some() => Err("--policy is for Expanding Nim only".to_owned()),
-        GameKind::Fibonacci => fibonacci::position(&position.numbers)
-            .and_then(|(stones, limit)| fibonacci::query(stones, limit, json)),
-        GameKind::SuperNim => supernim::position(&position.numbers, &position.supernim)
-            .and_then(|pos| supernim::query(&pos, &position.supernim, json)),
-    };
-    answer_text("query", answer)
+    }
 }
 
 /// Prints an answer already written, or its error (exit status 2).
@@ -385,45 +377,13 @@ pub(crate) fn answer_text(cmd: &str, text: Result<String, String>) -> ExitCode {
     answer(cmd, text, |text| print!("{text}"))
 }
 
-/// `query --json`: the position, its value and distance, and nimbot's move.
-#[derive(serde::Serialize)]
-struct QueryReport {
-    #[serde(flatten)]
-    head: nimbot_study::vocab::PositionJson,
-    #[serde(rename = "move")]
-    mv: nimbot_study::vocab::MoveJson,
-}
-
 fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
     let (mut engine, policy) = match play.engine("query") {
         Ok(e) => e,
         Err(status) => return status,
     };
-    match engine
-        .decide(pos, policy)
-        .and_then(|d| Ok((d, engine.evaluate(pos)?.distance)))
-    {
-        Ok((d, distance)) if json => {
-            crate::json::print(&QueryReport {
-                head: nimbot_study::vocab::PositionJson::new(*pos, d.value, distance),
-                mv: d.mv.into(),
-            });
-            ExitCode::SUCCESS
-        }
-        Ok((d, distance)) => {
-            let word = d.value.as_word();
-            let distance = distance.map_or("-".to_string(), |d| d.to_string());
-            let _ = writeln!(
-                io::stdout(),
-                "{word} {} {} {distance}",
-                d.mv.take,
-                u8::from(d.mv.reset)
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("nimbot query: {e}");
-            ExitCode::from(2)
-        }
-    }
+    answer_text(
+        "query",
+        nimbot_study::explore::query(&mut engine, pos, policy, json).map_err(|e| e.to_string()),
+    )
 }

@@ -5,8 +5,9 @@
 //! normalized one the solver reads (`S C A B F`).
 
 use clap::Args;
-use nimbot::{Params, Player, Position};
-use nimbot_study::notation::{parse_moves, play};
+use nimbot::Position;
+use nimbot_study::notation::{position_after, position_of_numbers as expanding_position};
+use nimbot_study::supernim::explore as supernim;
 
 /// The games `query`, `moves`, `line` and `arena` know.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,6 +21,43 @@ pub enum GameKind {
     /// Super-Nim.
     #[value(alias = "supernim")]
     SuperNim,
+}
+
+/// Super-Nim's part of a position on the command line.
+#[derive(Args, Debug, Clone)]
+pub struct SuperNimArgs {
+    /// Super-Nim: plies left before the cap (the game is then judged on points).
+    #[arg(long, default_value_t = 200, value_name = "C")]
+    pub cap: u32,
+    /// Super-Nim: the points so far, the mover's then the other's.
+    #[arg(long, value_name = "A,B", default_value = "0,0")]
+    pub score: String,
+    /// Super-Nim: the exact solver gives up after this many nodes (the answer is
+    /// then an estimate, and says so); about a second.
+    #[arg(long, default_value_t = 1_000_000, value_name = "K")]
+    pub nodes: u64,
+}
+
+impl Default for SuperNimArgs {
+    fn default() -> Self {
+        let o = supernim::Options::default();
+        SuperNimArgs {
+            cap: o.cap,
+            score: o.score,
+            nodes: o.nodes,
+        }
+    }
+}
+
+impl SuperNimArgs {
+    /// The library's options of these flags.
+    pub fn options(&self) -> supernim::Options {
+        supernim::Options {
+            cap: self.cap,
+            score: self.score.clone(),
+            nodes: self.nodes,
+        }
+    }
 }
 
 /// A position on the command line (`query`, `moves`, `line`): the game, its
@@ -36,7 +74,7 @@ pub struct PositionArgs {
     #[arg(num_args = 1.., value_name = "NUMBERS", value_delimiter = ',')]
     pub numbers: Vec<u64>,
     #[command(flatten)]
-    pub supernim: crate::supernim::SuperNimArgs,
+    pub supernim: SuperNimArgs,
     #[command(flatten)]
     pub after: AfterArgs,
     /// M: the game's initial maximum.
@@ -44,7 +82,38 @@ pub struct PositionArgs {
     pub init_max: u32,
 }
 
+/// What `query`, `moves` and `line` answer of a position.
+#[derive(Clone, Copy, Debug)]
+pub enum Ask {
+    Query,
+    Moves,
+    Line,
+}
+
 impl PositionArgs {
+    /// The answer for Fibonacci Nim and Super-Nim (the library's text or JSON
+    /// line, or what is wrong), `None` for Expanding Nim.
+    pub fn related(&self, ask: Ask, json: bool) -> Option<Result<String, String>> {
+        use nimbot_study::fibonacci::explore as fibonacci;
+        let numbers = &self.numbers;
+        Some(match self.game {
+            GameKind::Expanding => return None,
+            GameKind::Fibonacci => fibonacci::position(numbers).and_then(|(s, limit)| match ask {
+                Ask::Query => fibonacci::query(s, limit, json),
+                Ask::Moves => fibonacci::moves(s, limit, json),
+                Ask::Line => fibonacci::line(s, limit, json),
+            }),
+            GameKind::SuperNim => {
+                let options = self.supernim.options();
+                supernim::position(numbers, &options).and_then(|pos| match ask {
+                    Ask::Query => supernim::query(&pos, &options, json),
+                    Ask::Moves => supernim::moves(&pos, &options, json),
+                    Ask::Line => supernim::line(&pos, &options, json),
+                })
+            }
+        })
+    }
+
     /// The Expanding Nim position of the numbers or of `--after`, or what is wrong
     /// with them (none given, a bad number, an illegal move).
     pub fn expanding(&self) -> Result<Position, String> {
@@ -56,26 +125,6 @@ impl PositionArgs {
             None => expanding_position(&self.numbers, self.init_max),
         }
     }
-}
-
-/// `S C A B F` as an Expanding Nim position.
-pub fn expanding_position(numbers: &[u64], init_max: u32) -> Result<Position, String> {
-    let &[stones, cap, own, opp, pending] = numbers else {
-        return Err(format!(
-            "expanding nim needs 5 numbers S C A B F, got {}",
-            numbers.len()
-        ));
-    };
-    let stones = u32::try_from(stones).map_err(|_| "stones out of range".to_owned())?;
-    let cap = u32::try_from(cap).map_err(|_| "cap out of range".to_owned())?;
-    let own = u8::try_from(own).map_err(|_| "resets out of range".to_owned())?;
-    let opp = u8::try_from(opp).map_err(|_| "resets out of range".to_owned())?;
-    let pending = match pending {
-        0 => false,
-        1 => true,
-        _ => return Err("the pending flag F must be 0 or 1".to_owned()),
-    };
-    Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
 }
 
 /// The game and its moves so far, in place of the five numbers.
@@ -100,22 +149,12 @@ impl AfterArgs {
     /// game already over, or positional numbers given as well.
     pub fn position(&self, init_max: u32, numbers: &[u64]) -> Option<Result<Position, String>> {
         let text = self.after.as_deref()?;
-        Some((|| {
-            if !numbers.is_empty() {
-                return Err("give the position as S C A B F or as --after, not both".into());
-            }
-            let stones = self
-                .stones
-                .ok_or("--after needs the game's N (--stones N)")?;
-            let params = Params::new(stones, self.resets, init_max).map_err(|e| e.to_string())?;
-            let game = play(params, &parse_moves(text)?)?;
-            game.position().ok_or_else(|| {
-                let winner = game.winner().unwrap_or(Player::First);
-                format!(
-                    "the game is over after these moves: the {} player took the last stone",
-                    winner.name()
-                )
-            })
-        })())
+        Some(if numbers.is_empty() {
+            self.stones
+                .ok_or_else(|| "--after needs the game's N (--stones N)".into())
+                .and_then(|n| position_after(n, self.resets, init_max, text))
+        } else {
+            Err("give the position as S C A B F or as --after, not both".into())
+        })
     }
 }

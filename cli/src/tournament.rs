@@ -8,18 +8,14 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::thread;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use nimbot_tournament::engine::{self, Bot};
-use nimbot_tournament::game::{self, Played, Rules};
-use nimbot_tournament::store::{self, Plan, Store};
+use nimbot_tournament::game::{Played, Rules};
+use nimbot_tournament::store::{Plan, Store};
 use nimbot_tournament::{
-    catch_interrupt, check, draw, netns, parse_range, play_all, report, schedule, stats, summary,
-    Progress,
+    catch_interrupt, check, plan, play_all, progress, report, stats, summary, Progress,
 };
-use serde::Serialize;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Bots (--bot [NAME=]SPEC):
@@ -143,88 +139,16 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
-/// The N values of `--stones`: numbers, or `@FILE` for a file of them, one a line
-/// (blank lines and `#` comments skipped).
-fn piles(items: &[String]) -> Result<Vec<u32>, String> {
-    let mut out = Vec::new();
-    for item in items {
-        let (words, from): (Vec<String>, String) = match item.strip_prefix('@') {
-            Some(path) => {
-                let text =
-                    std::fs::read_to_string(path).map_err(|e| format!("--stones @{path}: {e}"))?;
-                let lines = text
-                    .lines()
-                    .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
-                    .filter(|l| !l.is_empty())
-                    .collect();
-                (lines, format!("--stones @{path}"))
-            }
-            None => (vec![item.trim().to_owned()], "--stones".into()),
-        };
-        for w in words {
-            out.push(
-                w.parse()
-                    .map_err(|_| format!("{from}: '{w}' is not a number of stones"))?,
-            );
-        }
-    }
-    Ok(out)
-}
-
-/// The plan from the command line.
+/// The plan of the flags.
 fn plan(args: &TournamentArgs) -> Result<Plan, String> {
-    let mut bots = args
-        .bots
-        .iter()
-        .map(|b| Bot::parse(b))
-        .collect::<Result<Vec<_>, _>>()?;
-    if bots.len() < 2 {
-        return Err(
-            "give at least two bots (--bot nimbot --bot nimbot plays nimbot against itself)".into(),
-        );
-    }
-    engine::unique_names(&mut bots);
-    let (stones, seed) = match args.draw {
-        Some(k) => {
-            let (lo, hi) = parse_range(&args.range).ok_or_else(|| {
-                format!("--range '{}': want LO..HI with 1 <= LO <= HI", args.range)
-            })?;
-            (draw(k, lo, hi, args.seed), Some(args.seed))
-        }
-        None if args.stones.is_empty() => (vec![100], None),
-        None => (piles(&args.stones)?, None),
-    };
-    if stones.is_empty() || stones.contains(&0) {
-        return Err("N values must be at least 1".into());
-    }
-    if args.init_max == 0 {
-        return Err("--init-max must be at least 1".into());
-    }
-    let secs = |x: f64| x > 0.0 && x.is_finite() && x < 1e6;
-    if !secs(args.time) || !secs(args.join_timeout) {
-        return Err("--time and --join-timeout must be positive seconds".into());
-    }
-    let sprt = match &args.sprt {
-        None => None,
-        Some(v) => {
-            let s = [v[0], v[1], v[2], v[3]];
-            if bots.len() != 2 {
-                return Err("--sprt is for a match of two bots".into());
-            }
-            let p = |x: f64| x > 0.0 && x < 0.5;
-            if !(p(s[2]) && p(s[3]) && s[0] < s[1]) {
-                return Err(
-                    "--sprt ELO0 ELO1 ALPHA BETA: want ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5"
-                        .into(),
-                );
-            }
-            Some(s)
-        }
-    };
-    let schedule = schedule(bots.len(), args.gauntlet, &stones, args.rounds.max(1));
-    Ok(Plan {
-        format: store::FORMAT,
-        bots,
+    plan::plan(&plan::Options {
+        bots: args.bots.clone(),
+        gauntlet: args.gauntlet,
+        stones: args.stones.clone(),
+        draw: args.draw,
+        range: args.range.clone(),
+        seed: args.seed,
+        rounds: args.rounds,
         rules: Rules {
             resets: args.resets,
             init_max: args.init_max,
@@ -235,68 +159,9 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             pace_ms: args.pace,
             port: args.port,
         },
-        mode: if args.gauntlet {
-            "gauntlet"
-        } else {
-            "round-robin"
-        }
-        .into(),
-        seed,
-        sprt,
-        schedule,
+        sprt: args.sprt.clone(),
         event: args.event.clone(),
     })
-}
-
-/// A game's line for `--json` and the progress line: the result without the
-/// record and the stderr.
-#[derive(Serialize)]
-struct GameLine<'a> {
-    kind: &'static str,
-    game: usize,
-    stones: u32,
-    names: &'a [String; 2],
-    winner: Option<u8>,
-    ending: &'a game::Ending,
-    plies: u32,
-    clocks: [f64; 2],
-    seconds: f64,
-    blunders: [u32; 2],
-}
-
-/// Games between two lines of live standings on a terminal.
-const LIVE_EVERY: usize = 10;
-
-/// `standings after 20 of 126 games: flags 15, noob 12, ...`.
-fn live_standings(plan: &Plan, games: &[Played]) -> String {
-    let names: Vec<String> = plan.bots.iter().map(|b| b.name.clone()).collect();
-    let rows: Vec<String> = stats::standings(&names, games)
-        .iter()
-        .map(|r| format!("{} {}", r.name, r.points))
-        .collect();
-    format!(
-        "standings after {} of {} games: {}",
-        games.len(),
-        plan.schedule.len(),
-        rows.join(", ")
-    )
-}
-
-fn progress_line(g: &Played, done: usize, total: usize) -> String {
-    let result = match g.winner {
-        Some(w) => format!("{} wins", g.names[usize::from(w)]),
-        None => "NO RESULT".into(),
-    };
-    format!(
-        "[{done}/{total}] game {} N={} {} - {}: {result} ({}: {}) {:.1} s",
-        g.game,
-        g.stones,
-        g.names[0],
-        g.names[1],
-        g.ending.kind.word(),
-        g.ending.text,
-        g.seconds
-    )
 }
 
 pub fn run(args: &TournamentArgs) -> ExitCode {
@@ -372,27 +237,16 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             total,
         } => {
             if args.json {
-                crate::json::print(&GameLine {
-                    kind: "game",
-                    game: g.game,
-                    stones: g.stones,
-                    names: &g.names,
-                    winner: g.winner,
-                    ending: &g.ending,
-                    plies: g.plies,
-                    clocks: g.clocks,
-                    seconds: g.seconds,
-                    blunders: g.blunders,
-                });
+                crate::json::print(&progress::GameLine::new(g));
             }
             if !args.quiet {
-                say(progress_line(g, done.len(), total));
+                say(progress::game_line(g, done.len(), total));
             }
             if let Some(b) = &bar {
                 b.inc(1);
                 // On a terminal, the standings so far every few games.
-                if done.len() % LIVE_EVERY == 0 && done.len() < total && !args.quiet {
-                    say(live_standings(&plan, done));
+                if done.len() % progress::LIVE_EVERY == 0 && done.len() < total && !args.quiet {
+                    say(progress::live_standings(&plan, done));
                 }
             }
         }
@@ -430,72 +284,34 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
     }
 }
 
-/// Games at once and whether each gets a network namespace of its own (a fixed
-/// `--port` without namespaces plays one at a time, with a note).
+/// Games at once and whether each gets a network namespace of its own
+/// (`nimbot_tournament::seating`, which says why a fixed port plays one at a time).
 fn seating(args: &TournamentArgs, plan: &Plan) -> (usize, bool) {
-    let mut concurrency = args
-        .concurrency
-        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
-    let isolated = plan.rules.port.is_some() && netns::available();
-    if let (Some(port), false) = (plan.rules.port, isolated) {
-        if concurrency > 1 && !args.quiet {
-            eprintln!(
-                "nimbot tournament: --port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"
-            );
-        }
-        concurrency = 1;
+    let (concurrency, isolated, note) = nimbot_tournament::seating(args.concurrency, plan);
+    if let (Some(note), false) = (note, args.quiet) {
+        eprintln!("nimbot tournament: {note}");
     }
     (concurrency, isolated)
 }
 
-/// The pre-flight ([`check`]): every bot plays nimbot once in each seat on a
-/// short pile. A bot that cannot start, join or move is reported with its
-/// stderr, and the status is 2.
+/// The pre-flight ([`check::preflight`]): a bot that cannot start, join or move
+/// is reported with its stderr, and the status is 2.
 fn preflight(plan: &Plan, concurrency: usize, isolated: bool, quiet: bool) -> Result<(), ExitCode> {
-    let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
     if !quiet {
         eprintln!(
             "nimbot tournament: checking {} bots: one short game against nimbot in each seat (--no-check skips this)",
             plan.bots.len()
         );
     }
-    let failures = check::run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
-    let _ = std::fs::remove_dir_all(&dir);
-    let failures = match failures {
-        Ok(f) => f,
+    match check::preflight(plan, concurrency, isolated, quiet) {
+        Ok((findings, passed)) => {
+            eprint!("{findings}");
+            passed.then_some(()).ok_or(ExitCode::from(EXIT_USAGE))
+        }
         Err(e) => {
             eprintln!("nimbot tournament: {e}");
-            return Err(ExitCode::from(EXIT_FILES));
+            Err(ExitCode::from(EXIT_FILES))
         }
-    };
-    for b in &plan.bots {
-        let mine: Vec<&check::Failure> = failures.iter().filter(|f| f.bot == b.name).collect();
-        if mine.is_empty() {
-            if !quiet {
-                eprintln!("  {}: ok in both seats", b.name);
-            }
-            continue;
-        }
-        for f in mine {
-            let seat = if f.seat == 0 { "first" } else { "second" };
-            eprintln!("  {} FAILED in the {seat} seat: {}", b.name, f.text);
-        }
-    }
-    if failures.iter().any(|f| f.text.contains("Extra data")) && plan.rules.pace_ms == 0 {
-        eprintln!(
-            "  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)"
-        );
-    }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        eprintln!(
-            "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
-            plan.bots.iter().filter(|b| failures.iter().any(|f| f.bot == b.name)).count(),
-            plan.bots.len()
-        );
-        Err(ExitCode::from(EXIT_USAGE))
     }
 }
 
@@ -558,32 +374,7 @@ fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
             return ExitCode::from(EXIT_FILES);
         }
     };
-    let cpu = f.referee + f.runner + f.bots;
-    let share = |x: f64| 100.0 * x / cpu.max(1e-9);
-    println!(
-        "{} games (N drawn from 5..60, seed {}, nimbot:longest against nimbot:trap) at concurrency {} on {} cores (load average {} before): {:.1} s, {:.2} games/s",
-        f.games,
-        args.seed,
-        f.concurrency,
-        f.cores,
-        f.load,
-        f.wall,
-        f.games as f64 / f.wall
-    );
-    println!(
-        "CPU {cpu:.1} s ({:.0} % of the cores' time): referees {:.2} s ({:.1} %), runner {:.2} s ({:.1} %), bots {:.1} s ({:.1} %)",
-        100.0 * cpu / (f.wall * f.cores as f64),
-        f.referee,
-        share(f.referee),
-        f.runner,
-        share(f.runner),
-        f.bots,
-        share(f.bots)
-    );
-    println!(
-        "results on disk: {} distinct games of {} scheduled, {} written twice, {} without a result",
-        f.distinct, f.scheduled, f.twice, f.no_result
-    );
+    print!("{}", f.text(args.seed));
     if f.all_there() {
         ExitCode::SUCCESS
     } else {

@@ -1,29 +1,24 @@
 //! The `nimbot` binary as a user runs it: arguments, exit codes, stdin/stdout.
 
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use nimbot_protocol::grammar::Response;
 
+mod common;
+
 fn nimbot(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nimbot"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("nimbot runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::nimbot_with(args, stdin)
 }
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// The stdout of a run that must have succeeded (its stderr shown if not).
+fn succeeded(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    stdout(o)
 }
 
 #[test]
@@ -42,13 +37,7 @@ fn query_prints_value_and_move() {
     assert_eq!(stdout(&o), "win 1 1 3\n");
     // A position far outside any game of the default box is solved on the fly.
     let o = nimbot(&["query", "5000", "60", "4", "4", "0"], "");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let out = stdout(&o);
+    let out = succeeded(&o);
     assert!(
         matches!(
             Response::parse(out.trim_end().as_bytes()),
@@ -154,13 +143,7 @@ fn arena_wins_every_won_start_against_every_opponent() {
         "{losses}"
     );
     assert!(losses.contains(" N 1 nimbot second "), "{losses}");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let out = stdout(&o);
+    let out = succeeded(&o);
     let lines: Vec<&str> = out.lines().collect();
     // (13 fallible + 12 systematic families) x 4 policies.
     assert_eq!(lines.len(), 100, "{out}");

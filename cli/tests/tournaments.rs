@@ -66,6 +66,14 @@ fn results(dir: &Path) -> Vec<Value> {
     games
 }
 
+/// The games on disk of a run that must have succeeded with `n` of them.
+fn played(o: &Output, dir: &Path, n: usize) -> Vec<Value> {
+    assert_eq!(o.status.code(), Some(0), "{}", show(o));
+    let games = results(dir);
+    assert_eq!(games.len(), n, "{}", show(o));
+    games
+}
+
 fn show(o: &Output) -> String {
     format!(
         "status {:?}\n{}{}",
@@ -122,9 +130,7 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     );
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = tournament(&argv);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    let games = results(&dir);
-    assert_eq!(games.len(), 24, "{}", show(&o));
+    let games = played(&o, &dir, 24);
     let mut table = String::new();
     for g in &games {
         let names = [
@@ -227,9 +233,7 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
         "--out",
         &dir_s,
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    let games = results(&dir);
-    assert_eq!(games.len(), 4, "{}", show(&o));
+    let games = played(&o, &dir, 4);
     for g in &games {
         let ctx = format!("{g}\n{}", show(&o));
         let bad = usize::from(g["names"][0] == "nimbot-first");
@@ -554,9 +558,7 @@ fn course_style_bots_on_port_9000_with_pacing_end_every_game_in_play() {
         "--out",
         &dir_s,
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    let games = results(&dir);
-    assert_eq!(games.len(), 20, "{}", show(&o));
+    let games = played(&o, &dir, 20);
     for g in &games {
         assert_eq!(g["ending"]["kind"], "won", "every game ends in play: {g}");
     }

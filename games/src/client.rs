@@ -6,7 +6,7 @@
 //! over any stream.
 
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 use nimbot::Engine;
@@ -135,4 +135,50 @@ pub fn play_text<E: Engine + ?Sized>(
             }
         }
     }
+}
+
+/// Connect to `addr`; with `retry` seconds, keep trying a server that is not up
+/// yet, with growing pauses, and tell `retrying` the first failure (once).
+///
+/// # Errors
+/// The last failure, in words, once `retry` seconds have passed.
+pub fn reach(addr: &str, retry: f64, retrying: &mut dyn FnMut(&str)) -> Result<TcpStream, String> {
+    let deadline = Instant::now() + Duration::from_secs_f64(retry);
+    let mut pause = RETRY_FIRST_PAUSE;
+    let mut said = false;
+    loop {
+        let err = match connect_once(addr) {
+            Ok(s) => return Ok(s),
+            Err(e) => e,
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(err);
+        }
+        if !said {
+            retrying(&err);
+            said = true;
+        }
+        std::thread::sleep(pause.min(left));
+        pause = (pause * 2).min(RETRY_MAX_PAUSE);
+    }
+}
+
+/// The first pause between attempts of `--retry`, doubled after each up to
+/// [`RETRY_MAX_PAUSE`].
+const RETRY_FIRST_PAUSE: Duration = Duration::from_millis(100);
+const RETRY_MAX_PAUSE: Duration = Duration::from_secs(2);
+
+fn connect_once(addr: &str) -> Result<TcpStream, String> {
+    let addrs = addr
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
+    let mut last_err = String::from("no address");
+    for a in addrs {
+        match TcpStream::connect_timeout(&a, Duration::from_secs(10)) {
+            Ok(s) => return Ok(s),
+            Err(e) => last_err = e.to_string(),
+        }
+    }
+    Err(format!("cannot connect to {addr}: {last_err}"))
 }

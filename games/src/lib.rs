@@ -6,8 +6,7 @@
 //!   whose format is `nimbot_study::game_log`);
 //! - [`recorder`]: `--record`, a game watched while it is played and written as
 //!   a record (`nimbot_study::record`) at the end;
-//! - [`exploit_games`]: the exploit policy's decisions in games, which its
-//!   benchmark re-times.
+//! - [`demo`]: a demonstration game, told move by move.
 //!
 //! Studying a game afterwards (records read, analysis, charts) is
 //! `nimbot-study`'s; printing is the command line's. Nothing here is `no_std`:
@@ -15,6 +14,6 @@
 //! features.
 
 pub mod client;
-pub mod exploit_games;
+pub mod demo;
 pub mod recorder;
 pub mod serve;

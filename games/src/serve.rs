@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
 use nimbot_platform::json::{Feed, Splitter};
-use nimbot_platform::referee::{parse_hello, welcome, CurrentMax, Referee};
+use nimbot_platform::referee::{parse_hello, welcome, CurrentMax, Referee, MAX_WELCOME};
 use nimbot_platform::wire::MAX_NAME;
 
 use crate::recorder::Recorder;
@@ -55,16 +55,42 @@ pub struct ServeOptions {
     pub pace: Duration,
 }
 
-enum Kind {
+impl ServeOptions {
+    /// The game's referee, the players named `names` (first seat first), and the
+    /// welcome both players get: how every referee of the platform's wire starts
+    /// a game (`nimbot serve`, each game of a tournament).
+    pub fn start(
+        &self,
+        names: [heapless::Vec<u8, MAX_NAME>; 2],
+    ) -> (Referee, heapless::Vec<u8, MAX_WELCOME>) {
+        let limit_us = micros(Duration::from_secs_f64(self.time));
+        let referee = Referee::new(self.params, names, limit_us, self.current_max);
+        let extras = self
+            .welcome_extras
+            .then_some(self.time.ceil().min(f64::from(u32::MAX)) as u32);
+        (referee, welcome(&self.params, extras))
+    }
+}
+
+/// What a client's connection brought.
+#[derive(Debug)]
+pub enum Kind {
+    /// One JSON object, as the splitter cut it.
     Object(Vec<u8>),
+    /// Bytes that are not one (the reason); nothing more is read after them.
     Garbage(&'static str),
+    /// The connection closed (or failed to read).
     Closed,
 }
 
-struct Event {
-    conn: usize,
-    at: Instant,
-    kind: Kind,
+/// What a connection brought, and when it arrived.
+#[derive(Debug)]
+pub struct Event {
+    /// The connection's number, in the order of acceptance.
+    pub conn: usize,
+    /// When its bytes were read.
+    pub at: Instant,
+    pub kind: Kind,
 }
 
 /// The server's log: what happened, a timestamped line each, on stderr or in a
@@ -99,13 +125,23 @@ fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
-fn reader(conn: usize, mut stream: TcpStream, tx: SyncSender<Event>) {
+fn reader(conn: usize, stream: TcpStream, tx: SyncSender<Event>) {
+    read_events(conn, stream, |ev| tx.send(ev).is_ok());
+}
+
+/// Read `stream` (connection `conn`) to its end, cutting it into JSON objects
+/// with the platform's bounded splitter, and hand each to `send` with its arrival
+/// time: an object, bytes that are not one (after which reading stops), or the
+/// close. Stops early when `send` says no one listens any more. Every referee of
+/// the platform's wire reads its clients with it (`nimbot serve`, each game of a
+/// tournament).
+pub fn read_events(conn: usize, mut stream: TcpStream, mut send: impl FnMut(Event) -> bool) {
     let mut splitter: Splitter<MAX_IN> = Splitter::new();
     let mut buf = [0u8; 1024];
     loop {
         let n = match stream.read(&mut buf) {
             Ok(0) | Err(_) => {
-                let _ = tx.send(Event {
+                send(Event {
                     conn,
                     at: Instant::now(),
                     kind: Kind::Closed,
@@ -122,7 +158,7 @@ fn reader(conn: usize, mut stream: TcpStream, tx: SyncSender<Event>) {
                 Err(e) => Kind::Garbage(e.as_str()),
             };
             let last = matches!(kind, Kind::Garbage(_));
-            if tx.send(Event { conn, at, kind }).is_err() || last {
+            if !send(Event { conn, at, kind }) || last {
                 // After bad bytes nothing more from this client matters.
                 return;
             }
@@ -138,8 +174,6 @@ struct Conn {
     joined: Instant,
     hello: Option<(Vec<u8>, Player)>,
     early: Vec<Event>,
-    /// When the last message went to it (for the pace).
-    last_sent: Option<Instant>,
 }
 
 /// Accept connections until two valid hellos; return them seated (first seat first).
@@ -182,7 +216,6 @@ fn join(
                 joined: Instant::now(),
                 hello: None,
                 early: Vec::new(),
-                last_sent: None,
             }));
         }
         // Drop connections that never said hello.
@@ -334,20 +367,15 @@ pub fn referee(
         text(&names[1]),
         ids[1]
     ));
-    let params = options.params;
-    let limit_us = micros(Duration::from_secs_f64(options.time));
     if let Some(r) = recorder.as_mut() {
         r.names(names.clone().map(|n| text(&n)));
     }
-    let mut referee = Referee::new(params, names, limit_us, options.current_max);
-    let extras = options
-        .welcome_extras
-        .then_some(options.time.ceil().min(f64::from(u32::MAX)) as u32);
-    let hello = welcome(&params, extras);
+    let (mut referee, hello) = options.start(names);
+    let mut pace = Pace::new(options.pace);
     if let Some(r) = recorder.as_mut() {
         r.game(Some(referee.game()), None);
     }
-    broadcast(&mut seats, &hello, options.pace, log);
+    broadcast(&mut seats, &hello, &mut pace, log);
     let mut turn_start = Instant::now();
     let seat_of = |conn: usize| {
         if conn == ids[0] {
@@ -367,7 +395,7 @@ pub fn referee(
             if let Some(r) = recorder.as_mut() {
                 r.state(Some(referee.game()), &state, false);
             }
-            broadcast(&mut seats, &state, options.pace, log);
+            broadcast(&mut seats, &state, &mut pace, log);
             break;
         }
         let remaining = Duration::from_micros(referee.remaining_us(referee.to_move()));
@@ -382,7 +410,7 @@ pub fn referee(
                         if let Some(r) = recorder.as_mut() {
                             r.state(Some(referee.game()), &state, false);
                         }
-                        broadcast(&mut seats, &state, options.pace, log);
+                        broadcast(&mut seats, &state, &mut pace, log);
                     }
                     break;
                 }
@@ -433,7 +461,7 @@ pub fn referee(
             if let Some(r) = recorder.as_mut() {
                 r.state(Some(referee.game()), &state, mover.is_some());
             }
-            broadcast(&mut seats, &state, options.pace, log);
+            broadcast(&mut seats, &state, &mut pace, log);
             turn_start = Instant::now();
         }
     }
@@ -452,21 +480,67 @@ pub fn referee(
     Ok(referee.verdict().map(|v| v.winner))
 }
 
-/// Send `msg` to both players in one write each, each at least `pace` after its
-/// last message (the wait comes before the turn starts, so it is on nobody's
+/// Send `msg` to both players in one write each, each at least the pace after
+/// its last message (the wait comes before the turn starts, so it is on nobody's
 /// clock); a failed write is logged, and that player will lose on time if it
 /// cannot move.
-fn broadcast(seats: &mut [Conn], msg: &[u8], pace: Duration, log: &mut Log) {
+fn broadcast(seats: &mut [Conn], msg: &[u8], pace: &mut Pace, log: &mut Log) {
     for (i, c) in seats.iter_mut().enumerate() {
-        if let Some(last) = c.last_sent {
-            let wait = pace.saturating_sub(last.elapsed());
-            if !wait.is_zero() {
-                thread::sleep(wait);
-            }
-        }
-        c.last_sent = Some(Instant::now());
+        pace.wait(i, || None);
+        pace.sent(i);
         if let Err(e) = c.stream.write_all(msg) {
             log.line(&format!("write to player_{i} failed: {e}"));
+        }
+    }
+}
+
+/// With a pace, how long a client is given to read its last message before the
+/// next is sent all the same.
+const READ_WAIT: Duration = Duration::from_secs(2);
+
+/// The pace of the messages to each seat, for clients that read once per
+/// message: at least `every` between two to the same seat and, where the
+/// referee can see how much a client has not read yet, not before it has read
+/// the last one (up to 2 s). The waits come before a message goes out,
+/// so they are on nobody's clock. Every referee of the platform's wire paces
+/// with it (`nimbot serve --pace`, a tournament's `--pace`).
+#[derive(Debug)]
+pub struct Pace {
+    every: Duration,
+    last: [Option<Instant>; 2],
+}
+
+impl Pace {
+    /// At least `every` between two messages to the same seat (zero: no pace).
+    pub fn new(every: Duration) -> Pace {
+        Pace {
+            every,
+            last: [None, None],
+        }
+    }
+
+    /// Wait until `seat` may be sent its next message; `unread` tells how many
+    /// bytes its client has not read yet (`None`: the referee cannot tell).
+    pub fn wait(&self, seat: usize, unread: impl Fn() -> Option<u64>) {
+        let Some(Some(last)) = self.last.get(seat) else {
+            return;
+        };
+        let wait = self.every.saturating_sub(last.elapsed());
+        if !wait.is_zero() {
+            thread::sleep(wait);
+        }
+        if !self.every.is_zero() {
+            let until = Instant::now() + READ_WAIT;
+            while unread().is_some_and(|n| n > 0) && Instant::now() < until {
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+
+    /// A message has gone to `seat` now.
+    pub fn sent(&mut self, seat: usize) {
+        if let Some(last) = self.last.get_mut(seat) {
+            *last = Some(Instant::now());
         }
     }
 }

@@ -548,24 +548,28 @@ impl<'a> Command<'a> {
                 );
                 let list = ahead.next().ok_or(usage)?;
                 let seat = ahead.seat(usage)?;
-                let (mut cap, mut most, mut player, mut nodes) = (None, None, None, None);
+                // The options in any order: `cap`, `heaps` and `nodes` take a number
+                // (kept in that order), `player` a word. Looked up in tables, not
+                // matched: a `match` on byte strings compares every arm inline, which
+                // costs a board's flash.
+                const OPTIONS: [&[u8]; 4] = [b"cap", b"heaps", b"nodes", b"player"];
+                const PLAYERS: [&[u8]; 2] = [b"perfect", b"search"];
+                let mut numbers = [None; 3];
+                let mut player = None;
                 while let Some(word) = ahead.next() {
-                    let slot = match word {
-                        b"cap" => &mut cap,
-                        b"heaps" => &mut most,
-                        b"nodes" => &mut nodes,
-                        b"player" => {
-                            player = Some(match ahead.next() {
-                                Some(b"perfect") => SuperNimPlayer::Perfect,
-                                Some(b"search") => SuperNimPlayer::Search,
-                                _ => return Err(usage),
-                            });
-                            continue;
-                        }
-                        _ => return Err(usage),
-                    };
-                    *slot = Some(ahead.number(usage)?);
+                    let option = OPTIONS.iter().position(|w| *w == word).ok_or(usage)?;
+                    if let Some(slot) = numbers.get_mut(option) {
+                        *slot = Some(ahead.number(usage)?);
+                        continue;
+                    }
+                    let named = ahead.next().unwrap_or_default();
+                    player = Some(match PLAYERS.iter().position(|w| *w == named) {
+                        Some(0) => SuperNimPlayer::Perfect,
+                        Some(_) => SuperNimPlayer::Search,
+                        None => return Err(usage),
+                    });
                 }
+                let [cap, most, nodes] = numbers;
                 let heaps = List::parse(list).ok_or(text!("bad number"))?;
                 if Tokens::new(list, b',').nth(MAX_HEAPS).is_some() {
                     return Err(sn::Error::TooManyHeaps.text());

@@ -16,6 +16,9 @@ use nimbot::{
     Player, Position,
 };
 use serde::Serialize;
+use std::fmt::Write as _;
+
+use crate::notation::move_text;
 
 use crate::game_log::{self, Log};
 use crate::record::{self, Record};
@@ -315,6 +318,84 @@ impl Analysis {
         }));
         out
     }
+
+    /// A table of the moves, then the summary line.
+    pub fn text(&self) -> String {
+        let a = self;
+        let mut out = String::new();
+        let names = &a.names;
+        let _ = writeln!(
+            out,
+            "N = {} (from the {}), R = {}, M = {}; seat 0: {}, seat 1: {}",
+            a.stones,
+            if a.from_record { "record" } else { "log" },
+            a.resets,
+            a.init_max,
+            names[0],
+            names[1]
+        );
+        let _ = writeln!(
+            out,
+            "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} winning moves",
+            "ply", "seat", "move", "stones", "limit", "value", "verdict"
+        );
+        for (i, p) in a.plies.iter().enumerate() {
+            let verdict = p.verdict();
+            let winning = if p.winning.is_empty() {
+                "-".to_string()
+            } else {
+                p.winning
+                    .iter()
+                    .map(|&m| move_text(m))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            // The mover's value and distance: the game's value history.
+            let value = format!(
+                "{} {}",
+                if p.won { "win" } else { "lose" },
+                p.distance.map_or("-".to_owned(), |d| d.to_string())
+            );
+            let _ = writeln!(
+                out,
+                "{:>4} {:>4} {:>6} {:>6} {:>5} {:>9}  {:<26} {}",
+                i + 1,
+                p.seat.index(),
+                move_text(Move::new(p.record.take, p.record.reset)),
+                p.before.stones(),
+                p.before.limit(),
+                value,
+                verdict,
+                winning
+            );
+        }
+        let s = a.summary();
+        let fb = |seat: usize| s.first[seat].map_or("none".into(), |p| format!("ply {p}"));
+        let first_overall = match (s.first[0], s.first[1]) {
+            (Some(a), Some(b)) if a < b => format!("seat 0 ({}) at ply {a}", names[0]),
+            (Some(_), Some(b)) | (None, Some(b)) => format!("seat 1 ({}) at ply {b}", names[1]),
+            (Some(a), None) => format!("seat 0 ({}) at ply {a}", names[0]),
+            (None, None) => "none".into(),
+        };
+        let outcome = match (a.winner, &a.reason) {
+            (Some(w), Some(r)) => format!("winner seat {w} ({}): {r}", names[w]),
+            (Some(w), None) => format!("winner seat {w} ({}), no Game over line", names[w]),
+            (None, Some(r)) => format!("no winner: {r}"),
+            (None, None) => "unfinished (no Game over line)".into(),
+        };
+        let _ = writeln!(
+            out,
+            "summary: first blunder {first_overall}; blunders: seat 0 {} (first {}), seat 1 {} (first {}); {outcome}",
+            s.blunders[0],
+            fb(0),
+            s.blunders[1],
+            fb(1),
+        );
+        if let Some(n) = &a.note {
+            let _ = writeln!(out, "note: {n}");
+        }
+        out
+    }
 }
 
 impl Ply {
@@ -369,6 +450,21 @@ struct SummaryJson<'a> {
     blunders: [u32; 2],
     first_blunder_ply: [Option<usize>; 2],
     note: Option<&'a str>,
+}
+
+/// The analysis of a Fibonacci Nim or Super-Nim record (its first line names the
+/// game: `fibonacci N`, `super-nim H1,H2,... [cap C]`) as text or JSON lines
+/// (`nodes`: the Super-Nim solver's budget), `None` for any other text.
+pub fn related_game(text: &str, nodes: u64, json: bool) -> Option<Result<String, String>> {
+    let head = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    match head.split_whitespace().next()? {
+        "fibonacci" => Some(crate::fibonacci::explore::analyze(text, json)),
+        "super-nim" | "supernim" => Some(crate::supernim::explore::analyze(text, nodes, json)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

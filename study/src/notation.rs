@@ -3,7 +3,7 @@
 //! commas or dots between them). The command line's `--after`, the page's
 //! explorer and its permalinks read and write this notation.
 
-use nimbot::{Game, Move, Params};
+use nimbot::{Game, Move, Params, Player, Position};
 
 /// `m` as the notation writes it: `3`, or `2r` with a reset.
 pub fn move_text(m: Move) -> String {
@@ -42,6 +42,52 @@ pub fn play(params: Params, moves: &[Move]) -> Result<Game, String> {
             .map_err(|e| format!("move {} ({}) is illegal: {e}", i + 1, move_text(mv)))?;
     }
     Ok(game)
+}
+
+/// `S C A B F` (stones, cap, the mover's resets, the other's, 1 if a reset is
+/// pending) as an Expanding Nim position of the game whose M is `init_max`.
+///
+/// # Errors
+/// The wrong count of numbers, one out of range, or a position the rules refuse.
+pub fn position_of_numbers(numbers: &[u64], init_max: u32) -> Result<Position, String> {
+    let &[stones, cap, own, opp, pending] = numbers else {
+        return Err(format!(
+            "expanding nim needs 5 numbers S C A B F, got {}",
+            numbers.len()
+        ));
+    };
+    let stones = u32::try_from(stones).map_err(|_| "stones out of range".to_owned())?;
+    let cap = u32::try_from(cap).map_err(|_| "cap out of range".to_owned())?;
+    let own = u8::try_from(own).map_err(|_| "resets out of range".to_owned())?;
+    let opp = u8::try_from(opp).map_err(|_| "resets out of range".to_owned())?;
+    let pending = match pending {
+        0 => false,
+        1 => true,
+        _ => return Err("the pending flag F must be 0 or 1".to_owned()),
+    };
+    Position::new(stones, cap, own, opp, pending, init_max).map_err(|e| e.to_string())
+}
+
+/// The position after the moves of `text` (`3 2 2r`) from the start of the
+/// game of `stones`, `resets` and `init_max`.
+///
+/// # Errors
+/// A bad game or move, or a game over after the moves.
+pub fn position_after(
+    stones: u32,
+    resets: u8,
+    init_max: u32,
+    text: &str,
+) -> Result<Position, String> {
+    let params = Params::new(stones, resets, init_max).map_err(|e| e.to_string())?;
+    let game = play(params, &parse_moves(text)?)?;
+    game.position().ok_or_else(|| {
+        let winner = game.winner().unwrap_or(Player::First);
+        format!(
+            "the game is over after these moves: the {} player took the last stone",
+            winner.name()
+        )
+    })
 }
 
 #[cfg(test)]

@@ -67,6 +67,32 @@ impl From<&MoveEvaluation> for MoveJson {
     }
 }
 
+/// An answer about one position with the move played there (`query --json`):
+/// the position's head (its fields at the top level), then `"move"`.
+#[derive(Serialize, Debug)]
+pub struct WithMove<H, M> {
+    #[serde(flatten)]
+    pub head: H,
+    #[serde(rename = "move")]
+    pub mv: M,
+}
+
+/// An answer about one position with every move there (`moves --json`).
+#[derive(Serialize, Debug)]
+pub struct WithMoves<H, M> {
+    #[serde(flatten)]
+    pub head: H,
+    pub moves: Vec<M>,
+}
+
+/// An answer about one position with the best-play line from it (`line --json`).
+#[derive(Serialize, Debug)]
+pub struct WithLine<H, M> {
+    #[serde(flatten)]
+    pub head: H,
+    pub line: Vec<M>,
+}
+
 /// `value` as one line of JSON, with its newline: the one writer of every JSON
 /// line a command prints, a record holds or the page reads, so that names are
 /// escaped and numbers spelled by one serializer, never by hand.

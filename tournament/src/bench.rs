@@ -34,6 +34,35 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// The three lines `--bench` prints (`seed` the N values were drawn with).
+    pub fn text(&self, seed: u64) -> String {
+        let f = self;
+        let cpu = f.referee + f.runner + f.bots;
+        let share = |x: f64| 100.0 * x / cpu.max(1e-9);
+        format!(
+            "{} games (N drawn from 5..60, seed {seed}, nimbot:longest against nimbot:trap) at concurrency {} on {} cores (load average {} before): {:.1} s, {:.2} games/s\n\
+             CPU {cpu:.1} s ({:.0} % of the cores' time): referees {:.2} s ({:.1} %), runner {:.2} s ({:.1} %), bots {:.1} s ({:.1} %)\n\
+             results on disk: {} distinct games of {} scheduled, {} written twice, {} without a result\n",
+            f.games,
+            f.concurrency,
+            f.cores,
+            f.load,
+            f.wall,
+            f.games as f64 / f.wall,
+            100.0 * cpu / (f.wall * f.cores as f64),
+            f.referee,
+            share(f.referee),
+            f.runner,
+            share(f.runner),
+            f.bots,
+            share(f.bots),
+            f.distinct,
+            f.scheduled,
+            f.twice,
+            f.no_result
+        )
+    }
+
     /// Every game on disk once, each with a result.
     pub fn all_there(&self) -> bool {
         self.distinct == self.scheduled && self.twice == 0 && self.no_result == 0

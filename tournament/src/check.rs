@@ -101,3 +101,54 @@ pub fn run(
     out.sort_by_key(|f| bots.iter().position(|b| b.name == f.bot));
     Ok(out)
 }
+
+/// The pre-flight's findings as the organizer reads them: a line a bot (`ok in
+/// both seats`, unless `quiet`) or a failed seat with what happened, a hint for
+/// a merged read without `--pace`, and the verdict; whether every bot passed.
+pub fn findings(bots: &[Bot], failures: &[Failure], pace_ms: u64, quiet: bool) -> (String, bool) {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for b in bots {
+        let mut mine = failures.iter().filter(|f| f.bot == b.name).peekable();
+        if mine.peek().is_none() {
+            if !quiet {
+                let _ = writeln!(out, "  {}: ok in both seats", b.name);
+            }
+            continue;
+        }
+        for f in mine {
+            let seat = if f.seat == 0 { "first" } else { "second" };
+            let _ = writeln!(out, "  {} FAILED in the {seat} seat: {}", b.name, f.text);
+        }
+    }
+    if failures.iter().any(|f| f.text.contains("Extra data")) && pace_ms == 0 {
+        out.push_str("  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)\n");
+    }
+    if failures.is_empty() {
+        return (out, true);
+    }
+    let _ = writeln!(
+        out,
+        "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
+        bots.iter().filter(|b| failures.iter().any(|f| f.bot == b.name)).count(),
+        bots.len()
+    );
+    (out, false)
+}
+
+/// The pre-flight of `plan` in a scratch directory (removed after): [`run`],
+/// then its [`findings`] and whether every bot passed.
+///
+/// # Errors
+/// The scratch directory cannot hold the check games.
+pub fn preflight(
+    plan: &crate::store::Plan,
+    concurrency: usize,
+    isolated: bool,
+    quiet: bool,
+) -> Result<(String, bool), String> {
+    let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
+    let failures = run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(findings(&plan.bots, &failures?, plan.rules.pace_ms, quiet))
+}

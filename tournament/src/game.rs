@@ -24,8 +24,9 @@ use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
 use nimbot_games::recorder::Recorder;
-use nimbot_platform::json::{Feed, Object, Splitter};
-use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
+use nimbot_games::serve::{read_events, Event, Kind, Pace, ServeOptions};
+use nimbot_platform::json::Object;
+use nimbot_platform::referee::{parse_hello, parse_move, CurrentMax, Referee};
 use nimbot_platform::wire::{Reason, MAX_NAME};
 use nimbot_study::record;
 use serde::{Deserialize, Serialize};
@@ -193,9 +194,8 @@ pub struct Played {
 
 enum Ev {
     Conn(TcpStream),
-    Obj(usize, Instant, Vec<u8>),
-    Garbage(usize, Instant, &'static str),
-    Closed(usize, Instant),
+    /// What a connection brought (`nimbot_games::serve`'s reader, as `nimbot serve`).
+    Wire(Event),
     Exited(usize, Instant, ExitStatus),
 }
 
@@ -208,39 +208,12 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// traceback can take a second on a loaded machine) before the ending says
 /// "closed".
 const CRASH_GRACE: Duration = Duration::from_secs(2);
-/// With `--pace`, how long a client is given to read its last message before the
-/// next is sent all the same.
-const READ_WAIT: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
-fn reader(conn: usize, mut stream: TcpStream, tx: SyncSender<Ev>) {
+fn reader(conn: usize, stream: TcpStream, tx: SyncSender<Ev>) {
     let cpu = thread_cpu_ns();
-    let mut splitter: Splitter<1024> = Splitter::new();
-    let mut buf = [0u8; 1024];
-    'outer: loop {
-        let n = match stream.read(&mut buf) {
-            Ok(0) | Err(_) => {
-                let _ = tx.send(Ev::Closed(conn, Instant::now()));
-                break;
-            }
-            Ok(n) => n,
-        };
-        let at = Instant::now();
-        for &b in &buf[..n] {
-            let ev = match splitter.feed(b) {
-                Ok(Feed::Pending) => continue,
-                Ok(Feed::Complete) => Ev::Obj(conn, at, splitter.object().unwrap_or(&[]).to_vec()),
-                Err(e) => {
-                    let _ = tx.send(Ev::Garbage(conn, at, e.as_str()));
-                    break 'outer;
-                }
-            };
-            if tx.send(ev).is_err() {
-                break 'outer;
-            }
-        }
-    }
+    read_events(conn, stream, |ev| tx.send(Ev::Wire(ev)).is_ok());
     count_cpu(cpu);
 }
 
@@ -383,7 +356,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         recorder: Recorder::create(&record_path, "tournament", None, None).ok(),
         ending: None,
         winner: None,
-        last_sent: [None, None],
+        pace: Pace::new(Duration::from_millis(rules.pace_ms)),
         inodes: [None, None],
     };
     let (tx, rx) = sync_channel::<Ev>(256);
@@ -544,8 +517,8 @@ struct Game<'a> {
     recorder: Option<Recorder>,
     ending: Option<Ending>,
     winner: Option<u8>,
-    /// When each seat was last sent a message (for `--pace`).
-    last_sent: [Option<Instant>; 2],
+    /// When each seat may be sent its next message (`--pace`).
+    pace: Pace,
     /// Each seat's client socket (its inode), to see whether it has read what it
     /// was sent (for `--pace`).
     inodes: [Option<u64>; 2],
@@ -554,29 +527,18 @@ struct Game<'a> {
 impl Game<'_> {
     /// Send `msg` to both seats, each at least the pace after its last message and,
     /// with a pace, once it has read that message (its socket's receive queue is
-    /// empty; up to [`READ_WAIT`]), so that a client reading once per message never
+    /// empty; [`Pace`], as `nimbot serve`), so that a client reading once per message never
     /// finds two, however late it reads. The waits come before the send, so they
     /// are on nobody's clock: a turn starts when its state has gone out.
     fn send(&mut self, writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
-        let pace = Duration::from_millis(self.rules.pace_ms);
         for (seat, c) in seated.iter().enumerate() {
             let Some(c) = c else { continue };
-            if let Some(last) = self.last_sent[seat] {
-                let wait = pace.saturating_sub(last.elapsed());
-                if !wait.is_zero() {
-                    thread::sleep(wait);
-                }
-                if let (false, Some(inode)) = (pace.is_zero(), self.inodes[seat]) {
-                    let until = Instant::now() + READ_WAIT;
-                    while owner::unread(inode).is_some_and(|n| n > 0) && Instant::now() < until {
-                        thread::sleep(Duration::from_millis(1));
-                    }
-                }
-            }
+            let inode = self.inodes[seat];
+            self.pace.wait(seat, || inode.and_then(owner::unread));
             if let Some(Some(w)) = writers.get_mut(*c) {
                 let _ = w.write_all(msg);
             }
-            self.last_sent[seat] = Some(Instant::now());
+            self.pace.sent(seat);
         }
     }
 
@@ -789,7 +751,11 @@ impl Game<'_> {
                     writers.push(Some(s));
                     hello.push(false);
                 }
-                Ev::Obj(c, at, bytes) => {
+                Ev::Wire(Event {
+                    conn: c,
+                    at,
+                    kind: Kind::Object(bytes),
+                }) => {
                     if !hello.get(c).copied().unwrap_or(true) {
                         let Ok(h) = parse_hello(&bytes) else {
                             // An unattributable first message: that connection is dropped.
@@ -872,7 +838,11 @@ impl Game<'_> {
                         turn_start = Instant::now();
                     }
                 }
-                Ev::Garbage(c, at, why) => {
+                Ev::Wire(Event {
+                    conn: c,
+                    at,
+                    kind: Kind::Garbage(why),
+                }) => {
                     let Some(p) = seat_conn(&seated, c) else {
                         continue;
                     };
@@ -891,7 +861,11 @@ impl Game<'_> {
                         self.after_state(&st, None, &mut writers, &seated);
                     }
                 }
-                Ev::Closed(c, at) => {
+                Ev::Wire(Event {
+                    conn: c,
+                    at,
+                    kind: Kind::Closed,
+                }) => {
                     let Some(p) = seat_conn(&seated, c) else {
                         continue;
                     };
@@ -955,22 +929,24 @@ impl Game<'_> {
             )
             .unwrap_or_default()
         });
-        let meaning = if rules.largest {
-            CurrentMax::Largest
-        } else {
-            CurrentMax::Limit
+        let options = ServeOptions {
+            params,
+            time: rules.time,
+            current_max: if rules.largest {
+                CurrentMax::Largest
+            } else {
+                CurrentMax::Limit
+            },
+            welcome_extras: rules.welcome_extras,
+            join_timeout: None,
+            pace: Duration::from_millis(rules.pace_ms),
         };
-        let limit = micros(Duration::from_secs_f64(rules.time));
-        let referee = Referee::new(params, wire, limit, meaning);
+        let (referee, hello) = options.start(wire);
         if let Some(r) = self.recorder.as_mut() {
             r.names(self.names.clone());
             r.game(Some(referee.game()), None);
         }
         self.referee = Some(referee);
-        let extras = rules
-            .welcome_extras
-            .then_some(rules.time.ceil().min(f64::from(u32::MAX)) as u32);
-        let hello = welcome(&params, extras);
         self.send(writers, seated, &hello);
     }
 

@@ -20,6 +20,8 @@ pub mod engine;
 pub mod game;
 pub mod netns;
 pub mod owner;
+pub mod plan;
+pub mod progress;
 pub mod report;
 pub mod stats;
 pub mod store;
@@ -94,6 +96,24 @@ pub enum Progress<'a> {
     SprtDecided,
     /// Ctrl-C: the games under way are ending, their results dropped.
     Interrupted,
+}
+
+/// Games at once (`concurrency`, else the machine's cores) and whether each gets
+/// a network namespace of its own: a fixed port without namespaces plays one at
+/// a time, and the note says why.
+pub fn seating(concurrency: Option<usize>, plan: &Plan) -> (usize, bool, Option<String>) {
+    let mut concurrency = concurrency
+        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let isolated = plan.rules.port.is_some() && netns::available();
+    let mut note = None;
+    if let (Some(port), false) = (plan.rules.port, isolated) {
+        if concurrency > 1 {
+            note = Some(format!("--port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"));
+        }
+        concurrency = 1;
+    }
+    (concurrency, isolated, note)
 }
 
 /// The games of `plan` still to play: none once the SPRT has decided.

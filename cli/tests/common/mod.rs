@@ -16,6 +16,22 @@ use nimbot::{Engine, Params, Policy, SolvingEngine};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 
+/// `nimbot ARGS` with `stdin` written to it, run to its end.
+pub fn nimbot_with(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nimbot runs");
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(stdin.as_bytes()).expect("stdin written");
+    }
+    child.wait_with_output().expect("nimbot ran")
+}
+
 /// A child process killed when dropped.
 pub struct Kid(pub Child);
 

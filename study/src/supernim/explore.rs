@@ -1,4 +1,4 @@
-//! Super-Nim on the command line: `query`, `moves` and `line --game super-nim`,
+//! Super-Nim's answers: what `query`, `moves` and `line --game super-nim` print,
 //! and the analysis of a Super-Nim record (`analyze`). Every answer comes from the
 //! core's exact solver (`nimbot::supernim::Solver`) and the move nimbot plays from
 //! the line protocol's player (`nimbot::supernim::Perfect`, learning, as at the
@@ -12,33 +12,30 @@
 
 use std::fmt::Write as _;
 
-use clap::Args;
 use nimbot::supernim::{
     Game as SnGame, Heaps, Move, MoveValue, Perfect, Solver, MAX_MOVE_LIMIT, PERFECT_NODE_BUDGET,
 };
 use nimbot::Player;
 use serde::Serialize;
 
-use crate::json;
+use crate::vocab as json;
 
-/// Super-Nim's part of a position on the command line.
-#[derive(Args, Debug, Clone)]
-pub struct SuperNimArgs {
-    /// Super-Nim: plies left before the cap (the game is then judged on points).
-    #[arg(long, default_value_t = 200, value_name = "C")]
+/// Super-Nim's part of a position: the plies left, the points so far and the
+/// solver's budget (the command line's `--cap`, `--score` and `--nodes`).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Plies left before the cap (the game is then judged on points).
     pub cap: u32,
-    /// Super-Nim: the points so far, the mover's then the other's.
-    #[arg(long, value_name = "A,B", default_value = "0,0")]
+    /// The points so far, the mover's then the other's, as `A,B`.
     pub score: String,
-    /// Super-Nim: the exact solver gives up after this many nodes (the answer is
-    /// then an estimate, and says so); about a second.
-    #[arg(long, default_value_t = 1_000_000, value_name = "K")]
+    /// The exact solver gives up after this many nodes (the answer is then an
+    /// estimate, and says so).
     pub nodes: u64,
 }
 
-impl Default for SuperNimArgs {
+impl Default for Options {
     fn default() -> Self {
-        SuperNimArgs {
+        Options {
             cap: 200,
             score: "0,0".into(),
             nodes: 1_000_000,
@@ -65,7 +62,10 @@ impl Position {
 }
 
 /// The position of the numbers and the options.
-pub fn position(numbers: &[u64], args: &SuperNimArgs) -> Result<Position, String> {
+///
+/// # Errors
+/// What is wrong with them, in words.
+pub fn position(numbers: &[u64], args: &Options) -> Result<Position, String> {
     if numbers.is_empty() {
         return Err("super-nim needs the heaps, e.g. 2,4,5".into());
     }
@@ -234,7 +234,7 @@ impl MoveJson {
     }
 }
 
-fn solver(args: &SuperNimArgs) -> Solver {
+fn solver(args: &Options) -> Solver {
     Solver::new(args.nodes, ENTRIES)
 }
 
@@ -250,7 +250,7 @@ fn exactness(v: &Values, plies_left: u32) -> String {
 }
 
 /// `query --game super-nim`.
-pub fn query(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<String, String> {
+pub fn query(pos: &Position, args: &Options, as_json: bool) -> Result<String, String> {
     let values = values(&mut solver(args), pos, args.nodes);
     let mut player = Perfect::learning(PERFECT_NODE_BUDGET);
     let mv = player
@@ -259,14 +259,7 @@ pub fn query(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<Strin
         .ok_or("no move: the game is over")?;
     let margin = values.moves.iter().find(|m| m.mv == mv).map(|m| m.value);
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            #[serde(rename = "move")]
-            mv: MoveJson,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithMove {
             head: PositionJson::new(pos, &values),
             mv: MoveJson::new(mv, pos.lead(), margin),
         }));
@@ -281,19 +274,13 @@ pub fn query(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<Strin
 }
 
 /// `moves --game super-nim`: best first, then in the rules' order.
-pub fn moves(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<String, String> {
+pub fn moves(pos: &Position, args: &Options, as_json: bool) -> Result<String, String> {
     let values = values(&mut solver(args), pos, args.nodes);
     if values.moves.is_empty() {
         return Err("no move: the game is over, or the solver finished no search".into());
     }
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            moves: Vec<MoveJson>,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithMoves {
             head: PositionJson::new(pos, &values),
             moves: values
                 .moves
@@ -325,7 +312,7 @@ pub fn moves(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<Strin
 
 /// `line --game super-nim`: best play to the cap (the first move of the best
 /// exact value each ply); refused where the solver cannot finish.
-pub fn line(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<String, String> {
+pub fn line(pos: &Position, args: &Options, as_json: bool) -> Result<String, String> {
     let mut solver = solver(args);
     let first = values(&mut solver, pos, args.nodes);
     if !first.exact {
@@ -370,13 +357,7 @@ pub fn line(pos: &Position, args: &SuperNimArgs, as_json: bool) -> Result<String
         ));
     }
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            line: Vec<MoveJson>,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithLine {
             head: PositionJson::new(pos, &first),
             line: plies
                 .iter()

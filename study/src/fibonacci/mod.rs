@@ -3,6 +3,7 @@
 //! view show them. The values are the core's (`nimbot::fibonacci`, O(log s) a
 //! position).
 
+pub mod explore;
 use nimbot::fibonacci::{decide, Game};
 use nimbot::Value;
 use serde::Serialize;

@@ -1,5 +1,5 @@
-//! Fibonacci Nim on the command line: `query`, `moves` and `line --game
-//! fibonacci`, and the analysis of a Fibonacci Nim record (`analyze`), from the
+//! Fibonacci Nim's answers: what `query`, `moves` and `line --game fibonacci`
+//! print, and the analysis of a Fibonacci Nim record (`analyze`), from the
 //! core's rules and its exact decision (`nimbot::fibonacci`, Zeckendorf).
 //!
 //! A position is S LIMIT: S stones left, at most LIMIT may be taken this move. A
@@ -11,7 +11,7 @@ use nimbot::fibonacci as fib;
 use nimbot::Value;
 use serde::Serialize;
 
-use crate::json;
+use crate::vocab as json;
 
 /// Most moves `moves` lists (a pile can hold up to 2^64 stones).
 const MOST_LISTED: u64 = 10_000;
@@ -70,14 +70,7 @@ fn head(stones: u64, limit: u64, value: Value) -> PositionJson {
 pub fn query(stones: u64, limit: u64, as_json: bool) -> Result<String, String> {
     let d = fib::decide(stones, limit).map_err(|e| e.to_string())?;
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            #[serde(rename = "move")]
-            mv: MoveJson,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithMove {
             head: head(stones, limit, d.value),
             mv: MoveJson {
                 take: d.take,
@@ -104,13 +97,7 @@ pub fn moves(stones: u64, limit: u64, as_json: bool) -> Result<String, String> {
         })
         .collect();
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            moves: Vec<MoveJson>,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithMoves {
             head: head(stones, limit, d.value),
             moves,
         }));
@@ -137,13 +124,7 @@ pub fn line(stones: u64, limit: u64, as_json: bool) -> Result<String, String> {
         l = d.take.saturating_mul(2);
     }
     if as_json {
-        #[derive(Serialize)]
-        struct Report {
-            #[serde(flatten)]
-            head: PositionJson,
-            line: Vec<MoveJson>,
-        }
-        return Ok(json::line(&Report {
+        return Ok(json::line(&crate::vocab::WithLine {
             head: head(stones, limit, first.value),
             line: plies,
         }));

@@ -8,6 +8,7 @@
 //! with best play by both to the cap. With the points so far the mover leads by
 //! `lead`, and the result of best play is the sign of `lead + value`.
 
+pub mod explore;
 use nimbot::supernim::{Game, Heaps, Move, Solver, Verdict};
 use serde::Serialize;
 
