@@ -123,6 +123,8 @@ pub use rules::{
     Game, IllegalMove, Move, Moves, Outcome, ParamError, Params, Player, Position, PositionError,
     MAX_RESETS, MAX_STONES,
 };
+#[cfg(all(feature = "alloc", target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use solver::SharedSolve;
 #[cfg(feature = "alloc")]
 pub use solver::{
     solve_windowed, PileBits, PileSink, Solution, SolutionCache, SolveBox, SolveError,

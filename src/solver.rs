@@ -16,13 +16,16 @@
 //! `c` (when the limit allows it) leaves a lost position in the layer above, which is
 //! solved first.
 //!
-//! The solver keeps, per pile, the lost positions of all `(a, b)` pairs as one bit
-//! mask per value of f, in two bit orders (`a` major and `b` major), so that "the
-//! layer with the resets swapped" is a plain bit position and the reset move is a
-//! shift. The "a loss among the last `w` piles" masks come from sliding-window ORs
-//! (prefix and suffix ORs of blocks of `w` piles, O(1) a pile). A pile of all
-//! `2 (R+1)^2` positions costs a few dozen word operations. Boxes with more than 7
-//! resets, whose masks would not fit a word, take the per-position path.
+//! The solver ([`solve_windowed`], the `windowed` module) keeps, per pile, the lost
+//! positions of all `(a, b)` pairs as one bit mask per value of f, in two bit
+//! orders (`a` major and `b` major), so that "the layer with the resets swapped" is
+//! a plain bit position and the reset move is a shift. The "a loss among the last
+//! `w` piles" masks come from sliding-window ORs (prefix and suffix ORs of blocks of
+//! `w` piles, O(1) a pile). A pile of all `2 (R+1)^2` positions costs a few dozen
+//! word operations. Boxes with more than 7 resets, whose masks would not fit a
+//! word, take the per-position path ([`ScalarCap`]), which is also the reference
+//! the masks are tested against. [`Solution::solve`] is that solver with every
+//! pile kept.
 //!
 //! # No panics
 //! Small programs (the tiny binary) solve on a bounded heap and link only if no
@@ -35,6 +38,8 @@ use alloc::vec::Vec;
 
 mod windowed;
 
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use windowed::SharedSolve;
 pub use windowed::{solve_windowed, PileBits, PileSink};
 
 use crate::geometry::{keys_per_cap, Layers};
@@ -93,11 +98,19 @@ impl From<SolveError> for DecideError {
 /// is reserved fallibly first, and filled only while there is capacity, so no path
 /// can grow the vector (which would abort when out of memory).
 pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
+    filled_with(len, || value.clone())
+}
+
+/// [`filled`] with values made by `make` (for items that are not `Clone`).
+pub(crate) fn filled_with<T>(
+    len: usize,
+    mut make: impl FnMut() -> T,
+) -> Result<Vec<T>, SolveError> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| SolveError::OutOfMemory)?;
     while v.len() < len && v.len() < v.capacity() {
-        v.push(value.clone());
+        v.push(make());
     }
     Ok(v)
 }
@@ -282,7 +295,7 @@ impl SolveBox {
             .layer_bounds()
             .map(|(c, hi)| u64::from(hi - c) * words as u64 * 8)
             .sum();
-        solution + MaskSolver::work_bytes(u64::from(self.n_max))
+        solution + windowed::work_bytes(self)
     }
 
     /// Bytes [`solve_windowed`] takes at its peak for this box, besides what its
@@ -351,8 +364,8 @@ impl Solution {
         Self::solve_by(bx, progress, true)
     }
 
-    /// Solve with the mask path when the box allows it (`masks`), else position by
-    /// position.
+    /// Solve with the windowed solver (`masks`), or position by position (the
+    /// reference it is tested against).
     fn solve_by(
         bx: SolveBox,
         progress: &mut dyn FnMut(u64, u64),
@@ -372,7 +385,6 @@ impl Solution {
                 .and_then(|words| total.checked_add(words))
                 .ok_or(SolveError::OutOfMemory)?;
         }
-        let c_top = bx.c_min + (layers.len() as u32).saturating_sub(1);
         let mut sol = Solution {
             bx,
             stride,
@@ -380,28 +392,30 @@ impl Solution {
             layers,
             bits: filled(total, 0)?,
         };
+        if masks {
+            // The windowed solver, its piles stored as they come.
+            solve_windowed(bx, &mut sol, progress)?;
+            return Ok(sol);
+        }
+        let c_top = bx.c_min + (sol.layers.len() as u32).saturating_sub(1);
         let capless = CaplessTable::new(bx.init_max, bx.resets, c_top + 2)?;
+        let mut last = filled(per_pile, 0u32)?;
         let mut done = 0u64;
-        let mut step = |c: u32, hi: u32| {
+        for i in (0..sol.layers.len()).rev() {
+            let (c, hi) = sol.layer(i);
+            let base = sol.layers.get(i).map_or(0, |l| l.1);
+            let above = sol.layers.get(i + 1).map(|&(_, off)| off);
+            let (lower, upper) = sol.bits.split_at_mut(above.unwrap_or(total).min(total));
+            let cur = lower.get_mut(base..).unwrap_or(&mut []);
+            let cap = ScalarCap {
+                bx: &bx,
+                capless: &capless,
+                c,
+                hi,
+            };
+            cap.solve(&mut last, cur, above.map(|_| &*upper));
             done += u64::from(hi - c) * per_pile as u64;
             progress(done, total_positions);
-        };
-        let max_hi = sol.layers.first().map_or(0, |l| l.0);
-        if masks && r * r <= 64 {
-            let mut masks = MaskSolver::new(&bx, &capless, c_top, max_hi)?;
-            for i in (0..sol.layers.len()).rev() {
-                let (c, hi) = sol.layer(i);
-                masks.solve_layer(&mut sol, i, c, hi);
-                step(c, hi);
-            }
-        } else {
-            // `last[layer]`: the largest losing pile below the current one, 0 if none.
-            let mut last = filled(per_pile, 0u32)?;
-            for i in (0..sol.layers.len()).rev() {
-                let (c, hi) = sol.layer(i);
-                sol.solve_layer_scalar(i, c, hi, &capless, &mut last);
-                step(c, hi);
-            }
         }
         Ok(sol)
     }
@@ -412,103 +426,10 @@ impl Solution {
         (c, self.layers.get(i).map_or(0, |l| l.0))
     }
 
-    /// Bit `b` of the pile that starts at word `at`, 1 = the mover wins.
-    fn bit_at(&self, at: usize, b: usize) -> bool {
-        self.bits
-            .get(at + b / 64)
-            .is_some_and(|w| w >> (b % 64) & 1 == 1)
-    }
-
     /// Bit of position `(x, y, f)` within a pile.
     fn bit(&self, x: usize, y: usize, f: usize) -> usize {
         let r = usize::from(self.bx.resets) + 1;
         f * self.stride + x * r + y
-    }
-
-    /// The per-position path, for boxes whose masks do not fit a word. `last` is a
-    /// work array of `2 (R+1)^2` piles: per layer `(x, y, f)`, the largest losing
-    /// pile below the current one (0 if none).
-    fn solve_layer_scalar(
-        &mut self,
-        i: usize,
-        c: u32,
-        hi: u32,
-        capless: &CaplessTable,
-        last: &mut [u32],
-    ) {
-        let m = self.bx.init_max;
-        let r = usize::from(self.bx.resets) + 1;
-        let wpp = self.words_per_pile;
-        // The layer (x, y, f): its bit in a pile and its slot in `last`.
-        let stride = self.stride;
-        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
-        let last_at = |last: &[u32], x: usize, y: usize, f: usize| {
-            last.get(layer(x, y, f).1).copied().unwrap_or(0)
-        };
-        let base = self.layers.get(i).map_or(0, |l| l.1);
-        let above = self.layers.get(i + 1).map(|&(_, off)| off);
-        for s in c..=hi {
-            let at = base + (s.saturating_sub(c + 1)) as usize * wpp;
-            for x in 0..r {
-                for y in 0..r {
-                    for f in 0..2 {
-                        let (b, slot) = layer(x, y, f);
-                        let won = if s == c {
-                            // Piles up to c are decided by the rules: without a
-                            // pending reset the mover takes everything; with one it
-                            // is the capless game (its last loss is found here).
-                            if let Some(l) = last.get_mut(slot) {
-                                *l = if f == 0 {
-                                    0
-                                } else {
-                                    (1..=c)
-                                        .rev()
-                                        .find(|&p| !capless.wins(p, x as u8, y as u8))
-                                        .unwrap_or(0)
-                                };
-                            }
-                            continue;
-                        } else {
-                            let limit = if f == 1 { m } else { c };
-                            let lo = s - limit.min(c - 1);
-                            let mut win = last_at(last, y, x, 0) >= lo
-                                || (x > 0 && last_at(last, y, x - 1, 1) >= lo);
-                            if !win && limit >= c {
-                                // Take exactly c: the cap becomes c + 1.
-                                let s2 = s - c;
-                                if s2 <= c + 1 {
-                                    win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
-                                } else if let Some(off) = above {
-                                    let up = off + (s2 - c - 2) as usize * wpp;
-                                    win = !self.bit_at(up, layer(y, x, 0).0)
-                                        || (x > 0 && !self.bit_at(up, layer(y, x - 1, 1).0));
-                                }
-                            }
-                            win
-                        };
-                        if let Some(w) = self.bits.get_mut(at + b / 64) {
-                            *w |= u64::from(won) << (b % 64);
-                        }
-                    }
-                }
-            }
-            // The pile's losses, now that every layer of it is known (its moves
-            // read only lower piles).
-            if s > c {
-                for x in 0..r {
-                    for y in 0..r {
-                        for f in 0..2 {
-                            let (b, slot) = layer(x, y, f);
-                            if !self.bit_at(at, b) {
-                                if let Some(l) = last.get_mut(slot) {
-                                    *l = s;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// The box this solution covers.
@@ -626,234 +547,120 @@ impl Solution {
     }
 }
 
-/// The prefix and suffix ORs of the two sliding windows (the cap's, then the one
-/// after a reset) at one pile, for the four lost masks: window `w`'s OR of mask `j`
-/// at `[w][j]`. Only the last few blocks are kept, in a ring.
-#[derive(Clone, Copy, Debug, Default)]
-struct WindowOrs {
-    pre: [[u64; 4]; 2],
-    suf: [[u64; 4]; 2],
-}
-
-/// The mask solver: state reused from layer to layer.
-///
-/// Per pile it keeps four lost masks `[a-major f=0, a-major f=1, b-major f=0,
-/// b-major f=1]` (bit `a (R+1) + b`, or `b (R+1) + a`) for the layer being solved
-/// and the one above. The "loss among the last `w` piles" masks come from
-/// sliding-window ORs: piles are cut into blocks of `w`, and a window is the suffix
-/// OR of one block and the prefix OR of the next (van Herk / Gil-Werman), O(1) a
-/// pile, kept in a ring of the last few blocks so that the work stays in cache.
-struct MaskSolver {
-    r: usize,
-    init_max: u32,
-    full: u64,
-    /// b-major order: positions with own resets above 0 (bit index not a multiple
-    /// of R + 1).
-    own_nonzero_tr: u64,
-    /// Lost masks of the capless game (the rules with f = 1) per pile: a-major,
-    /// b-major.
-    capless: Vec<[u64; 2]>,
-    cur: Vec<[u64; 4]>,
-    above: Vec<[u64; 4]>,
-    ring: Vec<WindowOrs>,
-    /// `ring.len() - 1` (a power of two minus one).
-    ring_mask: usize,
-    /// The two window widths and how far into its current block each is.
-    width: [usize; 2],
-    fill: [usize; 2],
-}
-
-impl MaskSolver {
-    /// Bytes of work arrays for piles up to `n_max` (an upper bound).
-    const fn work_bytes(n_max: u64) -> u64 {
-        (n_max + 2) * 2 * 32 + (2 * n_max + 4) * core::mem::size_of::<WindowOrs>() as u64
+/// The piles of a [`Solution`] as the windowed solver hands them over.
+impl PileSink for Solution {
+    fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+        let i = cap
+            .checked_sub(self.bx.c_min)
+            .ok_or(SolveError::BadParams)? as usize;
+        let &(_, off) = self.layers.get(i).ok_or(SolveError::BadParams)?;
+        let at = off + first.saturating_sub(cap + 1) as usize * self.words_per_pile;
+        let to = self
+            .bits
+            .get_mut(at..at + words.len())
+            .ok_or(SolveError::BadParams)?;
+        to.copy_from_slice(words);
+        Ok(())
     }
 
-    fn new(
-        bx: &SolveBox,
-        capless: &CaplessTable,
-        c_top: u32,
-        max_hi: u32,
-    ) -> Result<Self, SolveError> {
-        let r = usize::from(bx.resets) + 1;
-        let rr = r * r;
-        let full = if rr == 64 { !0 } else { (1u64 << rr) - 1 };
-        let mut own_nonzero_tr = 0u64;
-        for i in 0..rr {
-            if i % r != 0 {
-                own_nonzero_tr |= 1 << i;
-            }
+    fn cap_done(&mut self, _: u32) -> Result<(), SolveError> {
+        Ok(())
+    }
+}
+
+/// One cap solved position by position: the reference the windowed solver's
+/// masks are tested against, and the only path for boxes with more than 7
+/// resets (whose masks would not fit a word).
+struct ScalarCap<'a> {
+    bx: &'a SolveBox,
+    capless: &'a CaplessTable,
+    c: u32,
+    hi: u32,
+}
+
+impl ScalarCap<'_> {
+    /// Solve piles `c + 1 ..= hi` into `cur` (zeroed first, [`storage`]'s words
+    /// a pile), reading the cap above's piles `c + 2 ..` (of that cap) from
+    /// `above` (`None` above the top cap). `last` is a work array of `2 (R+1)^2`
+    /// piles: per layer `(x, y, f)`, the largest losing pile below the current
+    /// one (0 if none).
+    fn solve(&self, last: &mut [u32], cur: &mut [u64], above: Option<&[u64]>) {
+        let (c, hi) = (self.c, self.hi);
+        let m = self.bx.init_max;
+        let r = usize::from(self.bx.resets) + 1;
+        let (stride, wpp) = storage(self.bx.resets);
+        let bit = |words: &[u64], at: usize, b: usize| {
+            words
+                .get(at + b / 64)
+                .is_some_and(|w| w >> (b % 64) & 1 == 1)
+        };
+        // The layer (x, y, f): its bit in a pile and its slot in `last`.
+        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
+        let last_at = |last: &[u32], x: usize, y: usize, f: usize| {
+            last.get(layer(x, y, f).1).copied().unwrap_or(0)
+        };
+        if let Some(cur) = cur.get_mut(..(hi - c) as usize * wpp) {
+            cur.fill(0);
         }
-        let top = c_top as usize + 2;
-        let mut lost = filled(top + 1, [0u64; 2])?;
-        for (p, masks) in lost.iter_mut().enumerate().skip(1) {
+        for s in c..=hi {
+            let at = (s.saturating_sub(c + 1)) as usize * wpp;
             for x in 0..r {
                 for y in 0..r {
-                    if !capless.wins(p as u32, x as u8, y as u8) {
-                        masks[0] |= 1 << (x * r + y);
-                        masks[1] |= 1 << (y * r + x);
+                    for f in 0..2 {
+                        let (b, slot) = layer(x, y, f);
+                        if s == c {
+                            // Piles up to c are decided by the rules: without a
+                            // pending reset the mover takes everything; with one it
+                            // is the capless game (its last loss is found here).
+                            if let Some(l) = last.get_mut(slot) {
+                                *l = if f == 0 {
+                                    0
+                                } else {
+                                    (1..=c)
+                                        .rev()
+                                        .find(|&p| !self.capless.wins(p, x as u8, y as u8))
+                                        .unwrap_or(0)
+                                };
+                            }
+                            continue;
+                        }
+                        let limit = if f == 1 { m } else { c };
+                        let lo = s - limit.min(c - 1);
+                        let mut win = last_at(last, y, x, 0) >= lo
+                            || (x > 0 && last_at(last, y, x - 1, 1) >= lo);
+                        if !win && limit >= c {
+                            // Take exactly c: the cap becomes c + 1.
+                            let s2 = s - c;
+                            if s2 <= c + 1 {
+                                win = x > 0 && !self.capless.wins(s2, y as u8, (x - 1) as u8);
+                            } else if let Some(above) = above {
+                                let up = (s2 - c - 2) as usize * wpp;
+                                win = !bit(above, up, layer(y, x, 0).0)
+                                    || (x > 0 && !bit(above, up, layer(y, x - 1, 1).0));
+                            }
+                        }
+                        if let Some(w) = cur.get_mut(at + b / 64) {
+                            *w |= u64::from(win) << (b % 64);
+                        }
                     }
                 }
             }
-        }
-        let len = max_hi.max(c_top + 1) as usize + 1;
-        // Windows are at most c_top - 1 wide; the ring holds two blocks and more.
-        let ring = (2 * c_top as usize + 2).next_power_of_two();
-        Ok(MaskSolver {
-            r,
-            init_max: bx.init_max,
-            full,
-            own_nonzero_tr,
-            capless: lost,
-            cur: filled(len, [0; 4])?,
-            above: filled(len, [0; 4])?,
-            ring: filled(ring, WindowOrs::default())?,
-            ring_mask: ring - 1,
-            width: [0; 2],
-            fill: [0; 2],
-        })
-    }
-
-    /// The rules' lost masks for pile `p <= cap`: nothing lost without a pending
-    /// reset, the capless game with one.
-    fn rules(&self, p: usize) -> [u64; 4] {
-        let [nat, tr] = self.capless.get(p).copied().unwrap_or_default();
-        [0, nat, 0, tr]
-    }
-
-    /// The lost masks of pile `p` in the layer being solved.
-    fn lost(&self, p: usize) -> [u64; 4] {
-        self.cur.get(p).copied().unwrap_or_default()
-    }
-
-    /// Set the lost masks of pile `p` in the layer being solved.
-    fn set_lost(&mut self, p: usize, lost: [u64; 4]) {
-        if let Some(slot) = self.cur.get_mut(p) {
-            *slot = lost;
-        }
-    }
-
-    /// The ring slot of pile `p` (borrowed: a copy moved 128 bytes to read 32).
-    fn slot(&self, p: usize) -> Option<&WindowOrs> {
-        self.ring.get(p & self.ring_mask)
-    }
-
-    /// Solve cap `c` (layer `i` of `sol`, piles `c + 1 ..= hi`); the layer above
-    /// must be in `self.above` (or absent: then only the rules' piles are read).
-    fn solve_layer(&mut self, sol: &mut Solution, i: usize, c: u32, hi: u32) {
-        let r = self.r;
-        let full = self.full;
-        let nz_tr = self.own_nonzero_tr;
-        let c_us = c as usize;
-        self.width = [c_us - 1, self.init_max.min(c - 1) as usize];
-        self.fill = [0; 2];
-        for p in 1..=c_us {
-            self.set_lost(p, self.rules(p));
-            self.push(p);
-        }
-        // Above the top layer there is only the rules' part of cap c + 1.
-        if i + 1 == sol.layers.len() {
-            for p in 1..=(c_us + 1) {
-                let rules = self.rules(p);
-                if let Some(slot) = self.above.get_mut(p) {
-                    *slot = rules;
+            // The pile's losses, now that every layer of it is known (its moves
+            // read only lower piles).
+            if s > c {
+                for x in 0..r {
+                    for y in 0..r {
+                        for f in 0..2 {
+                            let (b, slot) = layer(x, y, f);
+                            if !bit(cur, at, b) {
+                                if let Some(l) = last.get_mut(slot) {
+                                    *l = s;
+                                }
+                            }
+                        }
+                    }
                 }
             }
-        }
-        let cap_after_reset = self.init_max >= c;
-        let (stride, wpp) = (sol.stride, sol.words_per_pile);
-        let base = sol.layers.get(i).map_or(0, |l| l.1);
-        let piles = (hi as usize).saturating_sub(c_us);
-        let Some(out) = sol.bits.get_mut(base..base + piles * wpp) else {
-            return;
-        };
-        for (s, out) in ((c_us + 1)..=(hi as usize)).zip(out.chunks_exact_mut(wpp.max(1))) {
-            // Losses within reach: a-major / b-major, f = 0 / 1 of the reply layer.
-            let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
-            let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
-            // Taking exactly c: the opponent's position in the layer above.
-            let up = self.above.get(s - c_us).copied().unwrap_or_default();
-            let cap_nat = up[2] | ((up[3] << r) & full);
-            let cap_tr = up[0] | ((up[1] << 1) & nz_tr);
-            let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
-            let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
-            let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
-            let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
-            if cap_after_reset {
-                win_nat1 |= cap_nat;
-                win_tr1 |= cap_tr;
-            }
-            self.set_lost(
-                s,
-                [
-                    !win_nat0 & full,
-                    !win_nat1 & full,
-                    !win_tr0 & full,
-                    !win_tr1 & full,
-                ],
-            );
-            self.push(s);
-            match out {
-                [one] => *one = win_nat0 | (win_nat1 << stride),
-                [nat0, nat1, ..] => (*nat0, *nat1) = (win_nat0, win_nat1),
-                [] => {}
-            }
-        }
-        core::mem::swap(&mut self.cur, &mut self.above);
-    }
-
-    /// The lost masks of window `w` (0: the cap's, 1: after a reset) over the
-    /// piles just below `s`.
-    fn window(&self, w: usize, s: usize) -> [u64; 4] {
-        let width = self.width.get(w).copied().unwrap_or(0);
-        if width == 0 {
-            return [0; 4];
-        }
-        let a = self.slot(s - width).and_then(|slot| slot.suf.get(w));
-        let b = self.slot(s - 1).and_then(|slot| slot.pre.get(w));
-        match (a, b) {
-            (Some(a), Some(b)) => core::array::from_fn(|j| a[j] | b[j]),
-            _ => [0; 4],
-        }
-    }
-
-    /// Pile `p`'s lost masks were just set: extend both windows' ORs.
-    fn push(&mut self, p: usize) {
-        let lost = self.lost(p);
-        for w in 0..2 {
-            self.push_window(w, p, lost);
-        }
-    }
-
-    /// Extend window `w`'s ORs by pile `p`, whose lost masks are `lost`.
-    fn push_window(&mut self, w: usize, p: usize, lost: [u64; 4]) {
-        let mask = self.ring_mask;
-        let (Some(&width), Some(fill)) = (self.width.get(w), self.fill.get(w)) else {
-            return;
-        };
-        if width == 0 {
-            return;
-        }
-        let fill = *fill + 1;
-        let prev = match self.slot(p - 1).and_then(|slot| slot.pre.get(w)) {
-            Some(pre) if fill > 1 => *pre,
-            _ => [0; 4],
-        };
-        if let Some(pre) = self.ring.get_mut(p & mask).and_then(|s| s.pre.get_mut(w)) {
-            *pre = core::array::from_fn(|j| prev[j] | lost[j]);
-        }
-        if fill == width {
-            let mut acc = [0u64; 4];
-            for q in (p + 1 - width..=p).rev() {
-                let lost = self.lost(q);
-                acc = core::array::from_fn(|j| acc[j] | lost[j]);
-                if let Some(suf) = self.ring.get_mut(q & mask).and_then(|s| s.suf.get_mut(w)) {
-                    *suf = acc;
-                }
-            }
-        }
-        if let Some(f) = self.fill.get_mut(w) {
-            *f = if fill == width { 0 } else { fill };
         }
     }
 }
@@ -861,6 +668,7 @@ impl MaskSolver {
 /// The capless game (see [`Position::capless_wins`]) tabulated by a plain window DP
 /// over piles, for the solver's inner loop. Beyond `M (x + y + 1)` stones nobody can
 /// finish before someone runs out of resets, and the mover wins iff `x > y`.
+#[derive(Debug)]
 struct CaplessTable {
     init_max: u32,
     r: usize,

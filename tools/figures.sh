@@ -72,27 +72,29 @@ supernim() {
   cargo build --release --quiet -p nimbot-cli --bin nimbot
   local arena=(target/release/nimbot arena --game super-nim --cap 200)
   local titles=() cmds=() logs=() pids=() i
-  titles+=("Super-Nim: what the rules reach (random against random)")
-  cmds+=("${arena[*]} --player random --opponent random --games 10000")
-  titles+=("Super-Nim: 1,000 host games against random (the boards' search)")
-  cmds+=("${arena[*]} --player search --opponent random --games 1000")
-  titles+=("Super-Nim: the boards' search against greedy")
-  cmds+=("${arena[*]} --player search --opponent greedy --games 200")
-  titles+=("Super-Nim: the host's player against greedy, no model of it")
-  cmds+=("${arena[*]} --player perfect --model none --opponent greedy --games 200 --audit 24")
-  titles+=("Super-Nim: the host's player against greedy, with its model")
-  cmds+=("${arena[*]} --player perfect --model greedy --opponent greedy --games 200 --audit 24")
+  # A run: its title, then its command.
+  job() { titles+=("$1"); cmds+=("$2"); }
+  job "Super-Nim: what the rules reach (random against random)" \
+    "${arena[*]} --player random --opponent random --games 10000"
+  job "Super-Nim: 1,000 host games against random (the boards' search)" \
+    "${arena[*]} --player search --opponent random --games 1000"
+  job "Super-Nim: the boards' search against greedy" \
+    "${arena[*]} --player search --opponent greedy --games 200"
+  job "Super-Nim: the host's player against greedy, no model of it" \
+    "${arena[*]} --player perfect --model none --opponent greedy --games 200 --audit 24"
+  job "Super-Nim: the host's player against greedy, with its model" \
+    "${arena[*]} --player perfect --model greedy --opponent greedy --games 200 --audit 24"
   # Over the line protocol (docs/protocol.md), as a tournament plays: nimbot's
   # `serial` against opponents written from the seed's rules.
   local wire=(python3 tools/supernim_protocol.py target/release/nimbot --cap 200)
-  titles+=("Super-Nim over the line protocol: the host's player against greedy")
-  cmds+=("${wire[*]} --opponent greedy --games 200")
-  titles+=("Super-Nim over the line protocol: the boards' search against greedy")
-  cmds+=("${wire[*]} --opponent greedy --games 200 --player search")
-  titles+=("Super-Nim over the line protocol: the host's player against random")
-  cmds+=("${wire[*]} --opponent random --games 200")
-  titles+=("Super-Nim: the exact solver's speed (the small starts at cap 20)")
-  cmds+=("target/release/nimbot bench --supernim 20 --runs 3")
+  job "Super-Nim over the line protocol: the host's player against greedy" \
+    "${wire[*]} --opponent greedy --games 200"
+  job "Super-Nim over the line protocol: the boards' search against greedy" \
+    "${wire[*]} --opponent greedy --games 200 --player search"
+  job "Super-Nim over the line protocol: the host's player against random" \
+    "${wire[*]} --opponent random --games 200"
+  job "Super-Nim: the exact solver's speed (the small starts at cap 20)" \
+    "target/release/nimbot bench --supernim 20 --runs 3"
   for i in "${!cmds[@]}"; do
     step "${titles[$i]}: ${cmds[$i]}"
     logs+=("$(mktemp)")
@@ -163,31 +165,59 @@ if [ "$MODE" = web ]; then
 fi
 
 # The windowed solver against the full one: `nimbot-table generate` under
-# /usr/bin/time for each box (N R M), the full solver only where its bit array fits
-# comfortably (FULL_UP_TO positions); one line each, with the load average.
+# /usr/bin/time for each box (N,R,M): on every core, on one core where
+# ONE_THREAD_BOXES lists the box (the parallel speedup), and the full solver where
+# its bit array fits (FULL_UP_TO stored positions). Each line gives the wall time,
+# the CPU time (user + sys), the peak memory, the table and the load average as the
+# run ended: other work on the machine stretches the wall time, not the CPU time.
+# Every windowed table is checked by `verify` (the fresh-solve comparison covers
+# every position; the one-ply pass one pile a cap). N = 10^7 runs only with
+# SOLVERS_BIG=1 (a quarter of an hour or more on 2 cores); without it the page's
+# last measured 10^7 lines are kept. Then the tiny binary's solve of N = 10^6
+# beyond its table (`new` on the line protocol, within its 64 MiB default).
 SOLVERS_TITLE="Solvers: time and peak memory of nimbot-table generate"
-SOLVER_BOXES=${SOLVER_BOXES:-"100000,4,3 1000000,4,3 10000000,4,3 100000,16,3 100000,4,100 100000,7,10"}
+SOLVER_BOXES=${SOLVER_BOXES:-"100000,4,3 1000000,4,3 100000,16,3 100000,4,100"}
+BIG_BOX="10000000,4,3"
+[ "${SOLVERS_BIG:-0}" = 1 ] && SOLVER_BOXES="$SOLVER_BOXES $BIG_BOX"
+ONE_THREAD_BOXES=${ONE_THREAD_BOXES:-"1000000,4,3"}
 FULL_UP_TO=${FULL_UP_TO:-50000000000}
+solver_run() {
+  local label=$1 n=$2 r=$3 m=$4 tmp=$5 out positions
+  shift 5
+  out=$( { /usr/bin/time -f 'TIME %e %U %S %M' target/release/nimbot-table generate \
+    -n "$n" -r "$r" -m "$m" -o "$tmp/t.nimt" "$@"; } 2>&1 </dev/null)
+  positions=$(grep -oE 'for [0-9,]+ positions' <<<"$out" | tr -dc 0-9)
+  grep '^TIME' <<<"$out" | awk -v what="N=$n R=$r M=$m $label" -v table="$(stat -c %s "$tmp/t.nimt")" \
+    -v load="$(cut -d' ' -f1-3 /proc/loadavg)" -v cmd="generate -n $n -r $r -m $m $*" \
+    '{ printf "%s: wall %.1f s, CPU %.1f s, peak %.0f MB, table %s bytes, load %s (%s)\n", what, $2, $3 + $4, $5 / 1024, table, load, cmd }'
+  echo "${positions:-0}" >"$tmp/positions"
+}
 solvers() {
   cargo build --release --quiet -p nimbot-tools
-  local out b n r m solver positions line tmp
+  local tmp b n r m positions
   tmp=$(mktemp -d)
+  echo "machine: $(nproc) cores, load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
   for b in $SOLVER_BOXES; do
     IFS=, read -r n r m <<<"$b"
-    for solver in windowed full; do
-      out=$(target/release/nimbot-table generate -n "$n" -r "$r" -m "$m" -o "$tmp/t.nimt" --solver "$solver" 2>&1 >/dev/null <<<"" | tail -1 || true)
-      if [ "$solver" = full ]; then
-        positions=$(grep -oE 'for [0-9,]+ positions' <<<"$out" | tr -dc 0-9)
-        [ "${positions:-0}" -le "$FULL_UP_TO" ] || { echo "N=$n R=$r M=$m full: not run ($positions positions)"; continue; }
-      fi
-      line=$( { /usr/bin/time -f '%e s, peak %M KB' target/release/nimbot-table generate \
-        -n "$n" -r "$r" -m "$m" -o "$tmp/t.nimt" --solver "$solver" -q; } 2>&1 | tail -1)
-      echo "N=$n R=$r M=$m $solver: $line, table $(stat -c %s "$tmp/t.nimt") bytes, load $(cut -d' ' -f1-3 /proc/loadavg)"
-      if [ "$solver" = windowed ]; then
-        target/release/nimbot-table verify -q --every 1000 "$tmp/t.nimt" >/dev/null
-      fi
-    done
+    solver_run "windowed, $(nproc) threads" "$n" "$r" "$m" "$tmp"
+    positions=$(cat "$tmp/positions")
+    target/release/nimbot-table verify -q --every "$n" "$tmp/t.nimt" | sed "s|$tmp/t.nimt|the table|"
+    if [[ " $ONE_THREAD_BOXES " == *" $b "* ]]; then
+      solver_run "windowed, 1 thread" "$n" "$r" "$m" "$tmp" --threads 1
+    fi
+    if [ "$positions" -le "$FULL_UP_TO" ]; then
+      solver_run "full" "$n" "$r" "$m" "$tmp" --solver full
+    else
+      echo "N=$n R=$r M=$m full: not run ($positions stored positions, one bit each)"
+    fi
   done
+  if [[ " $SOLVER_BOXES " != *" $BIG_BOX "* ]]; then
+    echo "N = 10^7 not run this time (SOLVERS_BIG=1 runs it); its last lines on the page:"
+    awk '/^## /{on = ($0 ~ /^## Solvers/)} on && /^N=10000000 /' "$OUT"
+  fi
+  tools/tiny.sh build >/dev/null
+  printf 'new 1000000 4 3 second\nend\n' | { /usr/bin/time -f 'TIME %e %U %S %M' target/tiny/nimbot serial >/dev/null; } 2>&1 |
+    awk -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '/^TIME/ { printf "tiny binary, new 1000000 4 3 second (a solve beyond its table, 64 MiB default): wall %.1f s, CPU %.1f s, peak %.0f MB, load %s\n", $2, $3 + $4, $5 / 1024, load }'
   rm -rf "$tmp"
 }
 if [ "$MODE" = solvers ]; then

@@ -20,7 +20,14 @@
 
 use alloc::vec::Vec;
 
-use super::{filled, storage, CaplessTable, SolveBox, SolveError, WindowOrs};
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+mod shared;
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use shared::SharedSolve;
+
+#[cfg(not(feature = "small-solver"))]
+use super::ScalarCap;
+use super::{filled, storage, CaplessTable, SolveBox, SolveError};
 use crate::geometry::{highest_pile, keys_per_cap};
 
 /// Where the windowed solver hands its values: caps from the top, each cap's piles
@@ -87,6 +94,57 @@ impl PileBits {
 /// Piles handed to the sink at once.
 const BLOCK: usize = 4096;
 
+/// What a cap reads of the cap above and leaves for the cap below: per pile, the
+/// positions the mover wins by taking exactly the cap (see [`Window::cap_take`]),
+/// rewritten in place; and, when several threads solve caps at once
+/// ([`SharedSolve`]), how far each cap has got.
+trait Above {
+    /// The entry of pile `p` (nothing won that way outside the array).
+    fn entry(&self, p: usize) -> [u64; 2];
+    /// Set the entry of pile `p`.
+    fn set_entry(&mut self, p: usize, v: [u64; 2]);
+    /// Wait until the cap above `cap` has solved its pile `step` (and so rewritten
+    /// the entry cap `cap` reads at step `step - 1`); returns the step it has
+    /// reached, `usize::MAX` once it is done.
+    fn wait(&mut self, cap: u32, step: usize) -> Result<usize, SolveError>;
+    /// Cap `cap` has solved its piles up to `step` (`usize::MAX`: all, its
+    /// entries all rewritten).
+    fn publish(&mut self, cap: u32, step: usize);
+}
+
+/// One thread: the caps one after another, nothing to wait for.
+impl Above for Vec<[u64; 2]> {
+    #[inline]
+    fn entry(&self, p: usize) -> [u64; 2] {
+        self.as_slice().get(p).copied().unwrap_or_default()
+    }
+
+    #[inline]
+    fn set_entry(&mut self, p: usize, v: [u64; 2]) {
+        if let Some(slot) = self.get_mut(p) {
+            *slot = v;
+        }
+    }
+
+    #[inline]
+    fn wait(&mut self, _: u32, _: usize) -> Result<usize, SolveError> {
+        Ok(usize::MAX)
+    }
+
+    #[inline]
+    fn publish(&mut self, _: u32, _: usize) {}
+}
+
+/// Whether a window this wide (at most 4 piles: the one after a reset, for small
+/// M) is ORed pile by pile rather than through prefix and suffix ORs, which cost
+/// more for it; the tiny binary (`small-solver`) keeps one way for all.
+const fn direct(width: usize) -> bool {
+    !cfg!(feature = "small-solver") && width <= 4
+}
+
+/// Piles between two reports of a cap's progress to the cap below it.
+const PUBLISH: usize = 256;
+
 /// Solve every position of `bx` and hand the values to `sink` (see [`PileSink`]),
 /// calling `progress(done, total)` (stored positions) after each cap.
 ///
@@ -114,9 +172,10 @@ pub fn solve_windowed(
     let hi_of = |c: u32| highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
     if r * r <= 64 {
         let mut w = Window::new(&bx, &capless, c_top)?;
+        let mut above = filled(bx.n_max as usize + 2, [0u64; 2])?;
         for c in (bx.c_min..=c_top).rev() {
             let hi = hi_of(c);
-            w.solve_cap(c, hi, c == c_top, sink)?;
+            w.solve_cap(c, hi, c == c_top, &mut above, sink)?;
             step(c, hi);
         }
     } else {
@@ -125,9 +184,8 @@ pub fn solve_windowed(
     Ok(())
 }
 
-/// The caps of a box with more than 7 resets, position by position (left out
-/// with feature `small-solver`).
-#[cfg(not(feature = "small-solver"))]
+/// The caps of a box with more than 7 resets, position by position (refused
+/// with feature `small-solver`, which leaves that path out).
 fn solve_wide(
     bx: &SolveBox,
     c_top: u32,
@@ -135,25 +193,22 @@ fn solve_wide(
     sink: &mut dyn PileSink,
     step: &mut dyn FnMut(u32, u32),
 ) -> Result<(), SolveError> {
-    let mut s = Scalar::new(bx)?;
-    for c in (bx.c_min..=c_top).rev() {
-        let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
-        s.solve_cap(c, hi, capless, sink)?;
-        step(c, hi);
+    #[cfg(feature = "small-solver")]
+    {
+        let _ = (bx, c_top, capless, sink, step);
+        Err(SolveError::TooManyResets)
     }
-    Ok(())
-}
-
-/// With feature `small-solver` a box with more than 7 resets is refused.
-#[cfg(feature = "small-solver")]
-fn solve_wide(
-    _: &SolveBox,
-    _: u32,
-    _: &CaplessTable,
-    _: &mut dyn PileSink,
-    _: &mut dyn FnMut(u32, u32),
-) -> Result<(), SolveError> {
-    Err(SolveError::TooManyResets)
+    #[cfg(not(feature = "small-solver"))]
+    {
+        let mut s = Scalar::new(bx)?;
+        for c in (bx.c_min..=c_top).rev() {
+            let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+            let cap = ScalarCap { bx, capless, c, hi };
+            s.solve_cap(cap, sink)?;
+            step(c, hi);
+        }
+        Ok(())
+    }
 }
 
 /// Bytes [`solve_windowed`] takes at its peak for `bx` (a valid box), besides what
@@ -168,16 +223,32 @@ pub(super) fn work_bytes(bx: &SolveBox) -> u64 {
     let words = words as u64;
     if r * r <= 64 {
         let ring = (2 * c_top + 2).next_power_of_two();
-        let slot = core::mem::size_of::<WindowOrs>() as u64 + 32;
+        let slot = 2 * core::mem::size_of::<WindowOrs>() as u64 + 32;
         piles * 16 + ring * slot + (c_top + 3) * 16 + BLOCK as u64 * words * 8 + capless
     } else {
         2 * piles * words * 8 + capless
     }
 }
 
-/// The mask path's state (see [`super::MaskSolver`], whose recurrence it runs):
-/// the lost masks of the cap being solved in a ring, and for the cap above what
-/// taking exactly the cap reads.
+/// The prefix and suffix ORs of one sliding window at one pile, for the four
+/// lost masks (a cache line: each window has a ring of its own, so that the
+/// cap's window, read every pile, does not share its lines with the other).
+#[derive(Clone, Copy, Debug, Default)]
+struct WindowOrs {
+    pre: [u64; 4],
+    suf: [u64; 4],
+}
+
+/// The mask path's state: the lost masks of the cap being solved in a ring, and
+/// the sliding-window ORs over them.
+///
+/// Per pile it keeps four lost masks `[a-major f=0, a-major f=1, b-major f=0,
+/// b-major f=1]` (bit `a (R+1) + b`, or `b (R+1) + a`), so that "the layer with
+/// the resets swapped" is a plain bit position and the reset move a shift. The
+/// "loss among the last `w` piles" masks come from sliding-window ORs: piles are
+/// cut into blocks of `w`, and a window is the suffix OR of one block and the
+/// prefix OR of the next (van Herk / Gil-Werman), O(1) a pile, kept in a ring of
+/// the last few blocks so that the work stays in cache.
 struct Window {
     r: usize,
     init_max: u32,
@@ -189,12 +260,9 @@ struct Window {
     /// Lost masks `[a-major f=0, a-major f=1, b-major f=0, b-major f=1]` of the
     /// cap's recent piles, at `p & ring_mask`.
     lost: Vec<[u64; 4]>,
-    ors: Vec<WindowOrs>,
+    /// Per window (0: the cap's, 1: after a reset): its ORs, at `p & ring_mask`.
+    ors: [Vec<WindowOrs>; 2],
     ring_mask: usize,
-    /// Per pile of the cap above (then, as they are rewritten, of this cap): the
-    /// positions the mover wins by taking exactly the cap, without and with a
-    /// reset, as what the reply layer loses.
-    above: Vec<[u64; 2]>,
     width: [usize; 2],
     fill: [usize; 2],
     stride: usize,
@@ -234,9 +302,11 @@ impl Window {
             own_nonzero_tr,
             capless: lost,
             lost: filled(ring, [0; 4])?,
-            ors: filled(ring, WindowOrs::default())?,
+            ors: [
+                filled(ring, WindowOrs::default())?,
+                filled(ring, WindowOrs::default())?,
+            ],
             ring_mask: ring - 1,
-            above: filled(bx.n_max as usize + 2, [0; 2])?,
             width: [0; 2],
             fill: [0; 2],
             stride,
@@ -275,19 +345,20 @@ impl Window {
     }
 
     /// Pile `p` of the cap being solved replaces pile `p` of the cap above.
-    fn retire(&mut self, p: usize) {
-        let take = self.cap_take(self.lost_at(p));
-        if let Some(slot) = self.above.get_mut(p) {
-            *slot = take;
-        }
+    #[inline]
+    fn retire(&self, p: usize, above: &mut impl Above) {
+        above.set_entry(p, self.cap_take(self.lost_at(p)));
     }
 
-    /// Solve cap `c` (piles `c + 1 ..= hi`); `top`: no cap above it is stored.
+    /// Solve cap `c` (piles `c + 1 ..= hi`); `top`: no cap above it is stored;
+    /// `above`: what taking exactly the cap reads, of the cap above, per pile (see
+    /// [`Above`]).
     fn solve_cap(
         &mut self,
         c: u32,
         hi: u32,
         top: bool,
+        above: &mut impl Above,
         sink: &mut dyn PileSink,
     ) -> Result<(), SolveError> {
         let r = self.r;
@@ -299,52 +370,55 @@ impl Window {
         if top {
             // Above the top cap there is only the rules' part of cap c + 1.
             for p in 1..=(c_us + 1) {
-                let take = self.cap_take(self.rules(p));
-                if let Some(slot) = self.above.get_mut(p) {
-                    *slot = take;
-                }
+                above.set_entry(p, self.cap_take(self.rules(p)));
             }
-        }
-        for p in 1..=c_us {
-            self.set_lost(p, self.rules(p));
-            self.push(p);
         }
         let cap_after_reset = self.init_max >= c;
         let (stride, wpp) = (self.stride, self.wpp);
         let mut first = c + 1;
         let mut filled_piles = 0usize;
-        for s in (c_us + 1)..=(hi as usize) {
-            let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
-            let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
-            // Taking exactly c: the opponent's position in the cap above, read for
-            // the last time here, so this cap's pile s - c takes its place.
-            let [cap_nat, cap_tr] = self.above.get(s - c_us).copied().unwrap_or_default();
-            self.retire(s - c_us);
-            let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
-            let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
-            let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
-            let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
-            if cap_after_reset {
-                win_nat1 |= cap_nat;
-                win_tr1 |= cap_tr;
-            }
-            self.set_lost(
-                s,
+        let mut ready = 0;
+        // Piles up to c are the rules' (one push for all piles: the tiny binary
+        // carries it once).
+        for s in 1..=(hi as usize).max(c_us) {
+            let lost = if s <= c_us {
+                self.rules(s)
+            } else {
+                if s >= ready {
+                    ready = above.wait(c, s + 1)?;
+                }
+                let [a_n0, a_n1, a_t0, a_t1] = self.window(0, s);
+                let [b_n0, b_n1, b_t0, b_t1] = self.window(1, s);
+                // Taking exactly c: the opponent's position in the cap above, read
+                // for the last time here, so this cap's pile s - c takes its place.
+                let [cap_nat, cap_tr] = above.entry(s - c_us);
+                self.retire(s - c_us, above);
+                let win_nat0 = (a_t0 | ((a_t1 << r) & full) | cap_nat) & full;
+                let mut win_nat1 = b_t0 | ((b_t1 << r) & full);
+                let win_tr0 = a_n0 | ((a_n1 << 1) & nz_tr) | cap_tr;
+                let mut win_tr1 = b_n0 | ((b_n1 << 1) & nz_tr);
+                if cap_after_reset {
+                    win_nat1 |= cap_nat;
+                    win_tr1 |= cap_tr;
+                }
+                let at = filled_piles * wpp;
+                match self.out.get_mut(at..at + wpp) {
+                    Some([one]) => *one = win_nat0 | (win_nat1 << stride),
+                    Some([nat0, nat1, ..]) => (*nat0, *nat1) = (win_nat0, win_nat1),
+                    _ => {}
+                }
+                filled_piles += 1;
                 [
                     !win_nat0 & full,
                     !win_nat1 & full,
                     !win_tr0 & full,
                     !win_tr1 & full,
-                ],
-            );
-            self.push(s);
-            let at = filled_piles * wpp;
-            match self.out.get_mut(at..at + wpp) {
-                Some([one]) => *one = win_nat0 | (win_nat1 << stride),
-                Some([nat0, nat1, ..]) => (*nat0, *nat1) = (win_nat0, win_nat1),
-                _ => {}
+                ]
+            };
+            self.push(s, lost);
+            if s % PUBLISH == 0 && s > c_us {
+                above.publish(c, s);
             }
-            filled_piles += 1;
             if filled_piles == BLOCK {
                 sink.piles(c, first, self.out.get(..BLOCK * wpp).unwrap_or(&[]))?;
                 first += BLOCK as u32;
@@ -357,8 +431,9 @@ impl Window {
         // The piles not yet read by this cap take their places too.
         let lowest_left = (hi as usize).saturating_sub(c_us) + 1;
         for p in lowest_left..=(hi as usize) {
-            self.retire(p);
+            self.retire(p, above);
         }
+        above.publish(c, usize::MAX);
         sink.cap_done(c)
     }
 
@@ -369,46 +444,54 @@ impl Window {
         if width == 0 {
             return [0; 4];
         }
+        if direct(width) {
+            let mut acc = [0u64; 4];
+            for q in s - width..s {
+                let lost = self.lost_at(q);
+                acc = core::array::from_fn(|j| acc[j] | lost[j]);
+            }
+            return acc;
+        }
         let mask = self.ring_mask;
-        let a = self.ors.get((s - width) & mask).and_then(|o| o.suf.get(w));
-        let b = self.ors.get((s - 1) & mask).and_then(|o| o.pre.get(w));
+        let ors = self.ors.get(w);
+        let a = ors.and_then(|o| o.get((s - width) & mask)).map(|o| &o.suf);
+        let b = ors.and_then(|o| o.get((s - 1) & mask)).map(|o| &o.pre);
         match (a, b) {
             (Some(a), Some(b)) => core::array::from_fn(|j| a[j] | b[j]),
             _ => [0; 4],
         }
     }
 
-    /// Pile `p`'s lost masks were just set: extend both windows' ORs.
-    fn push(&mut self, p: usize) {
-        let lost = self.lost_at(p);
+    /// Pile `p` has lost masks `lost`: keep them and extend both windows' ORs
+    /// (from the value, not from memory: reading back what was just stored word
+    /// by word stalls the load; so inlined, the value stays in registers).
+    #[inline(always)]
+    fn push(&mut self, p: usize, lost: [u64; 4]) {
+        self.set_lost(p, lost);
         let mask = self.ring_mask;
-        for w in 0..2 {
-            let (Some(&width), Some(&fill)) = (self.width.get(w), self.fill.get(w)) else {
-                continue;
-            };
-            if width == 0 {
+        let recent = &self.lost;
+        for ((ors, &width), fill) in self.ors.iter_mut().zip(&self.width).zip(&mut self.fill) {
+            if direct(width) {
                 continue;
             }
-            let fill = fill + 1;
-            let prev = match self.ors.get((p - 1) & mask).and_then(|o| o.pre.get(w)) {
-                Some(pre) if fill > 1 => *pre,
+            *fill += 1;
+            let prev = match ors.get((p - 1) & mask) {
+                Some(o) if *fill > 1 => o.pre,
                 _ => [0; 4],
             };
-            if let Some(pre) = self.ors.get_mut(p & mask).and_then(|o| o.pre.get_mut(w)) {
-                *pre = core::array::from_fn(|j| prev[j] | lost[j]);
+            if let Some(o) = ors.get_mut(p & mask) {
+                o.pre = core::array::from_fn(|j| prev[j] | lost[j]);
             }
-            if fill == width {
+            if *fill == width {
+                *fill = 0;
                 let mut acc = [0u64; 4];
                 for q in (p + 1 - width..=p).rev() {
-                    let lost = self.lost_at(q);
+                    let lost = recent.get(q & mask).copied().unwrap_or_default();
                     acc = core::array::from_fn(|j| acc[j] | lost[j]);
-                    if let Some(suf) = self.ors.get_mut(q & mask).and_then(|o| o.suf.get_mut(w)) {
-                        *suf = acc;
+                    if let Some(o) = ors.get_mut(q & mask) {
+                        o.suf = acc;
                     }
                 }
-            }
-            if let Some(f) = self.fill.get_mut(w) {
-                *f = if fill == width { 0 } else { fill };
             }
         }
     }
@@ -418,8 +501,6 @@ impl Window {
 /// cap being solved and of the cap above, whole.
 #[cfg(not(feature = "small-solver"))]
 struct Scalar {
-    bx: SolveBox,
-    stride: usize,
     wpp: usize,
     /// The cap above's piles `c + 2 ..` (of that cap's `c`), `wpp` words each.
     above: Vec<u64>,
@@ -434,12 +515,10 @@ struct Scalar {
 #[cfg(not(feature = "small-solver"))]
 impl Scalar {
     fn new(bx: &SolveBox) -> Result<Self, SolveError> {
-        let (stride, wpp) = storage(bx.resets);
+        let (_, wpp) = storage(bx.resets);
         let piles = bx.n_max as usize + 1;
         let r = usize::from(bx.resets) + 1;
         Ok(Scalar {
-            bx: *bx,
-            stride,
             wpp,
             above: filled(piles * wpp, 0)?,
             cur: filled(piles * wpp, 0)?,
@@ -448,85 +527,11 @@ impl Scalar {
         })
     }
 
-    fn bit(words: &[u64], at: usize, b: usize) -> bool {
-        words
-            .get(at + b / 64)
-            .is_some_and(|w| w >> (b % 64) & 1 == 1)
-    }
-
-    fn solve_cap(
-        &mut self,
-        c: u32,
-        hi: u32,
-        capless: &CaplessTable,
-        sink: &mut dyn PileSink,
-    ) -> Result<(), SolveError> {
-        let m = self.bx.init_max;
-        let r = usize::from(self.bx.resets) + 1;
-        let (stride, wpp) = (self.stride, self.wpp);
-        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
-        let piles = (hi - c) as usize;
-        if let Some(cur) = self.cur.get_mut(..piles * wpp) {
-            cur.fill(0);
-        }
-        for s in c..=hi {
-            let at = (s.saturating_sub(c + 1)) as usize * wpp;
-            for x in 0..r {
-                for y in 0..r {
-                    for f in 0..2 {
-                        let (b, slot) = layer(x, y, f);
-                        if s == c {
-                            let l = if f == 0 {
-                                0
-                            } else {
-                                (1..=c)
-                                    .rev()
-                                    .find(|&p| !capless.wins(p, x as u8, y as u8))
-                                    .unwrap_or(0)
-                            };
-                            if let Some(slot) = self.last.get_mut(slot) {
-                                *slot = l;
-                            }
-                            continue;
-                        }
-                        let last_at = |x: usize, y: usize, f: usize| {
-                            self.last.get(layer(x, y, f).1).copied().unwrap_or(0)
-                        };
-                        let limit = if f == 1 { m } else { c };
-                        let lo = s - limit.min(c - 1);
-                        let mut win =
-                            last_at(y, x, 0) >= lo || (x > 0 && last_at(y, x - 1, 1) >= lo);
-                        if !win && limit >= c {
-                            let s2 = s - c;
-                            if s2 <= c + 1 {
-                                win = x > 0 && !capless.wins(s2, y as u8, (x - 1) as u8);
-                            } else if self.has_above {
-                                let up = (s2 - c - 2) as usize * wpp;
-                                win = !Self::bit(&self.above, up, layer(y, x, 0).0)
-                                    || (x > 0 && !Self::bit(&self.above, up, layer(y, x - 1, 1).0));
-                            }
-                        }
-                        if let Some(w) = self.cur.get_mut(at + b / 64) {
-                            *w |= u64::from(win) << (b % 64);
-                        }
-                    }
-                }
-            }
-            if s > c {
-                for x in 0..r {
-                    for y in 0..r {
-                        for f in 0..2 {
-                            let (b, slot) = layer(x, y, f);
-                            if !Self::bit(&self.cur, at, b) {
-                                if let Some(l) = self.last.get_mut(slot) {
-                                    *l = s;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    fn solve_cap(&mut self, cap: ScalarCap<'_>, sink: &mut dyn PileSink) -> Result<(), SolveError> {
+        let (c, wpp) = (cap.c, self.wpp);
+        let above = self.has_above.then_some(self.above.as_slice());
+        cap.solve(&mut self.last, &mut self.cur, above);
+        let piles = (cap.hi - c) as usize;
         let mut at = 0;
         while at < piles {
             let end = (at + BLOCK).min(piles);
@@ -576,11 +581,9 @@ mod tests {
         }
     }
 
-    /// The windowed solver against the full one, bit for bit, on boxes of every
-    /// shape: no resets, M = 1, the mask path's widest (7 resets) and the
-    /// per-position path (8 and 9), caps starting above M.
-    #[test]
-    fn windowed_equals_the_full_solver_bit_for_bit() {
+    /// Boxes of every shape: no resets, M = 1, the mask path's widest (7 resets)
+    /// and the per-position path (8 and 9), caps starting above M.
+    fn sample_boxes() -> Vec<SolveBox> {
         let mut boxes = Vec::new();
         for (n, r, m) in [
             (1, 0, 1),
@@ -612,8 +615,27 @@ mod tests {
                 c_min: c,
             });
         }
-        for bx in boxes {
-            let full = Solution::solve(bx).unwrap();
+        boxes
+    }
+
+    /// Every cap of `bx` (lowest first, with its piles' words) equals the
+    /// position-by-position solution's.
+    fn assert_full(bx: SolveBox, caps: &[(u32, Vec<u64>)]) {
+        let full = Solution::solve_by(bx, &mut |_, _| {}, false).unwrap();
+        let wpp = full.words_per_pile;
+        assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
+        for (i, (c, words)) in caps.iter().enumerate() {
+            let (hi, off) = full.layers[i];
+            assert_eq!(*c, bx.c_min + i as u32);
+            let n = (hi - c) as usize * wpp;
+            assert_eq!(&full.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+        }
+    }
+
+    /// The windowed solver against the position-by-position one, bit for bit.
+    #[test]
+    fn windowed_equals_the_position_path_bit_for_bit() {
+        for bx in sample_boxes() {
             let mut keep = Keep::default();
             let mut seen = 0;
             solve_windowed(bx, &mut keep, &mut |done, total| {
@@ -622,15 +644,79 @@ mod tests {
             })
             .unwrap();
             assert_eq!(seen, bx.stored_positions(), "{bx:?}");
-            let wpp = full.words_per_pile;
             let mut caps = keep.caps;
             caps.reverse();
-            assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
-            for (i, (c, words)) in caps.iter().enumerate() {
-                let (hi, off) = full.layers[i];
-                assert_eq!(*c, bx.c_min + i as u32);
-                let n = (hi - c) as usize * wpp;
-                assert_eq!(&full.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+            assert_full(bx, &caps);
+        }
+    }
+
+    /// Keeps the caps one thread of a shared solve is handed (whole caps, from
+    /// the top, not consecutive ones).
+    struct Caps {
+        wpp: usize,
+        caps: Vec<(u32, Vec<u64>)>,
+        open: Option<(u32, u32)>,
+    }
+
+    impl PileSink for Caps {
+        fn piles(&mut self, cap: u32, first: u32, words: &[u64]) -> Result<(), SolveError> {
+            match self.open {
+                None => {
+                    assert_eq!(first, cap + 1, "a cap from its first pile");
+                    assert!(self.caps.last().is_none_or(|l| l.0 > cap), "caps down");
+                    self.caps.push((cap, Vec::new()));
+                }
+                Some((c, next)) => assert_eq!((c, next), (cap, first), "piles upward"),
+            }
+            let piles = words.len() / self.wpp;
+            self.open = Some((cap, first + piles as u32));
+            self.caps.last_mut().unwrap().1.extend_from_slice(words);
+            Ok(())
+        }
+
+        fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
+            // A cap without stored piles is handed over by its end alone.
+            if self.caps.last().is_none_or(|l| l.0 != cap) {
+                self.caps.push((cap, Vec::new()));
+            }
+            self.open = None;
+            Ok(())
+        }
+    }
+
+    /// A solve shared by 1 to 4 threads gives the position-by-position values,
+    /// and its progress reaches every stored position.
+    #[test]
+    fn a_shared_solve_equals_the_position_path_bit_for_bit() {
+        use core::sync::atomic::{AtomicU64, Ordering};
+        for bx in sample_boxes() {
+            for threads in 1..=4 {
+                let shared = SharedSolve::new(bx).unwrap();
+                let seen = AtomicU64::new(0);
+                let mut sinks: Vec<Caps> = (0..threads)
+                    .map(|_| Caps {
+                        wpp: PileBits::new(bx.resets).words(),
+                        caps: Vec::new(),
+                        open: None,
+                    })
+                    .collect();
+                std::thread::scope(|scope| {
+                    for sink in sinks.iter_mut() {
+                        let (shared, seen) = (&shared, &seen);
+                        scope.spawn(move || {
+                            shared
+                                .work(sink, &mut std::thread::yield_now, &mut |done, total| {
+                                    assert!(done <= total);
+                                    seen.fetch_max(done, Ordering::Relaxed);
+                                })
+                                .unwrap();
+                        });
+                    }
+                });
+                assert_eq!(seen.into_inner(), bx.stored_positions(), "{bx:?}");
+                let mut caps: Vec<_> = sinks.into_iter().flat_map(|s| s.caps).collect();
+                caps.sort_by_key(|c| c.0);
+                assert_full(bx, &caps);
             }
         }
     }

@@ -246,29 +246,6 @@ mod writer {
             Ok(())
         }
 
-        /// Append bits `from .. to` of `src`.
-        #[cfg(feature = "encode")]
-        pub(crate) fn append_range(
-            &mut self,
-            src: &BitWriter,
-            from: u64,
-            to: u64,
-        ) -> Result<(), SolveError> {
-            let mut at = from;
-            while at < to {
-                let width = (to - at).min(32) as u32;
-                let mut v = 0u64;
-                for i in 0..u64::from(width) {
-                    let bit = at + i;
-                    let byte = src.bytes().get((bit / 8) as usize).copied().unwrap_or(0);
-                    v |= u64::from(byte >> (bit % 8) & 1) << i;
-                }
-                self.push(v, width)?;
-                at += u64::from(width);
-            }
-            Ok(())
-        }
-
         /// Empty it, keeping its memory.
         pub(crate) fn clear(&mut self) {
             self.bytes.clear();

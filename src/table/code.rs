@@ -20,7 +20,9 @@ use super::format::Layout;
 use super::Table;
 use crate::geometry::{highest_pile, keys_per_cap};
 use crate::rules::{Params, Position};
-use crate::solver::{filled, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError};
+use crate::solver::{
+    filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
+};
 use crate::strategy::{DecideError, Oracle};
 use crate::value::Value;
 
@@ -156,8 +158,7 @@ pub(crate) fn write_tokens(out: &mut BitWriter, tokens: &[Token]) -> Result<(), 
 /// Bytes [`CapCoder::new`] reserves for `bx`, besides the tokens.
 pub(crate) fn fixed_bytes(bx: &SolveBox) -> u64 {
     let wpp = PileBits::new(bx.resets).words() as u64;
-    let d_max = u64::from(bx.resets) * (u64::from(bx.init_max) + 1);
-    let ring = d_max.min(u64::from(bx.n_max)) + 1;
+    let ring = copy_ring(bx) as u64;
     let layer = core::mem::size_of::<LayerTokens>() as u64;
     8 * wpp * (ring + 3 + 2 * u64::from(bx.resets)) + 64 * wpp * layer
 }
@@ -186,18 +187,16 @@ pub(crate) struct CapCoder<const COPIES: bool> {
     extras: BitWriter,
 }
 
-/// The delayed-copy check's state: the last `ring` piles' words, and per `m` the
-/// layers whose copy failed so far and the mask of the layers with that `m`;
-/// scratch for a shifted pile, a prefix's tokens and a token list's size.
+/// The delayed-copy check's state: the last `ring` piles before the current
+/// block, and per `m` the layers whose copy failed so far and the mask of the
+/// layers with that `m`; scratch for a prefix's tokens and a token list's size.
 #[derive(Debug)]
 struct CopyCheck {
-    history: Vec<u64>,
+    /// Oldest first: pile `t0 - k` (`t0` the block's first) at `ring - k`.
+    back: Vec<u64>,
     ring: usize,
-    /// The slot of the current pile (its offset modulo `ring`).
-    slot: usize,
     failed: Vec<u64>,
     masks: Vec<u64>,
-    shifted: Vec<u64>,
     head: LayerTokens,
     sizing: BitWriter,
 }
@@ -218,19 +217,104 @@ impl CopyCheck {
                 }
             }
         }
-        // The longest delay that can fall inside a cap, and one pile more.
-        let d_max = u64::from(r) * (u64::from(bx.init_max) + 1);
-        let ring = d_max.min(u64::from(bx.n_max)) as usize + 1;
+        let ring = copy_ring(bx);
         Ok(CopyCheck {
-            history: filled(ring * wpp, 0)?,
+            back: filled(ring * wpp, 0)?,
             ring,
-            slot: 0,
             failed: filled(wpp * usize::from(r), 0)?,
             masks,
-            shifted: filled(wpp, 0)?,
             head: LayerTokens::default(),
             sizing: BitWriter::default(),
         })
+    }
+
+    /// Check the piles of `block` (offsets `t0 ..`, `wpp` words each) against
+    /// their base relatives `m (M + 1)` piles back, `m (R + 2)` bits lower, for
+    /// every `m`, then keep the block's last piles for the next one.
+    fn check(&mut self, block: &[u64], t0: usize, wpp: usize, resets: u8, init_max: u32) {
+        let n = block.len() / wpp;
+        let step = usize::from(resets) + 2;
+        for m in 1..=usize::from(resets) {
+            let d = m * (init_max as usize + 1);
+            if t0 + n <= d || d >= self.ring {
+                break;
+            }
+            let (q, rem) = ((m * step) / 64, ((m * step) % 64) as u32);
+            let (Some(mask), Some(failed)) = (
+                self.masks.get((m - 1) * wpp..m * wpp),
+                self.failed.get_mut((m - 1) * wpp..m * wpp),
+            ) else {
+                continue;
+            };
+            // Piles whose relative is in an earlier block, then in this one.
+            let from = d.saturating_sub(t0);
+            for i in from..d.min(n) {
+                let at = (self.ring + i - d) * wpp;
+                if let (Some(old), Some(now)) = (
+                    self.back.get(at..at + wpp),
+                    block.get(i * wpp..(i + 1) * wpp),
+                ) {
+                    differ(now, old, q, rem, mask, failed);
+                }
+            }
+            if wpp == 1 {
+                // One word a pile (R <= 4): a plain loop the compiler vectorizes.
+                let (sh, keep) = if q == 0 { (rem, !0u64) } else { (0, 0) };
+                let mut acc = 0u64;
+                let later = block.get(from.max(d)..).unwrap_or(&[]);
+                for (&now, &old) in later
+                    .iter()
+                    .zip(block.get(from.max(d) - d..).unwrap_or(&[]))
+                {
+                    acc |= now ^ ((old << sh) & keep);
+                }
+                if let (Some(f), Some(&k)) = (failed.first_mut(), mask.first()) {
+                    *f |= acc & k;
+                }
+            } else {
+                for i in from.max(d)..n {
+                    if let (Some(old), Some(now)) = (
+                        block.get((i - d) * wpp..(i - d + 1) * wpp),
+                        block.get(i * wpp..(i + 1) * wpp),
+                    ) {
+                        differ(now, old, q, rem, mask, failed);
+                    }
+                }
+            }
+        }
+        // The last `ring` piles of (back, block), oldest first.
+        let keep = n.min(self.ring) * wpp;
+        let back = &mut self.back;
+        back.copy_within(keep.., 0);
+        let len = back.len();
+        if let (Some(to), Some(from)) =
+            (back.get_mut(len - keep..), block.get(block.len() - keep..))
+        {
+            to.copy_from_slice(from);
+        }
+    }
+}
+
+/// Piles the delayed-copy check keeps for `bx`: the longest delay that can fall
+/// inside a cap, and one pile more.
+fn copy_ring(bx: &SolveBox) -> usize {
+    let d_max = u64::from(bx.resets) * (u64::from(bx.init_max) + 1);
+    d_max.min(u64::from(bx.n_max)) as usize + 1
+}
+
+/// Mark in `failed` the bits of `mask` where the pile `now` differs from `old`
+/// shifted `64 q + rem` bits up.
+#[inline]
+fn differ(now: &[u64], old: &[u64], q: usize, rem: u32, mask: &[u64], failed: &mut [u64]) {
+    for (i, ((&now, &k), f)) in now.iter().zip(mask).zip(failed.iter_mut()).enumerate() {
+        let word = |j: Option<usize>| j.and_then(|j| old.get(j)).copied().unwrap_or(0);
+        let hi = word(i.checked_sub(q));
+        let was = if rem == 0 {
+            hi
+        } else {
+            (hi << rem) | (word(i.checked_sub(q + 1)) >> (64 - rem))
+        };
+        *f |= (now ^ was) & k;
     }
 }
 
@@ -251,13 +335,7 @@ impl<const COPIES: bool> CapCoder<COPIES> {
                 }
             }
         }
-        let mut layers = Vec::new();
-        layers
-            .try_reserve_exact(wpp * 64)
-            .map_err(|_| SolveError::OutOfMemory)?;
-        while layers.len() < wpp * 64 && layers.len() < layers.capacity() {
-            layers.push(LayerTokens::default());
-        }
+        let layers = filled_with(wpp * 64, LayerTokens::default)?;
         let mut prev = filled(wpp, 0u64)?;
         for (p, &v) in prev.iter_mut().zip(valid.iter()) {
             *p = v;
@@ -291,9 +369,8 @@ impl<const COPIES: bool> CapCoder<COPIES> {
             self.piles = 0;
         }
         let wpp = self.bits.words().max(1);
-        let step = usize::from(self.resets) + 2;
-        for pile in words.chunks_exact(wpp) {
-            let t = self.piles;
+        let t0 = self.piles;
+        for (pile, t) in words.chunks_exact(wpp).zip(t0..) {
             for (w, ((&now, prev), &valid)) in pile
                 .iter()
                 .zip(self.prev.iter_mut())
@@ -310,46 +387,12 @@ impl<const COPIES: bool> CapCoder<COPIES> {
                     }
                 }
             }
-            // Delayed copies: layer (a, b, f) against (a - m, b - m, f) d piles
-            // back, m (R + 2) bits lower.
-            if let Some(cc) = self.copy.as_mut().filter(|_| COPIES) {
-                for m in 1..=usize::from(self.resets) {
-                    let d = m as u64 * (u64::from(self.init_max) + 1);
-                    if u64::from(t) < d {
-                        break;
-                    }
-                    // d < ring: the pile d back is that many slots behind, no division.
-                    let back = if (cc.slot as u64) >= d {
-                        cc.slot - d as usize
-                    } else {
-                        (cc.slot + cc.ring).saturating_sub(d as usize)
-                    } * wpp;
-                    let Some(old) = cc.history.get(back..back + wpp) else {
-                        continue;
-                    };
-                    shift_left(old, m * step, &mut cc.shifted);
-                    let at = (m - 1) * wpp;
-                    for (i, (&now, &was)) in pile.iter().zip(cc.shifted.iter()).enumerate() {
-                        let mask = cc.masks.get(at + i).copied().unwrap_or(0);
-                        if let Some(f) = cc.failed.get_mut(at + i) {
-                            *f |= (now ^ was) & mask;
-                        }
-                    }
-                }
-                let at = cc.slot * wpp;
-                if let Some(h) = cc.history.get_mut(at..at + wpp) {
-                    for (h, &w) in h.iter_mut().zip(pile) {
-                        *h = w;
-                    }
-                }
-                cc.slot = if cc.slot + 1 >= cc.ring {
-                    0
-                } else {
-                    cc.slot + 1
-                };
-            }
-            self.piles = self.piles.saturating_add(1);
         }
+        if let Some(cc) = self.copy.as_mut().filter(|_| COPIES) {
+            cc.check(words, t0 as usize, wpp, self.resets, self.init_max);
+        }
+        let n = u32::try_from(words.len() / wpp).unwrap_or(u32::MAX);
+        self.piles = self.piles.saturating_add(n);
         Ok(())
     }
 
@@ -453,32 +496,9 @@ impl<const COPIES: bool> CapCoder<COPIES> {
         }
         if let Some(cc) = self.copy.as_mut() {
             cc.failed.fill(0);
-            cc.slot = 0;
         }
         self.cap = None;
         Ok(base)
-    }
-}
-
-/// `words` shifted `by` bits towards the high end, into `out` (as long).
-fn shift_left(words: &[u64], by: usize, out: &mut [u64]) {
-    let (q, rem) = (by / 64, (by % 64) as u32);
-    for (i, o) in out.iter_mut().enumerate() {
-        let hi = i
-            .checked_sub(q)
-            .and_then(|j| words.get(j))
-            .copied()
-            .unwrap_or(0);
-        let lo = i
-            .checked_sub(q + 1)
-            .and_then(|j| words.get(j))
-            .copied()
-            .unwrap_or(0);
-        *o = if rem == 0 {
-            hi
-        } else {
-            (hi << rem) | (lo >> (64 - rem))
-        };
     }
 }
 
@@ -491,7 +511,7 @@ fn token_bits(scratch: &mut BitWriter, tokens: &[Token]) -> Result<u64, SolveErr
 
 /// The caps of a box coded one by one into one stream, as they come from the
 /// top (a probe finds a cap by its index entry, so the caps of a coded solution
-/// need not be in order; a table file's are, see [`CodedCaps::stream`]).
+/// need not be in order; a table file's are, see `TableWriter::finish`).
 #[derive(Debug)]
 pub(crate) struct CodedCaps {
     stream: BitWriter,
@@ -514,12 +534,6 @@ impl CodedCaps {
                 .checked_sub(1)
                 .filter(|_| count > 0),
         })
-    }
-
-    /// Bytes of the coded caps so far.
-    #[cfg(feature = "encode")]
-    pub(crate) fn bytes(&self) -> u64 {
-        self.stream.bytes().len() as u64
     }
 
     /// Code `cap` with `coder` (its piles are all in) at the end of the stream.
@@ -553,30 +567,6 @@ impl CodedCaps {
         let (index, offset_bits, base_bits) = index_of(stream_bits, &self.entries)?;
         self.stream.append(&index)?;
         Ok(Some((self.stream, stream_bits, offset_bits, base_bits)))
-    }
-
-    /// The stream with the caps in order, lowest first (as a table file has
-    /// them), and their entries; `None` unless every cap is in.
-    #[cfg(feature = "encode")]
-    pub(crate) fn stream(self) -> Result<Option<(BitWriter, Vec<Entry>)>, SolveError> {
-        if self.next.is_some() {
-            return Ok(None);
-        }
-        let mut out = BitWriter::default();
-        let mut entries = filled(self.entries.len(), (0u64, [0u64; 2]))?;
-        // A cap ends where the one below it starts (it came next); the lowest
-        // where the stream ends.
-        let mut end = self.stream.bits;
-        let mut ranges = Vec::new();
-        for &(start, base) in &self.entries {
-            ranges.push((start, end, base));
-            end = start;
-        }
-        for (entry, &(start, end, base)) in entries.iter_mut().zip(&ranges) {
-            *entry = (out.bits, base);
-            out.append_range(&self.stream, start, end)?;
-        }
-        Ok(Some((out, entries)))
     }
 }
 
@@ -636,18 +626,6 @@ impl CodedSolution {
     /// allocator refuses memory, [`SolveError::TooLong`] if the coded box would
     /// not fit the table's 32-bit offsets.
     pub fn solve(bx: SolveBox) -> Result<Self, SolveError> {
-        Self::solve_with_progress(bx, &mut |_, _| {})
-    }
-
-    /// [`CodedSolution::solve`], calling `progress(done, total)` (stored
-    /// positions) after each cap.
-    ///
-    /// # Errors
-    /// As [`CodedSolution::solve`].
-    pub fn solve_with_progress(
-        bx: SolveBox,
-        progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<Self, SolveError> {
         bx.validate()?;
         let params =
             Params::new(bx.n_max, bx.resets, bx.init_max).map_err(|_| SolveError::BadParams)?;
@@ -655,7 +633,7 @@ impl CodedSolution {
             coder: CapCoder::new(&bx)?,
             caps: CodedCaps::new(&bx)?,
         };
-        solve_windowed(bx, &mut sink, progress)?;
+        solve_windowed(bx, &mut sink, &mut |_, _| {})?;
         drop(sink.coder);
         let (bytes, stream_bits, offset_bits, base_bits) =
             sink.caps.with_index()?.ok_or(SolveError::BadParams)?;
@@ -741,25 +719,16 @@ mod tests {
     /// what lies outside.
     #[test]
     fn coded_solutions_answer_as_the_full_solution() {
-        let boxes = [
-            SolveBox::games(400, 2, 3),
-            SolveBox::games(999, 4, 3),
-            SolveBox::games(300, 6, 2),
-            SolveBox::games(120, 9, 3),
-            SolveBox::games(200, 3, 20),
-            SolveBox {
-                n_max: 300,
-                resets: 3,
-                init_max: 3,
-                c_min: 9,
-            },
-            SolveBox {
-                n_max: 150,
-                resets: 1,
-                init_max: 2,
-                c_min: 40,
-            },
-        ];
+        // The solver's sample boxes, one beyond 7 resets and one whose caps start
+        // far above M.
+        let mut boxes = crate::solver::tests::SAMPLE_BOXES.to_vec();
+        boxes.push(SolveBox::games(120, 9, 3));
+        boxes.push(SolveBox {
+            n_max: 150,
+            resets: 1,
+            init_max: 2,
+            c_min: 40,
+        });
         for bx in boxes {
             let full = Solution::solve(bx).unwrap();
             let coded = CodedSolution::solve(bx).unwrap();

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use super::bits::BitWriter;
 use super::checksum::crc32;
-use super::code::{self, index_of, CapCoder, CodedCaps};
+use super::code::{self, index_of, CapCoder};
 use super::format::{TableFile, FORMAT_VERSION, MAGIC};
 use super::TableError;
 use crate::geometry::{key, keys_per_cap, Layers};
@@ -318,11 +318,16 @@ fn serialize(
 /// let blob = writer.finish("example").unwrap();
 /// assert_eq!(Table::from_bytes(&blob).unwrap().params(), params);
 /// ```
+///
+/// Several threads ([`SharedSolve`](crate::SharedSolve)) each write into a writer
+/// of their own, any caps in any order; [`TableWriter::merge`] puts them together.
 #[derive(Debug)]
 pub struct TableWriter {
     params: Params,
     coder: Coder,
-    caps: CodedCaps,
+    /// Per cap from the lowest: its coded bits and its base layers' offsets in
+    /// them, once it is in.
+    caps: Vec<Option<(BitWriter, [u64; 2])>>,
 }
 
 /// The writer's coder, with or without delayed copies.
@@ -339,6 +344,8 @@ impl TableWriter {
     /// [`SolveError::OutOfMemory`] if its few arrays cannot be had.
     pub fn new(params: &Params, encoding: Encoding) -> Result<Self, SolveError> {
         let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
+        let mut caps = Vec::new();
+        caps.resize_with(bx.layer_bounds().count(), || None);
         Ok(TableWriter {
             params: *params,
             coder: if encoding.copies {
@@ -346,23 +353,50 @@ impl TableWriter {
             } else {
                 Coder::Plain(CapCoder::new(&bx)?)
             },
-            caps: CodedCaps::new(&bx)?,
+            caps,
         })
     }
 
     /// Bytes of the coded caps so far.
     pub fn coded_bytes(&self) -> u64 {
-        self.caps.bytes()
+        self.caps
+            .iter()
+            .flatten()
+            .map(|(bits, _)| bits.bytes().len() as u64)
+            .sum()
+    }
+
+    /// Take the caps `other` (a writer of the same box) has coded.
+    ///
+    /// # Errors
+    /// [`TableError::BadParams`] if its box differs or a cap is in both.
+    pub fn merge(&mut self, other: TableWriter) -> Result<(), TableError> {
+        if other.params != self.params {
+            return Err(TableError::BadParams);
+        }
+        for (mine, theirs) in self.caps.iter_mut().zip(other.caps) {
+            if theirs.is_some() {
+                if mine.is_some() {
+                    return Err(TableError::BadParams);
+                }
+                *mine = theirs;
+            }
+        }
+        Ok(())
     }
 
     /// The table blob, once every cap is in (the solve returned `Ok`).
     ///
     /// # Errors
-    /// [`TableError::BadParams`] if caps are missing or out of order.
+    /// [`TableError::BadParams`] if caps are missing.
     pub fn finish(self, generator: &str) -> Result<Vec<u8>, TableError> {
-        let Ok(Some((stream, entries))) = self.caps.stream() else {
-            return Err(TableError::BadParams);
-        };
+        let mut stream = BitWriter::default();
+        let mut entries = Vec::new();
+        for cap in &self.caps {
+            let (bits, base) = cap.as_ref().ok_or(TableError::BadParams)?;
+            entries.push((stream.bits, *base));
+            stream.append(bits).map_err(|_| TableError::BadParams)?;
+        }
         serialize(&self.params, &stream, &entries, generator).map_err(|_| TableError::BadParams)
     }
 }
@@ -376,9 +410,16 @@ impl PileSink for TableWriter {
     }
 
     fn cap_done(&mut self, cap: u32) -> Result<(), SolveError> {
-        match &mut self.coder {
-            Coder::Copies(c) => self.caps.add(c, cap),
-            Coder::Plain(c) => self.caps.add(c, cap),
-        }
+        let mut bits = BitWriter::default();
+        let base = match &mut self.coder {
+            Coder::Copies(c) => c.finish_cap(cap, &mut bits)?,
+            Coder::Plain(c) => c.finish_cap(cap, &mut bits)?,
+        };
+        let slot = cap
+            .checked_sub(self.params.init_max())
+            .and_then(|i| self.caps.get_mut(i as usize))
+            .ok_or(SolveError::BadParams)?;
+        *slot = Some((bits, base));
+        Ok(())
     }
 }

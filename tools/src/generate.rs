@@ -2,15 +2,16 @@
 
 use std::fs;
 use std::io::Write as _;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
 use nimbot::table::{encode, Encoding, TableWriter};
-use nimbot::{solve_windowed, Params, Solution, SolveBox, Table};
+use nimbot::{Params, Solution, SolveBox, Table};
 
-use crate::{grouped, progress, GENERATOR};
+use crate::{grouped, parallel, progress, GENERATOR};
 
 /// The limits of a table: the games it covers.
 #[derive(Args, Debug)]
@@ -48,6 +49,10 @@ pub struct GenerateArgs {
     /// stored position (about N^1.5; for comparison: `tools/figures.sh solvers`).
     #[arg(long, value_enum, default_value_t = Solver::Windowed)]
     pub solver: Solver,
+    /// Threads for the windowed solver (caps side by side; the table is the same
+    /// for any number). Default: the machine's cores.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
 }
 
 /// Which solver `generate` runs.
@@ -70,11 +75,16 @@ pub struct Generated {
 /// Solve and encode the games of `params` with the windowed solver, streaming its
 /// piles into the table writer.
 pub fn generate(params: &Params, quiet: bool) -> Result<Generated, String> {
-    generate_with(params, quiet, Solver::Windowed)
+    generate_with(params, quiet, Solver::Windowed, parallel::default_threads())
 }
 
-/// [`generate`] with a chosen solver.
-pub fn generate_with(params: &Params, quiet: bool, solver: Solver) -> Result<Generated, String> {
+/// [`generate`] with a chosen solver (and threads, for the windowed one).
+pub fn generate_with(
+    params: &Params,
+    quiet: bool,
+    solver: Solver,
+    threads: NonZeroUsize,
+) -> Result<Generated, String> {
     let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
     let positions = bx.stored_positions();
     let t = Instant::now();
@@ -93,11 +103,22 @@ pub fn generate_with(params: &Params, quiet: bool, solver: Solver) -> Result<Gen
             encode_s: t.elapsed().as_secs_f64() - solve_s,
         });
     }
-    let mut writer =
-        TableWriter::new(params, Encoding::default()).map_err(|e| format!("cannot solve: {e}"))?;
-    solve_windowed(bx, &mut writer, &mut progress).map_err(|e| format!("cannot solve: {e}"))?;
+    let (writers, solved) = parallel::solve(
+        bx,
+        threads,
+        &|| TableWriter::new(params, Encoding::default()),
+        &|done, _| pb.set_position(done),
+    );
+    solved.map_err(|e| format!("cannot solve: {e}"))?;
     let solve_s = t.elapsed().as_secs_f64();
     pb.finish_and_clear();
+    let mut writers = writers.into_iter();
+    let mut writer = writers.next().ok_or("cannot solve: no thread ran")?;
+    for other in writers {
+        writer
+            .merge(other)
+            .map_err(|e| format!("cannot encode: {e}"))?;
+    }
     let blob = writer
         .finish(GENERATOR)
         .map_err(|e| format!("cannot encode: {e}"))?;
@@ -131,7 +152,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode, String> {
     let params = args.limits.params()?;
-    let g = generate_with(&params, args.quiet, args.solver)?;
+    let threads = args.threads.unwrap_or_else(parallel::default_threads);
+    let g = generate_with(&params, args.quiet, args.solver, threads)?;
     write_atomically(&args.output, &g.blob)?;
     if !args.quiet {
         let rss = progress::peak_rss()

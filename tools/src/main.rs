@@ -6,6 +6,7 @@ mod decoded;
 mod generate;
 mod info;
 mod naive;
+mod parallel;
 mod plot;
 mod progress;
 mod stats;

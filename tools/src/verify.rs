@@ -13,11 +13,12 @@
 //! One ply reads the table decoded into one bit a position when that takes at most
 //! [`DECODED_LIMIT`] bytes, else probes it (slower: use `--every` on such tables).
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{solve_windowed, Move, PileBits, PileSink, Position, SolveBox, SolveError, Table};
+use nimbot::{Move, PileBits, PileSink, Position, SolveBox, SolveError, Table};
 
 use crate::decoded::Decoded;
 
@@ -38,7 +39,7 @@ impl Values<'_> {
         }
     }
 }
-use crate::{grouped, open, progress, read};
+use crate::{grouped, open, parallel, progress, read};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -52,6 +53,10 @@ pub struct VerifyArgs {
     /// No progress bars.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Threads for the fresh solve (caps side by side). Default: the machine's
+    /// cores.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
 }
 
 /// The value of `pos` derived one ply deep: won iff some legal move empties the
@@ -253,29 +258,33 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, String> {
     pb.finish_and_clear();
     drop(values);
 
-    // 2. Against a fresh solve, as it goes.
+    // 2. Against a fresh solve, as it goes (each thread comparing its caps).
     let bits = PileBits::new(p.resets());
-    let mut cmp = Compare {
-        table: &table,
-        bits,
-        resets: p.resets(),
-        cap: None,
-        piles: 0,
-        prev: vec![0; bits.words()],
-        expect: vec![Vec::new(); bits.words() * 64],
-        met: vec![0; bits.words() * 64],
-        compared: 0,
-        mismatch: None,
+    let compare = || {
+        Ok(Compare {
+            table: &table,
+            bits,
+            resets: p.resets(),
+            cap: None,
+            piles: 0,
+            prev: vec![0; bits.words()],
+            expect: vec![Vec::new(); bits.words() * 64],
+            met: vec![0; bits.words() * 64],
+            compared: 0,
+            mismatch: None,
+        })
     };
     let pb = progress::bar(bx.stored_positions(), "solving", args.quiet);
-    let solved = solve_windowed(bx, &mut cmp, &mut |done, _| pb.set_position(done));
+    let threads = args.threads.unwrap_or_else(parallel::default_threads);
+    let (compares, solved) =
+        parallel::solve(bx, threads, &compare, &|done, _| pb.set_position(done));
     pb.finish_and_clear();
-    if let Some(m) = cmp.mismatch {
+    if let Some(m) = compares.iter().find_map(|c| c.mismatch.as_ref()) {
         println!("{m}");
         return Ok(ExitCode::from(1));
     }
     solved.map_err(|e| format!("cannot solve {bx:?}: {e}"))?;
-    let compared = cmp.compared * keys;
+    let compared = compares.iter().map(|c| c.compared).sum::<u64>() * keys;
     println!(
         "OK: {} (N <= {}, R <= {}, M = {}): {} positions re-derived one ply deep, {} equal to a fresh solve",
         args.file.display(),
