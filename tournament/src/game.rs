@@ -1,9 +1,10 @@
 //! One game of a tournament: its own referee on its own loopback port, the two bots
 //! started as process groups of their own, and the ending named from what happened.
 //!
-//! The game runs on `nimbot serve`'s game loop ([`nimbot_games::serve::run_game`]:
-//! the sockets, the judging by `nimbot_platform::referee`, the pace, every byte on
-//! the wire); this module is its hooks ([`Hooks`] for `Game`). Its event channel
+//! The game runs on the game loop of `nimbot serve`
+//! ([`nimbot_games::game_loop::run_game`]: the sockets, the judging by
+//! `nimbot_platform::referee`, the pace, every byte on the wire); this module is
+//! its hooks ([`Hooks`] for `Game`). Its event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
 //! are not one, a close) and what the bots' processes do (an exit, with its status,
 //! the hooks' own events), so that the ending says which: a crash is told from a
@@ -24,10 +25,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
+use nimbot_games::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind, Status};
 use nimbot_games::recorder::Recorder;
-use nimbot_games::serve::{
-    run_game, Answer, Cause, Events, Hooks, Join, Kind, ServeOptions, Status,
-};
+use nimbot_games::serve::ServeOptions;
 use nimbot_platform::json::Object;
 use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
 use nimbot_platform::wire::{Reason, MAX_NAME};
