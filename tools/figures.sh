@@ -95,6 +95,9 @@ supernim() {
     "${wire[*]} --opponent random --games 200"
   job "Super-Nim: the exact solver's speed (the small starts at cap 20)" \
     "target/release/nimbot bench --supernim 20 --runs 3"
+  local commit load0
+  commit=$(git rev-parse --short HEAD)
+  load0=$(cut -d' ' -f1 /proc/loadavg)
   for i in "${!cmds[@]}"; do
     step "${titles[$i]}: ${cmds[$i]}"
     logs+=("$(mktemp)")
@@ -109,7 +112,9 @@ supernim() {
       echo "figures.sh: '${cmds[$i]}' failed" >&2
       exit 1
     fi
-    printf '## %s\n\n`%s`\n\n```\n%s\n```\n\n' "${titles[$i]}" "${cmds[$i]}" "$(cat "${logs[$i]}")" >>"$body"
+    printf '## %s\n\n`%s`\n\n(At commit %s, the %s runs side by side under nice on %s cores; load average %s at the start, %s at this one'"'"'s end: reply times and speeds are wall clock.)\n\n```\n%s\n```\n\n' \
+      "${titles[$i]}" "${cmds[$i]}" "$commit" "${#cmds[@]}" "$(nproc)" "$load0" \
+      "$(cut -d' ' -f1 /proc/loadavg)" "$(cat "${logs[$i]}")" >>"$body"
     rm -f "${logs[$i]}"
   done
 }
