@@ -25,12 +25,69 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nimbot::Player;
+use nimbot::{Params, Player};
 use nimbot_platform::json::{Feed, Splitter};
-use nimbot_platform::referee::{parse_hello, Referee};
+use nimbot_platform::referee::{parse_hello, welcome, CurrentMax, Referee, MAX_WELCOME};
 use nimbot_platform::wire::MAX_NAME;
 
-use crate::serve::{Log, ServeOptions};
+/// The game a server referees and its rules of the house.
+#[derive(Clone, Copy, Debug)]
+pub struct ServeOptions {
+    /// N, R and M.
+    pub params: Params,
+    /// Thinking time per player for the whole game, in seconds (positive).
+    pub time: f64,
+    /// What the state messages' `current_max` reports.
+    pub current_max: CurrentMax,
+    /// Add "init_max" and "game_time" to the welcome, as some copies of the
+    /// platform's server do.
+    pub welcome_extras: bool,
+    /// Give up if two players have not joined by then; `None` waits forever.
+    pub join_timeout: Option<Duration>,
+    /// The least time between two messages to the same player (on nobody's clock),
+    /// for clients that read once per message.
+    pub pace: Duration,
+}
+
+impl ServeOptions {
+    /// The game's referee, the players named `names` (first seat first), and the
+    /// welcome both players get: how [`run_game`] starts a game.
+    pub fn start(
+        &self,
+        names: [heapless::Vec<u8, MAX_NAME>; 2],
+    ) -> (Referee, heapless::Vec<u8, MAX_WELCOME>) {
+        let limit_us = micros(Duration::from_secs_f64(self.time));
+        let referee = Referee::new(self.params, names, limit_us, self.current_max);
+        let extras = self
+            .welcome_extras
+            .then_some(self.time.ceil().min(f64::from(u32::MAX)) as u32);
+        (referee, welcome(&self.params, extras))
+    }
+}
+
+/// The server's log: what happened, a timestamped line each, on stderr or in a
+/// file.
+pub struct Log {
+    start: Instant,
+    out: Box<dyn Write + Send>,
+}
+
+impl Log {
+    /// A log to `out`, its clock starting now.
+    pub fn new(out: Box<dyn Write + Send>) -> Log {
+        Log {
+            start: Instant::now(),
+            out,
+        }
+    }
+
+    /// One line, with the seconds since the log began.
+    pub fn line(&mut self, text: &str) {
+        let t = self.start.elapsed().as_secs_f64();
+        let _ = writeln!(self.out, "[{t:9.4}] {text}");
+        let _ = self.out.flush();
+    }
+}
 
 /// Longest message accepted from a client (the stock server reads 1024 bytes).
 const MAX_IN: usize = 1024;

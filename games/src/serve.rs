@@ -7,15 +7,17 @@
 //! on a listener of its own.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::net::{TcpListener, TcpStream};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use nimbot::{Params, Player};
-use nimbot_platform::referee::{welcome, CurrentMax, Referee, MAX_WELCOME};
+use nimbot::Player;
+use nimbot_platform::referee::Referee;
 use nimbot_platform::wire::MAX_NAME;
 
-use crate::game_loop::{micros, run_game, text, Answer, Events, Hooks, Join, Kind};
+// The options and the log belong to the loop, which every game runs on.
+use crate::game_loop::{run_game, text, Answer, Events, Hooks, Join, Kind};
+pub use crate::game_loop::{Log, ServeOptions};
 use crate::recorder::Recorder;
 use nimbot_study::game_log;
 
@@ -23,65 +25,6 @@ use nimbot_study::game_log;
 pub const MAX_CONNECTIONS: usize = 16;
 /// A connection that sends no hello within this time is dropped.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The game a server referees and its rules of the house.
-#[derive(Clone, Copy, Debug)]
-pub struct ServeOptions {
-    /// N, R and M.
-    pub params: Params,
-    /// Thinking time per player for the whole game, in seconds (positive).
-    pub time: f64,
-    /// What the state messages' `current_max` reports.
-    pub current_max: CurrentMax,
-    /// Add "init_max" and "game_time" to the welcome, as some copies of the
-    /// platform's server do.
-    pub welcome_extras: bool,
-    /// Give up if two players have not joined by then; `None` waits forever.
-    pub join_timeout: Option<Duration>,
-    /// The least time between two messages to the same player (on nobody's clock),
-    /// for clients that read once per message.
-    pub pace: Duration,
-}
-
-impl ServeOptions {
-    /// The game's referee, the players named `names` (first seat first), and the
-    /// welcome both players get: how [`run_game`] starts a game.
-    pub fn start(
-        &self,
-        names: [heapless::Vec<u8, MAX_NAME>; 2],
-    ) -> (Referee, heapless::Vec<u8, MAX_WELCOME>) {
-        let limit_us = micros(Duration::from_secs_f64(self.time));
-        let referee = Referee::new(self.params, names, limit_us, self.current_max);
-        let extras = self
-            .welcome_extras
-            .then_some(self.time.ceil().min(f64::from(u32::MAX)) as u32);
-        (referee, welcome(&self.params, extras))
-    }
-}
-
-/// The server's log: what happened, a timestamped line each, on stderr or in a
-/// file.
-pub struct Log {
-    start: Instant,
-    out: Box<dyn Write + Send>,
-}
-
-impl Log {
-    /// A log to `out`, its clock starting now.
-    pub fn new(out: Box<dyn Write + Send>) -> Log {
-        Log {
-            start: Instant::now(),
-            out,
-        }
-    }
-
-    /// One line, with the seconds since the log began.
-    pub fn line(&mut self, text: &str) {
-        let t = self.start.elapsed().as_secs_f64();
-        let _ = writeln!(self.out, "[{t:9.4}] {text}");
-        let _ = self.out.flush();
-    }
-}
 
 /// The platform-format game log, if asked for.
 pub type GameLog = game_log::Writer<io::BufWriter<File>>;
