@@ -37,7 +37,7 @@ import tempfile
 import time
 
 from qemu_test import (BANNER, M, Failure, Game, Illegal, LineProcess, Oracle, await_banner, oracle_process,
-                       parse_move, read_replies_with)
+                       parse_move, read_replies_with, stop)
 
 ICOUNT = "-icount shift=0,align=off,sleep=off"
 # Calibration loops: `cost spin N` runs 2 N instructions.
@@ -290,11 +290,7 @@ def main():
         print(f"FAIL {e}", file=sys.stderr, flush=True)
         return 1
     finally:
-        for p in (fw, oracle_proc):
-            if p is not None:
-                p.kill()
-        if replies is not None:
-            replies.close()
+        stop(fw, oracle_proc, replies=replies)
 
     decide = summary([d[0] for d in decisions])
     line = summary([d[1] for d in decisions])

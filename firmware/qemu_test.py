@@ -162,6 +162,15 @@ def oracle_process(path, policy, timeout):
     return LineProcess([path] + (["--policy", policy] if policy else []), "oracle", timeout)
 
 
+def stop(*processes, replies=None):
+    """End the processes that were started (None: not started) and the reply reader."""
+    for p in processes:
+        if p is not None:
+            p.kill()
+    if replies is not None:
+        replies.close()
+
+
 def await_banner(fw, timeout):
     """Boot handshake: bytes that reach a UART before the firmware has enabled it are
     dropped (some UARTs in QEMU drop them, as real ones do), so nothing is sent
@@ -592,11 +601,7 @@ def main():
         tally.failed += 1
         print(f"FAIL {e}", flush=True)
     finally:
-        for p in (fw, oracle_proc):
-            if p is not None:
-                p.kill()
-        if replies is not None:
-            replies.close()
+        stop(fw, oracle_proc, replies=replies)
     print(f"firmware: {tally.passed} passed, {tally.failed} failed")
     return 1 if tally.failed else 0
 

@@ -39,6 +39,13 @@ fn stored(sol: &Solution, r: u8, m: u32) -> impl Iterator<Item = Position> + '_ 
     })
 }
 
+/// The games up to `n` stones solved, with their distances to the end.
+fn solved_with_distances(n: u32, r: u8, m: u32) -> (Solution, Distances) {
+    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let dist = Distances::solve(sol.solve_box()).unwrap();
+    (sol, dist)
+}
+
 #[test]
 fn reply_counts_match_brute_force_on_solver_and_table() {
     let (n, r, m) = (160, 2, 3);
@@ -293,9 +300,8 @@ fn the_batched_trap_plays_the_per_move_trap_s_moves() {
 #[test]
 fn distances_are_a_fixed_point_of_the_rules() {
     // Won: some winning move leads to distance d - 1; lost: the longest move does.
-    let (n, r, m) = (300, 2, 3);
-    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::solve(sol.solve_box()).unwrap();
+    let (r, m) = (2, 3);
+    let (sol, dist) = solved_with_distances(300, r, m);
     let mut checked = 0;
     for pos in stored(&sol, r, m) {
         let d = dist.get(&pos).unwrap();
@@ -328,9 +334,8 @@ fn distances_are_a_fixed_point_of_the_rules() {
 
 #[test]
 fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
-    let (n, r, m) = (300, 4, 3);
-    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
-    let dist = Distances::solve(sol.solve_box()).unwrap();
+    let (r, m) = (4, 3);
+    let (sol, dist) = solved_with_distances(300, r, m);
     for start in (20..=300).step_by(7) {
         let mut pos = Position::new(start, m, r, r, false, m).unwrap();
         let expected = dist.get(&pos).unwrap();

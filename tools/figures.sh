@@ -72,27 +72,32 @@ supernim() {
   cargo build --release --quiet -p nimbot-cli --bin nimbot
   local arena=(target/release/nimbot arena --game super-nim --cap 200)
   local titles=() cmds=() logs=() pids=() i
-  titles+=("Super-Nim: what the rules reach (random against random)")
-  cmds+=("${arena[*]} --player random --opponent random --games 10000")
-  titles+=("Super-Nim: 1,000 host games against random (the boards' search)")
-  cmds+=("${arena[*]} --player search --opponent random --games 1000")
-  titles+=("Super-Nim: the boards' search against greedy")
-  cmds+=("${arena[*]} --player search --opponent greedy --games 200")
-  titles+=("Super-Nim: the host's player against greedy, no model of it")
-  cmds+=("${arena[*]} --player perfect --model none --opponent greedy --games 200 --audit 24")
-  titles+=("Super-Nim: the host's player against greedy, with its model")
-  cmds+=("${arena[*]} --player perfect --model greedy --opponent greedy --games 200 --audit 24")
+  # A run: its title, then its command.
+  job() { titles+=("$1"); cmds+=("$2"); }
+  job "Super-Nim: what the rules reach (random against random)" \
+    "${arena[*]} --player random --opponent random --games 10000"
+  job "Super-Nim: 1,000 host games against random (the boards' search)" \
+    "${arena[*]} --player search --opponent random --games 1000"
+  job "Super-Nim: the boards' search against greedy" \
+    "${arena[*]} --player search --opponent greedy --games 200"
+  job "Super-Nim: the host's player against greedy, no model of it" \
+    "${arena[*]} --player perfect --model none --opponent greedy --games 200 --audit 24"
+  job "Super-Nim: the host's player against greedy, with its model" \
+    "${arena[*]} --player perfect --model greedy --opponent greedy --games 200 --audit 24"
   # Over the line protocol (docs/protocol.md), as a tournament plays: nimbot's
   # `serial` against opponents written from the seed's rules.
   local wire=(python3 tools/supernim_protocol.py target/release/nimbot --cap 200)
-  titles+=("Super-Nim over the line protocol: the host's player against greedy")
-  cmds+=("${wire[*]} --opponent greedy --games 200")
-  titles+=("Super-Nim over the line protocol: the boards' search against greedy")
-  cmds+=("${wire[*]} --opponent greedy --games 200 --player search")
-  titles+=("Super-Nim over the line protocol: the host's player against random")
-  cmds+=("${wire[*]} --opponent random --games 200")
-  titles+=("Super-Nim: the exact solver's speed (the small starts at cap 20)")
-  cmds+=("target/release/nimbot bench --supernim 20 --runs 3")
+  job "Super-Nim over the line protocol: the host's player against greedy" \
+    "${wire[*]} --opponent greedy --games 200"
+  job "Super-Nim over the line protocol: the boards' search against greedy" \
+    "${wire[*]} --opponent greedy --games 200 --player search"
+  job "Super-Nim over the line protocol: the host's player against random" \
+    "${wire[*]} --opponent random --games 200"
+  job "Super-Nim: the exact solver's speed (the small starts at cap 20)" \
+    "target/release/nimbot bench --supernim 20 --runs 3"
+  local commit load0
+  commit=$(git rev-parse --short HEAD)
+  load0=$(cut -d' ' -f1 /proc/loadavg)
   for i in "${!cmds[@]}"; do
     step "${titles[$i]}: ${cmds[$i]}"
     logs+=("$(mktemp)")
@@ -107,7 +112,9 @@ supernim() {
       echo "figures.sh: '${cmds[$i]}' failed" >&2
       exit 1
     fi
-    printf '## %s\n\n`%s`\n\n```\n%s\n```\n\n' "${titles[$i]}" "${cmds[$i]}" "$(cat "${logs[$i]}")" >>"$body"
+    printf '## %s\n\n`%s`\n\n(At commit %s, the %s runs side by side under nice on %s cores; load average %s at the start, %s at this one'"'"'s end: reply times and speeds are wall clock.)\n\n```\n%s\n```\n\n' \
+      "${titles[$i]}" "${cmds[$i]}" "$commit" "${#cmds[@]}" "$(nproc)" "$load0" \
+      "$(cut -d' ' -f1 /proc/loadavg)" "$(cat "${logs[$i]}")" >>"$body"
     rm -f "${logs[$i]}"
   done
 }

@@ -178,7 +178,8 @@ def main():
             r = one_game(bot, start, first, args.cap, args.opponent, rng, args.options)
             parity = start.count(2) % 2
             table[0 if first else 1][parity][["won", "draw", "lost"].index(r)] += 1
-            if not args.json and (i + 1) % 20 == 0:
+            # Progress on a terminal only (a log or a figures page wants the table).
+            if not args.json and sys.stderr.isatty() and (i + 1) % 20 == 0:
                 print(f"{i + 1} games", file=sys.stderr)
     except Mismatch as e:
         print(f"supernim_protocol.py: game {i + 1}: {e}", file=sys.stderr)

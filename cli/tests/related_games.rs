@@ -1,13 +1,20 @@
 //! `query`, `moves`, `line` and `analyze` for Fibonacci Nim and Super-Nim (issue
-//! 39), checked against the rules written plainly here from the seed's text: a
-//! minimax of Super-Nim's margin with the cap, and Fibonacci Nim's won positions
-//! by brute force.
+//! 39), checked against the rules written plainly from the seed's text: a minimax
+//! of Super-Nim's margin with the cap (the core's tests' model), and Fibonacci Nim's
+//! won positions by brute force (here).
 
 use std::collections::HashMap;
 
 use serde_json::Value as Json;
 
 mod common;
+// The seed's rules of Super-Nim written plainly, apart from the library: the core's
+// Super-Nim tests use the same model.
+#[allow(dead_code)]
+#[path = "../../tests/supernim_plain/mod.rs"]
+mod supernim_plain;
+
+use supernim_plain::{minimax, successors};
 
 fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     let o = common::nimbot_with(args, stdin.unwrap_or(""));
@@ -22,61 +29,6 @@ fn json(args: &[&str]) -> Json {
     let (code, out, err) = run(args, None);
     assert_eq!(code, 0, "{args:?}: {err}");
     serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
-}
-
-/// Every (heaps, points) a Super-Nim move makes: a heap onto another of a
-/// different size (at most 10), an odd `n` to `3n + 1`, an even one halved, a 2
-/// into two 1s that leave and score 2.
-fn successors(h: &[u32]) -> Vec<(Vec<u32>, i32)> {
-    let mut out = Vec::new();
-    for i in 0..h.len() {
-        let rest = |skip: &[usize]| -> Vec<u32> {
-            (0..h.len())
-                .filter(|k| !skip.contains(k))
-                .map(|k| h[k])
-                .collect()
-        };
-        for j in 0..h.len() {
-            if h[i] != h[j] {
-                let mut next = rest(&[i, j]);
-                next.push((h[i] + h[j]).min(10));
-                out.push((next, 0));
-            }
-        }
-        let mut next = rest(&[i]);
-        match h[i] {
-            2 => out.push((next, 2)),
-            n if n % 2 == 1 => {
-                next.push(3 * n + 1);
-                out.push((next, 0));
-            }
-            n => {
-                next.extend([n / 2, n / 2]);
-                out.push((next, 0));
-            }
-        }
-    }
-    for (next, _) in &mut out {
-        next.sort_unstable();
-    }
-    out
-}
-
-/// The mover's best margin over `plies` plies.
-fn minimax(h: &[u32], plies: u32, memo: &mut HashMap<(Vec<u32>, u32), i32>) -> i32 {
-    if plies == 0 || h.is_empty() {
-        return 0;
-    }
-    if let Some(&v) = memo.get(&(h.to_vec(), plies)) {
-        return v;
-    }
-    let v = successors(h)
-        .iter()
-        .map(|(next, p)| p - minimax(next, plies - 1, memo))
-        .max()
-        .unwrap_or(0);
-    memo.insert((h.to_vec(), plies), v);
-    v
 }
 
 /// The heaps after a move of the JSON answers.

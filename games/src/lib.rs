@@ -2,8 +2,10 @@
 //! and `serve` do during a game.
 //!
 //! - [`client`]: a tournament game's byte loop, over TCP or the `exp-nim` client;
-//! - [`serve`]: the referee's server for one game (with the platform's game log,
-//!   whose format is `nimbot_study::game_log`);
+//! - [`game_loop`]: the one game loop every referee of the wire runs on, with
+//!   hooks for what differs (`nimbot serve`, each game of a tournament);
+//! - [`serve`]: the referee's server for one game on it (with the platform's game
+//!   log, whose format is `nimbot_study::game_log`);
 //! - [`recorder`]: `--record`, a game watched while it is played and written as
 //!   a record (`nimbot_study::record`) at the end;
 //! - [`demo`]: a demonstration game, told move by move.
@@ -15,5 +17,6 @@
 
 pub mod client;
 pub mod demo;
+pub mod game_loop;
 pub mod recorder;
 pub mod serve;

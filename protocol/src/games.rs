@@ -5,7 +5,7 @@
 //! the functions here, each returning the reply for the grammar to write. A refused
 //! command leaves the game as it was.
 
-use super::grammar::{Command, List, Response, SuperNimPlayer, Turn};
+use super::grammar::{List, Response, SuperNimPlayer, SuperNimStart, Turn};
 use super::Reply;
 use super::{check_turn, refuse, turn_of, ActiveGame, Error};
 use nimbot::{
@@ -99,20 +99,19 @@ pub(super) fn new_fibonacci(stones: u32, seat: Player) -> Result<ActiveGame, Err
 /// `heaps 12`), the player and its node budget, set on `bot` once the game is
 /// accepted.
 pub(super) fn new_supernim(
-    command: Command<'_>,
+    start: SuperNimStart<'_>,
     bot: &mut SuperNimBot,
 ) -> Result<ActiveGame, Error> {
-    let Command::NewSuperNim {
+    // Taken apart at once: the boards' code is smaller than with `start` kept
+    // whole to the end.
+    let SuperNimStart {
         heaps,
         seat,
         cap,
         most,
         player,
         nodes,
-    } = command
-    else {
-        return Err(text!("unknown command (try help)"));
-    };
+    } = start;
     let player = player.unwrap_or(DEFAULT_PLAYER);
     if player == SuperNimPlayer::Perfect && !cfg!(feature = "alloc") {
         return Err(text!("this build plays player search only"));

@@ -50,68 +50,43 @@ pub struct CommandSpec {
     pub family: Family,
 }
 
-const fn spec(form: &'static str, reply: &'static str, family: Family) -> CommandSpec {
-    CommandSpec {
-        form,
-        reply,
-        family,
-    }
+/// The table of [`COMMANDS`], a line a command: `form => reply`, grouped by the
+/// game they belong to.
+macro_rules! commands {
+    ($($family:ident: [$($form:expr => $reply:expr,)+])+) => {
+        &[$($(CommandSpec { form: $form, reply: $reply, family: Family::$family },)+)+]
+    };
 }
 
 /// Every command of the protocol, in the order docs/protocol.md lists them.
-pub const COMMANDS: &[CommandSpec] = &[
-    spec("new N R M first|second", "ok", Family::Expanding),
-    spec("go", "move K F [won]", Family::Expanding),
-    spec("opp K F", "move K F [won] | lost", Family::Expanding),
-    spec("query S C A B F", "win|lose K F D", Family::Expanding),
-    spec(
-        "moves S C A B F [I]",
-        "moves win|lose D K[r]:w|lD ... [more I]",
-        Family::Expanding,
-    ),
-    spec(
-        "state",
-        "state stones S limit L cap C resets A B pending F turn T | state none",
-        Family::Expanding,
-    ),
-    spec("end", "ok", Family::Expanding),
-    spec(
-        "version",
-        "version nimbot X.Y.Z protocol P",
-        Family::Expanding,
-    ),
-    spec(
-        concat!("policy [", nimbot::policy_names!(), "]"),
-        "policy NAME",
-        Family::Expanding,
-    ),
-    spec(
-        "limits",
-        "limits stones N resets R init_max M|any line L",
-        Family::Expanding,
-    ),
-    spec("help", "help ...", Family::Expanding),
-    spec("new fibonacci N first|second", "ok", Family::Fibonacci),
-    spec("go", "move K [won]", Family::Fibonacci),
-    spec("opp K", "move K [won] | lost", Family::Fibonacci),
-    spec(
-        "state",
-        "state fibonacci stones S limit L turn T",
-        Family::Fibonacci,
-    ),
-    spec(
-        "new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]",
-        "ok",
-        Family::SuperNim,
-    ),
-    spec("go", "move MOVE [over R]", Family::SuperNim),
-    spec("opp MOVE", "move MOVE [over R] | over R", Family::SuperNim),
-    spec(
-        "state",
-        "state supernim heaps H1,H2,... score BOT OPP turn T",
-        Family::SuperNim,
-    ),
-];
+pub const COMMANDS: &[CommandSpec] = commands! {
+    Expanding: [
+        "new N R M first|second" => "ok",
+        "go" => "move K F [won]",
+        "opp K F" => "move K F [won] | lost",
+        "query S C A B F" => "win|lose K F D",
+        "moves S C A B F [I]" => "moves win|lose D K[r]:w|lD ... [more I]",
+        "state" => "state stones S limit L cap C resets A B pending F turn T | state none",
+        "end" => "ok",
+        "version" => "version nimbot X.Y.Z protocol P",
+        concat!("policy [", nimbot::policy_names!(), "]") => "policy NAME",
+        "limits" => "limits stones N resets R init_max M|any line L",
+        "help" => "help ...",
+    ]
+    Fibonacci: [
+        "new fibonacci N first|second" => "ok",
+        "go" => "move K [won]",
+        "opp K" => "move K [won] | lost",
+        "state" => "state fibonacci stones S limit L turn T",
+    ]
+    SuperNim: [
+        "new supernim H1,H2,... first|second [cap C] [heaps K] [player perfect|search] [nodes K]"
+            => "ok",
+        "go" => "move MOVE [over R]",
+        "opp MOVE" => "move MOVE [over R] | over R",
+        "state" => "state supernim heaps H1,H2,... score BOT OPP turn T",
+    ]
+};
 
 /// A piece of text in a reply: fixed text a session writes, or the bytes of a
 /// parsed line. The two compare equal when they read the same.
@@ -340,9 +315,9 @@ impl<'a> Words<'a> {
         }
     }
 
-    /// The next word, if it is `want`.
-    fn eat(&mut self, want: &[u8]) -> Option<()> {
-        (self.next()? == want).then_some(())
+    /// The next word, if it is `want` (the words after it follow).
+    fn eat(&mut self, want: &[u8]) -> Option<&mut Self> {
+        (self.next()? == want).then_some(self)
     }
 
     /// The next word as a number (a reply's: `None` for anything else).
@@ -425,6 +400,24 @@ impl SuperNimPlayer {
     }
 }
 
+/// What `new supernim H1,H2,... first|second [cap C] [heaps K] [player P] [nodes K]`
+/// asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuperNimStart<'a> {
+    /// The heaps.
+    pub heaps: List<'a, u32>,
+    /// The bot's seat.
+    pub seat: Player,
+    /// `cap C`: the moves before the game is judged on points.
+    pub cap: Option<u32>,
+    /// `heaps K`: the most heaps a position may hold.
+    pub most: Option<u32>,
+    /// `player perfect|search`: which player the bot plays.
+    pub player: Option<SuperNimPlayer>,
+    /// `nodes K`: the player's node budget per move.
+    pub nodes: Option<u32>,
+}
+
 /// The opponent's move of `opp`, read as the game in progress has them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opp {
@@ -462,20 +455,7 @@ pub enum Command<'a> {
     },
     /// `new supernim H1,H2,... first|second` (a build without the related games
     /// refuses it as it reads it).
-    NewSuperNim {
-        /// The heaps.
-        heaps: List<'a, u32>,
-        /// The bot's seat.
-        seat: Player,
-        /// `cap C`: the moves before the game is judged on points.
-        cap: Option<u32>,
-        /// `heaps K`: the most heaps a position may hold.
-        most: Option<u32>,
-        /// `player perfect|search`: which player the bot plays.
-        player: Option<SuperNimPlayer>,
-        /// `nodes K`: the player's node budget per move.
-        nodes: Option<u32>,
-    },
+    NewSuperNim(SuperNimStart<'a>),
     /// `go`.
     Go,
     /// `opp ...`.
@@ -595,14 +575,14 @@ impl<'a> Command<'a> {
                     return Err(sn::Error::TooManyHeaps.text());
                 }
                 *words = ahead;
-                Ok(Command::NewSuperNim {
+                Ok(Command::NewSuperNim(SuperNimStart {
                     heaps,
                     seat,
                     cap,
                     most,
                     player,
                     nodes,
-                })
+                }))
             }
             #[cfg(not(feature = "related-games"))]
             Some(b"fibonacci" | b"supernim") => Err(text!("this build plays Expanding Nim only")),
@@ -636,30 +616,23 @@ impl<'a> Command<'a> {
                 out.fill(text!("new fibonacci # "), &[*stones]);
                 out.put(seat_text(*seat));
             }
-            Command::NewSuperNim {
-                heaps,
-                seat,
-                cap,
-                most,
-                player,
-                nodes,
-            } => {
+            Command::NewSuperNim(start) => {
                 out.put(text!("new supernim "));
-                heaps.write(out);
+                start.heaps.write(out);
                 out.put_byte(b' ');
-                out.put(seat_text(*seat));
-                if let Some(c) = cap {
-                    out.fill(text!(" cap #"), &[*c]);
+                out.put(seat_text(start.seat));
+                if let Some(c) = start.cap {
+                    out.fill(text!(" cap #"), &[c]);
                 }
-                if let Some(k) = most {
-                    out.fill(text!(" heaps #"), &[*k]);
+                if let Some(k) = start.most {
+                    out.fill(text!(" heaps #"), &[k]);
                 }
-                if let Some(p) = player {
+                if let Some(p) = start.player {
                     out.put(text!(" player "));
                     out.put(p.word());
                 }
-                if let Some(k) = nodes {
-                    out.fill(text!(" nodes #"), &[*k]);
+                if let Some(k) = start.nodes {
+                    out.fill(text!(" nodes #"), &[k]);
                 }
             }
             Command::Go => out.put(text!("go")),
@@ -1177,21 +1150,17 @@ impl<'a> Response<'a> {
             }
             b"policy" => Response::Policy(Policy::from_name(w.next()?)?),
             b"limits" => {
-                w.eat(b"stones")?;
-                let stones = w.num()?;
-                w.eat(b"resets")?;
-                let resets = w.small()?;
-                w.eat(b"init_max")?;
-                let init_max = match w.next()? {
+                let stones = w.eat(b"stones")?.num()?;
+                let resets = w.eat(b"resets")?.small()?;
+                let init_max = match w.eat(b"init_max")?.next()? {
                     b"any" => None,
                     m => Some(parse_u32(m)?),
                 };
-                w.eat(b"line")?;
                 Response::Limits(Limits {
                     stones,
                     resets,
                     init_max,
-                    line: w.num()?,
+                    line: w.eat(b"line")?.num()?,
                 })
             }
             b"help" => return Some(Response::Help(Phrase::Bytes(after_space(line, 4)?))),
@@ -1277,23 +1246,16 @@ impl<'a> Response<'a> {
     }
 
     fn parse_state(w: &mut Words<'a>) -> Option<Response<'a>> {
-        let turn = |w: &mut Words<'a>| -> Option<Turn> {
-            w.eat(b"turn")?;
-            Turn::parse(w.next()?)
-        };
+        let turn = |w: &mut Words<'a>| -> Option<Turn> { Turn::parse(w.eat(b"turn")?.next()?) };
         match w.next()? {
             b"none" => Some(Response::State(None)),
             b"stones" => {
                 let stones = w.num()?;
-                w.eat(b"limit")?;
-                let limit = w.num()?;
-                w.eat(b"cap")?;
-                let cap = w.num()?;
-                w.eat(b"resets")?;
-                let own_resets = w.small()?;
+                let limit = w.eat(b"limit")?.num()?;
+                let cap = w.eat(b"cap")?.num()?;
+                let own_resets = w.eat(b"resets")?.small()?;
                 let opp_resets = w.small()?;
-                w.eat(b"pending")?;
-                let pending = flag(w.next()?)?;
+                let pending = flag(w.eat(b"pending")?.next()?)?;
                 Some(Response::State(Some(State {
                     stones,
                     limit,
@@ -1306,10 +1268,8 @@ impl<'a> Response<'a> {
             }
             #[cfg(feature = "related-games")]
             b"fibonacci" => {
-                w.eat(b"stones")?;
-                let stones = nimbot::text::parse_u64(w.next()?)?;
-                w.eat(b"limit")?;
-                let limit = nimbot::text::parse_u64(w.next()?)?;
+                let stones = nimbot::text::parse_u64(w.eat(b"stones")?.next()?)?;
+                let limit = nimbot::text::parse_u64(w.eat(b"limit")?.next()?)?;
                 Some(Response::FibonacciState {
                     stones,
                     limit,
@@ -1318,13 +1278,11 @@ impl<'a> Response<'a> {
             }
             #[cfg(feature = "related-games")]
             b"supernim" => {
-                w.eat(b"heaps")?;
-                let heaps = match w.next()? {
+                let heaps = match w.eat(b"heaps")?.next()? {
                     b"-" => List::of(&[]),
                     list => List::parse(list).filter(|l| !l.is_empty())?,
                 };
-                w.eat(b"score")?;
-                let score = [w.num()?, w.num()?];
+                let score = [w.eat(b"score")?.num()?, w.num()?];
                 Some(Response::SuperNimState {
                     heaps,
                     score,
@@ -1345,11 +1303,13 @@ fn after_space(line: &[u8], len: usize) -> Option<&[u8]> {
 /// `take K is outside 1..=L`.
 fn bad_take(what: &[u8]) -> Option<Reason<'static>> {
     let mut w = Words::new(what);
-    w.eat(b"take")?;
-    let take = w.num()?;
-    w.eat(b"is")?;
-    w.eat(b"outside")?;
-    let limit = parse_u32(w.next()?.strip_prefix(b"1..=")?)?;
+    let take = w.eat(b"take")?.num()?;
+    let limit = w
+        .eat(b"is")?
+        .eat(b"outside")?
+        .next()?
+        .strip_prefix(b"1..=")?;
+    let limit = parse_u32(limit)?;
     w.done()?;
     Some(Reason::BadTake { take, limit })
 }

@@ -335,8 +335,8 @@ impl<E: Engine> Session<E> {
                 self.game = Some(games::new_fibonacci(stones, seat)?);
             }
             #[cfg(feature = "related-games")]
-            (command @ Command::NewSuperNim { .. }, _) => {
-                self.game = Some(games::new_supernim(command, &mut self.supernim)?);
+            (Command::NewSuperNim(start), _) => {
+                self.game = Some(games::new_supernim(start, &mut self.supernim)?);
             }
             #[cfg(feature = "related-games")]
             (Command::Go, Some(ActiveGame::Fibonacci(g, bot))) => {

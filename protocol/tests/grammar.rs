@@ -10,7 +10,7 @@ use std::path::Path;
 use nimbot::{supernim as sn, text::Text, Move, Player, Policy, Value};
 use nimbot_protocol::grammar::{
     Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
-    Reason, Response, State, SuperNimPlayer, Turn, BANNER, COMMANDS, SOFTWARE,
+    Reason, Response, State, SuperNimPlayer, SuperNimStart, Turn, BANNER, COMMANDS, SOFTWARE,
 };
 use nimbot_protocol::{Reply, GRAMMAR, HELP_AVR, HELP_EXPANDING, HELP_GAMES, MAX_LINE, MAX_REPLY};
 use proptest::prelude::*;
@@ -131,7 +131,7 @@ fn command_kind(c: &Command<'_>) -> usize {
     match c {
         Command::New { .. } => 0,
         Command::NewFibonacci { .. } => 1,
-        Command::NewSuperNim { .. } => 2,
+        Command::NewSuperNim(_) => 2,
         Command::Go => 3,
         Command::Opp(Opp::Take(_)) => 4,
         Command::Opp(Opp::Fibonacci(_)) => 5,
@@ -298,7 +298,7 @@ proptest! {
             Cmd::Plain(c, ctx) => (c.clone(), *ctx),
             Cmd::SuperNim(h, seat, cap, most, (player, nodes)) => {
  heaps = h.clone();
- (Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap: *cap, most: *most, player: *player, nodes: *nodes }, Context::Expanding)
+ (Command::NewSuperNim(SuperNimStart { heaps: List::of(&heaps), seat: *seat, cap: *cap, most: *most, player: *player, nodes: *nodes }), Context::Expanding)
  }
         };
         let line = written(|out| command.write(out));
@@ -353,14 +353,14 @@ fn the_round_trips_cover_every_variant() {
         let cmd = command().new_tree(&mut runner).unwrap().current();
         let kind = match &cmd {
             Cmd::Plain(c, _) => command_kind(c),
-            Cmd::SuperNim(..) => command_kind(&Command::NewSuperNim {
+            Cmd::SuperNim(..) => command_kind(&Command::NewSuperNim(SuperNimStart {
                 heaps: List::of(&[]),
                 seat: Player::First,
                 cap: None,
                 most: None,
                 player: None,
                 nodes: None,
-            }),
+            })),
         };
         seen[kind] = true;
     }
@@ -627,7 +627,7 @@ proptest! {
  let cap = cap.map(|c| 1 + c % 300);
  // A small budget: a session's move stays quick.
  let nodes = nodes.map(|k| k % 5000);
- Command::NewSuperNim { heaps: List::of(&heaps), seat: *seat, cap, most: *most, player: *player, nodes }
+ Command::NewSuperNim(SuperNimStart { heaps: List::of(&heaps), seat: *seat, cap, most: *most, player: *player, nodes })
  }
             };
             let line = match noise {

@@ -409,20 +409,29 @@ impl Policy {
         oracle: &O,
         pos: &Position,
     ) -> Result<Decision, DecideError> {
-        let d = best_move(oracle, pos)?;
-        if d.value == Value::Won {
-            return Ok(d);
-        }
-        let mv = match self {
-            Policy::First => d.mv,
-            Policy::Trap => trap_move(oracle, pos)?,
-            Policy::Longest | Policy::Exploit => return Err(DecideError::Unsupported),
-        };
-        Ok(Decision {
-            mv,
-            value: Value::Lost,
+        won_else(oracle, pos, |first| match self {
+            Policy::First => Ok(first),
+            Policy::Trap => trap_move(oracle, pos),
+            Policy::Longest | Policy::Exploit => Err(DecideError::Unsupported),
         })
     }
+}
+
+/// What every policy does: a winning move whenever `pos` is won (as [`best_move`]);
+/// in a lost position the move `lost` chooses, given [`best_move`]'s.
+fn won_else<O: Oracle + ?Sized>(
+    oracle: &O,
+    pos: &Position,
+    lost: impl FnOnce(Move) -> Result<Move, DecideError>,
+) -> Result<Decision, DecideError> {
+    let d = best_move(oracle, pos)?;
+    if d.value == Value::Won {
+        return Ok(d);
+    }
+    Ok(Decision {
+        mv: lost(d.mv)?,
+        value: Value::Lost,
+    })
 }
 
 /// The most moves [`trap_move`] counts the replies of together: the takes below
@@ -529,26 +538,23 @@ mod longest {
         distances: &Distances,
         pos: &Position,
     ) -> Result<Decision, DecideError> {
-        let d = best_move(solution, pos)?;
-        if d.value == Value::Won {
-            return Ok(d);
-        }
-        // (move, plies to the end, the opponent's winning replies) of the best so far.
-        let mut best: Option<(Move, u16, u32)> = None;
-        for mv in pos.moves() {
-            let Ok(Some(next)) = pos.after(mv) else {
-                continue;
-            };
-            let length = distances.get(&next).ok_or(DecideError::OutOfRange)?;
-            let (w, _) = reply_counts(solution, &next)?;
-            let key = (core::cmp::Reverse(length), w, mv.take, mv.reset);
-            if best.is_none_or(|(b, bl, bw)| key < (core::cmp::Reverse(bl), bw, b.take, b.reset)) {
-                best = Some((mv, length, w));
+        won_else(solution, pos, |first| {
+            // (move, plies to the end, the opponent's winning replies) of the best so far.
+            let mut best: Option<(Move, u16, u32)> = None;
+            for mv in pos.moves() {
+                let Ok(Some(next)) = pos.after(mv) else {
+                    continue;
+                };
+                let length = distances.get(&next).ok_or(DecideError::OutOfRange)?;
+                let (w, _) = reply_counts(solution, &next)?;
+                let key = (core::cmp::Reverse(length), w, mv.take, mv.reset);
+                if best
+                    .is_none_or(|(b, bl, bw)| key < (core::cmp::Reverse(bl), bw, b.take, b.reset))
+                {
+                    best = Some((mv, length, w));
+                }
             }
-        }
-        Ok(Decision {
-            mv: best.map_or(d.mv, |(mv, _, _)| mv),
-            value: Value::Lost,
+            Ok(best.map_or(first, |(mv, _, _)| mv))
         })
     }
 }

@@ -75,6 +75,13 @@ pub struct PlyLine {
     pub clock: Option<f64>,
 }
 
+impl PlyLine {
+    /// The move it played.
+    pub fn mv(&self) -> Move {
+        Move::new(self.take, self.reset)
+    }
+}
+
 /// How the game ended.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct EndLine {
@@ -231,6 +238,13 @@ pub struct Record {
     pub end: Option<EndLine>,
 }
 
+impl Record {
+    /// The moves of its plies, in order.
+    pub fn moves(&self) -> Vec<Move> {
+        self.plies.iter().map(PlyLine::mv).collect()
+    }
+}
+
 /// Read a record's text (JSON lines; blank lines are skipped).
 pub fn parse(text: &str) -> Result<Record, String> {
     let mut header = None;
@@ -283,12 +297,7 @@ mod tests {
         let rec = parse(&text).unwrap();
         assert_eq!(rec.header, header(params));
         assert_eq!(rec.header.started_unix, 1.235);
-        let plies: Vec<Move> = rec
-            .plies
-            .iter()
-            .map(|p| Move::new(p.take, p.reset))
-            .collect();
-        assert_eq!(plies, moves);
+        assert_eq!(rec.moves(), moves);
         // The first move threw the win away; the distance falls to 1 at the end.
         assert!(rec.plies[0].blunder && rec.plies[0].value == "win");
         assert_eq!(rec.plies.last().unwrap().distance, Some(1));

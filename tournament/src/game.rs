@@ -1,32 +1,35 @@
 //! One game of a tournament: its own referee on its own loopback port, the two bots
 //! started as process groups of their own, and the ending named from what happened.
 //!
-//! The judging and every byte on the wire are the platform referee's
-//! (`nimbot_platform::referee`, as `nimbot serve`). Around it, one event channel
+//! The game runs on the game loop of `nimbot serve`
+//! ([`nimbot_games::game_loop::run_game`]: the sockets, the judging by
+//! `nimbot_platform::referee`, the pace, every byte on the wire); this module is
+//! its hooks ([`Hooks`] for `Game`). Its event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
-//! are not one, a close) and what the bots' processes do (an exit, with its status),
-//! so that the ending says which: a crash is told from a closed socket, a bot that
-//! never joined is seen within the join timeout (at once if its process is gone),
-//! and a second hello for a seat is a bot joining twice. Nothing is shared with
-//! other games but a CPU counter for the benchmark.
+//! are not one, a close) and what the bots' processes do (an exit, with its status,
+//! the hooks' own events), so that the ending says which: a crash is told from a
+//! closed socket, a bot that never joined is seen within the join timeout (at once if
+//! its process is gone), a hello is seated by the schedule (a hello asking for the
+//! other seat, or a second one, is its sender's fault). Nothing is shared with other
+//! games but a CPU counter for the benchmark.
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
-use std::sync::Arc;
+use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
+use nimbot_games::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind, Status};
 use nimbot_games::recorder::Recorder;
-use nimbot_games::serve::{read_events, Event, Kind, Pace, ServeOptions};
+use nimbot_games::serve::ServeOptions;
 use nimbot_platform::json::Object;
-use nimbot_platform::referee::{parse_hello, parse_move, CurrentMax, Referee};
+use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
 use nimbot_platform::wire::{Reason, MAX_NAME};
 use nimbot_study::record;
 use serde::{Deserialize, Serialize};
@@ -192,13 +195,6 @@ pub struct Played {
     pub record: Vec<record::Line>,
 }
 
-enum Ev {
-    Conn(TcpStream),
-    /// What a connection brought (`nimbot_games::serve`'s reader, as `nimbot serve`).
-    Wire(Event),
-    Exited(usize, Instant, ExitStatus),
-}
-
 /// Whole stderr kept on disk per bot and game; the tail kept in the results.
 const STDERR_CAP: u64 = 1 << 20;
 const TAIL: usize = 2000;
@@ -210,12 +206,6 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 const CRASH_GRACE: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
-
-fn reader(conn: usize, stream: TcpStream, tx: SyncSender<Ev>) {
-    let cpu = thread_cpu_ns();
-    read_events(conn, stream, |ev| tx.send(Ev::Wire(ev)).is_ok());
-    count_cpu(cpu);
-}
 
 /// Read a bot's stderr to the end: the first [`STDERR_CAP`] bytes to `path`, the
 /// last [`TAIL`] bytes and the length returned.
@@ -251,10 +241,6 @@ fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
 
 fn secs(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e4).round() / 1e4
-}
-
-fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 fn seat_of(i: usize) -> Player {
@@ -356,16 +342,39 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         recorder: Recorder::create(&record_path, "tournament", None, None).ok(),
         ending: None,
         winner: None,
-        pace: Pace::new(Duration::from_millis(rules.pace_ms)),
+        plies: 0,
+        pgid: [None, None],
+        exits: [None, None],
+        owners: Vec::new(),
+        conn_inodes: Vec::new(),
+        seated: [None, None],
         inodes: [None, None],
+        close_wait: [None, None],
+        pre_exit: None,
     };
-    let (tx, rx) = sync_channel::<Ev>(256);
+    let Ok(params) = Params::new(pairing.stones, rules.resets, rules.init_max) else {
+        g.no_result("the game's N, R and M are not a valid game".into());
+        return g.finish(cpu, dir);
+    };
+    let mut options = ServeOptions {
+        params,
+        time: rules.time,
+        current_max: if rules.largest {
+            CurrentMax::Largest
+        } else {
+            CurrentMax::Limit
+        },
+        welcome_extras: rules.welcome_extras,
+        join_timeout: None,
+        pace: Duration::from_millis(rules.pace_ms),
+    };
+    let events: Events<Exit> = Events::new();
     if isolated {
         if let Err(e) = netns::enter_new() {
             g.no_result(format!(
                 "the runner cannot give the game a network namespace: {e}"
             ));
-            return g.finish(None, cpu, dir);
+            return g.finish(cpu, dir);
         }
     }
     let listener = match TcpListener::bind(("127.0.0.1", rules.port.unwrap_or(0))) {
@@ -375,35 +384,16 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                 .port
                 .map_or("a loopback port".into(), |p| format!("127.0.0.1:{p}"));
             g.no_result(format!("the runner cannot listen on {port}: {e}"));
-            return g.finish(None, cpu, dir);
+            return g.finish(cpu, dir);
         }
     };
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
-    let stop = Arc::new(AtomicBool::new(false));
-    let acceptor = {
-        let (tx, stop) = (tx.clone(), stop.clone());
-        thread::spawn(move || {
-            let cpu = thread_cpu_ns();
-            for s in listener.incoming() {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                if let Ok(s) = s {
-                    if tx.send(Ev::Conn(s)).is_err() {
-                        break;
-                    }
-                }
-            }
-            count_cpu(cpu);
-        })
-    };
     let mut b = Bots {
         pgid: [None, None],
         stderr: Vec::new(),
         stderr_seat: Vec::new(),
         helpers: Vec::new(),
     };
-    let mut exited: [Option<(Instant, ExitStatus)>; 2] = [None, None];
     let mut start_errors: [Option<String>; 2] = [None, None];
     for order in 0..2 {
         let seat = Seat {
@@ -434,12 +424,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                     b.stderr_seat.push(order);
                 }
                 b.helpers.append(&mut s.helpers);
-                let tx = tx.clone();
+                let tx = events.sender();
                 let mut child = s.child;
                 thread::spawn(move || {
                     let cpu = thread_cpu_ns();
                     if let Ok(st) = child.wait() {
-                        let _ = tx.send(Ev::Exited(order, Instant::now(), st));
+                        tx.send((order, Instant::now(), st));
                     }
                     count_cpu(cpu);
                 });
@@ -447,22 +437,28 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    g.run(&tx, &rx, &mut exited, &start_errors, &b.pgid);
-    drop(tx);
-    // Wind down: the sockets are shut by `run`; bots get a moment to exit, then
-    // their groups are killed; the acceptor is woken to stop.
+    g.pgid = b.pgid;
+    if g.started_both(&start_errors) {
+        let join = Duration::from_secs_f64(rules.join_timeout);
+        options.join_timeout = Some(join.saturating_sub(started.elapsed()));
+        match run_game(listener, &options, &mut g, &events) {
+            Ok(referee) => g.referee = referee,
+            Err(e) => g.no_result(format!("the game's referee stopped: {e}")),
+        }
+    }
+    // Wind down: the sockets are shut by `run_game`; bots get a moment to exit,
+    // then their groups are killed.
     let quit = Instant::now() + QUIT_GRACE;
-    let mut gone = [exited[0].is_some(), exited[1].is_some()];
+    let mut gone = [g.exits[0].is_some(), g.exits[1].is_some()];
     for (i, p) in b.pgid.iter().enumerate() {
         if p.is_none() {
             gone[i] = true;
         }
     }
     while !(gone[0] && gone[1]) {
-        match rx.recv_timeout(quit.saturating_duration_since(Instant::now())) {
-            Ok(Ev::Exited(o, _, _)) => gone[o] = true,
-            Ok(_) => {}
-            Err(_) => break,
+        match events.next_extra(quit) {
+            Some((o, _, _)) => gone[o] = true,
+            None => break,
         }
     }
     for p in b.pgid {
@@ -471,9 +467,6 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             live.retain(|g| Some(*g) != p);
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    let _ = TcpStream::connect(("127.0.0.1", port));
-    let _ = acceptor.join();
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
     for (got, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
@@ -502,7 +495,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             }
         }
     }
-    let mut played = g.finish(None, cpu, dir);
+    let mut played = g.finish(cpu, dir);
     played.stderr_tail = tails;
     played.stderr_bytes = sizes;
     played
@@ -513,37 +506,40 @@ struct Game<'a> {
     rules: &'a Rules,
     names: [String; 2],
     started: Instant,
+    /// The referee, once the game is over (for the clocks).
     referee: Option<Referee>,
     recorder: Option<Recorder>,
     ending: Option<Ending>,
     winner: Option<u8>,
-    /// When each seat may be sent its next message (`--pace`).
-    pace: Pace,
+    /// Plies played so far.
+    plies: u32,
+    /// The bots' process groups.
+    pgid: [Option<u32>; 2],
+    /// When each bot's process ended, and how.
+    exits: [Option<(Instant, ExitStatus)>; 2],
+    /// Per connection: the scheduled seat of the bot that made it, when known,
+    /// and its client socket's inode.
+    owners: Vec<Option<usize>>,
+    conn_inodes: Vec<Option<u64>>,
+    /// Each seat's connection, once its bot has said hello.
+    seated: [Option<usize>; 2],
     /// Each seat's client socket (its inode), to see whether it has read what it
     /// was sent (for `--pace`).
     inodes: [Option<u64>; 2],
+    /// A bot whose process ended counts as closed at this time (its socket had
+    /// its chance).
+    close_wait: [Option<Instant>; 2],
+    /// One bot ended before the game began: the moment to see whether the other
+    /// fails too.
+    pre_exit: Option<Instant>,
 }
 
-impl Game<'_> {
-    /// Send `msg` to both seats, each at least the pace after its last message and,
-    /// with a pace, once it has read that message (its socket's receive queue is
-    /// empty; [`Pace`], as `nimbot serve`), so that a client reading once per message never
-    /// finds two, however late it reads. The waits come before the send, so they
-    /// are on nobody's clock: a turn starts when its state has gone out.
-    fn send(&mut self, writers: &mut [Option<TcpStream>], seated: &[Option<usize>; 2], msg: &[u8]) {
-        for (seat, c) in seated.iter().enumerate() {
-            let Some(c) = c else { continue };
-            let inode = self.inodes[seat];
-            self.pace.wait(seat, || inode.and_then(owner::unread));
-            if let Some(Some(w)) = writers.get_mut(*c) {
-                let _ = w.write_all(msg);
-            }
-            self.pace.sent(seat);
-        }
-    }
+/// A bot's process ended: its seat, when, how.
+type Exit = (usize, Instant, ExitStatus);
 
+impl Game<'_> {
     fn plies(&self) -> u32 {
-        self.referee.as_ref().map_or(0, |r| r.game().moves())
+        self.plies
     }
 
     fn end(&mut self, kind: EndKind, seat: Option<usize>, text: String) {
@@ -599,383 +595,48 @@ impl Game<'_> {
         }
     }
 
-    /// The referee's loop, from the bots' start to the ending.
-    fn run(
-        &mut self,
-        tx: &SyncSender<Ev>,
-        rx: &Receiver<Ev>,
-        exited: &mut [Option<(Instant, ExitStatus)>; 2],
-        start_errors: &[Option<String>; 2],
-        groups: &[Option<u32>; 2],
-    ) {
-        let rules = self.rules;
+    /// Both bots started (else the ending says which could not be).
+    fn started_both(&mut self, start_errors: &[Option<String>; 2]) -> bool {
         let failed: Vec<usize> = (0..2).filter(|&i| start_errors[i].is_some()).collect();
-        if failed.len() == 2 {
-            self.no_result("neither bot could be started".into());
-            return;
-        }
-        if let Some(&i) = failed.first() {
-            let text = format!(
-                "{} {}",
-                self.names[i],
-                start_errors[i].clone().unwrap_or_default()
-            );
-            self.end(EndKind::NeverJoined, Some(i), text);
-            return;
-        }
-        let join_deadline = self.started + Duration::from_secs_f64(rules.join_timeout);
-        let mut writers: Vec<Option<TcpStream>> = Vec::new();
-        let mut hello: Vec<bool> = Vec::new();
-        // The scheduled seat of the bot that made each connection, when known.
-        let mut owners: Vec<Option<usize>> = Vec::new();
-        let mut inodes: Vec<Option<u64>> = Vec::new();
-        let mut seated: [Option<usize>; 2] = [None, None];
-        let mut closed: [bool; 2] = [false, false];
-        let mut close_wait: [Option<Instant>; 2] = [None, None];
-        let mut garbage: Option<(usize, &'static str)> = None;
-        let mut refused: Option<(usize, Vec<u8>, u32, u32)> = None;
-        let mut turn_start = Instant::now();
-        let mut pre_exit: Option<Instant> = None;
-        let seat_conn =
-            |seated: &[Option<usize>; 2], c: usize| seated.iter().position(|s| *s == Some(c));
-        loop {
-            if self.ending.is_some() {
-                break;
+        match failed[..] {
+            [] => true,
+            [i] => {
+                let text = format!(
+                    "{} {}",
+                    self.names[i],
+                    start_errors[i].clone().unwrap_or_default()
+                );
+                self.end(EndKind::NeverJoined, Some(i), text);
+                false
             }
-            // A bot whose process ended counts as closed once its socket had its chance.
-            for i in 0..2 {
-                if close_wait[i].is_some_and(|t| Instant::now() >= t) && !closed[i] {
-                    close_wait[i] = None;
-                    closed[i] = true;
-                    if let Some(r) = self.referee.as_mut() {
-                        let st = r.on_closed(seat_of(i), micros(turn_start.elapsed()));
-                        if let Some(st) = st {
-                            self.after_state(&st, None, &mut writers, &seated);
-                        }
-                    }
-                }
-            }
-            if let Some(r) = self.referee.as_mut() {
-                if r.verdict().is_none() {
-                    if let Some(st) = r.closed_mover(micros(turn_start.elapsed())) {
-                        self.after_state(&st, None, &mut writers, &seated);
-                    }
-                }
-            }
-            if let Some(r) = self.referee.as_ref() {
-                if let Some(v) = r.verdict() {
-                    self.name_verdict(
-                        v.winner,
-                        v.reason,
-                        &closed,
-                        exited,
-                        rx,
-                        garbage,
-                        refused.as_ref(),
-                    );
-                    break;
-                }
-            }
-            if pre_exit.is_some_and(|t| Instant::now() >= t) {
-                if let Some(o) = (0..2).find(|&i| exited[i].is_some()) {
-                    if let Some((at, st)) = exited[o] {
-                        self.exited(o, st, at, joined_word(seated[o].is_some()));
-                    }
-                }
-                break;
-            }
-            let now = Instant::now();
-            let mut wake = match self.referee.as_ref() {
-                None => join_deadline,
-                Some(r) => {
-                    let left = Duration::from_micros(r.remaining_us(r.to_move()));
-                    turn_start + left
-                }
-            };
-            for t in close_wait.iter().flatten().chain(pre_exit.iter()) {
-                wake = wake.min(*t);
-            }
-            let ev = match rx.recv_timeout(wake.saturating_duration_since(now)) {
-                Ok(ev) => ev,
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.no_result("the game's event channel closed".into());
-                    break;
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if close_wait
-                        .iter()
-                        .flatten()
-                        .chain(pre_exit.iter())
-                        .any(|t| Instant::now() >= *t)
-                    {
-                        continue;
-                    }
-                    match self.referee.as_mut() {
-                        None => {
-                            let missing: Vec<usize> =
-                                (0..2).filter(|&i| seated[i].is_none()).collect();
-                            if missing.len() == 2 {
-                                self.no_result(format!(
-                                    "neither bot joined within {} s",
-                                    rules.join_timeout
-                                ));
-                            } else {
-                                let i = missing[0];
-                                let text = format!(
-                                    "{} never joined (no hello within {} s)",
-                                    self.names[i], rules.join_timeout
-                                );
-                                self.end(EndKind::NeverJoined, Some(i), text);
-                            }
-                        }
-                        Some(r) => {
-                            if let Some(st) = r.on_timeout(micros(turn_start.elapsed())) {
-                                self.after_state(&st, None, &mut writers, &seated);
-                            }
-                        }
-                    }
-                    continue;
-                }
-            };
-            match ev {
-                Ev::Conn(s) => {
-                    let _ = s.set_nodelay(true);
-                    let _ = s.set_write_timeout(Some(Duration::from_secs(5)));
-                    let id = writers.len();
-                    owners.push(owner::owner(&s, groups));
-                    inodes.push(owner::client_inode(&s));
-                    if let Ok(rd) = s.try_clone() {
-                        let tx = tx.clone();
-                        thread::spawn(move || reader(id, rd, tx));
-                    }
-                    writers.push(Some(s));
-                    hello.push(false);
-                }
-                Ev::Wire(Event {
-                    conn: c,
-                    at,
-                    kind: Kind::Object(bytes),
-                }) => {
-                    if !hello.get(c).copied().unwrap_or(true) {
-                        let Ok(h) = parse_hello(&bytes) else {
-                            // An unattributable first message: that connection is dropped.
-                            if let Some(Some(w)) = writers.get(c) {
-                                let _ = w.shutdown(Shutdown::Both);
-                            }
-                            continue;
-                        };
-                        hello[c] = true;
-                        let asked = h.seat.index();
-                        // Who sent it: the socket's owner, else the scheduled name,
-                        // else (a bot the runner cannot tell) the seat it asks for.
-                        let by_name =
-                            (0..2).filter(|&i| wire_name(&self.names[i]) == h.name.as_slice());
-                        let by_name: Vec<usize> = by_name.collect();
-                        let known = owners.get(c).copied().flatten().or(match by_name[..] {
-                            [i] => Some(i),
-                            _ => None,
-                        });
-                        let o = match known {
-                            Some(o) => o,
-                            None => match seated[asked] {
-                                None => asked,
-                                // The seat went to a bot the runner knows: this is the other.
-                                Some(t) if owners.get(t).copied().flatten() == Some(asked) => {
-                                    1 - asked
-                                }
-                                Some(_) => {
-                                    self.no_result(format!(
-                                        "two hellos asked for the {} seat and the runner cannot tell which bot sent which",
-                                        seat_of(asked).name()
-                                    ));
-                                    continue;
-                                }
-                            },
-                        };
-                        if asked != o {
-                            let text = format!(
-                                "{} asked for the {} seat but the schedule gives it the {} seat (its seat argument: see {{first:TEXT}} and {{second:TEXT}})",
-                                self.names[o],
-                                seat_of(asked).name(),
-                                seat_of(o).name()
-                            );
-                            self.end(EndKind::WrongSeat, Some(o), text);
-                            continue;
-                        }
-                        if seated[o].is_some() {
-                            let text = format!(
-                                "{} joined twice (a second hello asking for the {} seat)",
-                                self.names[o],
-                                seat_of(o).name()
-                            );
-                            self.end(EndKind::JoinedTwice, Some(o), text);
-                            continue;
-                        }
-                        seated[o] = Some(c);
-                        self.inodes[o] = inodes.get(c).copied().flatten();
-                        if seated[0].is_some() && seated[1].is_some() {
-                            self.begin(&h.name, &mut writers, &seated);
-                            turn_start = Instant::now();
-                        }
-                        continue;
-                    }
-                    let Some(p) = seat_conn(&seated, c) else {
-                        continue;
-                    };
-                    let Some(r) = self.referee.as_mut() else {
-                        continue;
-                    };
-                    let before = (r.game().limit(), r.game().stones());
-                    let elapsed = micros(at.saturating_duration_since(turn_start));
-                    let mover = r.to_move();
-                    let st = r.on_message(seat_of(p), &bytes, elapsed);
-                    if r.verdict().is_some() && mover.index() == p {
-                        refused = Some((p, bytes.clone(), before.0, before.1));
-                    }
-                    if let Some(st) = st {
-                        let by = (mover.index() == p).then_some(p);
-                        self.after_state(&st, by, &mut writers, &seated);
-                        turn_start = Instant::now();
-                    }
-                }
-                Ev::Wire(Event {
-                    conn: c,
-                    at,
-                    kind: Kind::Garbage(why),
-                }) => {
-                    let Some(p) = seat_conn(&seated, c) else {
-                        continue;
-                    };
-                    let Some(r) = self.referee.as_mut() else {
-                        let text = format!(
-                            "{} sent bytes that are not a JSON object before the game ({why})",
-                            self.names[p]
-                        );
-                        self.end(EndKind::Garbage, Some(p), text);
-                        continue;
-                    };
-                    garbage = Some((p, why));
-                    let st =
-                        r.on_garbage(seat_of(p), micros(at.saturating_duration_since(turn_start)));
-                    if let Some(st) = st {
-                        self.after_state(&st, None, &mut writers, &seated);
-                    }
-                }
-                Ev::Wire(Event {
-                    conn: c,
-                    at,
-                    kind: Kind::Closed,
-                }) => {
-                    let Some(p) = seat_conn(&seated, c) else {
-                        continue;
-                    };
-                    closed[p] = true;
-                    close_wait[p] = None;
-                    match self.referee.as_mut() {
-                        None => {
-                            let ply = self.at_ply();
-                            let text = format!("{} closed its connection {ply}", self.names[p]);
-                            self.end(EndKind::Closed, Some(p), text);
-                            self.rename_exit(p, exited, rx);
-                        }
-                        Some(r) => {
-                            let st = r.on_closed(
-                                seat_of(p),
-                                micros(at.saturating_duration_since(turn_start)),
-                            );
-                            if let Some(st) = st {
-                                self.after_state(&st, None, &mut writers, &seated);
-                            }
-                        }
-                    }
-                }
-                Ev::Exited(o, at, st) => {
-                    exited[o] = Some((at, st));
-                    if self.referee.is_none() {
-                        if exited[1 - o].is_some() {
-                            self.no_result("both bots exited before the game began".into());
-                        } else if seated[1 - o].is_some() {
-                            self.exited(o, st, at, joined_word(seated[o].is_some()));
-                        } else {
-                            // The other bot may be failing too: a moment to see.
-                            pre_exit = Some(at + EXIT_GRACE);
-                        }
-                    } else if !closed[o] {
-                        close_wait[o] = Some(at + EXIT_GRACE);
-                    }
-                }
+            _ => {
+                self.no_result("neither bot could be started".into());
+                false
             }
         }
-        for w in writers.iter().flatten() {
-            let _ = w.shutdown(Shutdown::Both);
-        }
-    }
-
-    /// Both seated: the referee starts, the welcome goes out.
-    fn begin(
-        &mut self,
-        _last: &[u8],
-        writers: &mut [Option<TcpStream>],
-        seated: &[Option<usize>; 2],
-    ) {
-        let rules = self.rules;
-        let Ok(params) = Params::new(self.pairing.stones, rules.resets, rules.init_max) else {
-            self.no_result("the game's N, R and M are not a valid game".into());
-            return;
-        };
-        let wire: [heapless::Vec<u8, MAX_NAME>; 2] = [0, 1].map(|i| {
-            heapless::Vec::from_slice(
-                &self.names[i].as_bytes()[..self.names[i].len().min(MAX_NAME)],
-            )
-            .unwrap_or_default()
-        });
-        let options = ServeOptions {
-            params,
-            time: rules.time,
-            current_max: if rules.largest {
-                CurrentMax::Largest
-            } else {
-                CurrentMax::Limit
-            },
-            welcome_extras: rules.welcome_extras,
-            join_timeout: None,
-            pace: Duration::from_millis(rules.pace_ms),
-        };
-        let (referee, hello) = options.start(wire);
-        if let Some(r) = self.recorder.as_mut() {
-            r.names(self.names.clone());
-            r.game(Some(referee.game()), None);
-        }
-        self.referee = Some(referee);
-        self.send(writers, seated, &hello);
-    }
-
-    /// A state message: recorded and sent to both.
-    fn after_state(
-        &mut self,
-        st: &[u8],
-        by: Option<usize>,
-        writers: &mut [Option<TcpStream>],
-        seated: &[Option<usize>; 2],
-    ) {
-        if let (Some(r), Some(rec)) = (self.referee.as_ref(), self.recorder.as_mut()) {
-            rec.state(Some(r.game()), st, by.is_some());
-        }
-        self.send(writers, seated, st);
     }
 
     /// Name the referee's verdict from what happened.
-    #[allow(clippy::too_many_arguments)]
     fn name_verdict(
         &mut self,
-        winner: Player,
-        reason: Reason,
+        referee: &Referee,
+        cause: Option<&Cause>,
         closed: &[bool; 2],
-        exited: &mut [Option<(Instant, ExitStatus)>; 2],
-        rx: &Receiver<Ev>,
-        garbage: Option<(usize, &'static str)>,
-        refused: Option<&(usize, Vec<u8>, u32, u32)>,
+        events: &Events<Exit>,
     ) {
+        let Some(Verdict { winner, reason }) = referee.verdict() else {
+            return;
+        };
+        // The event that brought the verdict: bytes that are not an object, or the
+        // mover's own message (refused).
+        let garbage = cause.and_then(|c| match c.kind {
+            Kind::Garbage(why) => Some((c.seat.index(), why)),
+            _ => None,
+        });
+        let refused = cause.and_then(|c| match &c.kind {
+            Kind::Object(bytes) if c.in_turn => Some((c.seat.index(), bytes, c.limit, c.stones)),
+            _ => None,
+        });
         let w = winner.index();
         let loser = 1 - w;
         let name = self.names[loser].clone();
@@ -988,13 +649,10 @@ impl Game<'_> {
             Reason::TimeLimit if closed[loser] => {
                 let text = format!("{name} closed its connection {}", self.at_ply());
                 self.end(EndKind::Closed, Some(loser), text);
-                self.rename_exit(loser, exited, rx);
+                self.rename_exit(loser, events);
             }
             Reason::TimeLimit => {
-                let used = self
-                    .referee
-                    .as_ref()
-                    .map_or(0.0, |r| r.used_us(seat_of(loser)) as f64 / 1e6);
+                let used = referee.used_us(seat_of(loser)) as f64 / 1e6;
                 let text = format!(
                     "{name} ran out of time {} (clock {used:.3} s of {} s)",
                     self.at_ply(),
@@ -1014,7 +672,7 @@ impl Game<'_> {
                 self.end(EndKind::Garbage, Some(loser), text);
             }
             Reason::IllegalMove
-                if refused.is_some_and(|r| r.0 == loser && Object::parse(&r.1).is_err()) =>
+                if refused.is_some_and(|r| r.0 == loser && Object::parse(r.1).is_err()) =>
             {
                 let bytes = refused.map_or(&[][..], |r| &r.1[..r.1.len().min(80)]);
                 let text = format!(
@@ -1060,21 +718,15 @@ impl Game<'_> {
 
     /// A closed connection whose process has ended (or ends within a moment) is
     /// named an exit.
-    fn rename_exit(
-        &mut self,
-        seat: usize,
-        exited: &mut [Option<(Instant, ExitStatus)>; 2],
-        rx: &Receiver<Ev>,
-    ) {
+    fn rename_exit(&mut self, seat: usize, events: &Events<Exit>) {
         let until = Instant::now() + CRASH_GRACE;
-        while exited[seat].is_none() {
-            match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-                Ok(Ev::Exited(o, at, st)) => exited[o] = Some((at, st)),
-                Ok(_) => {}
-                Err(_) => break,
+        while self.exits[seat].is_none() {
+            match events.next_extra(until) {
+                Some((o, at, st)) => self.exits[o] = Some((at, st)),
+                None => break,
             }
         }
-        if let Some((at, st)) = exited[seat] {
+        if let Some((at, st)) = self.exits[seat] {
             let when = self.at_ply();
             let ending = self.ending.take();
             self.exited(seat, st, at, &when);
@@ -1088,7 +740,7 @@ impl Game<'_> {
     }
 
     /// The result: the record written and read back, its blunders counted.
-    fn finish(mut self, _: Option<()>, cpu: u64, dir: &Path) -> Played {
+    fn finish(mut self, cpu: u64, dir: &Path) -> Played {
         count_cpu(cpu);
         let ending = self.ending.take().unwrap_or(Ending {
             kind: EndKind::NoResult,
@@ -1171,6 +823,223 @@ impl Game<'_> {
             stderr_bytes: [0, 0],
             record: lines,
         }
+    }
+}
+/// A tournament game on the referee's loop: seats by the schedule (a hello is
+/// attributed to its bot by the socket's owner, else by name), a hello for the
+/// wrong seat or a second one blamed on its sender, what the bots' processes do
+/// (an exit before the game, an exit that closes a bot's connection a moment
+/// later, the crash grace before "closed"), the record, and the ending named.
+impl Hooks for Game<'_> {
+    type Extra = Exit;
+    const CLOSE_AT_START: bool = false;
+
+    fn thread_wrap(&self) -> fn(Box<dyn FnOnce() + Send>) {
+        |work| {
+            let cpu = thread_cpu_ns();
+            work();
+            count_cpu(cpu);
+        }
+    }
+
+    fn on_connect(&mut self, conn: usize, stream: &TcpStream, _open: usize) -> bool {
+        self.owners.resize(conn, None);
+        self.owners.push(owner::owner(stream, &self.pgid));
+        self.conn_inodes.resize(conn, None);
+        self.conn_inodes.push(owner::client_inode(stream));
+        true
+    }
+
+    fn on_hello(&mut self, c: usize, name: &[u8], asked: Player) -> Join {
+        let asked = asked.index();
+        // Who sent it: the socket's owner, else the scheduled name, else (a bot
+        // the runner cannot tell) the seat it asks for.
+        let by_name: Vec<usize> = (0..2)
+            .filter(|&i| wire_name(&self.names[i]) == name)
+            .collect();
+        let known = self.owners.get(c).copied().flatten().or(match by_name[..] {
+            [i] => Some(i),
+            _ => None,
+        });
+        let o = match known {
+            Some(o) => o,
+            None => match self.seated[asked] {
+                None => asked,
+                // The seat went to a bot the runner knows: this is the other.
+                Some(t) if self.owners.get(t).copied().flatten() == Some(asked) => 1 - asked,
+                Some(_) => {
+                    self.no_result(format!(
+                        "two hellos asked for the {} seat and the runner cannot tell which bot sent which",
+                        seat_of(asked).name()
+                    ));
+                    return Join::Wait;
+                }
+            },
+        };
+        if asked != o {
+            let text = format!(
+                "{} asked for the {} seat but the schedule gives it the {} seat (its seat argument: see {{first:TEXT}} and {{second:TEXT}})",
+                self.names[o],
+                seat_of(asked).name(),
+                seat_of(o).name()
+            );
+            self.end(EndKind::WrongSeat, Some(o), text);
+            return Join::Wait;
+        }
+        if self.seated[o].is_some() {
+            let text = format!(
+                "{} joined twice (a second hello asking for the {} seat)",
+                self.names[o],
+                seat_of(o).name()
+            );
+            self.end(EndKind::JoinedTwice, Some(o), text);
+            return Join::Wait;
+        }
+        self.seated[o] = Some(c);
+        self.inodes[o] = self.conn_inodes.get(c).copied().flatten();
+        match self.seated {
+            [Some(a), Some(b)] => Join::Start([a, b]),
+            _ => Join::Wait,
+        }
+    }
+
+    fn on_stray(&mut self, _conn: usize) -> bool {
+        // Left open: the bot has not joined, and is seen as such in time.
+        false
+    }
+
+    fn early(&mut self, conn: usize, kind: &Kind, events: &Events<Exit>) -> bool {
+        let Some(p) = self.seated.iter().position(|s| *s == Some(conn)) else {
+            return false;
+        };
+        match kind {
+            // A seated bot's message before its opponent joined: not heard.
+            Kind::Object(_) => {}
+            Kind::Garbage(why) => {
+                let text = format!(
+                    "{} sent bytes that are not a JSON object before the game ({why})",
+                    self.names[p]
+                );
+                self.end(EndKind::Garbage, Some(p), text);
+            }
+            Kind::Closed => {
+                let ply = self.at_ply();
+                let text = format!("{} closed its connection {ply}", self.names[p]);
+                self.end(EndKind::Closed, Some(p), text);
+                self.rename_exit(p, events);
+            }
+        }
+        false
+    }
+
+    fn names(&mut self, _hellos: [&[u8]; 2]) -> [heapless::Vec<u8, MAX_NAME>; 2] {
+        [0, 1].map(|i| {
+            heapless::Vec::from_slice(
+                &self.names[i].as_bytes()[..self.names[i].len().min(MAX_NAME)],
+            )
+            .unwrap_or_default()
+        })
+    }
+
+    fn on_start(&mut self, referee: &Referee) {
+        self.plies = referee.game().moves();
+        if let Some(r) = self.recorder.as_mut() {
+            r.names(self.names.clone());
+            r.game(Some(referee.game()), None);
+        }
+    }
+
+    fn on_extra(&mut self, (o, at, st): Exit, status: Status) {
+        self.exits[o] = Some((at, st));
+        if !status.started {
+            if self.exits[1 - o].is_some() {
+                self.no_result("both bots exited before the game began".into());
+            } else if self.seated[1 - o].is_some() {
+                self.exited(o, st, at, joined_word(self.seated[o].is_some()));
+            } else {
+                // The other bot may be failing too: a moment to see.
+                self.pre_exit = Some(at + EXIT_GRACE);
+            }
+        } else if !status.closed[o] {
+            self.close_wait[o] = Some(at + EXIT_GRACE);
+        }
+    }
+
+    fn wake(&self, status: Status) -> Option<Instant> {
+        (0..2)
+            .filter(|&i| !status.closed[i])
+            .filter_map(|i| self.close_wait[i])
+            .chain(self.pre_exit)
+            .min()
+    }
+
+    fn on_wake(&mut self, now: Instant, status: Status) -> Option<usize> {
+        // A bot whose process ended counts as closed once its socket had its chance.
+        for i in 0..2 {
+            if self.close_wait[i].is_some_and(|t| now >= t) {
+                self.close_wait[i] = None;
+                if !status.closed[i] {
+                    return Some(i);
+                }
+            }
+        }
+        if self.pre_exit.is_some_and(|t| now >= t) {
+            self.pre_exit = None;
+            if let Some(o) = (0..2).find(|&i| self.exits[i].is_some()) {
+                if let Some((at, st)) = self.exits[o] {
+                    self.exited(o, st, at, joined_word(self.seated[o].is_some()));
+                }
+            }
+        }
+        None
+    }
+
+    fn unread(&self, seat: usize) -> Option<u64> {
+        self.inodes
+            .get(seat)
+            .copied()
+            .flatten()
+            .and_then(owner::unread)
+    }
+
+    fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer) {
+        self.plies = referee.game().moves();
+        if let Some(rec) = self.recorder.as_mut() {
+            let judged = answer.from.is_some() && answer.in_turn;
+            rec.state(Some(referee.game()), state, judged);
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    fn join_timeout(&mut self) -> Result<(), String> {
+        let missing: Vec<usize> = (0..2).filter(|&i| self.seated[i].is_none()).collect();
+        match missing[..] {
+            [i] => {
+                let text = format!(
+                    "{} never joined (no hello within {} s)",
+                    self.names[i], self.rules.join_timeout
+                );
+                self.end(EndKind::NeverJoined, Some(i), text);
+            }
+            _ => self.no_result(format!(
+                "neither bot joined within {} s",
+                self.rules.join_timeout
+            )),
+        }
+        Ok(())
+    }
+
+    fn on_end(
+        &mut self,
+        referee: &Referee,
+        cause: Option<&Cause>,
+        status: Status,
+        events: &Events<Exit>,
+    ) {
+        self.name_verdict(referee, cause, &status.closed, events);
     }
 }
 

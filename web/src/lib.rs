@@ -508,6 +508,17 @@ fn moves<E: Engine>(engine: &mut E, pos: &Position) -> Result<i32, Refusal> {
 }
 
 /// A move's four words: take, reset (0/1), value for its mover (1 won), distance.
+/// `pos` as the five numbers S C A B F the exports take it in ([`position`]).
+fn position_words(pos: &Position) -> [u32; 5] {
+    [
+        pos.stones(),
+        pos.cap(),
+        u32::from(pos.own_resets()),
+        u32::from(pos.opp_resets()),
+        u32::from(pos.reset_pending()),
+    ]
+}
+
 fn move_words(m: &MoveEvaluation) -> [u32; 4] {
     [
         m.mv.take,
@@ -538,13 +549,7 @@ pub extern "C" fn nb_after(
 fn after(pos: &Position, mv: Move) -> Result<i32, Refusal> {
     match pos.after(mv) {
         Ok(Some(next)) => {
-            answer(&[
-                next.stones(),
-                next.cap(),
-                u32::from(next.own_resets()),
-                u32::from(next.opp_resets()),
-                u32::from(next.reset_pending()),
-            ]);
+            answer(&position_words(&next));
             Ok(1)
         }
         Ok(None) => Ok(0),
@@ -626,14 +631,8 @@ fn replay(n: u32, r: u32, m: u32) -> Result<i32, Refusal> {
     let game = play(params, &moves).map_err(|e| invalid(&e))?;
     match game.position() {
         Some(p) => {
-            answer(&[
-                p.stones(),
-                p.cap(),
-                u32::from(p.own_resets()),
-                u32::from(p.opp_resets()),
-                u32::from(p.reset_pending()),
-                game.to_move().index() as u32,
-            ]);
+            let [s, c, a, b, f] = position_words(&p);
+            answer(&[s, c, a, b, f, game.to_move().index() as u32]);
             Ok(1)
         }
         None => {
@@ -1218,12 +1217,7 @@ mod export_tests {
         assert_eq!(rec.header.policy.as_deref(), Some("trap"));
         assert_eq!(rec.header.seat, Some(1));
         assert_eq!(rec.plies.len(), moves.len());
-        let replayed: Vec<Move> = rec
-            .plies
-            .iter()
-            .map(|p| Move::new(p.take, p.reset))
-            .collect();
-        assert_eq!(replayed, moves);
+        assert_eq!(rec.moves(), moves);
         assert_eq!(
             rec.end.as_ref().unwrap().winner,
             game.winner().map(|w| w.index() as u8)

@@ -68,6 +68,13 @@ fn walk(top: &Path, dir: &Path, files: &mut Vec<String>) {
     }
 }
 
+/// Fails the calling test when it found problems: `what` is wrong, then each
+/// problem on a line of its own.
+#[track_caller]
+pub fn assert_none(what: &str, problems: &[String]) {
+    assert!(problems.is_empty(), "{what}:\n{}", problems.join("\n"));
+}
+
 /// What the tidy test needs of a `Cargo.toml`: the package's name and the
 /// project's own crates (`nimbot*`) it depends on, in any dependency table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,35 +89,61 @@ pub struct Manifest {
     pub dev_deps: BTreeSet<String>,
 }
 
-/// Reads the few keys the tidy test needs from a manifest's text. The manifests
-/// are plain (one key a line, tables in brackets), which this line reader expects;
-/// a manifest it cannot read fails the test rather than being skipped.
-pub fn parse_manifest(path: &str, text: &str) -> Option<Manifest> {
-    let mut section = String::new();
-    let mut name = None;
-    let mut deps = BTreeSet::new();
-    let mut dev_deps = BTreeSet::new();
-    for line in text.lines() {
-        let line = line.trim();
+/// One `key = value` of a manifest: its table (`package`, `lints.rust`,
+/// `target.'cfg(..)'.dependencies`, ..), key and raw value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The table it stands in, without brackets.
+    pub table: String,
+    /// The key (dotted keys as written).
+    pub key: String,
+    /// The raw value, trimmed.
+    pub value: String,
+}
+
+/// Every `key = value` of a manifest's text. The manifests are plain (one key a
+/// line, tables in brackets, inline tables on one line), which this line reader
+/// expects; continuation lines of arrays are skipped.
+pub fn entries(text: &str) -> Vec<Entry> {
+    let mut table = String::new();
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
         if line.starts_with('#') || line.is_empty() {
             continue;
         }
         if line.starts_with('[') {
-            section = line.trim_matches(|c| c == '[' || c == ']').to_string();
+            table = line.trim_matches(|c| c == '[' || c == ']').to_string();
             continue;
         }
         let Some((key, value)) = line.split_once('=') else {
             continue;
         };
         let key = key.trim();
-        match section.as_str() {
-            "package" if key == "name" => {
-                name = Some(value.trim().trim_matches('"').to_string());
-            }
-            "dependencies" | "build-dependencies" | "dev-dependencies" => {
-                let crate_name = key.split('.').next().unwrap_or(key).trim();
+        if key.is_empty() || key.contains(' ') || key.starts_with('"') {
+            continue;
+        }
+        out.push(Entry {
+            table: table.clone(),
+            key: key.to_string(),
+            value: value.trim().to_string(),
+        });
+    }
+    out
+}
+
+/// Reads the few keys the tidy test needs from a manifest's text ([`entries`]);
+/// a manifest it cannot read fails the test rather than being skipped.
+pub fn parse_manifest(path: &str, text: &str) -> Option<Manifest> {
+    let mut name = None;
+    let mut deps = BTreeSet::new();
+    let mut dev_deps = BTreeSet::new();
+    for e in entries(text) {
+        match e.table.as_str() {
+            "package" if e.key == "name" => name = Some(e.value.trim_matches('"').to_string()),
+            table @ ("dependencies" | "build-dependencies" | "dev-dependencies") => {
+                let crate_name = e.key.split('.').next().unwrap_or(&e.key);
                 if crate_name.starts_with("nimbot") {
-                    if section == "dev-dependencies" {
+                    if table == "dev-dependencies" {
                         dev_deps.insert(crate_name.to_string());
                     } else {
                         deps.insert(crate_name.to_string());

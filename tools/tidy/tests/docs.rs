@@ -1,8 +1,8 @@
 //! The docs as a newcomer reads them: command blocks that render as code, paths
-//! named in manifests that exist, and durations quoted as measurements only in
-//! docs/figures.md. Each failure names the file and line.
+//! named in manifests that exist, and durations and timings quoted as measurements
+//! only in docs/figures.md. Each failure names the file and line.
 
-use nimbot_tidy::{read, root, tracked_files};
+use nimbot_tidy::{assert_none, read, root, tracked_files};
 
 /// The Markdown pages a reader meets: the README, docs/, table/ and the crates'
 /// READMEs.
@@ -50,10 +50,9 @@ fn command_blocks_render_as_code() {
             found.push(format!("{page}:{n}"));
         }
     }
-    assert!(
-        found.is_empty(),
-        "indented lines right under a paragraph render as prose (leave a blank line, or fence the block): {}",
-        found.join(", ")
+    assert_none(
+        "indented lines right under a paragraph render as prose (leave a blank line, or fence the block)",
+        &found,
     );
 }
 
@@ -105,11 +104,7 @@ fn paths_named_in_manifests_exist() {
             }
         }
     }
-    assert!(
-        missing.is_empty(),
-        "paths named in manifests that do not exist: {}",
-        missing.join(", ")
-    );
+    assert_none("paths named in manifests that do not exist", &missing);
 }
 
 /// A duration or a memory size stated as a measurement ("about 3 minutes", "about
@@ -152,24 +147,68 @@ fn states_a_duration(line: &str) -> bool {
     false
 }
 
+/// A number followed by a unit of time: what a measurement looks like in prose.
+fn quotes_a_timing(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i;
+            while j < bytes.len() && (bytes[j].is_ascii_digit() || b".,".contains(&bytes[j])) {
+                j += 1;
+            }
+            let rest = line[j..].trim_start_matches(' ');
+            for unit in ["ns", "us", "µs", "ms"] {
+                if let Some(after) = rest.strip_prefix(unit) {
+                    if !after.starts_with(|c: char| c.is_alphanumeric()) {
+                        return true;
+                    }
+                }
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Lines that name a time that is a setting or a fact of a tool, not a measurement.
+const NOT_FIGURES: [(&str, &str); 3] = [
+    ("docs/firmware.md", "1 ns per executed instruction"),
+    ("docs/firmware.md", "a tick is 5 ns"),
+    ("docs/testing.md", "0.3 ms apart"),
+];
+
 #[test]
-fn durations_are_measured_in_the_figures_page_only() {
+fn measurements_are_quoted_in_the_figures_page_only() {
     let mut found = Vec::new();
     for page in pages() {
         if page == "docs/figures.md" {
             continue;
         }
         for (n, line) in read(&page).lines().enumerate() {
-            if states_a_duration(line) {
+            let allowed = NOT_FIGURES
+                .iter()
+                .any(|(file, text)| *file == page && line.contains(text));
+            if (states_a_duration(line) || quotes_a_timing(line)) && !allowed {
                 found.push(format!("{page}:{}: {}", n + 1, line.trim()));
             }
         }
     }
-    assert!(
-        found.is_empty(),
-        "how long something takes is a figure: put it in docs/figures.md and link to it:\n{}",
-        found.join("\n")
+    assert_none(
+        "how long something takes is a figure: put it in docs/figures.md and link to it",
+        &found,
     );
+}
+
+#[test]
+fn the_timing_detector_sees_units_and_ignores_words() {
+    assert!(quotes_a_timing("a probe takes 0.08 us"));
+    assert!(quotes_a_timing("median 12 ms, worst 40ms"));
+    assert!(quotes_a_timing("about 20 ns of overhead"));
+    assert!(!quotes_a_timing("2 users, 3 muses, version 5"));
+    assert!(!quotes_a_timing("N <= 999 and 4 resets"));
 }
 
 #[test]

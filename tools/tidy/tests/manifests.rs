@@ -6,46 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use nimbot_tidy::{read, root as repo, tracked_files};
-
-/// One `key = value` of a manifest: its table (`package`, `lints.rust`,
-/// `target.'cfg(..)'.dependencies`, ..), key and raw value. The manifests are
-/// plain (one key a line, inline tables on one line); continuation lines of
-/// arrays are skipped.
-#[derive(Debug)]
-struct Entry {
-    table: String,
-    key: String,
-    value: String,
-}
-
-fn entries(text: &str) -> Vec<Entry> {
-    let mut table = String::new();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        if line.starts_with('[') {
-            table = line.trim_matches(|c| c == '[' || c == ']').to_string();
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let key = key.trim();
-        if key.is_empty() || key.contains(' ') || key.starts_with('"') {
-            continue;
-        }
-        out.push(Entry {
-            table: table.clone(),
-            key: key.to_string(),
-            value: value.trim().to_string(),
-        });
-    }
-    out
-}
+use nimbot_tidy::{assert_none, entries, read, root as repo, tracked_files};
 
 /// The string value of `field` in an inline table (`{ version = "0.7", .. }`), or
 /// the value itself when it is a plain string and `field` is `version`.
@@ -195,11 +156,7 @@ fn every_outside_manifest_is_held_to_the_root() {
             }
         }
     }
-    assert!(
-        problems.is_empty(),
-        "outside manifests:\n{}",
-        problems.join("\n")
-    );
+    assert_none("outside manifests", &problems);
 }
 
 #[test]

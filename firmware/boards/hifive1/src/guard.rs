@@ -10,12 +10,8 @@
 #![no_std]
 #![no_main]
 
-// The stack's painting and symbols: unsafe by nature (the manifest denies unsafe
-// code elsewhere).
-#[allow(unsafe_code)]
-mod stack;
-
 use nimbot_firmware::guard::StubUart;
+use nimbot_hifive1::stack;
 
 #[riscv_rt::entry]
 fn main() -> ! {

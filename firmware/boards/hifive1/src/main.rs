@@ -17,15 +17,11 @@
 #![no_std]
 #![no_main]
 
-// The stack's painting and symbols: unsafe by nature (the manifest denies unsafe
-// code elsewhere).
-#[allow(unsafe_code)]
-mod stack;
-
 use hifive1::hal::prelude::*;
 use hifive1::hal::serial::Serial;
 use hifive1::hal::DeviceResources;
 use nimbot_firmware::serial::NbSerial;
+use nimbot_hifive1::stack;
 
 #[riscv_rt::entry]
 fn main() -> ! {
