@@ -32,6 +32,37 @@ pub fn parse_u64(word: &[u8]) -> Option<u64> {
     })
 }
 
+/// Parse a decimal number of seconds into microseconds: digits, or digits around one
+/// point (`12`, `0.25`, `.5`, `3.`; not `.` alone), as a clock or a timeout is
+/// written. Digits past the sixth decimal are dropped but must be digits; `None` for
+/// anything else or a value past `u64::MAX` microseconds.
+pub fn parse_micros(text: &[u8]) -> Option<u64> {
+    let (whole, frac) = match text.iter().position(|&b| b == b'.') {
+        Some(i) => (text.get(..i)?, text.get(i + 1..)?),
+        None => (text, &b""[..]),
+    };
+    if whole.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let secs = if whole.is_empty() {
+        0
+    } else {
+        parse_u64(whole)?
+    };
+    let mut micros = 0u64;
+    for i in 0..6 {
+        let d = match frac.get(i) {
+            Some(&b) => u64::from(digit(b)?),
+            None => 0,
+        };
+        micros = micros * 10 + d;
+    }
+    if frac.iter().skip(6).any(|b| !b.is_ascii_digit()) {
+        return None;
+    }
+    secs.checked_mul(1_000_000)?.checked_add(micros)
+}
+
 /// `a * b`, or `None` when the product overflows a `u32`: what the table's probe
 /// path multiplies with. On 16-bit targets (the AVR) `u32::checked_mul` becomes an
 /// inline 64-bit product at every use, about a hundred bytes each; there this one
@@ -224,6 +255,35 @@ mod tests {
         assert_eq!(parse_u32(b""), None);
         assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
         assert_eq!(parse_u64(b"18446744073709551616"), None);
+    }
+
+    #[test]
+    fn parse_seconds_to_micros() {
+        for (text, micros) in [
+            (&b"0"[..], Some(0)),
+            (b"12", Some(12_000_000)),
+            (b"0.25", Some(250_000)),
+            (b".5", Some(500_000)),
+            (b"3.", Some(3_000_000)),
+            (b"1.0000019", Some(1_000_001)),
+            (b"18446744073709.551615", Some(u64::MAX)),
+            (b"18446744073709.551616", None),
+            (b"18446744073710", None),
+            (b".", None),
+            (b"", None),
+            (b"1.2.3", None),
+            (b"1.0000001x", None),
+            (b"-1", None),
+            (b"1e3", None),
+            (b" 1", None),
+        ] {
+            assert_eq!(
+                parse_micros(text),
+                micros,
+                "{:?}",
+                core::str::from_utf8(text)
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Text in and out: decimal numbers without `core::fmt` ([`Decimal`],
-//! [`parse_u32`], [`parse_u64`], from `num.rs`), and the fixed text the line
+//! [`parse_u32`], [`parse_u64`], [`parse_micros`], from `num.rs`), and the fixed text the line
 //! protocol replies with (messages, words), kept where the
 //! target keeps constants it rarely reads: in program memory on the AVR, whose 2 KB
 //! of RAM would otherwise hold a copy of every message (see `nimbot_progmem`), and
@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-pub use crate::num::{parse_u32, parse_u64, Decimal};
+pub use crate::num::{parse_micros, parse_u32, parse_u64, Decimal};
 
 #[cfg(target_arch = "avr")]
 use nimbot_progmem::ProgMem;

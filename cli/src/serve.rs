@@ -36,7 +36,7 @@ pub struct ServeArgs {
     #[arg(short = 'a', long, default_value = "0.0.0.0")]
     address: String,
     /// Thinking time per player for the whole game, in seconds.
-    #[arg(short = 't', long = "time", default_value_t = 120.0)]
+    #[arg(short = 't', long = "time", default_value_t = f64::from(nimbot_platform::wire::DEFAULT_CLOCK))]
     time: f64,
     /// What `current_max` reports: `limit` (the original server: the next move's
     /// limit, M after a reset) or `largest` (a common copy: the largest take so far,

@@ -75,7 +75,7 @@ pub struct TournamentArgs {
     #[arg(long, short = 'm', default_value_t = 3)]
     init_max: u32,
     /// Seconds of thinking per player and game.
-    #[arg(long, short = 't', default_value_t = 120.0)]
+    #[arg(long, short = 't', default_value_t = f64::from(nimbot_platform::wire::DEFAULT_CLOCK))]
     time: f64,
     /// Seconds a bot has to join before it loses the game ("never joined").
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]

@@ -239,6 +239,16 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// A non-negative number of seconds, written with digits and at most one decimal
+    /// point as the platform's clocks print them, in microseconds
+    /// ([`parse_micros`](nimbot::text::parse_micros)).
+    pub fn as_micros(&self) -> Option<u64> {
+        match self {
+            Value::Number(n) => nimbot::text::parse_micros(n),
+            _ => None,
+        }
+    }
+
     /// The boolean, if this is `true` or `false`.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
@@ -685,6 +695,22 @@ mod tests {
         let o = Object::parse(b" {\"a\":1,\"a\" :\t-2.5e3 , \"b\":[1,{\"c\":[]}]}\n").unwrap();
         assert_eq!(o.get("a"), Some(Value::Number(b"-2.5e3")));
         assert_eq!(o.get("a").unwrap().as_u32(), None);
+        assert_eq!(o.get("a").unwrap().as_micros(), None);
+        assert_eq!(p1.get("time_taken").unwrap().as_micros(), Some(0));
+        for (text, whole) in [
+            (&b"{\"t\": 61.250013}"[..], Some(61_250_013)),
+            (b"{\"t\": 0}", Some(0)),
+            (b"{\"t\": 2.5}", Some(2_500_000)),
+            (b"{\"t\": 0.1234567}", Some(123_456)),
+            (b"{\"t\": 18446744073709.551615}", Some(u64::MAX)),
+            (b"{\"t\": 18446744073709.551616}", None),
+            (b"{\"t\": 1.5e3}", None),
+            (b"{\"t\": -1.5}", None),
+            (b"{\"t\": \"12\"}", None),
+        ] {
+            let o = Object::parse(text).unwrap();
+            assert_eq!(o.get("t").unwrap().as_micros(), whole);
+        }
         for bad in [
             &b"{"[..],
             b"{\"a\"}",

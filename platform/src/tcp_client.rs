@@ -6,19 +6,26 @@
 //! write. The machine follows docs/tournament.md:
 //! - it sends [`Client::hello`] first, then expects the welcome
 //!   `{"init_stones": N, "init_resets": R}` (`init_max` is used when present, M from
-//!   the command line otherwise; `game_time` and unknown keys are ignored);
+//!   the command line otherwise; `game_time` sets the clock; unknown keys are
+//!   ignored);
 //! - it keeps its own [`Game`] from each state's `stones_removed` and `reset_used`,
 //!   knowing whose move each state reports from the turn order, and checks
 //!   `stones_left` and both `resets_left` against it. `current_max` is ignored: copies
 //!   of the server disagree on its meaning;
 //! - it decides the result from the move sequence and the `reason` kind, since
 //!   `winner` is only a name and names can collide; the name is a cross-check when the
-//!   two players' names differ.
+//!   two players' names differ;
+//! - it reads its own `time_taken` from each state. Once half of its clock is spent
+//!   (the welcome's `game_time`, else [`DEFAULT_CLOCK`] seconds), it plays lost
+//!   positions by [`Policy::First`], the cheapest policy, whatever policy it was
+//!   given; won positions always get a winning move. Beyond a table a policy's
+//!   search can cost milliseconds a move, and a lost game of a million stones has
+//!   tens of thousands of them.
 
 use heapless::Vec;
 
 use super::json::{JsonError, Object, Value, Writer};
-use super::wire::{GameResult, Reason, MAX_NAME};
+use super::wire::{GameResult, Reason, DEFAULT_CLOCK, MAX_NAME};
 use nimbot::{
     bot_move, DecideError, Engine, Game, Move, MoveError, Outcome, ParamError, Params, Player,
     Policy,
@@ -99,6 +106,10 @@ pub struct Client {
     sent: Option<Move>,
     result: Option<GameResult>,
     policy: Policy,
+    /// Seconds of thinking time the game allows this player.
+    clock: u32,
+    /// Microseconds of it spent so far, by the server's last state.
+    spent: u64,
 }
 
 impl Client {
@@ -114,12 +125,20 @@ impl Client {
             sent: None,
             result: None,
             policy: Policy::default(),
+            clock: DEFAULT_CLOCK,
+            spent: 0,
         })
     }
 
     /// The same client, moving by `policy` in lost positions.
     pub fn with_policy(self, policy: Policy) -> Self {
         Client { policy, ..self }
+    }
+
+    /// Whether half of the clock is spent, so that lost positions get
+    /// [`Policy::First`]'s move.
+    pub fn hurried(&self) -> bool {
+        self.spent >= u64::from(self.clock) * 500_000
     }
 
     /// The first message: `{"name": "...", "order": 0|1}`.
@@ -179,6 +198,9 @@ impl Client {
             None | Some(Value::Null) => self.init_max,
             Some(v) => v.as_u32().ok_or(ClientError::BadWelcome)?,
         };
+        if let Some(clock) = obj.get("game_time").and_then(|v| v.as_u32()) {
+            self.clock = clock;
+        }
         let resets = u8::try_from(resets).unwrap_or(u8::MAX);
         let params = Params::new(stones, resets, init_max).map_err(ClientError::Params)?;
         engine.prepare(&params).map_err(ClientError::Engine)?;
@@ -196,7 +218,12 @@ impl Client {
         if game.to_move() != self.seat {
             return Ok(Step::Wait);
         }
-        let mv = bot_move(engine, self.policy, &game, self.seat).map_err(ClientError::Move)?;
+        let policy = if self.hurried() {
+            Policy::First
+        } else {
+            self.policy
+        };
+        let mv = bot_move(engine, policy, &game, self.seat).map_err(ClientError::Move)?;
         self.sent = Some(mv);
         let mut w = Writer::<MAX_MOVE>::new();
         w.raw(b"{\"order\": ")
@@ -246,7 +273,7 @@ impl Client {
                 Err(_) => return Err(ClientError::Mismatch("server accepted an illegal move")),
             }
             self.sent = None;
-            Self::cross_check(&game, obj)?;
+            self.cross_check(&game, obj)?;
             self.game = Some(game);
             return self.next_step(game, engine);
         }
@@ -285,13 +312,8 @@ impl Client {
     /// The seat named by `winner`, when the two names differ (else `None`).
     fn winner_by_name(&self, obj: &Object<'_>) -> Option<Player> {
         let winner = obj.get("winner")?.as_str()?;
-        let name = |key: &str| {
-            obj.get(key)
-                .and_then(|v| v.as_object())
-                .and_then(|o| o.get("name"))
-                .and_then(|v| v.as_str())
-        };
-        let (n0, n1) = (name("player_0")?, name("player_1")?);
+        let name = |seat| seat_field(obj, seat, "name").and_then(|v| v.as_str());
+        let (n0, n1) = (name(Player::First)?, name(Player::Second)?);
         if n0 == n1 {
             return None;
         }
@@ -304,7 +326,8 @@ impl Client {
         }
     }
 
-    fn cross_check(game: &Game, obj: &Object<'_>) -> Result<(), ClientError> {
+    /// Checks the state's counts against `game`, and reads this client's clock.
+    fn cross_check(&mut self, game: &Game, obj: &Object<'_>) -> Result<(), ClientError> {
         let left = obj
             .get("stones_left")
             .and_then(|v| v.as_u32())
@@ -312,12 +335,11 @@ impl Client {
         if left != game.stones() {
             return Err(ClientError::Mismatch("stones_left differs from the moves"));
         }
-        for (key, seat) in [("player_0", Player::First), ("player_1", Player::Second)] {
-            let resets = obj
-                .get(key)
-                .and_then(|v| v.as_object())
-                .and_then(|o| o.get("resets_left"))
-                .and_then(|v| v.as_u32());
+        if let Some(spent) = seat_field(obj, self.seat, "time_taken").and_then(|v| v.as_micros()) {
+            self.spent = spent;
+        }
+        for seat in [Player::First, Player::Second] {
+            let resets = seat_field(obj, seat, "resets_left").and_then(|v| v.as_u32());
             // Copies without per-player blocks are tolerated; a wrong count is not.
             if let Some(r) = resets {
                 if r != u32::from(game.resets_left(seat)) {
@@ -327,6 +349,12 @@ impl Client {
         }
         Ok(())
     }
+}
+
+/// `field` of `seat`'s block in a state (`player_0` or `player_1`).
+fn seat_field<'a>(obj: &Object<'a>, seat: Player, field: &str) -> Option<Value<'a>> {
+    let key = ["player_0", "player_1"].get(seat.index())?;
+    obj.get(key)?.as_object()?.get(field)
 }
 
 #[cfg(test)]
@@ -442,5 +470,74 @@ mod tests {
             c.handle(b"{\"finished\": false}", &mut e),
             Err(ClientError::MissingField("no integer stones_removed"))
         );
+    }
+
+    /// Takes one stone and remembers the policy it was asked to play.
+    struct Spy(Option<Policy>);
+
+    impl Engine for Spy {
+        fn limits(&self) -> nimbot::Limits {
+            TakeOne { reset: false }.limits()
+        }
+        fn prepare(&mut self, _: &Params) -> Result<(), DecideError> {
+            Ok(())
+        }
+        fn decide(
+            &mut self,
+            pos: &nimbot::Position,
+            policy: Policy,
+        ) -> Result<nimbot::Decision, DecideError> {
+            self.0 = Some(policy);
+            TakeOne { reset: false }.decide(pos, policy)
+        }
+        fn evaluate(&mut self, pos: &nimbot::Position) -> Result<nimbot::Evaluation, DecideError> {
+            TakeOne { reset: false }.evaluate(pos)
+        }
+    }
+
+    /// A state after a take of one, with the first player's clock at `t0`.
+    fn timed(left: u32, t0: &str) -> std::string::String {
+        std::format!(
+            "{{\"finished\": false, \"current_max\": 3, \"stones_left\": {left}, \
+             \"stones_removed\": 1, \"reset_used\": false, \"init_max\": 3, \
+             \"player_0\": {{\"resets_left\": 1, \"time_taken\": {t0}, \"name\": \"a\"}}, \
+             \"player_1\": {{\"resets_left\": 1, \"time_taken\": 0.5, \"name\": \"b\"}}}}"
+        )
+    }
+
+    /// The policy the client asks for after its clock reads `t0` (first seat).
+    fn policy_after(client: &Client, welcome: &[u8], t0: &str) -> Option<Policy> {
+        let mut c = client.clone();
+        let mut e = Spy(None);
+        assert!(matches!(c.handle(welcome, &mut e), Ok(Step::Send(_))));
+        assert_eq!(e.0, Some(Policy::Trap));
+        e.0 = None;
+        assert_eq!(c.handle(timed(19, t0).as_bytes(), &mut e), Ok(Step::Wait));
+        assert!(matches!(
+            c.handle(timed(18, t0).as_bytes(), &mut e),
+            Ok(Step::Send(_))
+        ));
+        e.0
+    }
+
+    #[test]
+    fn plays_by_first_once_half_the_clock_is_spent() {
+        let c = Client::new(Player::First, b"a", 3)
+            .unwrap()
+            .with_policy(Policy::Trap);
+        let plain = br#"{"init_stones": 20, "init_resets": 1}"#;
+        assert_eq!(policy_after(&c, plain, "0"), Some(Policy::Trap));
+        assert_eq!(policy_after(&c, plain, "59.999999"), Some(Policy::Trap));
+        assert_eq!(policy_after(&c, plain, "60"), Some(Policy::First));
+        assert_eq!(policy_after(&c, plain, "61"), Some(Policy::First));
+        // A number the client cannot read leaves the clock as it was.
+        assert_eq!(policy_after(&c, plain, "7e9"), Some(Policy::Trap));
+        // The welcome's game_time beats the client's own clock.
+        let short = br#"{"init_stones": 20, "init_resets": 1, "game_time": 10}"#;
+        assert_eq!(policy_after(&c, short, "4.9"), Some(Policy::Trap));
+        assert_eq!(policy_after(&c, short, "5.0"), Some(Policy::First));
+        let long = br#"{"init_stones": 20, "init_resets": 1, "game_time": 1000}"#;
+        assert_eq!(policy_after(&c, long, "499.999999"), Some(Policy::Trap));
+        assert_eq!(policy_after(&c, long, "500"), Some(Policy::First));
     }
 }

@@ -21,7 +21,7 @@ mod hosts;
 mod sys;
 
 use nimbot::{
-    text::{parse_u32, parse_u64, Decimal},
+    text::{parse_micros, parse_u32, parse_u64, Decimal},
     DecideError, Decision, DistanceCache, Engine, Evaluation, Knowledge, Limits, Oracle, Params,
     Player, Policy, Position, SolutionCache, SolveBox, Table,
 };
@@ -60,15 +60,15 @@ Usage:
                                    longest and exploit need the full binary)
   nimbot --help | --version
 
-HOST is a dotted IPv4 address, a name from /etc/hosts (IPv4) or localhost (no DNS).
+HOST: dotted IPv4, an IPv4 name in /etc/hosts, or localhost (no DNS).
 ";
 
 /// The end of the help: what the build does beyond the table, and exit statuses.
 const HELP_END: &str = "\
 Games beyond the embedded table (N <= 999, R <= 4, M = 3) are solved in memory:
   nimbot --max-memory MIB ...      at most MIB mebibytes for that (default 64)
-Exit status: 0 won (or done), 1 lost, 2 usage error, 3 protocol, connection or
-state-mismatch error, 4 the game does not fit in --max-memory.
+Exit status: 0 won (or done), 1 lost, 2 usage, 3 protocol, connection or state
+error, 4 the game does not fit in --max-memory.
 ";
 
 /// Run the command line; the result is the exit status.
@@ -598,10 +598,10 @@ fn run_connect(args: &[&[u8]], policy: Policy) -> u8 {
         } else if let Some(v) = option(arg, &mut it, b"--init-max", Some(b"-m")) {
             number(v, "--init-max").map(|n| init_max = n)
         } else if let Some(v) = option(arg, &mut it, b"--timeout", None) {
-            timeout = v.and_then(parse_seconds);
+            timeout = v.and_then(parse_micros);
             Ok(())
         } else if let Some(v) = option(arg, &mut it, b"--retry", None) {
-            retry = v.and_then(|v| Some((parse_seconds(v)?, v)));
+            retry = v.and_then(|v| Some((parse_micros(v)?, v)));
             Ok(())
         } else if arg.first() != Some(&b'-') && addr.is_none() {
             addr = Some(arg);
@@ -741,33 +741,4 @@ fn split_addr(addr: &[u8]) -> Option<(&[u8], u16)> {
     let colon = addr.iter().rposition(|&b| b == b':')?;
     let (host, port) = (addr.get(..colon)?, addr.get(colon + 1..)?);
     Some((host, u16::try_from(parse_u32(port)?).ok()?))
-}
-
-/// Seconds as `S` or `S.FFF` (at most microseconds) -> microseconds.
-fn parse_seconds(text: &[u8]) -> Option<u64> {
-    let (whole, frac) = match text.iter().position(|&b| b == b'.') {
-        Some(i) => (text.get(..i)?, text.get(i + 1..)?),
-        None => (text, &b""[..]),
-    };
-    if whole.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let secs = if whole.is_empty() {
-        0
-    } else {
-        parse_u64(whole)?
-    };
-    let mut micros = 0u64;
-    for i in 0..6 {
-        let d = match frac.get(i) {
-            Some(&b) => u64::from(b.checked_sub(b'0').filter(|d| *d <= 9)?),
-            None => 0,
-        };
-        micros = micros * 10 + d;
-    }
-    // Digits past microseconds must still be digits.
-    if frac.iter().skip(6).any(|b| !b.is_ascii_digit()) {
-        return None;
-    }
-    secs.checked_mul(1_000_000)?.checked_add(micros)
 }
