@@ -129,7 +129,7 @@ pub use solver::SharedSolve;
 pub use solver::{
     solve_windowed, PileBits, PileSink, Solution, SolutionCache, SolveBox, SolveError,
 };
-pub use strategy::{best_move, position_value, DecideError, Decision, Oracle};
+pub use strategy::{best_move, position_value, DecideError, Decision, Oracle, Visit};
 pub use table::{Table, TableError};
 pub use value::{Evaluation, Value};
 

@@ -37,6 +37,10 @@ impl DecideError {
 
 crate::text::error_from_text!(DecideError);
 
+/// What a pass over a layer's values calls for each run: `(first, last, value)`,
+/// the piles `first..=last` all of that value ([`Oracle::runs`]).
+pub type Visit<'a> = dyn FnMut(u32, u32, Value) + 'a;
+
 /// Knows, for some set of positions whose cap still binds (`c < s`), whether the
 /// player to move wins.
 pub trait Oracle {
@@ -45,21 +49,15 @@ pub trait Oracle {
     fn value(&self, pos: &Position) -> Result<Value, DecideError>;
 
     /// Visit the values of `layer` (its own pile ignored) over piles `lo..=hi`, as
-    /// runs `visit(first, last, value)`, lowest first, that cover every pile of the
+    /// runs `f(first, last, value)`, lowest first, that cover every pile of the
     /// range (neighbouring runs may share a value); `lo` is at least the cap + 1.
     ///
     /// The default asks [`Oracle::value`] pile by pile; a table answers from one
     /// pass over the coded layer, which is what makes a decision cheap.
-    fn runs(
-        &self,
-        layer: &Position,
-        lo: u32,
-        hi: u32,
-        visit: &mut dyn FnMut(u32, u32, Value),
-    ) -> Result<(), DecideError> {
+    fn runs(&self, layer: &Position, lo: u32, hi: u32, f: &mut Visit) -> Result<(), DecideError> {
         for p in lo.max(layer.cap().saturating_add(1))..=hi {
             if let Some(pos) = layer.with_stones(p) {
-                visit(p, p, self.value(&pos)?);
+                f(p, p, self.value(&pos)?);
             }
         }
         Ok(())
@@ -125,7 +123,7 @@ pub(crate) fn layer_runs<O: Oracle + ?Sized>(
     layer: &Position,
     lo: u32,
     hi: u32,
-    visit: &mut dyn FnMut(u32, u32, Value),
+    visit: &mut Visit,
 ) -> Result<(), DecideError> {
     let c = layer.cap();
     // The open piles a run at time (a run of the rules' values is found in O(1)), so

@@ -45,14 +45,31 @@ fn step(g: &mut Game, player: Player, take: u32, reset: bool, limit_before: u32,
     );
 }
 
-/// One ply of a worked example, as the rules page writes it: the mover, the take,
-/// the reset, the limit in front of the mover and the limit after the move.
-type Ply = (Player, u32, bool, u32, u32);
-
-/// Play a worked example's line, each ply checked by [`step`].
-fn play_line(g: &mut Game, plies: &[Ply]) {
-    for &(player, take, reset, limit_before, limit_after) in plies {
-        step(g, player, take, reset, limit_before, limit_after);
+/// Play a worked example's line, each ply checked by [`step`]. The plies are
+/// written as the rules page reads, separated by commas: `P1 2r 4>3` is the first
+/// player taking 2 with a reset (`r`), the limit 4 in front of it and 3 after.
+fn play_line(g: &mut Game, line: &str) {
+    for ply in line.split(',') {
+        let words: Vec<&str> = ply.split_whitespace().collect();
+        let [mover, take, limits] = words[..] else {
+            panic!("a ply is MOVER TAKE[r] BEFORE>AFTER, not {ply:?}");
+        };
+        let player = match mover {
+            "P1" => P1,
+            "P2" => P2,
+            _ => panic!("the mover is P1 or P2, not {mover:?}"),
+        };
+        let reset = take.ends_with('r');
+        let take = take.trim_end_matches('r').parse().unwrap();
+        let (before, after) = limits.split_once('>').unwrap();
+        step(
+            g,
+            player,
+            take,
+            reset,
+            before.parse().unwrap(),
+            after.parse().unwrap(),
+        );
     }
 }
 
@@ -120,17 +137,11 @@ fn n16_r2_m3_resets_then_p1_wins() {
     let mut g = game(16, 2, 3);
     play_line(
         &mut g,
-        &[
-            (P1, 2, false, 3, 3),
-            (P2, 3, false, 3, 4),
-            (P1, 2, true, 4, 3),
-            (P2, 3, true, 3, 3),
-            (P1, 3, true, 3, 3),
-        ],
+        "P1 2 3>3, P2 3 3>4, P1 2r 4>3, P2 3r 3>3, P1 3r 3>3",
     );
     // The resets did not lower h: each only held one move to M.
     assert_eq!(g.largest_take(), 3);
-    play_line(&mut g, &[(P2, 2, false, 3, 4)]);
+    play_line(&mut g, "P2 2 3>4");
     assert_eq!((g.stones(), g.limit()), (1, 4));
     assert_eq!(g.play(P1, Move::new(1, false)), Ok(Outcome::Won(P1)));
     assert_eq!(g.stones(), 0);
@@ -142,21 +153,13 @@ fn n16_r2_m3_resets_then_p1_wins() {
 #[test]
 fn n32_r1_m3_limit_returns_after_reset() {
     let mut g = game(32, 1, 3);
-    play_line(
-        &mut g,
-        &[
-            (P1, 3, false, 3, 4),
-            (P2, 4, false, 4, 5),
-            (P1, 2, false, 5, 5),
-            (P2, 5, true, 5, 3),
-        ],
-    );
+    play_line(&mut g, "P1 3 3>4, P2 4 4>5, P1 2 5>5, P2 5r 5>3");
     // After the reset the limit is M, and a take above M is refused.
     bad_take(&mut g, P1, 4, false, 3);
     // h is 5, so after P1's move the limit is back to 6.
-    play_line(&mut g, &[(P1, 3, false, 3, 6)]);
+    play_line(&mut g, "P1 3 3>6");
     assert_eq!(g.largest_take(), 5);
-    play_line(&mut g, &[(P2, 4, false, 6, 6), (P1, 5, true, 6, 3)]);
+    play_line(&mut g, "P2 4 6>6, P1 5r 6>3");
     assert_eq!((g.resets_left(P1), g.resets_left(P2)), (0, 0));
     assert_eq!(g.stones(), 32 - 3 - 4 - 2 - 5 - 3 - 4 - 5);
     assert_eq!(g.winner(), None);

@@ -120,3 +120,18 @@ fn the_values_of_the_small_starts_are_the_snapshot() {
         assert_eq!(v, want, "{line}");
     }
 }
+
+#[test]
+fn the_small_starts_are_every_start_of_two_to_four_heaps_of_one_to_six() {
+    let library: Vec<Vec<u32>> = Heaps::small_starts()
+        .map(|h| h.sizes().iter().map(|&n| u32::from(n)).collect())
+        .collect();
+    let mut plain = starts(2..=4, 6);
+    plain.sort();
+    let mut sorted = library.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), library.len(), "no start twice");
+    assert_eq!(sorted, plain);
+    assert_eq!(library.len(), 203);
+}

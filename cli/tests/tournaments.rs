@@ -56,6 +56,17 @@ fn tournament(args: &[&str]) -> Output {
         .expect("nimbot runs")
 }
 
+/// `nimbot tournament --out OUT`, a `--bot` for each of `bots`, then `flags` split
+/// at spaces.
+fn tournament_in(out: &str, bots: &[&str], flags: &str) -> Output {
+    let mut args = vec!["--out", out];
+    for bot in bots {
+        args.extend(["--bot", bot]);
+    }
+    args.extend(flags.split_whitespace());
+    tournament(&args)
+}
+
 fn results(dir: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(dir.join("results.jsonl")).expect("results");
     let mut games: Vec<Value> = text
@@ -101,35 +112,17 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         ("flood", "garbage"),
         ("twice", "joined_twice"),
     ];
-    // The zoo fails the pre-flight by design.
-    let mut args: Vec<String> = ["--no-check", "--gauntlet", "--bot", "nimbot:first"]
-        .map(String::from)
-        .to_vec();
+    let mut bots = vec!["nimbot:first".to_string()];
     for (mode, _) in zoo {
-        args.push("--bot".into());
-        args.push(format!(
+        bots.push(format!(
             "{mode}=python3 {z} {mode} {{host}} {{port}} {{order}} {{name}}"
         ));
     }
-    args.push("--bot".into());
-    args.push("ghost=no-such-bot-command {addr} {order}".into());
-    args.extend(
-        [
-            "--stones",
-            "30",
-            "-t",
-            "1.5",
-            "--join-timeout",
-            "10",
-            "-c",
-            "4",
-            "--out",
-            &dir_s,
-        ]
-        .map(String::from),
-    );
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = tournament(&argv);
+    bots.push("ghost=no-such-bot-command {addr} {order}".into());
+    let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
+    // The zoo fails the pre-flight by design.
+    let flags = "--no-check --gauntlet --stones 30 -t 1.5 --join-timeout 10 -c 4";
+    let o = tournament_in(&dir_s, &bots, flags);
     let games = played(&o, &dir, 24);
     let mut table = String::new();
     for g in &games {
@@ -215,24 +208,11 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
     let z = zoo();
     let bot =
         |mode: &str| format!("{mode}=python3 {z} {mode} {{host}} {{port}} {{order}} {{name}}");
-    let o = tournament(&[
-        "--no-check",
-        "--gauntlet",
-        "--bot",
-        "nimbot:first",
-        "--bot",
-        &bot("first"),
-        "--bot",
-        &bot("swap"),
-        "--stones",
-        "20",
-        "-t",
-        "5",
-        "-c",
-        "2",
-        "--out",
+    let o = tournament_in(
         &dir_s,
-    ]);
+        &["nimbot:first", &bot("first"), &bot("swap")],
+        "--no-check --gauntlet --stones 20 -t 5 -c 2",
+    );
     let games = played(&o, &dir, 4);
     for g in &games {
         let ctx = format!("{g}\n{}", show(&o));
@@ -416,27 +396,16 @@ fn recount(dir: &Path, summary: &Value, text: &str) {
     for s in standings {
         let b = s["bot"].as_u64().unwrap() as usize;
         let l = &lines[b];
+        let n = |key: &str| s[key].as_u64().unwrap();
         let got = Line {
-            games: s["games"].as_u64().unwrap(),
-            points: s["points"].as_u64().unwrap(),
-            wins: [
-                s["wins_first"].as_u64().unwrap(),
-                s["wins_second"].as_u64().unwrap(),
-            ],
-            seat_games: [
-                s["games_first"].as_u64().unwrap(),
-                s["games_second"].as_u64().unwrap(),
-            ],
-            won_starts: [
-                s["won_starts"].as_u64().unwrap(),
-                s["won_starts_converted"].as_u64().unwrap(),
-            ],
-            lost_starts: [
-                s["lost_starts"].as_u64().unwrap(),
-                s["lost_starts_won"].as_u64().unwrap(),
-            ],
-            caused: s["first_blunders_caused"].as_u64().unwrap(),
-            faults: s["faults"].as_u64().unwrap(),
+            games: n("games"),
+            points: n("points"),
+            wins: [n("wins_first"), n("wins_second")],
+            seat_games: [n("games_first"), n("games_second")],
+            won_starts: [n("won_starts"), n("won_starts_converted")],
+            lost_starts: [n("lost_starts"), n("lost_starts_won")],
+            caused: n("first_blunders_caused"),
+            faults: n("faults"),
         };
         assert_eq!(&got, l, "{}", names[b]);
         assert!(l.points <= last_points, "standings by points");
@@ -525,39 +494,22 @@ fn course_style_bots_on_port_9000_with_pacing_end_every_game_in_play() {
         "book;dir={}=python3 book.py {{first:--first}}",
         book.display()
     );
-    let o = tournament(&[
-        "--port",
-        "9000",
-        "--pace",
-        "30",
-        "-c",
-        "2",
-        "-t",
-        "30",
-        "--bot",
-        "nimbot",
-        "--bot",
-        &course(
-            "flags",
-            "student_flags.py",
-            "{first:-f} -n {name} 127.0.0.1:9000",
-        ),
-        "--bot",
-        &course(
-            "bool",
-            "student_bool.py",
-            "{first:True}{second:False} {name}",
-        ),
-        "--bot",
-        &course("noob", "student_noob.py", "{first:-f}"),
-        "--bot",
-        &book,
-        "--stones",
-        "14",
-        "--json",
-        "--out",
+    let flags = course(
+        "flags",
+        "student_flags.py",
+        "{first:-f} -n {name} 127.0.0.1:9000",
+    );
+    let boolean = course(
+        "bool",
+        "student_bool.py",
+        "{first:True}{second:False} {name}",
+    );
+    let noob = course("noob", "student_noob.py", "{first:-f}");
+    let o = tournament_in(
         &dir_s,
-    ]);
+        &["nimbot", &flags, &boolean, &noob, &book],
+        "--port 9000 --pace 30 -c 2 -t 30 --stones 14 --json",
+    );
     let games = played(&o, &dir, 20);
     for g in &games {
         assert_eq!(g["ending"]["kind"], "won", "every game ends in play: {g}");
@@ -581,27 +533,11 @@ fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let text = format!(
         "texter=text:{BIN} exp-nim --{{seat}} --stones {{stones}} --resets {{resets}} --init-max {{init_max}} --policy longest"
     );
-    let o = tournament(&[
-        "--bot",
-        "nimbot:trap",
-        "--bot",
-        &line,
-        "--bot",
-        &text,
-        "--bot",
-        &greedy,
-        "--bot",
-        &rand,
-        "--stones",
-        "20,31",
-        "-t",
-        "20",
-        "-c",
-        "4",
-        "--json",
-        "--out",
+    let o = tournament_in(
         &dir_s,
-    ]);
+        &["nimbot:trap", &line, &text, &greedy, &rand],
+        "--stones 20,31 -t 20 -c 4 --json",
+    );
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<Value> = stdout
@@ -784,28 +720,11 @@ fn a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one() {
 fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     let (dir, d) = scratch("sprt");
     let rand = sample("rand", "rand.py", " 3 11");
-    let o = tournament(&[
-        "--bot",
-        "nimbot:trap",
-        "--bot",
-        &rand,
-        "--draw",
-        "60",
-        "--range",
-        "20..60",
-        "--sprt",
-        "0",
-        "200",
-        "0.05",
-        "0.05",
-        "-t",
-        "20",
-        "-c",
-        "2",
-        "--json",
-        "--out",
+    let o = tournament_in(
         &d,
-    ]);
+        &["nimbot:trap", &rand],
+        "--draw 60 --range 20..60 --sprt 0 200 0.05 0.05 -t 20 -c 2 --json",
+    );
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     let summary: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
@@ -816,16 +735,7 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
 
     let (dir, d) = scratch("none");
     // The pre-flight finds the typo before a game is played.
-    let o = tournament(&[
-        "--bot",
-        "nimbot",
-        "--bot",
-        "typo=no-such-bot-a {addr}",
-        "--stones",
-        "5",
-        "--out",
-        &d,
-    ]);
+    let o = tournament_in(&d, &["nimbot", "typo=no-such-bot-a {addr}"], "--stones 5");
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("nimbot: ok in both seats"), "{err}");
@@ -840,17 +750,11 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     assert!(!dir.join("results.jsonl").exists(), "nothing was played");
     let o = tournament(&["--check", "--bot", "nimbot", "--bot", &rand]);
     assert_eq!(o.status.code(), Some(0), "{}", show(&o));
-    let o = tournament(&[
-        "--no-check",
-        "--bot",
-        "a=no-such-bot-a",
-        "--bot",
-        "b=no-such-bot-b",
-        "--stones",
-        "5",
-        "--out",
+    let o = tournament_in(
         &d,
-    ]);
+        &["a=no-such-bot-a", "b=no-such-bot-b"],
+        "--no-check --stones 5",
+    );
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     let games = results(&dir);
     assert_eq!(games.len(), 2);

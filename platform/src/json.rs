@@ -697,20 +697,11 @@ mod tests {
         assert_eq!(o.get("a").unwrap().as_u32(), None);
         assert_eq!(o.get("a").unwrap().as_micros(), None);
         assert_eq!(p1.get("time_taken").unwrap().as_micros(), Some(0));
-        for (text, whole) in [
-            (&b"{\"t\": 61.250013}"[..], Some(61_250_013)),
-            (b"{\"t\": 0}", Some(0)),
-            (b"{\"t\": 2.5}", Some(2_500_000)),
-            (b"{\"t\": 0.1234567}", Some(123_456)),
-            (b"{\"t\": 18446744073709.551615}", Some(u64::MAX)),
-            (b"{\"t\": 18446744073709.551616}", None),
-            (b"{\"t\": 1.5e3}", None),
-            (b"{\"t\": -1.5}", None),
-            (b"{\"t\": \"12\"}", None),
-        ] {
-            let o = Object::parse(text).unwrap();
-            assert_eq!(o.get("t").unwrap().as_micros(), whole);
-        }
+        // The digits are parse_micros's (tested with the core's numbers).
+        let o = Object::parse(b"{\"t\": 61.250013, \"s\": \"1\", \"e\": 1e3}").unwrap();
+        assert_eq!(o.get("t").unwrap().as_micros(), Some(61_250_013));
+        assert_eq!(o.get("s").unwrap().as_micros(), None);
+        assert_eq!(o.get("e").unwrap().as_micros(), None);
         for bad in [
             &b"{"[..],
             b"{\"a\"}",

@@ -102,15 +102,15 @@ pub(super) fn new_supernim(
     start: SuperNimStart<'_>,
     bot: &mut SuperNimBot,
 ) -> Result<ActiveGame, Error> {
-    // Taken apart at once: the boards' code is smaller than with `start` kept
-    // whole to the end.
+    // Taken apart at once, in the order of use: the boards' code is smaller than
+    // with `start` kept whole to the end.
     let SuperNimStart {
-        heaps,
-        seat,
-        cap,
-        most,
         player,
         nodes,
+        heaps,
+        most,
+        cap,
+        seat,
     } = start;
     let player = player.unwrap_or(DEFAULT_PLAYER);
     if player == SuperNimPlayer::Perfect && !cfg!(feature = "alloc") {

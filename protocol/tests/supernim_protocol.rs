@@ -11,21 +11,11 @@ mod common;
 
 use common::{send, session};
 
-/// Every start of 2..=4 heaps of 1..=6 sticks, as sorted lists.
+/// The small starts, as sorted lists.
 fn starts() -> Vec<Vec<u32>> {
-    let mut out = Vec::new();
-    for a in 1..=6u32 {
-        for b in a..=6 {
-            out.push(vec![a, b]);
-            for c in b..=6 {
-                out.push(vec![a, b, c]);
-                for d in c..=6 {
-                    out.push(vec![a, b, c, d]);
-                }
-            }
-        }
-    }
-    out
+    Heaps::small_starts()
+        .map(|h| h.sizes().iter().map(|&n| u32::from(n)).collect())
+        .collect()
 }
 
 /// `opp MOVE` as the grammar writes it.

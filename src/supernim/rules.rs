@@ -148,6 +148,24 @@ impl Heaps {
         Ok(heaps)
     }
 
+    /// The small starts: every position of 2 to 4 heaps of 1 to 6 sticks (203 of
+    /// them), each once, by ascending sizes. The tests and benchmarks of the
+    /// Super-Nim players play from these.
+    pub fn small_starts() -> impl Iterator<Item = Heaps> {
+        // Four base-7 digits, 0 for no heap: the heaps are the leading non-zero
+        // digits, in ascending order, followed only by zeros.
+        (0u32..7 * 7 * 7 * 7).filter_map(|code| {
+            let digits = [code / 343, code / 49 % 7, code / 7 % 7, code % 7];
+            let count = digits.iter().take_while(|&&d| d > 0).count();
+            let sizes = digits.get(..count)?;
+            let sorted = sizes.windows(2).all(|w| w.first() <= w.last());
+            let rest_empty = digits.get(count..)?.iter().all(|&d| d == 0);
+            (count >= 2 && sorted && rest_empty)
+                .then(|| Heaps::new(sizes).ok())
+                .flatten()
+        })
+    }
+
     /// These heaps with at most `limit` heaps from now on (a board's
     /// [`BOARD_HEAPS`], or any other). Refused: a limit of 0, above [`MAX_HEAPS`] or
     /// below the heaps present.

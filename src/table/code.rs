@@ -23,7 +23,7 @@ use crate::rules::{Params, Position};
 use crate::solver::{
     filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
 };
-use crate::strategy::{DecideError, Oracle};
+use crate::strategy::{DecideError, Oracle, Visit};
 use crate::value::Value;
 
 /// A token `(w, l, k)`: `k + 1` times `w` won piles then `l` lost ones; `l = 0`:
@@ -698,14 +698,8 @@ impl Oracle for CodedSolution {
         Oracle::value(&self.table(), pos)
     }
 
-    fn runs(
-        &self,
-        layer: &Position,
-        lo: u32,
-        hi: u32,
-        visit: &mut dyn FnMut(u32, u32, Value),
-    ) -> Result<(), DecideError> {
-        self.table().runs(layer, lo, hi, visit)
+    fn runs(&self, layer: &Position, lo: u32, hi: u32, f: &mut Visit) -> Result<(), DecideError> {
+        self.table().runs(layer, lo, hi, f)
     }
 }
 

@@ -37,7 +37,7 @@ use self::layer::{skip_tokens, visit_tokens, Clip};
 use crate::geometry::{highest_pile, key};
 use crate::num::checked_mul;
 use crate::rules::{Params, Position};
-use crate::strategy::{best_move, DecideError, Decision, Oracle};
+use crate::strategy::{best_move, DecideError, Decision, Oracle, Visit};
 use crate::value::Value;
 
 #[cfg(feature = "alloc")]
@@ -402,7 +402,7 @@ impl<S: ByteSource> Table<S> {
         pos: &Position,
         from: u32,
         upto: u32,
-        visit: &mut dyn FnMut(u32, u32, Value),
+        visit: &mut Visit,
         cache: Option<&LayerCache>,
     ) -> Result<(), ProbeError> {
         let c = pos.cap();
@@ -490,10 +490,10 @@ macro_rules! table_oracle {
                 layer: &Position,
                 lo: u32,
                 hi: u32,
-                visit: &mut dyn FnMut(u32, u32, Value),
+                f: &mut Visit,
             ) -> Result<(), DecideError> {
                 let $this = self;
-                Ok($table.walk(layer, lo, hi, visit, $cache)?)
+                Ok($table.walk(layer, lo, hi, f, $cache)?)
             }
         }
     };
