@@ -1,10 +1,11 @@
 //! Property tests (proptest):
-//! - random games, illegal moves included, through `Game` match a simple model of
-//!   docs/rules.md written here from the text alone, move by move, and every move
-//!   is judged as the model judges it by each public entry point (`Game::check`,
-//!   `Game::play`, `Position::check`, `Position::after`);
+//! - random games, illegal moves included, through `Game` match the judge of
+//!   `nimbot-judge` (docs/rules.md written from the text alone, apart from the
+//!   library), move by move, and every move is judged as the judge judges it by
+//!   each public entry point (`Game::check`, `Game::play`, `Position::check`,
+//!   `Position::after`);
 //! - `best_move` from a won position leaves the opponent a lost one (by the solver,
-//!   and by a plain memoized search over the model for small piles);
+//!   and by the judge's plain memoized search for small piles);
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -13,84 +14,12 @@ use nimbot::{
     best_move, Game, IllegalMove, Move, Outcome, Params, Player, Position, Solution, SolveBox,
     Table,
 };
+use nimbot_judge::{Judge, Refusal};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------
-// A simple model of docs/rules.md: raw state, judged in the listed order.
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Model {
-    m: u32,
-    stones: u32,
-    /// h: the largest take so far.
-    largest: u32,
-    resets: [u32; 2],
-    /// The previous move declared a reset.
-    pending: bool,
-    turn: usize,
-    winner: Option<usize>,
-}
-
-/// Why the model refuses a move (docs/rules.md's reasons; "game over" is ours).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Refusal {
-    GameOver,
-    OutOfTurn,
-    Illegal,
-    TooManyResets,
-}
-
-impl Model {
-    fn new(n: u32, r: u32, m: u32) -> Self {
-        Model {
-            m,
-            stones: n,
-            largest: 0,
-            resets: [r, r],
-            pending: false,
-            turn: 0,
-            winner: None,
-        }
-    }
-
-    /// L = M after the opponent's reset, else max(M, h + 1).
-    fn limit(&self) -> u32 {
-        if self.pending {
-            self.m
-        } else {
-            self.m.max(self.largest + 1)
-        }
-    }
-
-    /// Judge and apply: (1. time is not modelled) 2. out of turn, 3. the take,
-    /// 4. the reset, 5. the empty pile wins. A refused move changes nothing.
-    fn play(&mut self, player: usize, k: u32, reset: bool) -> Result<bool, Refusal> {
-        if self.winner.is_some() {
-            return Err(Refusal::GameOver);
-        }
-        if player != self.turn {
-            return Err(Refusal::OutOfTurn);
-        }
-        if k < 1 || k > self.limit() {
-            return Err(Refusal::Illegal);
-        }
-        if reset && self.resets[player] == 0 {
-            return Err(Refusal::TooManyResets);
-        }
-        self.stones -= k.min(self.stones);
-        self.largest = self.largest.max(k);
-        if reset {
-            self.resets[player] -= 1;
-        }
-        self.pending = reset;
-        if self.stones == 0 {
-            self.winner = Some(player);
-            return Ok(true);
-        }
-        self.turn = 1 - player;
-        Ok(false)
-    }
-}
+// The judge: docs/rules.md written from the text apart from the library
+// (`nimbot-judge`), against which every move is checked.
 
 fn seat(i: usize) -> Player {
     if i == 0 {
@@ -104,30 +33,30 @@ fn refusal(e: IllegalMove) -> Refusal {
     match e {
         IllegalMove::GameOver => Refusal::GameOver,
         IllegalMove::OutOfTurn => Refusal::OutOfTurn,
-        IllegalMove::BadTake { .. } => Refusal::Illegal,
-        IllegalMove::NoResetsLeft => Refusal::TooManyResets,
+        IllegalMove::BadTake { .. } => Refusal::BadTake,
+        IllegalMove::NoResetsLeft => Refusal::NoResetsLeft,
         other => panic!("unexpected refusal {other:?}"),
     }
 }
 
-fn assert_same(game: &Game, model: &Model) {
-    assert_eq!(game.stones(), model.stones);
-    assert_eq!(game.largest_take(), model.largest);
-    assert_eq!(u32::from(game.resets_left(Player::First)), model.resets[0]);
-    assert_eq!(u32::from(game.resets_left(Player::Second)), model.resets[1]);
-    assert_eq!(game.reset_pending(), model.pending);
-    assert_eq!(game.winner(), model.winner.map(seat));
-    if model.winner.is_none() {
-        assert_eq!(game.to_move(), seat(model.turn));
-        assert_eq!(game.limit(), model.limit());
+fn assert_same(game: &Game, judge: &Judge) {
+    assert_eq!(game.stones(), judge.stones());
+    assert_eq!(game.largest_take(), judge.largest());
+    assert_eq!(u32::from(game.resets_left(Player::First)), judge.resets(0));
+    assert_eq!(u32::from(game.resets_left(Player::Second)), judge.resets(1));
+    assert_eq!(game.reset_pending(), judge.pending());
+    assert_eq!(game.winner(), judge.winner().map(seat));
+    if judge.winner().is_none() {
+        assert_eq!(game.to_move(), seat(judge.turn()));
+        assert_eq!(game.limit(), judge.limit());
         // The normalized state (s, c, a, b, f) of docs/rules.md.
         let pos = game.position().expect("game in progress");
-        let me = model.turn;
-        assert_eq!(pos.stones(), model.stones);
-        assert_eq!(pos.cap(), model.m.max(model.largest + 1));
-        assert_eq!(u32::from(pos.own_resets()), model.resets[me]);
-        assert_eq!(u32::from(pos.opp_resets()), model.resets[1 - me]);
-        assert_eq!(pos.reset_pending(), model.pending);
+        let me = judge.turn();
+        assert_eq!(pos.stones(), judge.stones());
+        assert_eq!(pos.cap(), judge.cap());
+        assert_eq!(u32::from(pos.own_resets()), judge.resets(me));
+        assert_eq!(u32::from(pos.opp_resets()), judge.resets(1 - me));
+        assert_eq!(pos.reset_pending(), judge.pending());
     } else {
         assert!(game.position().is_none());
     }
@@ -155,60 +84,60 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
-    fn games_follow_the_rules_model(
+    fn games_follow_the_judge(
         n in 1u32..400,
         r in 0u8..5,
         m in 1u32..7,
         moves in prop::collection::vec(attempt(), 1..120),
     ) {
         let mut game = Game::new(Params::new(n, r, m).unwrap());
-        let mut model = Model::new(n, u32::from(r), m);
-        assert_same(&game, &model);
+        let mut judge = Judge::new(n, u32::from(r), m);
+        assert_same(&game, &judge);
         for a in moves {
-            let limit = model.limit();
+            let (limit, turn) = (judge.limit(), judge.turn());
             let (player, take) = match a.kind {
-                0 => (1 - model.turn, 1 + a.take % limit),     // out of turn
-                1 => (model.turn, 0),                           // nothing taken
-                2 => (model.turn, limit + 1 + a.take % 3),      // over the limit
-                3 => (model.turn, a.take),                      // anything
-                _ => (model.turn, 1 + a.take % limit),          // legal take
+                0 => (1 - turn, 1 + a.take % limit),     // out of turn
+                1 => (turn, 0),                           // nothing taken
+                2 => (turn, limit + 1 + a.take % 3),      // over the limit
+                3 => (turn, a.take),                      // anything
+                _ => (turn, 1 + a.take % limit),          // legal take
             };
             let mv = Move::new(take, a.reset);
-            let before = model.clone();
-            let want = model.play(player, take, a.reset);
-            // Every public entry point judges the move as the model does, without
+            let want = judge.play(player, take, a.reset);
+            let won = judge.winner().is_some();
+            // Every public entry point judges the move as the judge does, without
             // playing it: `Game::check`, and for the mover `Position::check` and
-            // `Position::after`, whose position is the model's after the move.
+            // `Position::after`, whose position is the judge's after the move.
             let verdict = |r: Result<(), IllegalMove>| r.map_err(refusal);
-            prop_assert_eq!(verdict(game.check(seat(player), mv)), want.map(|_| ()));
-            if let (Some(pos), true) = (game.position(), player == before.turn) {
-                prop_assert_eq!(verdict(pos.check(mv)), want.map(|_| ()));
+            prop_assert_eq!(verdict(game.check(seat(player), mv)), want);
+            if let (Some(pos), true) = (game.position(), player == turn) {
+                prop_assert_eq!(verdict(pos.check(mv)), want);
                 match (pos.after(mv), want) {
-                    (Ok(None), Ok(true)) => {}
-                    (Ok(Some(next)), Ok(false)) => {
-                        let me = model.turn;
+                    (Ok(None), Ok(())) if won => {}
+                    (Ok(Some(next)), Ok(())) if !won => {
+                        let me = judge.turn();
                         prop_assert_eq!(
                             (next.stones(), next.cap(), next.reset_pending()),
-                            (model.stones, model.m.max(model.largest + 1), model.pending)
+                            (judge.stones(), judge.cap(), judge.pending())
                         );
                         prop_assert_eq!(
                             (u32::from(next.own_resets()), u32::from(next.opp_resets())),
-                            (model.resets[me], model.resets[1 - me])
+                            (judge.resets(me), judge.resets(1 - me))
                         );
                     }
                     (Err(e), Err(w)) => prop_assert_eq!(refusal(e), w),
-                    (got, w) => prop_assert!(false, "after {:?}: {:?}, the model {:?}", mv, got, w),
+                    (got, w) => prop_assert!(false, "after {:?}: {:?}, the judge {:?}", mv, got, w),
                 }
             }
             let got = game.play(seat(player), mv);
             match (want, got) {
-                (Ok(won), Ok(outcome)) => {
+                (Ok(()), Ok(outcome)) => {
                     prop_assert_eq!(won, outcome == Outcome::Won(seat(player)));
                 }
                 (Err(w), Err(g)) => prop_assert_eq!(w, refusal(g)),
-                (w, g) => prop_assert!(false, "model {:?}, game {:?}", w, g),
+                (w, g) => prop_assert!(false, "judge {:?}, game {:?}", w, g),
             }
-            assert_same(&game, &model);
+            assert_same(&game, &judge);
         }
     }
 }
@@ -249,41 +178,6 @@ fn position() -> impl Strategy<Value = Position> {
     )
 }
 
-/// Independent value for small piles: memoized search over the rules model's
-/// moves from (s, c, a, b, f).
-fn minimax(
-    memo: &mut HashMap<(u32, u32, u8, u8, bool), bool>,
-    p: (u32, u32, u8, u8, bool),
-) -> bool {
-    if let Some(&v) = memo.get(&p) {
-        return v;
-    }
-    let (s, c, a, b, f) = p;
-    let limit = if f { M } else { c };
-    let mut win = false;
-    'moves: for k in 1..=limit {
-        for reset in [false, true] {
-            if reset && a == 0 {
-                continue;
-            }
-            if k >= s {
-                if !reset {
-                    win = true;
-                    break 'moves;
-                }
-                continue;
-            }
-            let next = (s - k, c.max(k + 1), b, a - u8::from(reset), reset);
-            if !minimax(memo, next) {
-                win = true;
-                break 'moves;
-            }
-        }
-    }
-    memo.insert(p, win);
-    win
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(5000))]
 
@@ -318,9 +212,10 @@ proptest! {
         let s = 1 + s % (80 - (M..c).sum::<u32>());
         let pos = Position::new(s, c, a, b, f, M).unwrap();
         let mut memo = HashMap::new();
+        let p = (s, c, u32::from(a), u32::from(b), f);
         prop_assert_eq!(
             sol.value(&pos).map(nimbot::Value::is_won),
-            Some(minimax(&mut memo, (s, c, a, b, f)))
+            Some(nimbot_judge::wins(&mut memo, p, M))
         );
     }
 }

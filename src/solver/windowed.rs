@@ -583,24 +583,13 @@ mod tests {
     /// Boxes of every shape: no resets, M = 1, the mask path's widest (7 resets)
     /// and the per-position path (8 and 9), caps starting above M.
     fn sample_boxes() -> Vec<SolveBox> {
-        let mut boxes = Vec::new();
-        for (n, r, m) in [
-            (1, 0, 1),
-            (5, 2, 3),
-            (60, 0, 1),
-            (150, 1, 2),
-            (300, 4, 3),
-            (999, 4, 3),
-            (400, 2, 5),
-            (200, 3, 12),
-            (250, 5, 4),
-            (160, 7, 2),
-            (90, 8, 3),
-            (70, 9, 1),
-            (40, 3, 40),
-        ] {
-            boxes.push(SolveBox::games(n, r, m));
-        }
+        let small = [(1, 0, 1), (5, 2, 3), (60, 0, 1), (150, 1, 2)];
+        let middle = [(300, 4, 3), (999, 4, 3), (400, 2, 5), (200, 3, 12)];
+        let resets = [(250, 5, 4), (160, 7, 2), (90, 8, 3), (70, 9, 1)];
+        let wide = [(40, 3, 40)];
+        let games = small.into_iter().chain(middle).chain(resets).chain(wide);
+        let mut boxes: Vec<SolveBox> = games.map(|(n, r, m)| SolveBox::games(n, r, m)).collect();
+        // Boxes whose caps start above M (no game's box).
         for (n, r, m, c) in [
             (250, 3, 3, 9),
             (300, 1, 2, 30),

@@ -43,14 +43,39 @@ impl embedded_io::Error for Errno {
     }
 }
 
-/// The architecture's system call instruction, call numbers, entry point and memory
-/// functions.
+/// The architecture's system call instruction, entry point and memory functions.
 #[cfg_attr(target_arch = "x86_64", path = "sys/x86_64.rs")]
 #[cfg_attr(target_arch = "aarch64", path = "sys/aarch64.rs")]
 mod arch;
 pub mod heap;
 
-use arch as nr;
+/// The system calls this binary makes, by number: x86_64's own table, then
+/// aarch64's, which is the kernel's generic one (no `open`, only `openat`).
+mod nr {
+    /// The number on the architecture built for.
+    const fn by_arch(x86_64: usize, aarch64: usize) -> usize {
+        if cfg!(target_arch = "x86_64") {
+            x86_64
+        } else {
+            aarch64
+        }
+    }
+
+    pub const READ: usize = by_arch(0, 63);
+    pub const WRITE: usize = by_arch(1, 64);
+    pub const CLOSE: usize = by_arch(3, 57);
+    pub const MMAP: usize = by_arch(9, 222);
+    pub const MUNMAP: usize = by_arch(11, 215);
+    pub const RT_SIGACTION: usize = by_arch(13, 134);
+    pub const MREMAP: usize = by_arch(25, 216);
+    pub const SOCKET: usize = by_arch(41, 198);
+    pub const CONNECT: usize = by_arch(42, 203);
+    pub const SETSOCKOPT: usize = by_arch(54, 208);
+    pub const EXIT_GROUP: usize = by_arch(231, 94);
+    pub const NANOSLEEP: usize = by_arch(35, 101);
+    pub const CLOCK_GETTIME: usize = by_arch(228, 113);
+    pub const OPENAT: usize = by_arch(257, 56);
+}
 
 /// One system call with up to five arguments (see [`arch::syscall6`]).
 ///

@@ -165,19 +165,8 @@ impl WebEngine {
     }
 }
 
+/// Its own answers first; the rest is the engine it wraps.
 impl Engine for WebEngine {
-    fn limits(&self) -> Limits {
-        self.both.limits()
-    }
-
-    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
-        self.both.prepare(params)
-    }
-
-    fn plays(&self, policy: Policy) -> bool {
-        self.both.plays(policy)
-    }
-
     fn decide(&mut self, pos: &Position, policy: Policy) -> Result<Decision, DecideError> {
         if policy == Policy::Longest {
             if let Some(d) = self.longest_in_table(pos) {
@@ -202,6 +191,18 @@ impl Engine for WebEngine {
             }
         }
         self.both.evaluate(pos)
+    }
+
+    fn plays(&self, policy: Policy) -> bool {
+        self.both.plays(policy)
+    }
+
+    fn prepare(&mut self, params: &Params) -> Result<(), DecideError> {
+        self.both.prepare(params)
+    }
+
+    fn limits(&self) -> Limits {
+        self.both.limits()
     }
 }
 

@@ -4,7 +4,6 @@
 //! which every end-to-end game is checked against move by move.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -13,6 +12,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use nimbot::{Engine, Params, Policy, SolvingEngine};
+use nimbot_judge::Judge;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 
@@ -195,13 +195,13 @@ pub fn exit_codes(first_wins: bool) -> (Option<i32>, Option<i32>) {
 }
 
 /// Whether the first player wins the start of (n, r, m) with perfect play: the
-/// solver's answer, which the judge's own search ([`Judge::first_wins`]) must give
+/// solver's answer, which the judge's own search ([`nimbot_judge::first_wins`]) must give
 /// too for a pile it reaches.
 pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
     let params = Params::new(n, r, m).unwrap();
     let mut e = SolvingEngine::default();
     let won = e.decide(&params.start(), Policy::Trap).unwrap().value == nimbot::Value::Won;
-    if let Some(searched) = Judge::first_wins(n, u32::from(r), m) {
+    if let Some(searched) = nimbot_judge::first_wins(n, u32::from(r), m) {
         assert_eq!(
             won, searched,
             "the value of N={n} R={r} M={m}: the solver against the rules"
@@ -211,22 +211,8 @@ pub fn first_wins(n: u32, r: u8, m: u32) -> bool {
 }
 
 // ---------------------------------------------------------------------------
-// The judge: docs/rules.md, written here from the text.
-
-/// One game of Expanding Nim with resets as docs/rules.md states it: the raw state
-/// (stones, the largest take `h`, the resets left, whether the last move declared
-/// a reset, the player to move), each move judged in the rules' order.
-#[derive(Clone, Debug)]
-pub struct Judge {
-    m: u32,
-    stones: u32,
-    largest: u32,
-    resets: [u32; 2],
-    pending: bool,
-    turn: usize,
-    winner: Option<usize>,
-    plies: u32,
-}
+// The judge: docs/rules.md, written from the text apart from nimbot
+// (`nimbot-judge`).
 
 /// A game the judge saw to its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,103 +221,6 @@ pub struct Judged {
     pub winner: usize,
     /// Moves played.
     pub plies: u32,
-}
-
-impl Judge {
-    /// The start: N stones, R resets each, M.
-    pub fn new(n: u32, r: u32, m: u32) -> Judge {
-        Judge {
-            m,
-            stones: n,
-            largest: 0,
-            resets: [r, r],
-            pending: false,
-            turn: 0,
-            winner: None,
-            plies: 0,
-        }
-    }
-
-    /// L: M right after a reset, else max(M, h + 1).
-    pub fn limit(&self) -> u32 {
-        if self.pending {
-            self.m
-        } else {
-            self.m.max(self.largest + 1)
-        }
-    }
-
-    pub fn stones(&self) -> u32 {
-        self.stones
-    }
-
-    pub fn winner(&self) -> Option<usize> {
-        self.winner
-    }
-
-    /// Judge and play a move by `seat`: out of turn, then the take, then the reset;
-    /// the player who empties the pile wins. A refused move changes nothing.
-    pub fn play(&mut self, seat: usize, take: u32, reset: bool) -> Result<(), String> {
-        if self.winner.is_some() {
-            return Err(format!("seat {seat} moved after the end"));
-        }
-        if seat != self.turn {
-            return Err(format!("seat {seat} moved out of turn"));
-        }
-        if take < 1 || take > self.limit() {
-            return Err(format!("take {take} is outside 1..={}", self.limit()));
-        }
-        if reset && self.resets[seat] == 0 {
-            return Err(format!("seat {seat} reset with none left"));
-        }
-        self.stones -= take.min(self.stones);
-        self.largest = self.largest.max(take);
-        if reset {
-            self.resets[seat] -= 1;
-        }
-        self.pending = reset;
-        self.plies += 1;
-        self.turn = 1 - seat;
-        if self.stones == 0 {
-            self.winner = Some(seat);
-        }
-        Ok(())
-    }
-
-    /// Whether the first player wins (n, r, m), by a plain search of the rules'
-    /// normalized positions (s, c, a, b, f); `None` above 40 stones.
-    pub fn first_wins(n: u32, r: u32, m: u32) -> Option<bool> {
-        (n <= 40).then(|| wins(&mut HashMap::new(), (n, m, r, r, false), m))
-    }
-}
-
-/// Whether the mover wins at (s, c, a, b, f): some take up to the limit (M after a
-/// reset, else c) empties the pile or leaves the opponent a lost position.
-fn wins(
-    memo: &mut HashMap<(u32, u32, u32, u32, bool), bool>,
-    p: (u32, u32, u32, u32, bool),
-    m: u32,
-) -> bool {
-    if let Some(&w) = memo.get(&p) {
-        return w;
-    }
-    let (s, c, a, b, f) = p;
-    let limit = if f { m } else { c };
-    let won = (1..=limit).any(|k| {
-        k >= s
-            || [false, true]
-                .into_iter()
-                .filter(|&reset| !reset || a > 0)
-                .any(|reset| {
-                    !wins(
-                        memo,
-                        (s - k, c.max(k + 1), b, a - u32::from(reset), reset),
-                        m,
-                    )
-                })
-    });
-    memo.insert(p, won);
-    won
 }
 
 /// Replays the platform-format game log of a game of (n, r, m) that ended with a
@@ -349,7 +238,7 @@ pub fn judge_game_log(text: &str, n: u32, r: u8, m: u32) -> Result<Judged, Strin
         if line == "Game over" {
             break;
         }
-        let ply = judge.plies + 1;
+        let ply = judge.plies() + 1;
         let (name, rest) = line
             .strip_prefix("Player ")
             .and_then(|l| l.rsplit_once(" took "))
@@ -363,7 +252,7 @@ pub fn judge_game_log(text: &str, n: u32, r: u8, m: u32) -> Result<Judged, Strin
             ),
         };
         let take: u32 = take.parse().map_err(|_| format!("ply {ply}: {line:?}"))?;
-        let seat = judge.turn;
+        let seat = judge.turn();
         match names[seat] {
             None => names[seat] = Some(name),
             Some(known) if known == name => {}
@@ -373,25 +262,25 @@ pub fn judge_game_log(text: &str, n: u32, r: u8, m: u32) -> Result<Judged, Strin
             .play(seat, take, reset)
             .map_err(|e| format!("ply {ply}: {e}"))?;
         let max = lines.next().unwrap_or_default();
-        if judge.winner.is_none() && max != format!("Current max: {}", judge.limit()) {
+        if judge.winner().is_none() && max != format!("Current max: {}", judge.limit()) {
             return Err(format!(
                 "ply {ply}: {max:?}, the rules' limit is {}",
                 judge.limit()
             ));
         }
         let left = lines.next().unwrap_or_default();
-        if left != format!("Stones left: {}", judge.stones)
+        if left != format!("Stones left: {}", judge.stones())
             || lines.next() != Some("-".repeat(39).as_str())
         {
             return Err(format!(
                 "ply {ply}: {left:?}, the rules leave {}",
-                judge.stones
+                judge.stones()
             ));
         }
     }
     let winner = judge
-        .winner
-        .ok_or(format!("`Game over` with {} stones left", judge.stones))?;
+        .winner()
+        .ok_or(format!("`Game over` with {} stones left", judge.stones()))?;
     let name = names[winner].unwrap_or_default();
     let reason = lines.next().unwrap_or_default();
     if reason != format!("Player {name} won the game! Congrats!") {
@@ -399,7 +288,7 @@ pub fn judge_game_log(text: &str, n: u32, r: u8, m: u32) -> Result<Judged, Strin
     }
     Ok(Judged {
         winner,
-        plies: judge.plies,
+        plies: judge.plies(),
     })
 }
 
@@ -456,10 +345,10 @@ pub fn judge_record(text: &str) -> Result<Judged, String> {
         }
     }
     let judge = judge.ok_or("no header")?;
-    match (judge.winner, said) {
+    match (judge.winner(), said) {
         (Some(w), Some(s)) if w == s => Ok(Judged {
             winner: w,
-            plies: judge.plies,
+            plies: judge.plies(),
         }),
         (w, s) => Err(format!("the record's winner {s:?}, the judge's {w:?}")),
     }

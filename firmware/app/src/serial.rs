@@ -20,6 +20,15 @@ where
     pub fn new(tx: T, rx: R) -> Self {
         NbSerial { tx, rx }
     }
+
+    /// The whole `main` of a board whose HAL hands out such halves: [`run`] over
+    /// them, on the stack the runtime reserves.
+    ///
+    /// [`run`]: crate::run
+    #[cfg(any(feature = "cortex-m-rt", feature = "riscv-rt"))]
+    pub fn run(tx: T, rx: R) -> ! {
+        crate::run(&mut NbSerial::new(tx, rx), &crate::Stack::reserved())
+    }
 }
 
 /// A receive or transmit error (framing, parity, overrun, noise), by kind.

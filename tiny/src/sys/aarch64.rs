@@ -1,26 +1,10 @@
-//! aarch64: the system call instruction, the call numbers, the ELF entry point and
-//! the memory functions LLVM calls.
+//! aarch64: the system call instruction, the ELF entry point and the memory
+//! functions LLVM calls.
 //!
 //! Kernel ABI: number in `x8`, arguments in `x0`..`x5`, result in `x0` (`-errno` on
-//! failure), `svc #0` traps. The numbers are the generic table's (no `open`, only
-//! `openat`).
+//! failure), `svc #0` traps.
 
 use core::arch::{asm, global_asm};
-
-pub const READ: usize = 63;
-pub const WRITE: usize = 64;
-pub const CLOSE: usize = 57;
-pub const MMAP: usize = 222;
-pub const MUNMAP: usize = 215;
-pub const RT_SIGACTION: usize = 134;
-pub const MREMAP: usize = 216;
-pub const SOCKET: usize = 198;
-pub const CONNECT: usize = 203;
-pub const SETSOCKOPT: usize = 208;
-pub const EXIT_GROUP: usize = 94;
-pub const NANOSLEEP: usize = 101;
-pub const CLOCK_GETTIME: usize = 113;
-pub const OPENAT: usize = 56;
 
 /// One system call with up to six arguments.
 ///

@@ -1,25 +1,10 @@
-//! x86_64: the system call instruction, the call numbers, the ELF entry point and
-//! the memory functions LLVM calls.
+//! x86_64: the system call instruction, the ELF entry point and the memory
+//! functions LLVM calls.
 //!
 //! Kernel ABI: number in `rax`, arguments in `rdi rsi rdx r10 r8 r9`, result in
 //! `rax` (`-errno` on failure), `rcx` and `r11` clobbered.
 
 use core::arch::{asm, global_asm};
-
-pub const READ: usize = 0;
-pub const WRITE: usize = 1;
-pub const CLOSE: usize = 3;
-pub const MMAP: usize = 9;
-pub const MUNMAP: usize = 11;
-pub const RT_SIGACTION: usize = 13;
-pub const MREMAP: usize = 25;
-pub const SOCKET: usize = 41;
-pub const CONNECT: usize = 42;
-pub const SETSOCKOPT: usize = 54;
-pub const EXIT_GROUP: usize = 231;
-pub const NANOSLEEP: usize = 35;
-pub const CLOCK_GETTIME: usize = 228;
-pub const OPENAT: usize = 257;
 
 /// One system call with up to six arguments.
 ///

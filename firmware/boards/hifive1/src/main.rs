@@ -7,7 +7,7 @@
 //! stack region, painted here because riscv-rt does not. The HAL's UART is
 //! embedded-hal-nb serial (its embedded-io impls are of version 0.6 and unwrap);
 //! `nimbot_firmware::serial::NbSerial` makes its split halves one embedded-io 0.7
-//! reader/writer. The application is `nimbot_firmware::run`.
+//! reader/writer, and `NbSerial::run` runs `nimbot_firmware::run` over it.
 //!
 //! The HAL keeps a panic path of its own (the baud-rate divisor in
 //! `e310x_hal::serial::Serial::new` divides by the rate and subtracts one), so
@@ -37,10 +37,7 @@ fn main() -> ! {
     let tx = hifive1::pin!(pins, uart0_tx).into_iof0();
     let rx = hifive1::pin!(pins, uart0_rx).into_iof0();
     let (tx, rx) = Serial::new(p.UART0, (tx, rx), 115_200.bps(), clocks).split();
-    nimbot_firmware::run(
-        &mut NbSerial::new(tx, rx),
-        &nimbot_firmware::Stack::reserved(),
-    )
+    NbSerial::run(tx, rx)
 }
 
 /// Says so on UART0 and resets: reachable only through the HAL's baud-rate

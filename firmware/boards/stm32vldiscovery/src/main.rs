@@ -41,10 +41,7 @@ fn main() -> ! {
             &mut rcc,
         )
         .split();
-    nimbot_firmware::run(
-        &mut NbSerial::new(tx, rx),
-        &nimbot_firmware::Stack::reserved(),
-    )
+    NbSerial::run(tx, rx)
 }
 
 /// Says so on USART1 and resets: reachable only through the HAL's baud-rate
