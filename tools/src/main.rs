@@ -70,13 +70,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Generate(args) => generate::run(&args),
-        Command::Verify(args) => verify::run(&args),
-        Command::Info(args) => info::run(&args),
-        Command::Plot(args) => plot::run(&args),
-        Command::Bench(args) => bench::run(&args),
-        Command::Stats(args) => stats::run(&args),
+    let result = match &cli.command {
+        Command::Generate(args) => generate::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Plot(args) => plot::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Stats(args) => stats::run(args),
     };
     match result {
         Ok(code) => code,
