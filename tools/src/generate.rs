@@ -85,6 +85,14 @@ pub fn generate_with(
     solver: Solver,
     threads: NonZeroUsize,
 ) -> Result<Generated, String> {
+    if params.stones() <= params.init_max() {
+        return Err(format!(
+            "N = {} is at most M = {}: the first player takes the whole pile, so a table \
+             has nothing to store (N must exceed M)",
+            params.stones(),
+            params.init_max()
+        ));
+    }
     let bx = SolveBox::games(params.stones(), params.resets(), params.init_max());
     let positions = bx.stored_positions();
     let t = Instant::now();

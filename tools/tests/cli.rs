@@ -159,6 +159,18 @@ fn damaged_and_missing_files_are_refused_with_exit_2() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad parameters"), "{}", stderr(&o));
+    // N <= M: nothing to store, said as such and nothing written; N = M + 1 works.
+    let tiny = scratch("tiny.nimt");
+    let tiny_s = tiny.to_str().unwrap();
+    let _ = std::fs::remove_file(&tiny);
+    let o = run(&["generate", "-n", "3", "-m", "3", "-o", tiny_s]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("N must exceed M"), "{}", stderr(&o));
+    assert!(!tiny.exists());
+    let o = run(&["generate", "-n", "4", "-m", "3", "-o", tiny_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["verify", tiny_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
