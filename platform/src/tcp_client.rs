@@ -106,8 +106,8 @@ pub struct Client {
     sent: Option<Move>,
     result: Option<GameResult>,
     policy: Policy,
-    /// Seconds of thinking time the game allows this player.
-    clock: u32,
+    /// Microseconds of thinking time the game allows this player.
+    clock: u64,
     /// Microseconds of it spent so far, by the server's last state.
     spent: u64,
 }
@@ -125,7 +125,7 @@ impl Client {
             sent: None,
             result: None,
             policy: Policy::default(),
-            clock: DEFAULT_CLOCK,
+            clock: u64::from(DEFAULT_CLOCK) * 1_000_000,
             spent: 0,
         })
     }
@@ -138,7 +138,7 @@ impl Client {
     /// Whether half of the clock is spent, so that lost positions get
     /// [`Policy::First`]'s move.
     pub fn hurried(&self) -> bool {
-        self.spent >= u64::from(self.clock) * 500_000
+        self.spent >= self.clock / 2
     }
 
     /// The first message: `{"name": "...", "order": 0|1}`.
@@ -198,7 +198,7 @@ impl Client {
             None | Some(Value::Null) => self.init_max,
             Some(v) => v.as_u32().ok_or(ClientError::BadWelcome)?,
         };
-        if let Some(clock) = obj.get("game_time").and_then(|v| v.as_u32()) {
+        if let Some(clock) = obj.get("game_time").and_then(|v| v.as_micros()) {
             self.clock = clock;
         }
         let resets = u8::try_from(resets).unwrap_or(u8::MAX);
@@ -536,6 +536,10 @@ mod tests {
         let short = br#"{"init_stones": 20, "init_resets": 1, "game_time": 10}"#;
         assert_eq!(policy_after(&c, short, "4.9"), Some(Policy::Trap));
         assert_eq!(policy_after(&c, short, "5.0"), Some(Policy::First));
+        // A clock in fractions of a second (a tournament's `-t 1.5`).
+        let fraction = br#"{"init_stones": 20, "init_resets": 1, "game_time": 1.5}"#;
+        assert_eq!(policy_after(&c, fraction, "0.749999"), Some(Policy::Trap));
+        assert_eq!(policy_after(&c, fraction, "0.75"), Some(Policy::First));
         let long = br#"{"init_stones": 20, "init_resets": 1, "game_time": 1000}"#;
         assert_eq!(policy_after(&c, long, "499.999999"), Some(Policy::Trap));
         assert_eq!(policy_after(&c, long, "500"), Some(Policy::First));
