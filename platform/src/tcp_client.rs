@@ -137,7 +137,7 @@ impl Client {
 
     /// Whether half of the clock is spent, so that lost positions get
     /// [`Policy::First`]'s move.
-    pub fn hurried(&self) -> bool {
+    fn hurried(&self) -> bool {
         self.spent >= self.clock / 2
     }
 
