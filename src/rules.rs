@@ -176,6 +176,15 @@ impl Player {
         }
     }
 
+    /// The player of index `i` ([`Player::index`]): 0 the first, any other the second.
+    pub const fn from_index(i: usize) -> Player {
+        if i == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
     /// `first` or `second`, as the line protocol and the command lines spell seats.
     pub const fn name(self) -> &'static str {
         match self {

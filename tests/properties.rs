@@ -21,14 +21,6 @@ use proptest::prelude::*;
 // The judge: docs/rules.md written from the text apart from the library
 // (`nimbot-judge`), against which every move is checked.
 
-fn seat(i: usize) -> Player {
-    if i == 0 {
-        Player::First
-    } else {
-        Player::Second
-    }
-}
-
 fn refusal(e: IllegalMove) -> Refusal {
     match e {
         IllegalMove::GameOver => Refusal::GameOver,
@@ -45,9 +37,9 @@ fn assert_same(game: &Game, judge: &Judge) {
     assert_eq!(u32::from(game.resets_left(Player::First)), judge.resets(0));
     assert_eq!(u32::from(game.resets_left(Player::Second)), judge.resets(1));
     assert_eq!(game.reset_pending(), judge.pending());
-    assert_eq!(game.winner(), judge.winner().map(seat));
+    assert_eq!(game.winner(), judge.winner().map(Player::from_index));
     if judge.winner().is_none() {
-        assert_eq!(game.to_move(), seat(judge.turn()));
+        assert_eq!(game.to_move(), Player::from_index(judge.turn()));
         assert_eq!(game.limit(), judge.limit());
         // The normalized state (s, c, a, b, f) of docs/rules.md.
         let pos = game.position().expect("game in progress");
@@ -109,7 +101,7 @@ proptest! {
             // playing it: `Game::check`, and for the mover `Position::check` and
             // `Position::after`, whose position is the judge's after the move.
             let verdict = |r: Result<(), IllegalMove>| r.map_err(refusal);
-            prop_assert_eq!(verdict(game.check(seat(player), mv)), want);
+            prop_assert_eq!(verdict(game.check(Player::from_index(player), mv)), want);
             if let (Some(pos), true) = (game.position(), player == turn) {
                 prop_assert_eq!(verdict(pos.check(mv)), want);
                 match (pos.after(mv), want) {
@@ -129,10 +121,10 @@ proptest! {
                     (got, w) => prop_assert!(false, "after {:?}: {:?}, the judge {:?}", mv, got, w),
                 }
             }
-            let got = game.play(seat(player), mv);
+            let got = game.play(Player::from_index(player), mv);
             match (want, got) {
                 (Ok(()), Ok(outcome)) => {
-                    prop_assert_eq!(won, outcome == Outcome::Won(seat(player)));
+                    prop_assert_eq!(won, outcome == Outcome::Won(Player::from_index(player)));
                 }
                 (Err(w), Err(g)) => prop_assert_eq!(w, refusal(g)),
                 (w, g) => prop_assert!(false, "judge {:?}, game {:?}", w, g),

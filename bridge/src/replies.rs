@@ -18,7 +18,6 @@ fn turn(t: Turn) -> String {
     t.text().to_string()
 }
 
-/// A reply as JSON: its name under "reply", its fields by name.
 /// `reply` as a JSON object: `"reply"` names it, its fields by name.
 pub fn reply_json(reply: &Response<'_>) -> Json {
     match *reply {

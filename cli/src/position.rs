@@ -27,26 +27,15 @@ pub enum GameKind {
 #[derive(Args, Debug, Clone)]
 pub struct SuperNimArgs {
     /// Super-Nim: plies left before the cap (the game is then judged on points).
-    #[arg(long, default_value_t = 200, value_name = "C")]
+    #[arg(long, default_value_t = supernim::Options::default().cap, value_name = "C")]
     pub cap: u32,
     /// Super-Nim: the points so far, the mover's then the other's.
-    #[arg(long, value_name = "A,B", default_value = "0,0")]
+    #[arg(long, value_name = "A,B", default_value_t = supernim::Options::default().score)]
     pub score: String,
     /// Super-Nim: the exact solver gives up after this many nodes (the answer is
     /// then an estimate, and says so); about a second.
-    #[arg(long, default_value_t = 1_000_000, value_name = "K")]
+    #[arg(long, default_value_t = supernim::Options::default().nodes, value_name = "K")]
     pub nodes: u64,
-}
-
-impl Default for SuperNimArgs {
-    fn default() -> Self {
-        let o = supernim::Options::default();
-        SuperNimArgs {
-            cap: o.cap,
-            score: o.score,
-            nodes: o.nodes,
-        }
-    }
 }
 
 impl SuperNimArgs {
@@ -62,7 +51,7 @@ impl SuperNimArgs {
 
 /// A position on the command line (`query`, `moves`, `line`): the game, its
 /// numbers, or the moves that led to it (`--after`), and the game's M.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
     /// The game: expanding (Expanding Nim with resets), fibonacci or super-nim.
     #[arg(long, value_enum, default_value_t = GameKind::Expanding)]
@@ -128,7 +117,7 @@ impl PositionArgs {
 }
 
 /// The game and its moves so far, in place of the five numbers.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct AfterArgs {
     /// The moves played so far from the start, in place of S C A B F: takes
     /// separated by spaces or commas, `r` after a take that declared a reset

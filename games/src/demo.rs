@@ -35,7 +35,7 @@ pub fn play(
     };
     say(format!(
         "{stones} stones, {resets} resets each, initial max {init_max}; nimbot plays {}; the first player ({first_name}) {} with perfect play.",
-        if bot == Player::First { "first" } else { "second" },
+        bot.name(),
         if start_won { "wins" } else { "loses" },
     ));
     let mut rng = SplitMix64::new(seed);

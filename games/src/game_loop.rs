@@ -439,14 +439,6 @@ struct Conn {
     early: Vec<Event>,
 }
 
-fn player(seat: usize) -> Player {
-    if seat == 0 {
-        Player::First
-    } else {
-        Player::Second
-    }
-}
-
 fn say<H: Hooks>(hooks: &mut H, line: impl FnOnce() -> String) {
     if let Some(log) = hooks.log() {
         log.line(&line());
@@ -628,7 +620,9 @@ impl<H: Hooks> Table<'_, H> {
             *c = true;
         }
         if let Some(r) = self.referee.as_mut() {
-            if let Some(st) = r.on_closed(player(seat), micros(self.turn_start.elapsed())) {
+            if let Some(st) =
+                r.on_closed(Player::from_index(seat), micros(self.turn_start.elapsed()))
+            {
                 self.state(&st, None, false);
             }
         }
@@ -805,22 +799,28 @@ impl<H: Hooks> Table<'_, H> {
         let Some(r) = self.referee.as_mut() else {
             return;
         };
-        let who = player(seat);
+        let who = Player::from_index(seat);
         let elapsed = micros(ev.at.saturating_duration_since(self.turn_start));
         let (limit, stones) = (r.game().limit(), r.game().stones());
         let in_turn = r.to_move() == who;
-        let name = text(r.name(who));
+        // Names are written out only when there is a log to say them in.
         let st = match &ev.kind {
             Kind::Object(bytes) => {
-                say(self.hooks, || format!("{name} sends {}", text(bytes)));
+                say(self.hooks, || {
+                    format!("{} sends {}", text(r.name(who)), text(bytes))
+                });
                 r.on_message(who, bytes, elapsed)
             }
             Kind::Garbage(why) => {
-                say(self.hooks, || format!("{name} sends bad bytes: {why}"));
+                say(self.hooks, || {
+                    format!("{} sends bad bytes: {why}", text(r.name(who)))
+                });
                 r.on_garbage(who, elapsed)
             }
             Kind::Closed => {
-                say(self.hooks, || format!("{name} closed its connection"));
+                say(self.hooks, || {
+                    format!("{} closed its connection", text(r.name(who)))
+                });
                 if let Some(c) = self.closed.get_mut(seat) {
                     *c = true;
                 }

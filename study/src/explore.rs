@@ -102,14 +102,14 @@ pub fn query<E: Engine>(
     json: bool,
 ) -> Result<String, DecideError> {
     let d = engine.decide(pos, policy)?;
-    let distance = engine.evaluate(pos)?.distance;
+    let dist = engine.evaluate(pos)?.distance;
     if json {
         return Ok(crate::vocab::line(&crate::vocab::WithMove {
-            head: crate::vocab::PositionJson::new(*pos, d.value, distance),
+            head: crate::vocab::PositionJson::new(*pos, d.value, dist),
             mv: MoveJson::from(d.mv),
         }));
     }
-    let distance = distance.map_or("-".to_string(), |d| d.to_string());
+    let distance = distance(dist);
     Ok(format!(
         "{} {} {} {distance}\n",
         d.value.as_word(),
@@ -248,7 +248,7 @@ fn line_table(pos: &Position, plies: &[MoveEvaluation]) -> String {
             crate::notation::move_text(m.mv),
             stones,
             m.value.as_word(),
-            m.distance.map_or("-".into(), |d| d.to_string())
+            distance(m.distance)
         ));
     }
     out

@@ -243,14 +243,6 @@ fn secs(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e4).round() / 1e4
 }
 
-fn seat_of(i: usize) -> Player {
-    if i == 0 {
-        Player::First
-    } else {
-        Player::Second
-    }
-}
-
 fn joined_word(seated: bool) -> &'static str {
     if seated {
         "after joining, before the game began"
@@ -287,7 +279,6 @@ fn last_line(tail: &str) -> Option<String> {
 }
 
 struct Bots {
-    pgid: [Option<u32>; 2],
     stderr: Vec<Receiver<(String, u64)>>,
     stderr_seat: Vec<usize>,
     helpers: Vec<thread::JoinHandle<()>>,
@@ -345,10 +336,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         plies: 0,
         pgid: [None, None],
         exits: [None, None],
-        owners: Vec::new(),
-        conn_inodes: Vec::new(),
+        conns: Vec::new(),
         seated: [None, None],
-        inodes: [None, None],
         close_wait: [None, None],
         pre_exit: None,
     };
@@ -389,7 +378,6 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     };
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
     let mut b = Bots {
-        pgid: [None, None],
         stderr: Vec::new(),
         stderr_seat: Vec::new(),
         helpers: Vec::new(),
@@ -407,12 +395,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         };
         match engine::start(&bots[pairing.bots[order]], &seat) {
             Ok(mut s) => {
-                b.pgid[order] = Some(s.child.id());
+                g.pgid[order] = Some(s.child.id());
                 if let Ok(mut live) = LIVE_GROUPS.lock() {
                     live.push(s.child.id());
                 }
                 if INTERRUPTED.load(Ordering::SeqCst) {
-                    kill_group(b.pgid[order]);
+                    kill_group(g.pgid[order]);
                 }
                 if let Some(err) = s.stderr.take() {
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
@@ -437,7 +425,6 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    g.pgid = b.pgid;
     if g.started_both(&start_errors) {
         let join = Duration::from_secs_f64(rules.join_timeout);
         options.join_timeout = Some(join.saturating_sub(started.elapsed()));
@@ -450,7 +437,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     // then their groups are killed.
     let quit = Instant::now() + QUIT_GRACE;
     let mut gone = [g.exits[0].is_some(), g.exits[1].is_some()];
-    for (i, p) in b.pgid.iter().enumerate() {
+    for (i, p) in g.pgid.iter().enumerate() {
         if p.is_none() {
             gone[i] = true;
         }
@@ -461,7 +448,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             None => break,
         }
     }
-    for p in b.pgid {
+    for p in g.pgid {
         kill_group(p);
         if let Ok(mut live) = LIVE_GROUPS.lock() {
             live.retain(|g| Some(*g) != p);
@@ -517,15 +504,11 @@ struct Game<'a> {
     pgid: [Option<u32>; 2],
     /// When each bot's process ended, and how.
     exits: [Option<(Instant, ExitStatus)>; 2],
-    /// Per connection: the scheduled seat of the bot that made it, when known,
-    /// and its client socket's inode.
-    owners: Vec<Option<usize>>,
-    conn_inodes: Vec<Option<u64>>,
+    /// Per connection: its client socket's inode, and the scheduled seat of the bot
+    /// that made it, when known.
+    conns: Vec<Conn>,
     /// Each seat's connection, once its bot has said hello.
     seated: [Option<usize>; 2],
-    /// Each seat's client socket (its inode), to see whether it has read what it
-    /// was sent (for `--pace`).
-    inodes: [Option<u64>; 2],
     /// A bot whose process ended counts as closed at this time (its socket had
     /// its chance).
     close_wait: [Option<Instant>; 2],
@@ -537,9 +520,19 @@ struct Game<'a> {
 /// A bot's process ended: its seat, when, how.
 type Exit = (usize, Instant, ExitStatus);
 
+/// A connection to the game's referee, as the runner sees it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Conn {
+    /// Its client socket's inode.
+    inode: Option<u64>,
+    /// The scheduled seat of the bot whose process made it, when that can be told.
+    seat: Option<usize>,
+}
+
 impl Game<'_> {
-    fn plies(&self) -> u32 {
-        self.plies
+    /// What is known of connection `c` (nothing, for a number not seen).
+    fn conn(&self, c: usize) -> Conn {
+        self.conns.get(c).copied().unwrap_or_default()
     }
 
     fn end(&mut self, kind: EndKind, seat: Option<usize>, text: String) {
@@ -556,7 +549,7 @@ impl Game<'_> {
             kind,
             seat: seat.map(|s| s as u8),
             text,
-            ply: self.plies(),
+            ply: self.plies,
             after,
             clock: None,
             status: None,
@@ -568,7 +561,7 @@ impl Game<'_> {
     /// A refused move's ending is at the ply it tried (as its text says: an
     /// illegal first move is ply 1).
     fn refused_ply(&mut self) {
-        let next = self.plies() + 1;
+        let next = self.plies + 1;
         if let Some(e) = self.ending.as_mut() {
             e.ply = next;
         }
@@ -589,7 +582,7 @@ impl Game<'_> {
     }
 
     fn at_ply(&self) -> String {
-        match self.plies() {
+        match self.plies {
             0 => "before the first move".into(),
             n => format!("after ply {n}"),
         }
@@ -640,7 +633,7 @@ impl Game<'_> {
         let w = winner.index();
         let loser = 1 - w;
         let name = self.names[loser].clone();
-        let ply = self.plies();
+        let ply = self.plies;
         match reason {
             Reason::Won => {
                 let text = format!("{} took the last stone at ply {ply}", self.names[w]);
@@ -652,7 +645,7 @@ impl Game<'_> {
                 self.rename_exit(loser, events);
             }
             Reason::TimeLimit => {
-                let used = referee.used_us(seat_of(loser)) as f64 / 1e6;
+                let used = referee.used_us(Player::from_index(loser)) as f64 / 1e6;
                 let text = format!(
                     "{name} ran out of time {} (clock {used:.3} s of {} s)",
                     self.at_ply(),
@@ -746,7 +739,7 @@ impl Game<'_> {
             kind: EndKind::NoResult,
             seat: None,
             text: "the game ended without a verdict".into(),
-            ply: self.plies(),
+            ply: self.plies,
             after: secs(self.started.elapsed()),
             clock: None,
             status: None,
@@ -755,7 +748,7 @@ impl Game<'_> {
         });
         let id = self.pairing.game;
         let path = dir.join("records").join(format!("game-{id:05}.jsonl"));
-        let winner = self.winner.map(|w| seat_of(usize::from(w)));
+        let winner = self.winner.map(|w| Player::from_index(usize::from(w)));
         let mut lines = Vec::new();
         if let Some(mut rec) = self.recorder.take() {
             rec.names(self.names.clone());
@@ -811,7 +804,7 @@ impl Game<'_> {
             bots: self.pairing.bots,
             names: self.names.clone(),
             winner: self.winner,
-            plies: self.plies(),
+            plies: self.plies,
             ending,
             clocks,
             seconds: secs(self.started.elapsed()),
@@ -843,10 +836,10 @@ impl Hooks for Game<'_> {
     }
 
     fn on_connect(&mut self, conn: usize, stream: &TcpStream, _open: usize) -> bool {
-        self.owners.resize(conn, None);
-        self.owners.push(owner::owner(stream, &self.pgid));
-        self.conn_inodes.resize(conn, None);
-        self.conn_inodes.push(owner::client_inode(stream));
+        let inode = owner::client_inode(stream);
+        let seat = inode.and_then(|i| owner::owner(i, &self.pgid));
+        self.conns.resize(conn, Conn::default());
+        self.conns.push(Conn { inode, seat });
         true
     }
 
@@ -857,7 +850,7 @@ impl Hooks for Game<'_> {
         let by_name: Vec<usize> = (0..2)
             .filter(|&i| wire_name(&self.names[i]) == name)
             .collect();
-        let known = self.owners.get(c).copied().flatten().or(match by_name[..] {
+        let known = self.conn(c).seat.or(match by_name[..] {
             [i] => Some(i),
             _ => None,
         });
@@ -866,11 +859,11 @@ impl Hooks for Game<'_> {
             None => match self.seated[asked] {
                 None => asked,
                 // The seat went to a bot the runner knows: this is the other.
-                Some(t) if self.owners.get(t).copied().flatten() == Some(asked) => 1 - asked,
+                Some(t) if self.conn(t).seat == Some(asked) => 1 - asked,
                 Some(_) => {
                     self.no_result(format!(
                         "two hellos asked for the {} seat and the runner cannot tell which bot sent which",
-                        seat_of(asked).name()
+                        Player::from_index(asked).name()
                     ));
                     return Join::Wait;
                 }
@@ -880,8 +873,8 @@ impl Hooks for Game<'_> {
             let text = format!(
                 "{} asked for the {} seat but the schedule gives it the {} seat (its seat argument: see {{first:TEXT}} and {{second:TEXT}})",
                 self.names[o],
-                seat_of(asked).name(),
-                seat_of(o).name()
+                Player::from_index(asked).name(),
+                Player::from_index(o).name()
             );
             self.end(EndKind::WrongSeat, Some(o), text);
             return Join::Wait;
@@ -890,13 +883,12 @@ impl Hooks for Game<'_> {
             let text = format!(
                 "{} joined twice (a second hello asking for the {} seat)",
                 self.names[o],
-                seat_of(o).name()
+                Player::from_index(o).name()
             );
             self.end(EndKind::JoinedTwice, Some(o), text);
             return Join::Wait;
         }
         self.seated[o] = Some(c);
-        self.inodes[o] = self.conn_inodes.get(c).copied().flatten();
         match self.seated {
             [Some(a), Some(b)] => Join::Start([a, b]),
             _ => Join::Wait,
@@ -994,12 +986,10 @@ impl Hooks for Game<'_> {
         None
     }
 
+    /// What the seat's client socket has not read yet (for `--pace`).
     fn unread(&self, seat: usize) -> Option<u64> {
-        self.inodes
-            .get(seat)
-            .copied()
-            .flatten()
-            .and_then(owner::unread)
+        let c = self.seated.get(seat).copied().flatten()?;
+        self.conn(c).inode.and_then(owner::unread)
     }
 
     fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer) {

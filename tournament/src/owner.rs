@@ -86,10 +86,9 @@ fn group_members(pgid: u32) -> Vec<u32> {
     pids
 }
 
-/// The index in `groups` (each bot's process group, by seat) of the bot that made
-/// `stream`, if it can be told.
-pub fn owner(stream: &TcpStream, groups: &[Option<u32>; 2]) -> Option<usize> {
-    let inode = client_inode(stream)?;
+/// The index in `groups` (each bot's process group, by seat) of the bot whose
+/// process holds the client socket `inode` ([`client_inode`]), if it can be told.
+pub fn owner(inode: u64, groups: &[Option<u32>; 2]) -> Option<usize> {
     // The leaders first (most bots are one process), then the rest of each group.
     for (seat, g) in groups.iter().enumerate() {
         if g.is_some_and(|g| holds(g, inode)) {
@@ -124,8 +123,8 @@ mod tests {
         let inode = client_inode(&s).expect("the client end is listed");
         assert!(holds(me, inode));
         // Our own process stands in for a bot's group leader.
-        assert_eq!(owner(&s, &[None, Some(me)]), Some(1));
-        assert_eq!(owner(&s, &[None, None]), None);
+        assert_eq!(owner(inode, &[None, Some(me)]), Some(1));
+        assert_eq!(owner(inode, &[None, None]), None);
         // What the client has not read shows in its receive queue.
         let mut s = s;
         std::io::Write::write_all(&mut s, b"{\"x\": 1}").unwrap();

@@ -508,7 +508,6 @@ fn moves<E: Engine>(engine: &mut E, pos: &Position) -> Result<i32, Refusal> {
     i32::try_from(moves.len()).map_err(|_| Refusal::Engine)
 }
 
-/// A move's four words: take, reset (0/1), value for its mover (1 won), distance.
 /// `pos` as the five numbers S C A B F the exports take it in ([`position`]).
 fn position_words(pos: &Position) -> [u32; 5] {
     [
@@ -520,6 +519,7 @@ fn position_words(pos: &Position) -> [u32; 5] {
     ]
 }
 
+/// A move's four words: take, reset (0/1), value for its mover (1 won), distance.
 fn move_words(m: &MoveEvaluation) -> [u32; 4] {
     [
         m.mv.take,

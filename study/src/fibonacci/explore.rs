@@ -30,7 +30,7 @@ pub fn position(numbers: &[u64]) -> Result<(u64, u64), String> {
 
 /// The mover's value after taking `take` of `stones`: won when it empties the
 /// pile, else the opposite of the opponent's value (it may take up to `2 take`).
-pub fn value_of_take(stones: u64, take: u64) -> Value {
+fn value_of_take(stones: u64, take: u64) -> Value {
     let left = stones - take.min(stones);
     if left == 0 {
         return Value::Won;
@@ -43,14 +43,14 @@ pub fn value_of_take(stones: u64, take: u64) -> Value {
 
 /// A move with its value for the mover.
 #[derive(Serialize, Debug, Clone, Copy)]
-pub struct MoveJson {
+struct MoveJson {
     pub take: u64,
     pub value: &'static str,
 }
 
 /// The head of every Fibonacci Nim JSON answer.
 #[derive(Serialize, Debug)]
-pub struct PositionJson {
+struct PositionJson {
     pub game: &'static str,
     pub stones: u64,
     pub limit: u64,
@@ -149,7 +149,7 @@ pub fn line(stones: u64, limit: u64, as_json: bool) -> Result<String, String> {
 
 /// A Fibonacci Nim record as `analyze` reads it: a first line `fibonacci N`, then
 /// one take a line; blank lines and `#` comments are skipped.
-pub fn read_record(text: &str) -> Result<(u64, Vec<u64>), String> {
+fn read_record(text: &str) -> Result<(u64, Vec<u64>), String> {
     let mut lines = text
         .lines()
         .map(str::trim)

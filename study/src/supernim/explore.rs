@@ -101,7 +101,7 @@ pub fn position(numbers: &[u64], args: &Options) -> Result<Position, String> {
 
 /// Every move's value, exact or at the deepest horizon the solver finished.
 #[derive(Clone, Debug)]
-pub struct Values {
+struct Values {
     pub moves: Vec<MoveValue>,
     /// Whether they are exact (the search reached the cap).
     pub exact: bool,
@@ -119,7 +119,7 @@ impl Values {
 /// The values of the moves of `pos`: exact if the solver finishes within
 /// `nodes`, else the horizon searches deepened from 1 ply while they finish
 /// within `nodes` in all.
-pub fn values(solver: &mut Solver, pos: &Position, nodes: u64) -> Values {
+fn values(solver: &mut Solver, pos: &Position, nodes: u64) -> Values {
     solver.set_node_bound(nodes);
     if let Some(moves) = solver.move_values(&pos.heaps, pos.plies_left) {
         return Values {
@@ -150,7 +150,7 @@ pub fn values(solver: &mut Solver, pos: &Position, nodes: u64) -> Values {
 }
 
 /// "win", "lose" or "draw" for a mover `lead` ahead who gets `margin` more.
-pub fn result(lead: i32, margin: i32) -> &'static str {
+fn result(lead: i32, margin: i32) -> &'static str {
     match (lead + margin).signum() {
         1 => "win",
         0 => "draw",
@@ -159,7 +159,7 @@ pub fn result(lead: i32, margin: i32) -> &'static str {
 }
 
 /// A move in the line protocol's words (`merge 2 4`, `grow 5`, `split 2`).
-pub fn move_text(mv: Move) -> String {
+fn move_text(mv: Move) -> String {
     match mv {
         Move::Merge { from, onto } => format!("merge {from} {onto}"),
         Move::Grow(n) => format!("grow {n}"),
@@ -169,7 +169,7 @@ pub fn move_text(mv: Move) -> String {
 
 /// The head of every Super-Nim JSON answer: the position, its value and margin.
 #[derive(Serialize, Debug)]
-pub struct PositionJson {
+struct PositionJson {
     pub game: &'static str,
     pub heaps: Vec<u16>,
     /// Plies left before the cap.
@@ -203,7 +203,7 @@ impl PositionJson {
 
 /// A move, with its value and margin for its mover when known.
 #[derive(Serialize, Debug, Clone)]
-pub struct MoveJson {
+struct MoveJson {
     /// "merge", "grow" or "split".
     pub kind: &'static str,
     /// The heap moved, grown or split.
@@ -393,7 +393,7 @@ pub fn line(pos: &Position, args: &Options, as_json: bool) -> Result<String, Str
 /// [cap C]` (cap 200 unless given), then one move a line in the line protocol's
 /// words (`merge A B`, `grow A`, `split A`); blank lines and `#` comments are
 /// skipped.
-pub fn read_record(text: &str) -> Result<(Heaps, u32, Vec<Move>), String> {
+fn read_record(text: &str) -> Result<(Heaps, u32, Vec<Move>), String> {
     let mut lines = text
         .lines()
         .map(str::trim)

@@ -45,8 +45,14 @@ pub fn tracked_files() -> Vec<String> {
                 .collect();
         }
     }
+    files_below(&top, &top)
+}
+
+/// Every file below `dir` (paths relative to `top`), `target/` folders and `.git`
+/// left out; none when `dir` cannot be listed.
+pub fn files_below(top: &Path, dir: &Path) -> Vec<String> {
     let mut files = Vec::new();
-    walk(&top, &top, &mut files);
+    walk(top, dir, &mut files);
     files
 }
 

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use nimbot_tidy::root;
+use nimbot_tidy::{files_below, root};
 
 /// The most lines `cli/src` may hold, all its Rust files together.
 const LIMIT: usize = 2_500;
@@ -14,20 +14,11 @@ const LIMIT: usize = 2_500;
 /// Every `.rs` file below `dir` with its number of lines, the path relative to
 /// `top`.
 fn rust_files(top: &Path, dir: &Path, out: &mut Vec<(String, usize)>) {
-    let entries =
-        fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(top, &path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+    for name in files_below(top, dir) {
+        if name.ends_with(".rs") {
+            let path = top.join(&name);
             let text = fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            let name = path
-                .strip_prefix(top)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
             out.push((name, text.lines().count()));
         }
     }
