@@ -29,8 +29,8 @@ use nimbot_games::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind
 use nimbot_games::recorder::Recorder;
 use nimbot_games::serve::ServeOptions;
 use nimbot_platform::json::Object;
-use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
-use nimbot_platform::wire::{Reason, MAX_NAME};
+use nimbot_platform::referee::{CurrentMax, Referee, Verdict};
+use nimbot_platform::wire::{safe_name, MoveMessage, Reason, MAX_NAME};
 use nimbot_study::record;
 use serde::{Deserialize, Serialize};
 
@@ -678,7 +678,7 @@ impl Game<'_> {
             }
             Reason::IllegalMove => {
                 let text = match refused.filter(|r| r.0 == loser) {
-                    Some((_, bytes, limit, stones)) => match parse_move(bytes) {
+                    Some((_, bytes, limit, stones)) => match MoveMessage::parse(bytes).ok().map(|m| m.mv) {
                         Some(mv) => format!(
                             "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left",
                             ply + 1,
@@ -1033,16 +1033,7 @@ impl Hooks for Game<'_> {
     }
 }
 
-/// A name as the wire carries it (as [`parse_hello`] makes it safe).
+/// A name as the wire carries it ([`safe_name`]).
 fn wire_name(name: &str) -> Vec<u8> {
-    name.bytes()
-        .take(MAX_NAME)
-        .map(|b| {
-            if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-                b
-            } else {
-                b'_'
-            }
-        })
-        .collect()
+    safe_name(name.as_bytes()).to_vec()
 }
