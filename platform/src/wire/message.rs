@@ -223,7 +223,7 @@ impl Welcome {
     }
 
     /// Write the welcome (`game_time` as whole seconds when it is whole, as the
-    /// platform's `-t 120` prints; with decimals otherwise).
+    /// platform's `-t 120` prints; with up to six decimals otherwise).
     #[inline(never)]
     pub fn emit<const N: usize>(&self, w: &mut Writer<N>) {
         key(w, true, "init_stones");
@@ -236,10 +236,16 @@ impl Welcome {
         }
         if let Some(us) = self.game_time_us {
             key(w, false, "game_time");
-            if us % 1_000_000 == 0 {
-                w.num(us / 1_000_000);
-            } else {
-                w.seconds(us);
+            w.num(us / 1_000_000);
+            if us % 1_000_000 != 0 {
+                // Six decimals, never an exponent: read back to the microsecond.
+                let mut frac = us % 1_000_000;
+                let mut width = 6;
+                while frac % 10 == 0 {
+                    frac /= 10;
+                    width -= 1;
+                }
+                w.raw(b".").raw(&nimbot::text::Decimal::padded(frac, width));
             }
         }
         w.raw(b"}");
@@ -595,6 +601,13 @@ mod tests {
             ..full
         };
         assert!(emit::<128>(|o| half.emit(o)).ends_with(b"\"game_time\": 1.5}"));
+        let tiny = Welcome {
+            game_time_us: Some(7),
+            ..full
+        };
+        let text = emit::<128>(|o| tiny.emit(o));
+        assert!(text.ends_with(b"\"game_time\": 0.000007}"));
+        assert_eq!(Welcome::parse(&text), Ok(tiny));
         assert!(Welcome::parse(br#"{"init_stones": 7}"#).is_err());
         assert!(
             Welcome::parse(br#"{"init_stones": 7, "init_resets": 1, "init_max": "3"}"#).is_err()
