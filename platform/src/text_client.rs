@@ -233,10 +233,7 @@ impl TextClient {
         if line == trim(PROMPT) {
             return self.on_prompt(engine);
         }
-        if line
-            .strip_prefix(lines::GAME_OVER)
-            .is_some_and(|r| r.is_empty() || r == b"!")
-        {
+        if line == lines::GAME_OVER || line == lines::GAME_OVER_BANG {
             self.over = true;
             return Ok(TextAction::None);
         }

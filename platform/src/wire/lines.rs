@@ -26,6 +26,8 @@ pub const CURRENT_MAX: &[u8] = b"Current max: ";
 
 /// The line before the reason (some copies: `Game over!`).
 pub const GAME_OVER: &[u8] = b"Game over";
+/// The same in some copies.
+pub const GAME_OVER_BANG: &[u8] = b"Game over!";
 /// What exp-nim answers a line it cannot read.
 pub const INVALID: &[u8] = b"Invalid move string";
 
@@ -57,20 +59,10 @@ pub struct Ending<'a> {
 impl<'a> Ending<'a> {
     /// Read a reason text; `None` for a text of no known form.
     pub fn parse(text: &'a [u8]) -> Option<Self> {
-        const KINDS: [Reason; 5] = [
-            Reason::Won,
-            Reason::IllegalMove,
-            Reason::TooManyResets,
-            Reason::OutOfTurn,
-            Reason::TimeLimit,
-        ];
-        let rest = after_prefix(text, b"Player ")?;
-        KINDS.into_iter().find_map(|reason| {
-            let suffix = reason.suffix().as_bytes();
-            let cut = rest.len().checked_sub(suffix.len())?;
-            let (player, tail) = rest.split_at_checked(cut)?;
-            (tail == suffix).then_some(Ending { reason, player })
-        })
+        let reason = Reason::classify(text);
+        let cut = text.len().checked_sub(reason.suffix().len())?;
+        let player = text.get(b"Player ".len()..cut)?;
+        (reason != Reason::Unknown).then_some(Ending { reason, player })
     }
 
     /// Write the text (no line end).
@@ -163,7 +155,7 @@ impl<'a> Line<'a> {
     pub fn whole(line: &[u8]) -> Option<Line<'static>> {
         const WHOLE: [(&[u8], Line<'static>); 3] = [
             (GAME_OVER, Line::GameOver),
-            (b"Game over!", Line::GameOver),
+            (GAME_OVER_BANG, Line::GameOver),
             (INVALID, Line::Invalid),
         ];
         for (text, kind) in WHOLE {

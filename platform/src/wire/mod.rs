@@ -50,8 +50,22 @@ pub enum Reason {
 impl Reason {
     /// Classify a reason text by its ending.
     pub fn classify(text: &[u8]) -> Reason {
-        Ending::parse(text).map_or(Reason::Unknown, |e| e.reason)
+        for kind in Reason::KINDS {
+            if text.starts_with(b"Player ") && text.ends_with(kind.suffix().as_bytes()) {
+                return kind;
+            }
+        }
+        Reason::Unknown
     }
+
+    /// Every kind of a reason text ([`Reason::Unknown`] aside).
+    pub const KINDS: [Reason; 5] = [
+        Reason::Won,
+        Reason::IllegalMove,
+        Reason::TooManyResets,
+        Reason::OutOfTurn,
+        Reason::TimeLimit,
+    ];
 
     /// The fixed ending of the platform's reason text ("" for [`Reason::Unknown`]).
     pub const fn suffix(self) -> &'static str {
