@@ -14,10 +14,6 @@ const MOST_LINES: usize = 1_000;
 /// says so).
 const LONG_FILES: &[(&str, &str)] = &[
     (
-        "bridge/src/link.rs",
-        "issue 46: the board's conversation, split by its parts",
-    ),
-    (
         "web/src/lib.rs",
         "issue 46: the page's exports, split by the page's work",
     ),
