@@ -504,8 +504,8 @@ struct Game<'a> {
     pgid: [Option<u32>; 2],
     /// When each bot's process ended, and how.
     exits: [Option<(Instant, ExitStatus)>; 2],
-    /// Per connection: its client socket's inode, and the scheduled seat of the bot
-    /// that made it, when known.
+    /// Per connection: its ends, and the scheduled seat of the bot that made it,
+    /// when known.
     conns: Vec<Conn>,
     /// Each seat's connection, once its bot has said hello.
     seated: [Option<usize>; 2],
@@ -523,8 +523,8 @@ type Exit = (usize, Instant, ExitStatus);
 /// A connection to the game's referee, as the runner sees it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Conn {
-    /// Its client socket's inode.
-    inode: Option<u64>,
+    /// Its two ends (the client end's unread bytes are asked by them).
+    ends: Option<owner::Ends>,
     /// The scheduled seat of the bot whose process made it, when that can be told.
     seat: Option<usize>,
 }
@@ -836,10 +836,13 @@ impl Hooks for Game<'_> {
     }
 
     fn on_connect(&mut self, conn: usize, stream: &TcpStream, _open: usize) -> bool {
-        let inode = owner::client_inode(stream);
+        let ends = owner::Ends::of(stream);
+        let inode = ends
+            .and_then(|e| owner::client_end(e).ok().flatten())
+            .map(|e| e.inode);
         let seat = inode.and_then(|i| owner::owner(i, &self.pgid));
         self.conns.resize(conn, Conn::default());
-        self.conns.push(Conn { inode, seat });
+        self.conns.push(Conn { ends, seat });
         true
     }
 
@@ -989,7 +992,8 @@ impl Hooks for Game<'_> {
     /// What the seat's client socket has not read yet (for `--pace`).
     fn unread(&self, seat: usize) -> Option<u64> {
         let c = self.seated.get(seat).copied().flatten()?;
-        self.conn(c).inode.and_then(owner::unread)
+        let end = owner::client_end(self.conn(c).ends?).ok().flatten()?;
+        Some(end.unread)
     }
 
     fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer) {
