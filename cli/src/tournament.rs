@@ -80,9 +80,8 @@ pub struct TournamentArgs {
     /// Seconds a bot has to join before it loses the game ("never joined").
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     join_timeout: f64,
-    /// `current_max` as the other copy of the server reports it (largest take so far).
-    #[arg(long)]
-    current_max_largest: bool,
+    #[command(flatten)]
+    current_max: crate::serve::CurrentMaxArg,
     /// Add init_max and game_time to the welcome, as some copies of the server do.
     #[arg(long)]
     welcome_extras: bool,
@@ -154,7 +153,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             init_max: args.init_max,
             time: args.time,
             join_timeout: args.join_timeout,
-            largest: args.current_max_largest,
+            largest: args.current_max.current_max == crate::serve::Meaning::Largest,
             welcome_extras: args.welcome_extras,
             pace_ms: args.pace,
             port: args.port,

@@ -523,6 +523,53 @@ fn course_style_bots_on_port_9000_with_pacing_end_every_game_in_play() {
 }
 
 #[test]
+fn a_bot_of_the_latest_server_plays_legally_by_default_and_is_told_why_under_limit() {
+    // student_max takes current_max + 1, as the bots written for the course's
+    // latest server do: by default every game ends in play; under the older
+    // meaning it takes one too many, and the pre-flight and the ending say that the
+    // other meaning would have allowed it.
+    let max = course(
+        "max",
+        "student_max.py",
+        "{first:--first}{second:--second} {host} {port} {name}",
+    );
+    let (dir, dir_s) = scratch("largest");
+    let o = tournament_in(&dir_s, &["nimbot", &max], "--pace 30 -t 20 --stones 20,31");
+    for g in played(&o, &dir, 4) {
+        assert_eq!(g["ending"]["kind"], "won", "{g}");
+    }
+    let (dir, dir_s) = scratch("limit");
+    let o = tournament_in(
+        &dir_s,
+        &["nimbot", &max],
+        "--pace 30 -t 20 --stones 20,31 --current-max limit",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("max lost in the second seat by a move the other current_max would allow: max made an illegal move at ply 2: took 4 with limit 3"),
+        "{err}"
+    );
+    for g in played(&o, &dir, 4) {
+        let e = &g["ending"];
+        assert_eq!(e["kind"], "illegal_move", "{g}");
+        assert_eq!(e["other_meaning"], true, "{g}");
+        assert!(
+            e["text"]
+                .as_str()
+                .unwrap()
+                .contains("(current_max + 1: legal had current_max been the largest take so far"),
+            "{g}"
+        );
+    }
+    // The meaning is the plan's: a resume keeps it.
+    let plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(plan["rules"]["largest"], false, "{plan}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let (dir, dir_s) = scratch("four");
     let greedy = sample("greedy", "greedy.py", "");

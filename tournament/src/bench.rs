@@ -108,7 +108,7 @@ pub fn run(
             init_max,
             time: 10.0,
             join_timeout: 10.0,
-            largest: false,
+            largest: true,
             welcome_extras: false,
             pace_ms: 0,
             port: None,

@@ -62,7 +62,8 @@ pub struct Rules {
     pub time: f64,
     /// Seconds a bot has to join.
     pub join_timeout: f64,
-    /// `current_max` as the original server (limit) or as the other copy (largest).
+    /// `current_max` as the course's server sends it since its "reset fix" of
+    /// 2018-09-20 (the largest take so far), else as before (the next move's limit).
     pub largest: bool,
     /// `init_max` and `game_time` in the welcome.
     pub welcome_extras: bool,
@@ -156,6 +157,11 @@ pub struct Ending {
     pub signal: Option<i32>,
     /// For `exited`: seconds from the process's end to the verdict.
     pub detected_in: Option<f64>,
+    /// For `illegal_move`: the take would have been legal had the bot read
+    /// `current_max` in its other meaning (it took `current_max + 1` from a referee
+    /// sending the next move's limit, as the course's bots since 2018 do).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub other_meaning: bool,
 }
 
 /// A finished game, as written to the results file.
@@ -555,6 +561,7 @@ impl Game<'_> {
             status: None,
             signal: None,
             detected_in: None,
+            other_meaning: false,
         });
     }
 
@@ -677,14 +684,27 @@ impl Game<'_> {
                 self.refused_ply();
             }
             Reason::IllegalMove => {
+                let mut other_meaning = false;
                 let text = match refused.filter(|r| r.0 == loser) {
                     Some((_, bytes, limit, stones)) => match parse_move(bytes) {
-                        Some(mv) => format!(
-                            "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left",
-                            ply + 1,
-                            mv.take,
-                            if mv.reset { " with a reset" } else { "" }
-                        ),
+                        Some(mv) => {
+                            // With current_max = the limit, current_max + 1 is one
+                            // too many; with the largest take so far, it is the limit.
+                            other_meaning = !self.rules.largest
+                                && u64::from(mv.take) == u64::from(limit) + 1
+                                && mv.take <= stones;
+                            format!(
+                                "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left{}",
+                                ply + 1,
+                                mv.take,
+                                if mv.reset { " with a reset" } else { "" },
+                                if other_meaning {
+                                    " (current_max + 1: legal had current_max been the largest take so far, as the course's latest server sends it; --current-max largest)"
+                                } else {
+                                    ""
+                                }
+                            )
+                        }
                         None => format!(
                             "{name} sent a message that is not a move at ply {}: {}",
                             ply + 1,
@@ -695,6 +715,9 @@ impl Game<'_> {
                 };
                 self.end(EndKind::IllegalMove, Some(loser), text);
                 self.refused_ply();
+                if let Some(e) = self.ending.as_mut() {
+                    e.other_meaning = other_meaning;
+                }
             }
             Reason::TooManyResets => {
                 let text = format!("{name} used a reset with none left at ply {}", ply + 1);
@@ -745,6 +768,7 @@ impl Game<'_> {
             status: None,
             signal: None,
             detected_in: None,
+            other_meaning: false,
         });
         let id = self.pairing.game;
         let path = dir.join("records").join(format!("game-{id:05}.jsonl"));
