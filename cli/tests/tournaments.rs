@@ -570,6 +570,74 @@ fn a_bot_of_the_latest_server_plays_legally_by_default_and_is_told_why_under_lim
 }
 
 #[test]
+fn no_check_per_bot_is_kept_for_resume_and_a_taken_out_is_refused_before_the_pre_flight() {
+    let (dir, d) = scratch("nocheck");
+    let crash = format!(
+        "crash=python3 {} crash {{host}} {{port}} {{order}} {{name}}",
+        zoo()
+    );
+    // A bot that plays, then crashes, fails its check game...
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30,31");
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("crash FAILED"), "{err}");
+    assert!(
+        err.contains("admit them unchecked with --no-check=crash"),
+        "{err}"
+    );
+    // ...a name --no-check does not know is refused...
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30,31 --no-check=crsh");
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--no-check=crsh: no bot is named crsh"),
+        "{}",
+        show(&o)
+    );
+    // ...and --no-check=crash admits it alone: nimbot is still checked.
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30,31 --no-check=crash");
+    let games = played(&o, &dir, 4);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("checking 1 bots (1 skipped by --no-check)") && err.contains("nimbot: ok"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("crash: ok") && !err.contains("crash FAILED"),
+        "{err}"
+    );
+    assert!(games.iter().any(|g| g["ending"]["kind"] == "exited"));
+    // A tournament already in --out is named at once, before any check game.
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30");
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("already holds a tournament"), "{err}");
+    assert!(!err.contains("checking"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A run with --no-check for every bot resumes without the pre-flight (which the
+    // bot that cannot start would fail).
+    let (dir, d) = scratch("nocheck-resume");
+    let o = tournament_in(
+        &d,
+        &["nimbot", "gone=no-such-bot {addr}"],
+        "--no-check --stones 5,6",
+    );
+    played(&o, &dir, 4);
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("results.jsonl"), kept).unwrap();
+    let o = tournament(&["--resume", "--out", &d]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("checking"),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(results(&dir).len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn four_real_bots_at_concurrency_4_give_standings_records_and_a_report() {
     let (dir, dir_s) = scratch("four");
     let greedy = sample("greedy", "greedy.py", "");

@@ -118,6 +118,7 @@ pub fn run(
         sprt: None,
         schedule,
         event: None,
+        unchecked: Vec::new(),
     };
     let mut store = Store::create(dir, &plan)?;
     let cores = thread::available_parallelism().map_or(1, |n| n.get());

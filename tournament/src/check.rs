@@ -155,17 +155,20 @@ pub fn findings(bots: &[Bot], failures: &[Failure], pace_ms: u64, quiet: bool) -
     if failures.iter().any(|f| f.text.contains("Extra data")) && pace_ms == 0 {
         out.push_str("  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)\n");
     }
-    let failed = bots
+    let failed: Vec<&str> = bots
         .iter()
         .filter(|b| failures.iter().any(|f| f.bot == b.name && f.fatal))
-        .count();
-    if failed == 0 {
+        .map(|b| b.name.as_str())
+        .collect();
+    if failed.is_empty() {
         return (out, true);
     }
     let _ = writeln!(
         out,
-        "nimbot tournament: {failed} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
-        bots.len()
+        "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or admit them unchecked with --no-check={})",
+        failed.len(),
+        bots.len(),
+        failed.join(",")
     );
     (out, false)
 }
@@ -181,8 +184,21 @@ pub fn preflight(
     isolated: bool,
     quiet: bool,
 ) -> Result<(String, bool), String> {
+    let bots = checked(plan);
+    if bots.is_empty() {
+        return Ok((String::new(), true));
+    }
     let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
-    let failures = run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
+    let failures = run(&bots, &plan.rules, &dir, concurrency, isolated);
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(findings(&plan.bots, &failures?, plan.rules.pace_ms, quiet))
+    Ok(findings(&bots, &failures?, plan.rules.pace_ms, quiet))
+}
+
+/// The bots of `plan` the pre-flight plays (all but its `unchecked`).
+pub fn checked(plan: &crate::store::Plan) -> Vec<Bot> {
+    plan.bots
+        .iter()
+        .filter(|b| !plan.unchecked.contains(&b.name))
+        .cloned()
+        .collect()
 }
