@@ -101,7 +101,9 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     // (bot, ending kind, what else must hold)
     let zoo = [
         ("crash", "exited"),
+        ("crash1", "exited"),
         ("segv", "exited"),
+        ("kill9", "exited"),
         ("hang", "time"),
         ("slow", "time"),
         ("nojoin", "never_joined"),
@@ -123,7 +125,7 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     // The zoo fails the pre-flight by design.
     let flags = "--no-check --gauntlet --stones 30 -t 1.5 --join-timeout 10 -c 4";
     let o = tournament_in(&dir_s, &bots, flags);
-    let games = played(&o, &dir, 24);
+    let games = played(&o, &dir, 28);
     let mut table = String::new();
     for g in &games {
         let names = [
@@ -160,6 +162,18 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
                 assert!(text.contains("Extra data"), "{ctx}");
             }
             "segv" => assert_eq!(end["signal"], 11, "{ctx}"),
+            "kill9" => {
+                assert_eq!(end["signal"], 9, "{ctx}");
+                assert!(text.contains("killed by signal 9 (SIGKILL)"), "{ctx}");
+            }
+            "crash1" if bad == 1 => {
+                // It never moved, but its turn came: its start is the position
+                // nimbot's first move left it.
+                let first = &g["record"].as_array().unwrap()[1];
+                assert_eq!(first["kind"], "ply", "{ctx}");
+                let won = !(first["value"] == "win" && first["blunder"] == false);
+                assert_eq!(g["starts"][1], won, "{ctx}");
+            }
             "ghost" => {
                 assert_eq!(end["status"], 127, "{ctx}");
                 assert!(text.contains("not found"), "the shell's complaint: {ctx}");
@@ -186,6 +200,16 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         }
         if end["kind"] == "exited" {
             assert!(end["detected_in"].as_f64().unwrap() < 1.0, "{ctx}");
+        }
+        // The record ends with the runner's ending (not the reason line the bots
+        // were sent), and "plies" counts its plies, a refused one too.
+        let record = g["record"].as_array().unwrap();
+        if let Some(last) = record.last() {
+            assert_eq!(last["kind"], "end", "{ctx}");
+            let reason = last["reason"].as_str().unwrap();
+            assert!(reason.contains(text), "{reason}: {ctx}");
+            let plies = record.iter().filter(|l| l["kind"] == "ply").count();
+            assert_eq!(g["plies"], plies, "{ctx}");
         }
         // The crash's own words are kept with the game.
         if names[bad] == "crash" {
@@ -373,12 +397,23 @@ fn recount(dir: &Path, summary: &Value, text: &str) {
             l.seat_games[seat] += 1;
             l.points += u64::from(won);
             l.wins[seat] += u64::from(won);
-            match plies.iter().find(|p| p["seat"] == seat) {
-                Some(p) if p["value"] == "win" => {
+            // The first position the seat had to move in: its first ply's, or
+            // (it never moved, its turn came) what the other seat's first move
+            // left it.
+            let start = match plies.iter().find(|p| p["seat"] == seat) {
+                Some(p) => Some(p["value"] == "win"),
+                None => plies.first().and_then(|p| {
+                    let took = p["take"].as_u64().unwrap();
+                    (p["refused"] == false && took < g["stones"].as_u64().unwrap())
+                        .then(|| !(p["value"] == "win" && p["blunder"] == false))
+                }),
+            };
+            match start {
+                Some(true) => {
                     l.won_starts[0] += 1;
                     l.won_starts[1] += u64::from(won);
                 }
-                Some(_) => {
+                Some(false) => {
                     l.lost_starts[0] += 1;
                     l.lost_starts[1] += u64::from(won);
                 }
@@ -552,6 +587,12 @@ fn a_bot_of_the_latest_server_plays_legally_by_default_and_is_told_why_under_lim
     for g in played(&o, &dir, 4) {
         let e = &g["ending"];
         assert_eq!(e["kind"], "illegal_move", "{g}");
+        // The refused move is the record's last ply, and counted.
+        let record = g["record"].as_array().unwrap();
+        let plies: Vec<&Value> = record.iter().filter(|l| l["kind"] == "ply").collect();
+        assert_eq!(plies.last().unwrap()["refused"], true, "{g}");
+        assert_eq!(g["plies"], plies.len(), "{g}");
+        assert_eq!(e["ply"], plies.len(), "{g}");
         assert_eq!(e["other_meaning"], true, "{g}");
         assert!(
             e["text"]

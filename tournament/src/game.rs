@@ -776,8 +776,10 @@ impl Game<'_> {
         let mut lines = Vec::new();
         if let Some(mut rec) = self.recorder.take() {
             rec.names(self.names.clone());
+            // The runner's ending, not the reason line the referee sent the bots
+            // (which calls a killed bot's closed socket "exceeded time limit").
             let reason = format!("{}: {}", ending.kind.word(), ending.text);
-            if rec.finish(winner, &reason).is_ok() {
+            if rec.finish_as(winner, &reason).is_ok() {
                 if let Ok(text) = std::fs::read_to_string(&path) {
                     if let Ok(r) = record::parse(&text) {
                         lines.push(record::Line::Header(r.header));
@@ -812,10 +814,15 @@ impl Game<'_> {
             }
         });
         let starts = [0u8, 1].map(|seat| {
-            plies
-                .iter()
-                .find(|p| p.seat == seat)
-                .map(|p| p.value == "win")
+            let first = plies.first()?;
+            match plies.iter().find(|p| p.seat == seat) {
+                Some(p) => Some(p.value == "win"),
+                // A seat that never moved, though its turn came (the other seat's
+                // first move was judged and left stones): the position that move
+                // left it, lost after a winning move, else won.
+                None => (!first.refused && first.take < self.pairing.stones)
+                    .then(|| !(first.value == "win" && !first.blunder)),
+            }
         });
         let clocks = self.referee.as_ref().map_or([0.0; 2], |r| {
             [Player::First, Player::Second].map(|p| (r.used_us(p) as f64 / 1e6 * 1e4).round() / 1e4)
@@ -828,7 +835,12 @@ impl Game<'_> {
             bots: self.pairing.bots,
             names: self.names.clone(),
             winner: self.winner,
-            plies: self.plies,
+            // The record's plies (a refused last move counts: the ending's ply).
+            plies: if lines.is_empty() {
+                self.plies
+            } else {
+                plies.len() as u32
+            },
             ending,
             clocks,
             seconds: secs(self.started.elapsed()),
