@@ -821,7 +821,7 @@ impl Game<'_> {
                 // first move was judged and left stones): the position that move
                 // left it, lost after a winning move, else won.
                 None => (!first.refused && first.take < self.pairing.stones)
-                    .then(|| !(first.value == "win" && !first.blunder)),
+                    .then(|| first.value != "win" || first.blunder),
             }
         });
         let clocks = self.referee.as_ref().map_or([0.0; 2], |r| {
