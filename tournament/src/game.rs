@@ -686,7 +686,7 @@ impl Game<'_> {
             Reason::IllegalMove => {
                 let mut other_meaning = false;
                 let text = match refused.filter(|r| r.0 == loser) {
-                    Some((_, bytes, limit, stones)) => match MoveMessage::parse(bytes).ok().map(|m| m.mv) {
+                    Some((_, bytes, limit, stones)) => match parse_move(bytes) {
                         Some(mv) => {
                             // With current_max = the limit, current_max + 1 is one
                             // too many; with the largest take so far, it is the limit.
@@ -1071,6 +1071,11 @@ impl Hooks for Game<'_> {
     ) {
         self.name_verdict(referee, cause, &status.closed, events);
     }
+}
+
+/// The move of a move message, if it is one.
+fn parse_move(bytes: &[u8]) -> Option<nimbot::Move> {
+    MoveMessage::parse(bytes).ok().map(|m| m.mv)
 }
 
 /// A name as the wire carries it ([`safe_name`]).
