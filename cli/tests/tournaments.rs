@@ -887,6 +887,9 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     assert_eq!(summary["sprt"]["decision"], "H1", "{summary}");
     let played = summary["games_played"].as_u64().unwrap();
     assert!(played < 40, "stopped early: {played} of 120");
+    // Decided (in the order the games finished) before the games under way ended.
+    let after = summary["sprt"]["decided_after"].as_u64().unwrap();
+    assert!(after <= played, "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 
     let (dir, d) = scratch("none");
