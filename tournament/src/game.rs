@@ -346,6 +346,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         seated: [None, None],
         close_wait: [None, None],
         pre_exit: None,
+        wrong_seat: None,
     };
     let Ok(params) = Params::new(pairing.stones, rules.resets, rules.init_max) else {
         g.no_result("the game's N, R and M are not a valid game".into());
@@ -521,6 +522,10 @@ struct Game<'a> {
     /// One bot ended before the game began: the moment to see whether the other
     /// fails too.
     pre_exit: Option<Instant>,
+    /// A hello for the wrong seat while the other bot had not joined: the seat
+    /// of its sender and the ending's text, judged once the other joins (if it
+    /// never does, neither bot could play: no result).
+    wrong_seat: Option<(usize, String)>,
 }
 
 /// A bot's process ended: its seat, when, how.
@@ -915,7 +920,11 @@ impl Hooks for Game<'_> {
                 Player::from_index(asked).name(),
                 Player::from_index(o).name()
             );
-            self.end(EndKind::WrongSeat, Some(o), text);
+            if self.seated[1 - o].is_some() {
+                self.end(EndKind::WrongSeat, Some(o), text);
+            } else {
+                self.wrong_seat.get_or_insert((o, text));
+            }
             return Join::Wait;
         }
         if self.seated[o].is_some() {
@@ -928,6 +937,10 @@ impl Hooks for Game<'_> {
             return Join::Wait;
         }
         self.seated[o] = Some(c);
+        if let Some((w, text)) = self.wrong_seat.take() {
+            self.end(EndKind::WrongSeat, Some(w), text);
+            return Join::Wait;
+        }
         match self.seated {
             [Some(a), Some(b)] => Join::Start([a, b]),
             _ => Join::Wait,
@@ -1018,7 +1031,16 @@ impl Hooks for Game<'_> {
             self.pre_exit = None;
             if let Some(o) = (0..2).find(|&i| self.exits[i].is_some()) {
                 if let Some((at, st)) = self.exits[o] {
-                    self.exited(o, st, at, joined_word(self.seated[o].is_some()));
+                    match self.wrong_seat.take() {
+                        // The one bot asked for the wrong seat, the other ended
+                        // before joining: neither could play.
+                        Some((w, text)) if w != o => self.no_result(format!(
+                            "{text}, and {} {} before joining",
+                            self.names[o],
+                            status_text(st)
+                        )),
+                        _ => self.exited(o, st, at, joined_word(self.seated[o].is_some())),
+                    }
                 }
             }
         }
@@ -1045,6 +1067,14 @@ impl Hooks for Game<'_> {
     }
 
     fn join_timeout(&mut self) -> Result<(), String> {
+        if let Some((w, text)) = self.wrong_seat.take() {
+            self.no_result(format!(
+                "{text}, and {} never joined (no hello within {} s)",
+                self.names[1 - w],
+                self.rules.join_timeout
+            ));
+            return Ok(());
+        }
         let missing: Vec<usize> = (0..2).filter(|&i| self.seated[i].is_none()).collect();
         match missing[..] {
             [i] => {
