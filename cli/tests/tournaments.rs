@@ -259,8 +259,8 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
     let (dir, dir_s) = scratch("seats-none");
     let o = tournament_in(
         &dir_s,
-        &[&bot("swap"), &bot("nojoin"), "late=sh -c 'sleep 3; exit 3'"],
-        "--no-check --gauntlet --stones 20 -t 5 -c 4 --join-timeout 5",
+        &[&bot("swap"), &bot("nojoin"), "late=sh -c 'sleep 8; exit 3'"],
+        "--no-check --gauntlet --stones 20 -t 5 -c 4 --join-timeout 12",
     );
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     let games = results(&dir);
@@ -278,7 +278,7 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
         };
         match other.as_str().unwrap() {
             "nojoin" => assert!(
-                text.ends_with("and nojoin never joined (no hello within 5 s)"),
+                text.ends_with("and nojoin never joined (no hello within 12 s)"),
                 "{ctx}"
             ),
             _ => assert!(

@@ -21,6 +21,7 @@ pub mod game;
 pub mod netns;
 pub mod owner;
 pub mod plan;
+pub mod played;
 pub mod progress;
 pub mod report;
 pub mod stats;
