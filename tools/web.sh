@@ -15,7 +15,7 @@
 #                        (--url URL: a copy of web/site/ served elsewhere)
 #   tools/web.sh install what check, test and bench need (the pinned compiler
 #                        with the wasm target; chromium, chromium-driver,
-#                        python3-selenium)
+#                        python3-selenium; axe-core from npm into target/web-tools/)
 #
 # The built site is committed so that `cargo build` of the CLI (and `nimbot web`)
 # needs no wasm target. The module's bytes depend on the sources, Cargo.lock and
@@ -86,6 +86,26 @@ install_browser() {
   fi
 }
 
+# axe-core, the accessibility checker the browser test injects into the page
+# (from npm, pinned; into target/web-tools/, never into the site).
+AXE_VERSION=4.14.1
+AXE_DIR=target/web-tools
+install_axe() {
+  if [ -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ] &&
+     grep -q "\"version\": \"$AXE_VERSION\"" "$AXE_DIR/node_modules/axe-core/package.json"; then
+    return
+  fi
+  if ! command -v npm >/dev/null && command -v apt-get >/dev/null; then
+    (apt-get update -qq && apt-get install -y -qq npm) >/dev/null 2>&1 || true
+  fi
+  if ! command -v npm >/dev/null; then
+    echo "tools/web.sh: npm is needed to install axe-core (the accessibility check): apt-get install npm" >&2
+    exit 1
+  fi
+  mkdir -p "$AXE_DIR"
+  npm install --silent --no-save --no-audit --no-fund --prefix "$AXE_DIR" "axe-core@$AXE_VERSION" >&2
+}
+
 # The Python that has selenium (Debian's, when another python3 comes first).
 python_with_selenium() {
   for p in python3 /usr/bin/python3; do
@@ -118,9 +138,11 @@ case "${1:-}" in
   install)
     install_target
     install_browser
+    install_axe
     ;;
   test|bench)
     install_browser
+    [ "$1" = test ] && install_axe
     # The test reuses what tools/test.sh's tests built (profile ci); the figures
     # are measured with the binary users run (release).
     profile=release
@@ -132,7 +154,7 @@ case "${1:-}" in
     "$py" web/browser_test.py "$mode" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web "$@"
     ;;
   *)
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -347,45 +347,170 @@ def super_nim_agrees(d, nimbot, rng, count):
     return count, compared_moves
 
 
-def click_to_the_end(d, rng, label, human, hints, undo, steps, reset_chance=0.0):
-    """Press New game and click random moves (hints on or off, one undo at the
-    second step if asked) until the page names a winner: the status and the moves,
-    each by the seat the page says moved."""
+def drawn(d):
+    """What the board shows: the stones left (not those leaving), the stones one
+    may take, each seat's reset tokens (filled: left), and the heaps."""
+    return d.execute_script("""
+        const svg = document.querySelector('#pl-board svg');
+        if (!svg) return null;
+        const mid = svg.viewBox.baseVal.width / 2;
+        const tokens = [...svg.querySelectorAll('rect.token')];
+        const left = (side) => tokens.filter((t) => (Number(t.getAttribute('x')) < mid) === (side === 0)
+            && t.getAttribute('fill') !== 'none').length;
+        return {
+          stones: svg.querySelectorAll('circle.stone:not(.leaving)').length,
+          legal: svg.querySelectorAll('circle.stone.legal').length,
+          resets: [left(0), left(1)],
+          heaps: [...svg.querySelectorAll('g.col')].map((g) => Number(g.dataset.size)),
+        };""")
+
+
+def board_agrees(d, label, game, peer):
+    """The board against the module's position and the test's own rules peer."""
+    st = d.execute_script("return window.nimbot.playing()")
+    shown = drawn(d)
+    check(shown is not None, f"{label}: no board")
+    if game == "super-nim":
+        check(sorted(shown["heaps"]) == sorted(st["heaps"]) == sorted(peer["heaps"]),
+              f"{label}: heaps drawn {shown['heaps']}, the module's {st['heaps']}, the rules' {peer['heaps']}")
+        return st
+    check(shown["stones"] == st["stones"] == peer["stones"],
+          f"{label}: {shown['stones']} stones drawn, the module's {st['stones']}, the rules' {peer['stones']}")
+    mine = st["mover"] == st["human"] and st.get("winner") is None
+    if mine:
+        check(shown["legal"] == min(st["limit"], st["stones"]) == min(peer["limit"], peer["stones"]),
+              f"{label}: {shown['legal']} stones to take drawn, limit {st['limit']} (rules: {peer['limit']})")
+    if game == "expanding":
+        check(shown["resets"] == st["resets"] == peer["resets"],
+              f"{label}: resets drawn {shown['resets']}, the module's {st['resets']}, the rules' {peer['resets']}")
+    return st
+
+
+def peer_state(game, start, moves):
+    """The position after `moves` by the test's rules peer."""
+    if game == "expanding":
+        n, r, m = start
+        stones, largest, resets, pending = n, 0, [r, r], False
+        for i, (take, reset) in enumerate(moves):
+            stones -= min(take, stones)
+            largest = max(largest, take)
+            if reset:
+                resets[i % 2] -= 1
+            pending = reset
+        return {"stones": stones, "resets": resets, "limit": m if pending else max(m, largest + 1)}
+    if game == "fibonacci":
+        stones, limit = start, start - 1
+        for take in moves:
+            stones, limit = stones - take, 2 * take
+        return {"stones": stones, "limit": limit}
+    heaps, _, _ = sn_play(start[0], start[1], moves)
+    return {"heaps": list(heaps)}
+
+
+def played(d):
+    return [(int(li.get_attribute("data-seat")), li.get_attribute("data-move"))
+            for li in d.find_elements(By.CSS_SELECTOR, "#pl-moves li")]
+
+
+def parse_move(game, mv):
+    if game == "expanding":
+        return (int(mv.rstrip("r")), mv.endswith("r"))
+    return int(mv) if game == "fibonacci" else mv
+
+
+def click_to_the_end(d, rng, game, start, human, hints, undo, steps, reset_chance=0.0, shots=None):
+    """Press New game and click the board (random stones, the reset toggle now and
+    then; heaps in Super-Nim), with hints on or off and one undo at the second
+    step if asked, until the page names a winner; after each move the board is
+    checked against the module's position and the rules peer's. Returns the
+    status and the moves, each by the seat the page says moved."""
     d.find_element(By.ID, "pl-new").click()
     # The page may keep the box from the last game (a new hash is no new page).
     if d.find_element(By.ID, "pl-hints").is_selected() != hints:
         d.find_element(By.ID, "pl-hints").click()
+    checked = 0
     for step in range(steps):
+        moves = [parse_move(game, mv) for _, mv in played(d)]
+        peer = peer_state(game, start, moves)
+        st = board_agrees(d, f"{game} after {len(moves)} moves", game, peer)
+        checked += 1
         status = d.find_element(By.ID, "pl-status")
         if status.get_attribute("data-winner") is not None:
             break
-        buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        check(buttons, f"{label}: no move to click: {status.text}")
-        if hints:
-            check(all(b.find_elements(By.TAG_NAME, "small") for b in buttons), f"{label}: a hint on every move")
-        if reset_chance:
-            reset = d.find_element(By.ID, "pl-reset")
-            if reset.is_enabled() and rng.random() < reset_chance:
-                reset.click()
-                buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        rng.choice(buttons).click()
+        if shots and step == 2:
+            for width in (1400, 375):
+                d.set_window_size(width, 1000)
+                path = os.path.join(shots, f"board-{game}-{width}.png")
+                d.save_screenshot(path)
+            d.set_window_size(1400, 1000)
+            axe_check(d, f"play {game}")
+        if game == "super-nim":
+            k = rng.randrange(len(st["moves"]))
+            touches = st["touches"][k]
+            cols = d.find_elements(By.CSS_SELECTOR, "#pl-board g.col")
+            first = next(i for i, c in enumerate(cols) if int(c.get_attribute("data-size")) == touches[0])
+            cols[first].click()
+            cols = d.find_elements(By.CSS_SELECTOR, "#pl-board g.col")
+            if len(touches) == 1:
+                cols[first].click()
+            else:
+                second = next(i for i, c in enumerate(cols) if i != first and int(c.get_attribute("data-size")) == touches[1])
+                cols[second].click()
+        else:
+            if reset_chance and rng.random() < reset_chance:
+                toggle = d.find_element(By.ID, "pl-reset")
+                if toggle.is_enabled():
+                    toggle.click()
+            stones = d.find_elements(By.CSS_SELECTOR, "#pl-board circle.stone.legal")
+            check(stones, f"{game}: no stone to click: {status.text}")
+            if hints:
+                check(all({"win", "lose"} & set(c.get_attribute("class").split()) for c in stones),
+                      f"{game}: a hint on every stone")
+            rng.choice(stones).click()
         if undo and step == 1:
-            before = d.find_element(By.ID, "pl-moves").text
+            before = len(played(d))
             d.find_element(By.ID, "pl-undo").click()
-            after = d.find_element(By.ID, "pl-moves").text
-            check(len(after) < len(before), f"{label} undo: {before!r} -> {after!r}")
+            after = len(played(d))
+            check(after < before, f"{game} undo: {before} -> {after} moves")
     else:
-        fail(f"the {label} game did not end")
-    text = d.find_element(By.ID, "pl-moves").text
+        fail(f"the {game} game did not end")
     moves = []
-    for i, word in enumerate(text.split(", ")):
-        who, mv = word.split(" ")
-        check((who == "you") == (i % 2 == human), f"{label} move {i + 1} by the wrong seat: {text}")
+    for i, (seat, mv) in enumerate(played(d)):
+        check((seat == human) == (i % 2 == human) and seat == i % 2, f"{game} move {i + 1} by the wrong seat")
         moves.append(mv)
-    return d.find_element(By.ID, "pl-status"), moves
+    return d.find_element(By.ID, "pl-status"), moves, checked
 
 
-def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=None):
+AXE = None
+
+
+def axe_check(d, label):
+    """axe-core (npm, installed by tools/web.sh) run in the page: no serious or
+    critical violation. Returns the counts by impact."""
+    global AXE
+    if AXE is None:
+        path = os.environ.get("AXE_JS", "target/web-tools/node_modules/axe-core/axe.min.js")
+        check(os.path.exists(path), f"axe-core is missing ({path}): tools/web.sh install")
+        with open(path) as f:
+            AXE = f.read()
+    if not d.execute_script("return !!window.axe"):
+        d.execute_script(AXE)
+    result = d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.map("
+        "(v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, "
+        "where: v.nodes.slice(0, 2).map((n) => n.target.join(' ')) }))), (e) => done(String(e)));")
+    check(isinstance(result, list), f"axe on {label}: {result}")
+    serious = [v for v in result if v["impact"] in ("serious", "critical")]
+    check(not serious, f"axe on {label}: {serious}")
+    AXE_SEEN.append((label, len(result), [f"{v['id']} ({v['impact']})" for v in result]))
+    return result
+
+
+AXE_SEEN = []
+
+
+def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=None, shots=None):
     """A Fibonacci Nim or Super-Nim game clicked to the end against nimbot, replayed
     here by the rules: the winner the page names is theirs."""
     load(d, url + "#play")
@@ -399,7 +524,8 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
         box.clear()
         box.send_keys(str(value))
     human = 0 if seat == "first" else 1
-    status, moves = click_to_the_end(d, rng, game, human, hints, undo, 600)
+    start = n if game == "fibonacci" else (tuple(int(h) for h in heaps.split()), cap)
+    status, moves, checked = click_to_the_end(d, rng, game, start, human, hints, undo, 600, shots=shots)
     said = status.get_attribute("data-winner")
     if game == "fibonacci":
         stones, limit = n, n - 1
@@ -415,12 +541,32 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
         check(left == 0 or not left_heaps, f"super-nim: the game ended early: {moves}")
         winner = None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
     check(said == ("draw" if winner is None else str(winner)), f"{game}: the page says {said}, the rules {winner}: {moves}")
-    return len(moves), winner
+    return len(moves), winner, checked
 
 
 # ---- Play -------------------------------------------------------------------------
 
-def play_game(d, url, rng, n, r, seat, policy, hints, undo):
+def big_board(d, url, shots):
+    """A new game of N = 999 at both widths: the whole pile drawn."""
+    load(d, url + "#play")
+    d.execute_script("document.getElementById('pl-game').value = 'expanding';"
+                     "document.getElementById('pl-game').dispatchEvent(new Event('change'));")
+    form = d.find_element(By.ID, "pl-form")
+    for name, value in (("n", 999), ("r", 4), ("m", 3)):
+        box = form.find_element(By.NAME, name)
+        box.clear()
+        box.send_keys(str(value))
+    d.execute_script("document.querySelector('#pl-form [name=seat]').value = 'first';")
+    d.find_element(By.ID, "pl-new").click()
+    peer = {"stones": 999, "limit": 3, "resets": [4, 4]}
+    board_agrees(d, "a new game of 999", "expanding", peer)
+    for width in (1400, 375):
+        d.set_window_size(width, 1000)
+        d.save_screenshot(os.path.join(shots, f"board-expanding-999-{width}.png"))
+    d.set_window_size(1400, 1000)
+
+
+def play_game(d, url, rng, n, r, seat, policy, hints, undo, shots=None):
     load(d, url + "#play")
     d.execute_script("document.getElementById('pl-game').value = 'expanding';"
                      "document.getElementById('pl-game').dispatchEvent(new Event('change'));")
@@ -432,14 +578,16 @@ def play_game(d, url, rng, n, r, seat, policy, hints, undo):
     d.execute_script(f"document.querySelector('#pl-form [name=seat]').value = '{seat}';"
                      f"document.querySelector('#pl-form [name=policy]').value = '{policy}';")
     human = 0 if seat == "first" else 1
-    status, words = click_to_the_end(d, rng, "expanding", human, hints, undo, 400, reset_chance=0.25)
+    status, words, checked = click_to_the_end(d, rng, "expanding", (n, r, 3), human, hints, undo, 400,
+                                              reset_chance=0.25, shots=shots)
     winner = int(status.get_attribute("data-winner"))
     moves = [(int(mv.rstrip("r")), mv.endswith("r")) for mv in words]
     check(replay_rules(n, r, 3, moves) == winner, f"the page's winner {winner} for {words}")
     said = "you win" if winner == human else "nimbot wins"
     check(said in status.text, status.text)
     check(not d.find_element(By.ID, "pl-end").get_attribute("hidden"), "the record link at the end")
-    return len(moves), winner == human
+    check(d.find_elements(By.CSS_SELECTOR, "#pl-chart svg"), "the value history under the board")
+    return len(moves), winner == human, checked
 
 
 # ---- Analysis ---------------------------------------------------------------------
@@ -541,11 +689,15 @@ def test(args):
         d.save_screenshot(os.path.join(args.out, "explore.png"))
         explorer_agrees(d, args.nimbot, rng, 1000)
         explorer_links(d, server.url)
-        g1 = play_game(d, server.url, rng, 40, 2, "first", "trap", hints=True, undo=True)
+        axe_check(d, "explore")
+        d.set_window_size(1400, 1000)
+        g1 = play_game(d, server.url, rng, 40, 2, "first", "trap", hints=True, undo=True, shots=args.out)
         d.save_screenshot(os.path.join(args.out, "play.png"))
         g2 = play_game(d, server.url, rng, 25, 1, "second", "longest", hints=False, undo=False)
-        print(f"play: two games clicked to the end ({g1[0]} and {g2[0]} plies), "
+        print(f"play: two games clicked to the end on the board ({g1[0]} and {g2[0]} plies, the board "
+              f"checked {g1[2] + g2[2]} times against the module's position and the rules'), "
               "each ended as the rules say")
+        big_board(d, server.url, args.out)
         fib = fibonacci_agrees(d, args.nimbot, rng, 200)
         sn = super_nim_agrees(d, args.nimbot, rng, 200)
         print(f"explorer: {fib[0]} Fibonacci Nim positions agree with a plain search and with "
@@ -554,13 +706,15 @@ def test(args):
               f"({sn[1]} compared with nimbot moves --game super-nim)")
         load(d, server.url + "#explore?game=super-nim&heaps=2.4.5&cap=24")
         d.save_screenshot(os.path.join(args.out, "explore-super-nim.png"))
-        p1 = play_other(d, server.url, rng, "fibonacci", "first", hints=True, undo=True, n=30)
+        p1 = play_other(d, server.url, rng, "fibonacci", "first", hints=True, undo=True, n=30, shots=args.out)
         p2 = play_other(d, server.url, rng, "fibonacci", "second", hints=False, undo=False, n=21)
-        p3 = play_other(d, server.url, rng, "super-nim", "first", hints=True, undo=True, heaps="2 4 5", cap=24)
+        p3 = play_other(d, server.url, rng, "super-nim", "first", hints=True, undo=True, heaps="2 4 5", cap=24,
+                        shots=args.out)
         d.save_screenshot(os.path.join(args.out, "play-super-nim.png"))
         p4 = play_other(d, server.url, rng, "super-nim", "second", hints=False, undo=False, heaps="1 2 3 6", cap=30)
         print(f"play: Fibonacci Nim ({p1[0]} and {p2[0]} plies) and Super-Nim ({p3[0]} and {p4[0]} plies) "
-              "clicked to the end against nimbot, each ended as the rules say")
+              f"clicked to the end on the board against nimbot (the board checked {p1[2] + p2[2] + p3[2] + p4[2]} "
+              "times), each ended as the rules say")
         moves = random_game(rng, 60, 4, 3)
         names = ["py one", "nimbot"]
         a1 = analysis_agrees(d, server.url, args.nimbot, tmp, rng, "game-log.txt",
@@ -569,10 +723,14 @@ def test(args):
         a2 = analysis_agrees(d, server.url, args.nimbot, tmp, rng, "game.jsonl",
                              record(120, 2, 3, moves, ["a", "b"]), 2, 3)
         d.save_screenshot(os.path.join(args.out, "analysis.png"))
+        axe_check(d, "analysis")
+        print("axe-core: no serious or critical violation; " + "; ".join(
+            f"{label}: {n} minor" + (f" ({', '.join(ids)})" if ids else "") for label, n, ids in AXE_SEEN))
         print(f"analysis: a game log ({a1[0]} plies, blunders at {a1[1]}) and a record "
               f"({a2[0]} plies, blunders at {a2[1]}) drawn as nimbot analyze says")
         print(f"browser test passed in {time.time() - t0:.1f} s; screenshots in {args.out}/"
-              "{explore,play,analysis,explore-super-nim,play-super-nim}.png")
+              "{explore,play,analysis,explore-super-nim,play-super-nim}.png and "
+              "board-{expanding,expanding-999,fibonacci,super-nim}-{1400,375}.png")
     finally:
         if d:
             d.quit()
