@@ -199,6 +199,22 @@ def explorer_links(d, url):
     # The best line from there: each ply's distance one less.
     dists = [x["distance"] for x in lines if x["kind"] == "ply"][4:]
     check(dists == list(range(len(dists), 0, -1)), f"the line's distances {dists}")
+    strip = d.find_elements(By.CSS_SELECTOR, "#ex-line li")
+    check([li.text for li in strip] == [f"{t}{'r' if r else ''}" for t, r in plies[4:]],
+          f"the best line's strip {[li.text for li in strip]}, the record's {plies[4:]}")
+    # The board: the pile drawn, a click on the second stone walks into taking 2.
+    load(d, url + "#explore?n=20&r=4&m=3&moves=3.2.2r")
+    for _ in range(100):
+        stones = d.find_elements(By.CSS_SELECTOR, "#ex-board circle.stone")
+        if len(stones) == 13:
+            break
+        time.sleep(0.05)
+    check(len(stones) == 13, f"the explorer's board draws {len(stones)} stones, not 13")
+    legal = d.find_elements(By.CSS_SELECTOR, "#ex-board circle.stone.legal")
+    check(len(legal) == 3 and all({"win", "lose"} & set(c.get_attribute("class").split()) for c in legal),
+          "the explorer's board: three takes, each coloured by its value")
+    d.find_element(By.CSS_SELECTOR, '#ex-board circle[data-k="2"]').click()
+    check(d.current_url.endswith("moves=3.2.2r.2"), f"a click on the second stone: {d.current_url}")
 
 
 # ---- Fibonacci Nim and Super-Nim: rules peers and searches written from the rules --

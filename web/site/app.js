@@ -61,8 +61,9 @@ const move = (w, o) => ({ take: w[o], reset: w[o + 1] === 1, value: w[o + 2] ? '
 function probe(p, distances = true) {
   const count = ok(W.nb_moves(...args(p), distances ? 1 : 0));
   const w = words(2 + 4 * count);
+  const notation = count ? answerText().split(' ') : [];
   const moves = [];
-  for (let i = 0; i < count; i++) moves.push(move(w, 2 + 4 * i));
+  for (let i = 0; i < count; i++) moves.push({ ...move(w, 2 + 4 * i), notation: notation[i] });
   return { value: w[0] ? 'win' : 'lose', distance: dist(w[1]), moves };
 }
 
@@ -79,6 +80,14 @@ function decide(p, policy) {
   ok(W.nb_decide(...args(p)));
   const w = words(3);
   return { take: w[0], reset: w[1] === 1 };
+}
+
+// The best-play line from `p` to the end as `nimbot line --json` prints it, and
+// its plies' notation.
+function lineJson(p) {
+  ok(W.nb_line_json(...args(p)));
+  const [json, notation] = answerText().split('\n');
+  return { json: json + '\n', notation: notation ? notation.split(' ') : [] };
 }
 
 // The best-play line from `p` to the end (`nimbot line`).
@@ -116,8 +125,10 @@ function analysis(text, r, m) {
   put(text);
   ok(W.nb_analyze(r, m));
   const lines = answerText().trim().split('\n').map((l) => JSON.parse(l));
+  ok(W.nb_analysis_moves());
+  const notation = answerText().split('\n').map((l) => l.split('\t'));
   ok(W.nb_chart());
-  return { plies: lines.slice(0, -1), summary: lines[lines.length - 1], svg: answerText() };
+  return { plies: lines.slice(0, -1), summary: lines[lines.length - 1], svg: answerText(), notation };
 }
 
 // The policies nimbot plays here: [{name, summary, default}].
@@ -155,11 +166,6 @@ function snDecide(heaps, cap, moves) {
   put(`${heaps}|${moves}`);
   ok(W.nb_sn_decide(cap));
   return answerText();
-}
-
-// A move in the notation the page's links and forms use: `3`, or `2r`.
-function moveText(m) {
-  return `${m.take}${m.reset ? 'r' : ''}`;
 }
 
 function posText(p) {
@@ -232,7 +238,8 @@ function explore(params) {
   const body = $('ex-moves').tBodies[0];
   const movesList = movesText.split('.').filter((w) => w);
   body.innerHTML = '';
-  $('ex-line').textContent = '';
+  $('ex-line').innerHTML = '';
+  $('ex-line-count').textContent = '';
   $('ex-download').removeAttribute('href');
   $('ex-permalink').href = posParam ? exploreLink({ m, pos: posParam }) : exploreLink({ n, r, m, moves: movesText });
   status.className = 'status';
@@ -248,7 +255,7 @@ function explore(params) {
   const draw = (e) => {
     status.innerHTML = `${esc(describe(p))}${who}: <span class="${e.value}" id="ex-value" data-value="${e.value}" data-distance="${e.distance ?? ''}">${e.value} in ${plies(e.distance)}</span>`;
     const link = (mv) => {
-      if (byMoves) return exploreLink({ n, r, m, moves: movesList.concat([moveText(mv)]).join('.') });
+      if (byMoves) return exploreLink({ n, r, m, moves: movesList.concat([mv.notation]).join('.') });
       const next = after(p, mv);
       return next ? exploreLink({ m, pos: posText(next).split(' ').join('.') }) : null;
     };
@@ -257,27 +264,31 @@ function explore(params) {
       const href = link(mv);
       const where = next ? `<a href="${href}">${esc(posText(next))}</a>` : 'the pile is empty: the mover wins';
       return `<tr data-take="${mv.take}" data-reset="${mv.reset ? 1 : 0}" data-value="${mv.value}" data-distance="${mv.distance ?? ''}">` +
-        `<td>${href ? `<a href="${href}">${moveText(mv)}</a>` : moveText(mv)}</td><td class="l ${mv.value}">${mv.value}</td>` +
+        `<td>${href ? `<a href="${href}">${mv.notation}</a>` : mv.notation}</td><td class="l ${mv.value}">${mv.value}</td>` +
         `<td>${mv.distance ?? '…'}</td><td class="l">${where}</td></tr>`;
     }).join('');
+    // The board after the values are painted (the first answer comes first).
+    afterPaint(() => { if (gen === explored) exploreBoard(p, e, link); });
   };
   // The best line, downloadable as a record.
   const line = (e) => {
     if (e.distance === null) return;
     const best = bestLine(p);
-    $('ex-line').textContent = best.map((mv, i) => `${i + 1}. ${moveText(mv)} (${mv.value} ${mv.distance})`).join('  ');
+    const { json, notation } = lineJson(p);
+    // A compact strip: each ply's move, coloured by its mover's value, with the
+    // plies to the end in its title.
+    $('ex-line-count').textContent = `${best.length} ${best.length === 1 ? 'ply' : 'plies'}`;
+    $('ex-line').innerHTML = best.map((mv, i) =>
+      `<li class="${mv.value}" title="ply ${i + 1}: ${notation[i]}, ${mv.value} in ${plies(mv.distance)}">${notation[i]}</li>`).join('');
     let text;
     if (byMoves) {
       text = record({
         command: 'web-line', stones: n, resets: r, init_max: m, names: ['first', 'second'], seat: null,
-        policy: null, moves: movesList.concat(best.map(moveText)).join(' '), reason: 'best play to the end',
+        policy: null, moves: movesList.concat(notation).join(' '), reason: 'best play to the end',
         started_unix: Date.now() / 1000,
       });
     } else {
-      text = JSON.stringify({
-        stones: p.s, cap: p.c, own_resets: p.a, opp_resets: p.b, reset_pending: p.f === 1, init_max: p.m,
-        value: e.value, distance: e.distance, line: best,
-      }) + '\n';
+      text = json;
     }
     download($('ex-download'), text);
   };
@@ -318,6 +329,37 @@ function explore(params) {
   } catch (err) {
     failed(err);
   }
+}
+
+// The explorer's position drawn, each stone the mover may take coloured by the
+// take's value (without a reset); a click (or the arrow keys and Enter) walks in.
+function exploreBoard(p, e, link) {
+  // The position drawn, each stone the mover may take coloured by the take's
+  // value (without a reset); a click walks in.
+  const plain = e.moves.filter((x) => !x.reset);
+  const hints = Object.assign((k) => plain.find((x) => x.take === k), { all: plain });
+  const head = (w) => [centerText(w, 16, `${p.s} stones`, 15),
+    centerText(w, 34, `limit ${limit(p)} · resets: mover ${p.a}, other ${p.b}${p.f ? ' · a reset pending' : ''}`, 12)];
+  const walk = (k) => {
+    const mv = plain.find((x) => x.take === k);
+    const href = mv && link(mv);
+    if (href) location.hash = href;
+  };
+  const legal = Math.min(limit(p), p.s);
+  const board = pileSvg({ stones: p.s, legal, head, label: `${describe(p)}; take 1 to ${legal}`, hints, pick: walk, selected: 0 });
+  board.dataset.stones = p.s;
+  let k = 0;
+  board.addEventListener('keydown', (ev) => {
+    if (['ArrowRight', 'ArrowDown'].includes(ev.key)) k = Math.min(legal, k + 1);
+    else if (['ArrowLeft', 'ArrowUp'].includes(ev.key)) k = Math.max(1, k - 1);
+    else if ((ev.key === 'Enter' || ev.key === ' ') && k > 0) { ev.preventDefault(); walk(k); return; } else return;
+    ev.preventDefault();
+    for (const c of board.querySelectorAll('.stone.sel')) c.classList.remove('sel');
+    const c = board.querySelector(`.stone[data-k="${k}"]`);
+    if (c) c.classList.add('sel');
+    board.setAttribute('aria-label', `${describe(p)}; chosen: take ${k}`);
+  });
+  $('ex-board').replaceChildren(board);
 }
 
 const seatName = (i) => (i ? 'second' : 'first');
@@ -596,7 +638,7 @@ function newGame() {
   game = {
     kind: f.game.value, n: Number(f.n.value), r: Number(f.r.value), m: Number(f.m.value),
     heaps: f.heaps.value.trim(), cap: Number(f.cap.value),
-    human: f.seat.value === 'first' ? 0 : 1, policy: f.policy.value, moves: [], started: Date.now() / 1000,
+    human: f.seat.value === 'first' ? 0 : 1, policy: f.policy.value, moves: [], seats: [], started: Date.now() / 1000,
     clock: Number(f.clock.value), left: [Number(f.clock.value), Number(f.clock.value)], flagged: null,
     selected: null, k: 1, shown: 0,
   };
@@ -630,6 +672,7 @@ function botMoves() {
   const before = st.stones;
   const t0 = performance.now();
   while (!isOver(st) && st.mover !== game.human) {
+    game.seats.push(st.mover);
     if (game.kind === 'expanding') {
       const [s, c, a, b, f] = st.position;
       const mv = decide({ s, c, a, b, f, m: game.m }, game.policy);
@@ -687,6 +730,7 @@ function startClock() {
 
 function playMove(notation) {
   game.moves.push(notation);
+  game.seats.push(game.human);
   game.selected = null;
   game.k = 1;
   setReset(false);
@@ -730,7 +774,7 @@ function playRender() {
   }
   const you = (seat) => (seat === game.human ? 'you' : 'nimbot');
   $('pl-moves').innerHTML = game.moves.map((mv, i) =>
-    `<li data-seat="${i % 2}" data-move="${esc(mv)}">${you(i % 2)} ${esc(mv)}</li>`).join('');
+    `<li data-seat="${game.seats[i]}" data-move="${esc(mv)}">${you(game.seats[i])} ${esc(mv)}</li>`).join('');
   const over = isOver(st) || game.flagged !== null;
   if (game.kind === 'expanding') drawExpanding(st, leaving, over);
   else if (game.kind === 'fibonacci') drawFibonacci(st, leaving, over);
@@ -916,8 +960,9 @@ function playForm() {
 function undo() {
   if (!game) return;
   // Back to the human's previous turn: drop nimbot's replies and the human's move.
-  do { game.moves.pop(); } while (game.moves.length > 0 && game.moves.length % 2 !== game.human);
-  if (game.moves.length % 2 !== game.human) game.moves = [];
+  const drop = () => { game.moves.pop(); game.seats.pop(); };
+  while (game.seats.length && game.seats[game.seats.length - 1] !== game.human) drop();
+  if (game.seats.length) drop();
   game.flagged = null;
   game.selected = null;
   playRender();
@@ -955,10 +1000,10 @@ function analyze(text) {
   try {
     const a = analysis(text, Number($('an-r').value), Number($('an-m').value));
     $('an-chart').innerHTML = a.svg;
-    $('an-plies').tBodies[0].innerHTML = a.plies.map((r) =>
-      `<tr class="${r.blunder ? 'blunder' : ''}" data-ply="${r.ply}"><td>${r.ply}</td><td>${r.seat}</td><td>${moveText(r)}</td>` +
+    $('an-plies').tBodies[0].innerHTML = a.plies.map((r, i) =>
+      `<tr class="${r.blunder ? 'blunder' : ''}" data-ply="${r.ply}"><td>${r.ply}</td><td>${r.seat}</td><td>${a.notation[i][0]}</td>` +
       `<td>${r.stones_before}</td><td>${r.limit}</td><td class="l ${r.value}">${r.value} ${r.distance ?? '-'}</td>` +
-      `<td class="l">${esc(r.verdict)}</td><td class="l">${r.winning_moves.map(moveText).join(' ') || '-'}</td></tr>`).join('');
+      `<td class="l">${esc(r.verdict)}</td><td class="l">${a.notation[i][1] || '-'}</td></tr>`).join('');
     const s = a.summary;
     const firsts = s.first_blunder_ply.map((ply, seat) => ({ ply, seat })).filter((x) => x.ply !== null)
       .sort((x, y) => x.ply - y.ply);

@@ -5,21 +5,23 @@
 use std::cell::RefCell;
 
 use nimbot::{Engine, Move, MoveEvaluation, Params, Player, Policy, Position};
-use nimbot_study::analysis::Analysis;
-use nimbot_study::chart::Chart;
-use nimbot_study::explore::{best_first, line, probe};
-use nimbot_study::notation::{move_text, parse_moves, play};
-use nimbot_study::record::{self, Header};
+use nimbot_analysis::analysis::Analysis;
+use nimbot_analysis::chart::Chart;
+use nimbot_analysis::explore::{best_first, line, probe};
+use nimbot_analysis::notation::{move_text, parse_moves, play};
+use nimbot_analysis::record::{self, Header};
 
 use crate::engine::ValuesOnly;
 use crate::{
-    answer, code, distance, input_text, invalid, position, take_input, text_answer, with_engine,
-    word, Refusal, MAX_STONES,
+    answer, code, distance, input_text, invalid, position, say, take_input, text_answer,
+    with_engine, word, Refusal, MAX_STONES,
 };
 
 thread_local! {
     /// The chart of the last game [`nb_analyze`] read.
     static CHART: RefCell<Option<Chart>> = const { RefCell::new(None) };
+    /// Its plies' moves and winning moves in the notation ([`nb_analysis_moves`]).
+    static ANALYSED_MOVES: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// The most stones the mover may take at position `S C A B F` (M = `m`): the
@@ -31,7 +33,8 @@ pub extern "C" fn nb_limit(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i3
 /// Every move of position `S C A B F` (M = `m`) with its value and distance: the
 /// buffer holds the position's value (1 won, 0 lost) and distance, then four words
 /// a move (take, reset 0/1, value, distance), in `nimbot moves`' order
-/// ([`best_first`]: winning moves fastest first, then losing ones longest first).
+/// ([`best_first`]: winning moves fastest first, then losing ones longest first);
+/// the text answer holds the moves' notation in that order (`3 2r`).
 /// Returns the number of moves.
 ///
 /// With `distances` 0, a position in the table gets its values alone (distances
@@ -58,6 +61,9 @@ fn moves<E: Engine>(engine: &mut E, pos: &Position) -> Result<i32, Refusal> {
         words.extend(move_words(m));
     }
     answer(&words);
+    // Each move's notation, in the same order, for the page's links.
+    let notation: Vec<String> = moves.iter().map(|m| move_text(m.mv)).collect();
+    say(&notation.join(" "));
     i32::try_from(moves.len()).map_err(|_| Refusal::Engine)
 }
 
@@ -231,7 +237,7 @@ struct RecordRequest {
     started_unix: f64,
 }
 
-/// The record of a game, as `--record` writes it (`nimbot_study::record`): the
+/// The record of a game, as `--record` writes it (`nimbot_analysis::record`): the
 /// page writes a JSON object at [`nb_input`] (command, stones, resets,
 /// init_max, names, seat, policy, moves, reason, started_unix); the record's
 /// JSON lines are the text answer. Returns their length.
@@ -294,6 +300,15 @@ fn analyze(r: u32, m: u32) -> Result<i32, Refusal> {
         )));
     }
     CHART.with(|c| *c.borrow_mut() = Some(Chart::of(&a)));
+    let mut notation = String::new();
+    for p in &a.plies {
+        let winning: Vec<String> = p.winning.iter().map(|&m| move_text(m)).collect();
+        notation.push_str(&move_text(Move::new(p.record.take, p.record.reset)));
+        notation.push('\t');
+        notation.push_str(&winning.join(" "));
+        notation.push('\n');
+    }
+    ANALYSED_MOVES.with(|m| *m.borrow_mut() = notation);
     text_answer(&a.json_lines())?;
     i32::try_from(a.plies.len()).map_err(|_| Refusal::Engine)
 }
@@ -366,6 +381,15 @@ fn value_word(won: bool) -> &'static str {
     } else {
         "lose"
     }
+}
+
+/// The moves of the game [`nb_analyze`] read last in the notation, a line a
+/// ply: its move, a tab, the winning moves there (space-separated), in the text
+/// answer. Returns the text's length.
+#[no_mangle]
+pub extern "C" fn nb_analysis_moves() -> i32 {
+    let text = ANALYSED_MOVES.with(|m| m.borrow().clone());
+    code(text_answer(&text))
 }
 
 /// The game of N = `n`, R = `r`, M = `m` after the moves the page wrote at
@@ -466,7 +490,7 @@ fn board(n: u32, r: u32, m: u32, values: u32) -> Result<i32, Refusal> {
     if !moves.is_empty() {
         keep_chart(params, &moves)?;
     }
-    text_answer(&nimbot_study::vocab::line(&b))?;
+    text_answer(&nimbot_analysis::vocab::line(&b))?;
     i32::try_from(b.moves.len()).map_err(|_| Refusal::Engine)
 }
 
@@ -501,22 +525,19 @@ fn keep_chart(params: Params, moves: &[Move]) -> Result<(), Refusal> {
 }
 
 /// The best-play line from position `S C A B F` (M = `m`) as `nimbot line
-/// --json` prints it, each ply with its notation beside: one JSON object in the
-/// text answer. Returns the number of plies.
+/// --json` prints it (one JSON line), then the plies' notation on a line of its
+/// own, in the text answer. Returns the number of plies.
 #[no_mangle]
 pub extern "C" fn nb_line_json(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
     code(position(s, c, a, b, f, m).and_then(|pos| {
         let (text, plies) = with_engine(|engine| -> Result<_, String> {
-            let text = nimbot_study::explore::answer_line(engine, &pos, true)?;
+            let text = nimbot_analysis::explore::answer_line(engine, &pos, true)?;
             let plies = line(engine, &pos)?;
             Ok((text, plies))
         })
         .map_err(|e| invalid(&e))?;
-        let mut json: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| invalid(&e.to_string()))?;
         let notation: Vec<String> = plies.iter().map(|p| move_text(p.mv)).collect();
-        json["notation"] = serde_json::json!(notation);
-        text_answer(&json.to_string())?;
+        text_answer(&format!("{text}{}\n", notation.join(" ")))?;
         i32::try_from(plies.len()).map_err(|_| Refusal::Engine)
     }))
 }

@@ -1,4 +1,4 @@
-//! nimbot in the browser: the core and `nimbot-study` compiled to WebAssembly with
+//! nimbot in the browser: the core and `nimbot-analysis` compiled to WebAssembly with
 //! plain `extern "C"` exports, read by a small hand-written script
 //! (`web/site/app.js`), which draws the answers and wires the page's events.
 //!
@@ -47,8 +47,8 @@ mod tests;
 pub use distances::{decode_distances, encode_distances, nb_load_distances};
 pub use engine::WebEngine;
 pub use expanding::{
-    nb_after, nb_analyze, nb_chart, nb_decide, nb_limit, nb_line, nb_line_json, nb_moves, nb_play,
-    nb_policies, nb_record, nb_replay,
+    nb_after, nb_analysis_moves, nb_analyze, nb_chart, nb_decide, nb_limit, nb_line, nb_line_json,
+    nb_moves, nb_play, nb_policies, nb_record, nb_replay,
 };
 pub use related::{nb_fib, nb_fib_decide, nb_sn, nb_sn_decide, SN_ENTRIES, SN_NODES};
 

@@ -8,18 +8,18 @@ use crate::{answer, code, input_text, invalid, text_answer, word, Refusal, MAX_S
 /// The game of Fibonacci Nim of `n` stones (at most [`MAX_STONES`]) after the
 /// takes the page wrote at [`nb_input`] (`3 2 4`): its position and every take
 /// with its value for the mover, as JSON in the text answer
-/// (`nimbot_study::fibonacci::Explored`). Returns the number of takes;
+/// (`nimbot_analysis::fibonacci::Explored`). Returns the number of takes;
 /// [`Refusal::Invalid`] for a refused take, said in the text.
 #[no_mangle]
 pub extern "C" fn nb_fib(n: u32) -> i32 {
     code(fib(n).and_then(|e| {
-        text_answer(&nimbot_study::vocab::line(&e))?;
+        text_answer(&nimbot_analysis::vocab::line(&e))?;
         i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
     }))
 }
 
-fn fib(n: u32) -> Result<nimbot_study::fibonacci::Explored, Refusal> {
-    use nimbot_study::fibonacci::{explore, parse_takes};
+fn fib(n: u32) -> Result<nimbot_analysis::fibonacci::Explored, Refusal> {
+    use nimbot_analysis::fibonacci::{explore, parse_takes};
     if n > MAX_STONES {
         return Err(invalid(&format!("N must be at most {MAX_STONES} here")));
     }
@@ -65,7 +65,7 @@ thread_local! {
 fn sn_game(
     cap: u32,
 ) -> Result<(String, nimbot::supernim::Heaps, Vec<nimbot::supernim::Move>), Refusal> {
-    use nimbot_study::supernim::{parse_heaps, parse_moves};
+    use nimbot_analysis::supernim::{parse_heaps, parse_moves};
     let text = input_text()?;
     let (heaps, moves) = text.split_once('|').unwrap_or((&text, ""));
     let start = parse_heaps(heaps).map_err(|e| invalid(&e))?;
@@ -79,7 +79,7 @@ fn sn_game(
 /// The Super-Nim game the page wrote at [`nb_input`] (`HEAPS|MOVES`, cap `cap`):
 /// its position and every move, with the moves' exact values when `values` is 1
 /// and the solver finishes within [`SN_NODES`], as JSON in the text answer
-/// (`nimbot_study::supernim::Explored`). Returns the number of moves;
+/// (`nimbot_analysis::supernim::Explored`). Returns the number of moves;
 /// [`Refusal::Invalid`] for a refused move, said in the text.
 #[no_mangle]
 pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
@@ -93,10 +93,10 @@ pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
                     s.set_node_bound(SN_NODES);
                     s
                 });
-                nimbot_study::supernim::explore(solver, start, cap, &moves)
+                nimbot_analysis::supernim::explore(solver, start, cap, &moves)
             })
             .map_err(|e| invalid(&e))?;
-        text_answer(&nimbot_study::vocab::line(&SnBoard::of(&e)))?;
+        text_answer(&nimbot_analysis::vocab::line(&SnBoard::of(&e)))?;
         i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
     }))
 }
@@ -140,7 +140,7 @@ pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
             let d = player.decide(game.heaps(), game.plies_left(), game.lead());
             d.mv.ok_or(Refusal::Engine)
         })?;
-        text_answer(&nimbot_study::supernim::move_text(mv))?;
+        text_answer(&nimbot_analysis::supernim::move_text(mv))?;
         Ok(0)
     }))
 }
@@ -151,18 +151,18 @@ pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
 #[derive(serde::Serialize)]
 struct SnBoard<'a> {
     #[serde(flatten)]
-    explored: &'a nimbot_study::supernim::Explored,
+    explored: &'a nimbot_analysis::supernim::Explored,
     touches: Vec<Vec<u16>>,
 }
 
 impl<'a> SnBoard<'a> {
-    fn of(explored: &'a nimbot_study::supernim::Explored) -> Self {
+    fn of(explored: &'a nimbot_analysis::supernim::Explored) -> Self {
         use nimbot::supernim::Move;
         let touches = explored
             .moves
             .iter()
             .map(|m| {
-                match nimbot_study::supernim::parse_moves(&m.notation)
+                match nimbot_analysis::supernim::parse_moves(&m.notation)
                     .ok()
                     .and_then(|v| v.first().copied())
                 {

@@ -107,11 +107,11 @@ mod export_tests {
         Engine, Move, Params, Policy, Position, SolvingEngine, Table, TableEngine,
         TableOrSolverEngine,
     };
-    use nimbot_study::analysis::Analysis;
-    use nimbot_study::chart::Chart;
-    use nimbot_study::explore::{best_first, line, probe};
-    use nimbot_study::notation::move_text;
-    use nimbot_study::record;
+    use nimbot_analysis::analysis::Analysis;
+    use nimbot_analysis::chart::Chart;
+    use nimbot_analysis::explore::{best_first, line, probe};
+    use nimbot_analysis::notation::move_text;
+    use nimbot_analysis::record;
 
     /// The command line's engine: the same table, the solver beside it.
     fn cli_engine() -> TableOrSolverEngine<'static> {
@@ -151,6 +151,8 @@ mod export_tests {
                 .chunks(4)
                 .map(|m| [m[0], m[1], m[2], m[3]])
                 .collect();
+            let notation: Vec<String> = want.iter().map(|m| move_text(m.mv)).collect();
+            assert_eq!(text(), notation.join(" "));
             let want: Vec<[u32; 4]> = want.iter().map(move_words).collect();
             assert_eq!(got, want, "{s} {c} {a} {b} {f}");
         }
@@ -247,7 +249,7 @@ mod export_tests {
     #[test]
     fn a_record_reads_back_and_its_analysis_and_chart_are_the_command_line_s() {
         // A game nimbot plays against itself from 30 4 3, then one loser's
-        // detour: a record the page writes, read back by the study crate.
+        // detour: a record the page writes, read back by the analysis crate.
         let params = Params::new(30, 4, 3).unwrap();
         let mut engine = cli_engine();
         let mut game = nimbot::Game::new(params);
@@ -292,6 +294,12 @@ mod export_tests {
         assert_eq!(plies as usize, moves.len());
         let want = Analysis::of_text(&mut engine, &written, 4, 3).unwrap();
         assert_eq!(text(), want.json_lines());
+        assert!(nb_analysis_moves() > 0);
+        let listed: Vec<String> = text()
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_owned())
+            .collect();
+        assert_eq!(listed, notation);
         assert!(nb_chart() > 0);
         assert_eq!(text(), Chart::of(&want).svg());
         // Not a record: said, and no chart kept.
@@ -327,13 +335,13 @@ mod export_tests {
     }
 
     #[test]
-    fn fibonacci_and_super_nim_answer_as_the_study_crate_and_play_legal_moves() {
-        // Fibonacci Nim: the study crate's position, nimbot's take the core's.
+    fn fibonacci_and_super_nim_answer_as_the_analysis_crate_and_play_legal_moves() {
+        // Fibonacci Nim: the analysis crate's position, nimbot's take the core's.
         put("3 2");
         let count = nb_fib(20);
-        let want = nimbot_study::fibonacci::explore(20, &[3, 2]).unwrap();
+        let want = nimbot_analysis::fibonacci::explore(20, &[3, 2]).unwrap();
         assert_eq!(count as usize, want.moves.len());
-        assert_eq!(text(), nimbot_study::vocab::line(&want));
+        assert_eq!(text(), nimbot_analysis::vocab::line(&want));
         put("3 2");
         assert_eq!(nb_fib_decide(20), 0);
         let d = nimbot::fibonacci::decide(want.stones, want.limit).unwrap();
@@ -343,7 +351,7 @@ mod export_tests {
         assert!(text().starts_with("move 2 (7) is illegal"), "{}", text());
         // Super-Nim: the exact values of a small start, and nimbot's moves never
         // lose value there (each is one of the best).
-        use nimbot_study::supernim::{explore, parse_heaps, parse_moves};
+        use nimbot_analysis::supernim::{explore, parse_heaps, parse_moves};
         let mut solver = nimbot::supernim::Solver::new(SN_NODES, 1 << 16);
         let mut moves = String::new();
         for ply in 0..8 {
@@ -454,16 +462,14 @@ mod export_tests {
         let pos = Position::new(40, 5, 2, 1, true, 3).unwrap();
         let count = nb_line_json(40, 5, 2, 1, 1, 3);
         assert!(count > 0, "{}", text());
-        let got: serde_json::Value = serde_json::from_str(&text()).unwrap();
+        let got = text();
+        let (json, notation) = got.split_once('\n').unwrap();
         let mut engine = cli_engine();
-        let want: serde_json::Value = serde_json::from_str(
-            &nimbot_study::explore::answer_line(&mut engine, &pos, true).unwrap(),
-        )
-        .unwrap();
-        assert_eq!(got["line"], want["line"]);
+        let want = nimbot_analysis::explore::answer_line(&mut engine, &pos, true).unwrap();
+        assert_eq!(format!("{json}\n"), want);
         let plies = line(&mut engine, &pos).unwrap();
-        let notation: Vec<String> = plies.iter().map(|p| move_text(p.mv)).collect();
-        assert_eq!(got["notation"], serde_json::json!(notation));
+        let want: Vec<String> = plies.iter().map(|p| move_text(p.mv)).collect();
+        assert_eq!(notation, format!("{}\n", want.join(" ")));
         assert_eq!(count as usize, plies.len());
     }
 }
