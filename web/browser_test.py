@@ -204,14 +204,19 @@ def explorer_links(d, url):
           f"the best line's strip {[li.text for li in strip]}, the record's {plies[4:]}")
     # The board: the pile drawn, a click on the second stone walks into taking 2.
     load(d, url + "#explore?n=20&r=4&m=3&moves=3.2.2r")
+    board = None
     for _ in range(100):
-        stones = d.find_elements(By.CSS_SELECTOR, "#ex-board circle.stone")
-        if len(stones) == 13:
+        # Once the distances and the best line are in (the board is drawn after them).
+        if (d.find_element(By.ID, "ex-download").get_attribute("href") or "").startswith("blob:"):
+            time.sleep(0.2)
+            board = d.execute_script("""
+                const cs = [...document.querySelectorAll('#ex-board circle.stone')];
+                return { stones: cs.length, legal: cs.filter((c) => c.classList.contains('legal'))
+                  .map((c) => c.classList.contains('win') || c.classList.contains('lose')) };""")
             break
         time.sleep(0.05)
-    check(len(stones) == 13, f"the explorer's board draws {len(stones)} stones, not 13")
-    legal = d.find_elements(By.CSS_SELECTOR, "#ex-board circle.stone.legal")
-    check(len(legal) == 3 and all({"win", "lose"} & set(c.get_attribute("class").split()) for c in legal),
+    check(board and board["stones"] == 13, f"the explorer's board draws {board}, not 13 stones")
+    check(len(board["legal"]) == 3 and all(board["legal"]),
           "the explorer's board: three takes, each coloured by its value")
     d.find_element(By.CSS_SELECTOR, '#ex-board circle[data-k="2"]').click()
     check(d.current_url.endswith("moves=3.2.2r.2"), f"a click on the second stone: {d.current_url}")
@@ -658,8 +663,10 @@ def analysis_agrees(d, url, nimbot, tmp, rng, name, text, r, m):
     plies = [json.loads(x) for x in out[:-1]]
     blunders = [p["ply"] for p in plies if p["blunder"]]
     load(d, url + "#analysis")
+    # (The last analysis's chart goes first: a new hash is no new page.)
     d.execute_script(f"document.getElementById('an-r').value = {r};"
-                     f"document.getElementById('an-m').value = {m};")
+                     f"document.getElementById('an-m').value = {m};"
+                     "document.getElementById('an-chart').innerHTML = '';")
     d.find_element(By.ID, "an-file").send_keys(path)
     for _ in range(100):
         if d.find_elements(By.CSS_SELECTOR, "#an-svg"):
@@ -819,12 +826,12 @@ const fcp = (performance.getEntriesByName('first-contentful-paint')[0] || {}).st
 // if the answer was in the document before it, else the end of the frame after
 // the answer (a task queued from that frame's requestAnimationFrame).
 const shown = fcp >= window.nimbotFirstAnswer ? fcp : window.nimbotFirstPaint;
-return { page: n.responseEnd, fcp, shown, compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
+return { page: n.responseEnd, fcp, shown, first: mark('nimbot-first-instantiated'), compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
          answer: window.nimbotFirstAnswer, painted: window.nimbotFirstPaint,
          loaded: window.nimbotDistancesLoaded, distances: window.nimbotFirstDistances };
 """
 
-SITE = ("index.html", "app.js", "nimbot.wasm", "distances.bin")
+SITE = ("index.html", "app.js", "nimbot-first.wasm", "nimbot.wasm", "distances.bin")
 
 
 def stats(xs, digits=1):
@@ -862,7 +869,7 @@ def bench(args):
             "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
             ".map((e) => [e.name, e.encodedBodySize])")
         r = d.execute_async_script(BENCH)
-        col = lambda k: [x[k] for x in runs]
+        col = lambda k: [x[k] for x in runs if x.get(k) is not None]
         total = sum(sizes.values())
         print(f"transfer: {total:,} B for the whole page (limit 250,000), gzip accepted: "
               + ", ".join(f"{k} {v:,} B" for k, v in sizes.items())
@@ -875,7 +882,8 @@ def bench(args):
               f"end of the frame after it); in the document {stats(col('answer'))}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
-                          for k in ("page", "compiled", "instantiated", "answer", "fcp", "painted")))
+                          for k in ("page", "first", "answer", "fcp", "painted", "compiled", "instantiated"))
+              + " (first: the small module instantiated; compiled, instantiated: the whole one)")
         print(f"first distances on screen (those of the table's whole box, from distances.bin, "
               f"unzipped by the browser and checked by the module at {statistics.median(col('loaded')):.1f} ms): "
               f"{stats(col('distances'))}")

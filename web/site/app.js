@@ -205,6 +205,7 @@ function exploreLink(q) {
 let explored = 0; // the explorer's renders, to drop a stale best line
 let pending = null; // the explorer's distances and best line, still to come
 let distancesLoaded = null; // settles once the table's distances are in the module
+let whole = false; // the whole module is in (else the small one answers the first values)
 
 // Run the explorer's pending work now (the tests; otherwise it runs right after
 // the values are on screen).
@@ -247,6 +248,7 @@ function explore(params) {
   let byMoves = false;
   let who = '';
   const failed = (err) => {
+    if (!whole) return; // the small module: the whole one answers in a moment
     status.className = 'status error';
     status.textContent = err.message;
     body.innerHTML = '';
@@ -324,8 +326,9 @@ function explore(params) {
         failed(err);
       }
     };
-    // Once the values are on screen and the distances are in.
-    distancesLoaded.then(() => afterPaint(settle));
+    // Once the values are on screen and the distances are in (the whole
+    // module's: the small one only shows the first values).
+    if (whole) distancesLoaded.then(() => afterPaint(settle));
   } catch (err) {
     failed(err);
   }
@@ -1055,8 +1058,20 @@ window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, 
 
 (async () => {
   try {
+    // The explorer's first answer from the small module when it is first ready
+    // (the table's values: nothing else is asked before the whole module is in).
+    const { view, params } = hashParams(location.hash);
+    if (view === 'explore' && (params.get('game') || 'expanding') === 'expanding') {
+      const small = await Promise.race([window.nimbotFirst.catch(() => null), window.nimbotModule.then(() => null)]);
+      if (small) {
+        W = (await WebAssembly.instantiate(small, {})).exports;
+        performance.mark('nimbot-first-instantiated');
+        route();
+      }
+    }
     const module = await window.nimbotModule;
     W = (await WebAssembly.instantiate(module, {})).exports;
+    whole = true;
     performance.mark('nimbot-instantiated');
     distancesLoaded = loadDistances().catch(() => {});
     route();
