@@ -538,6 +538,8 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
     d.execute_script(f"document.getElementById('pl-game').value = '{game}';"
                      "document.getElementById('pl-game').dispatchEvent(new Event('change'));"
                      f"document.querySelector('#pl-form [name=seat]').value = '{seat}';")
+    # A clock of a minute each in the games without hints.
+    d.execute_script(f"document.querySelector('#pl-form [name=clock]').value = '{0 if hints else 60}';")
     form = d.find_element(By.ID, "pl-form")
     fields = (("n", n),) if game == "fibonacci" else (("heaps", heaps), ("cap", cap))
     for name, value in fields:
@@ -547,6 +549,14 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
     human = 0 if seat == "first" else 1
     start = n if game == "fibonacci" else (tuple(int(h) for h in heaps.split()), cap)
     status, moves, checked = click_to_the_end(d, rng, game, start, human, hints, undo, 600, shots=shots)
+    clocks = d.find_element(By.ID, "pl-clocks")
+    if hints:
+        check(not clocks.is_displayed(), f"{game}: a clock without one chosen")
+    else:
+        # Each clock shown, started at 1:00, yours run down by your turns (m:ss).
+        said = clocks.text
+        check(said.startswith("Clock: you 0:") or said.startswith("Clock: you 1:00"), f"{game}: the clock says {said!r}")
+        check(", nimbot " in said, f"{game}: the clock says {said!r}")
     said = status.get_attribute("data-winner")
     if game == "fibonacci":
         stones, limit = n, n - 1
@@ -856,15 +866,18 @@ def bench(args):
             with urllib.request.urlopen(url + name) as r:
                 raw[name] = len(r.read())
         d = browser(args.out)
-        runs = []
+        runs, wholes = [], []
         for _ in range(loads):
-            d.get("about:blank")
-            load(d, url + "#explore?n=999&r=4&m=3")
-            for _ in range(200):
-                if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
-                    break
-                time.sleep(0.05)
-            runs.append(d.execute_script(LOAD_MARKS))
+            # Side by side: a load as the page is, then one answered by the whole
+            # module alone (`?whole`: no small module), turn about.
+            for page, into in (("", runs), ("?whole", wholes)):
+                d.get("about:blank")
+                load(d, url + page + "#explore?n=999&r=4&m=3")
+                for _ in range(200):
+                    if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
+                        break
+                    time.sleep(0.05)
+                into.append(d.execute_script(LOAD_MARKS))
         served = d.execute_script(
             "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
             ".map((e) => [e.name, e.encodedBodySize])")
@@ -880,6 +893,8 @@ def bench(args):
               f"{stats(col('shown'))} (limit 100 ms; the page's first contentful paint, which "
               f"shows it in {sum(x['fcp'] >= x['answer'] for x in runs)} of the loads, else the "
               f"end of the frame after it); in the document {stats(col('answer'))}")
+        print(f"  the same loads, in turn, answered by the whole module alone (no small module): on screen "
+              f"{stats([x['shown'] for x in wholes])}, in the document {stats([x['answer'] for x in wholes])}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
                           for k in ("page", "first", "answer", "fcp", "painted", "compiled", "instantiated"))

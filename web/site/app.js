@@ -375,6 +375,7 @@ function exploreOther(game, params) {
   status.className = 'status';
   table.tHead.innerHTML = '';
   table.tBodies[0].innerHTML = '';
+  $('ox-board').replaceChildren();
   $('ex-fib-form').hidden = game !== 'fibonacci';
   $('ex-sn-form').hidden = game !== 'super-nim';
   const moves = (params.get('moves') || '').split('.').filter((w) => w);
@@ -393,6 +394,14 @@ function exploreOther(game, params) {
       }
       status.innerHTML = `${e.stones} stones, limit ${e.limit} (the ${seatName(e.mover)} player to move): ` +
         `<span class="${e.value}" id="ox-value" data-value="${e.value}">${e.value}</span>`;
+      // The pile drawn, each take coloured by its value; a click walks in.
+      const hints = Object.assign((k) => e.moves.find((x) => x.take === k), { all: e.moves.map((x) => ({ ...x, distance: null })) });
+      const legal = Math.min(e.limit, e.stones);
+      const head = (w) => [centerText(w, 16, `${e.stones} stones`, 15), centerText(w, 34, `limit ${e.limit}`, 12)];
+      const walk = (k) => { if (k < e.stones) location.hash = link(moves.concat([String(k)])); };
+      const board = pileSvg({ stones: e.stones, legal, head, label: `Fibonacci Nim: ${e.stones} stones, limit ${e.limit}`, hints, pick: walk, selected: 0 });
+      board.dataset.stones = e.stones;
+      $('ox-board').replaceChildren(board);
       table.tHead.innerHTML = '<tr><th>take</th><th class="l">value</th><th class="l">position after (stones, limit)</th></tr>';
       table.tBodies[0].innerHTML = e.moves.map((mv) => `<tr data-move="${mv.take}" data-value="${mv.value}">` +
         `<td><a href="${link(moves.concat([String(mv.take)]))}">${mv.take}</a></td><td class="l ${mv.value}">${mv.value}</td>` +
@@ -413,6 +422,15 @@ function exploreOther(game, params) {
         status.innerHTML = `${esc(where)}: the game is over, <span id="ox-value" data-value="over">${end}</span>.`;
         return;
       }
+      // The heaps drawn, each column coloured by the result of its best move.
+      const head = (w) => [centerText(w, 16, `${e.plies_left} plies left · points ${e.scores[0]} (first), ${e.scores[1]} (second)`, 13)];
+      const board = heapsSvg({ heaps: e.heaps, head, label: `Super-Nim: ${where}`, selected: null, pick: null });
+      for (const g of board.querySelectorAll('.col')) {
+        const h = Number(g.dataset.size);
+        const best = e.moves.filter((_, j) => e.touches[j][0] === h && e.moves[j].result).sort((a, b) => b.value - a.value)[0];
+        if (best) g.classList.add(best.result);
+      }
+      $('ox-board').replaceChildren(board);
       const value = e.value === null
         ? '<span id="ox-value" data-value="">the solver could not finish within its bound: the moves are listed without values</span>'
         : `best play gives the mover a margin of <span class="${e.result}" id="ox-value" data-value="${e.value}">${e.value} (${e.result})</span>`;
@@ -1061,7 +1079,8 @@ window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, 
     // The explorer's first answer from the small module when it is first ready
     // (the table's values: nothing else is asked before the whole module is in).
     const { view, params } = hashParams(location.hash);
-    if (view === 'explore' && (params.get('game') || 'expanding') === 'expanding') {
+    // (`?whole` in the address skips it: the benchmark's side-by-side loads.)
+    if (view === 'explore' && (params.get('game') || 'expanding') === 'expanding' && !location.search.includes('whole')) {
       const small = await Promise.race([window.nimbotFirst.catch(() => null), window.nimbotModule.then(() => null)]);
       if (small) {
         W = (await WebAssembly.instantiate(small, {})).exports;
