@@ -595,6 +595,16 @@ def big_board(d, url, shots):
         d.set_window_size(width, 1000)
         d.save_screenshot(os.path.join(shots, f"board-expanding-999-{width}.png"))
     d.set_window_size(1400, 1000)
+    # By keys alone: the board focused, the arrow to the second stone, Enter takes 2.
+    from selenium.webdriver.common.keys import Keys
+    board = d.find_element(By.CSS_SELECTOR, "#pl-board svg")
+    d.execute_script("arguments[0].focus()", board)
+    board.send_keys(Keys.ARROW_RIGHT)
+    board.send_keys(Keys.ENTER)
+    moves = played(d)
+    check(moves and moves[0] == (0, "2"), f"the keys took {moves[:1]}, not 2")
+    peer = peer_state("expanding", (999, 4, 3), [parse_move("expanding", mv) for _, mv in moves])
+    board_agrees(d, "after a take by keys", "expanding", peer)
 
 
 def play_game(d, url, rng, n, r, seat, policy, hints, undo, shots=None):

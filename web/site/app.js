@@ -862,6 +862,7 @@ function pileKeys(root, st, legal) {
     else if (['ArrowLeft', 'ArrowUp'].includes(ev.key)) game.k = Math.max(1, game.k - 1);
     else if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); pickTake(st, game.k); return; } else return;
     ev.preventDefault();
+    game.keyed = true;
     $('pl-take').value = game.k;
     for (const c of root.querySelectorAll('.stone.sel')) c.classList.remove('sel');
     const c = root.querySelector(`.stone[data-k="${game.k}"]`);
@@ -878,7 +879,7 @@ function drawPile(st, opts) {
   const label = `${opts.label}${legal ? `; you may take 1 to ${legal}` : ''}`;
   const root = pileSvg({
     stones: st.stones, legal: opts.mine ? legal : 0, leaving: opts.leaving, head: opts.head, label, hints,
-    pick: opts.mine ? (k) => pickTake(st, k) : null, selected: game.k,
+    pick: opts.mine ? (k) => pickTake(st, k) : null, selected: game.keyed ? game.k : 0,
   });
   root.dataset.label = label;
   root.dataset.stones = st.stones;
