@@ -4,7 +4,7 @@ use nimbot::{Distances, SolveBox};
 
 use crate::{take_input, with_engine, Refusal};
 
-/// Take the distances file the page wrote at [`nb_input`] as the distances of
+/// Take the distances file the page wrote at [`nb_input`](crate::nb_input) as the distances of
 /// the table's box, in place of solving them: 1 if they are, else
 /// [`Refusal::BadDistances`] (the engine then solves them when first needed).
 /// The scratch memory is given back either way.

@@ -10,7 +10,7 @@ use crate::{SOLVER_BUDGET, TABLE};
 
 /// The page's engine: the table's values with the distances of the table's whole
 /// box (2.7 MB, kept: loaded from the site's `distances.bin` by
-/// [`nb_load_distances`], or else solved on the first question that needs them),
+/// [`nb_load_distances`](crate::nb_load_distances), or else solved on the first question that needs them),
 /// and the solver for every other game (its own distances, replaced from one game
 /// to the next), so that a look beyond the table does not cost the table's
 /// distances again.

@@ -38,7 +38,7 @@ pub extern "C" fn nb_limit(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i3
 /// Returns the number of moves.
 ///
 /// With `distances` 0, a position in the table gets its values alone (distances
-/// [`UNKNOWN`]), at once: the page shows them while the distances are made.
+/// [`UNKNOWN`](crate::UNKNOWN)), at once: the page shows them while the distances are made.
 #[no_mangle]
 pub extern "C" fn nb_moves(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, distances: u32) -> i32 {
     let pos = match position(s, c, a, b, f, m) {
@@ -143,7 +143,7 @@ pub extern "C" fn nb_policies() -> i32 {
 }
 
 /// The move nimbot plays at the position under the policy whose name the page
-/// wrote at [`nb_input`] (one of [`nb_policies`]; a won position always gets a
+/// wrote at [`nb_input`](crate::nb_input) (one of [`nb_policies`]; a won position always gets a
 /// winning move): the buffer holds take, reset (0/1) and the position's value
 /// (1 won). Returns 0.
 #[cfg_attr(not(feature = "first"), no_mangle)]
@@ -168,7 +168,7 @@ fn decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> Result<i32, Refusal
 }
 
 /// The game of N = `n`, R = `r`, M = `m` after the moves the page wrote at
-/// [`nb_input`] (`3 2 2r`, `.` or `,` between them too): returns 1 with S C A B F
+/// [`nb_input`](crate::nb_input) (`3 2 2r`, `.` or `,` between them too): returns 1 with S C A B F
 /// of the position in front of the player to move and that player (0 first) in
 /// the buffer, or 0 with the winner (0 first) if the moves end the game; a word
 /// that is not a move, a refused move or a game that is not one is
@@ -241,7 +241,7 @@ struct RecordRequest {
 }
 
 /// The record of a game, as `--record` writes it (`nimbot_analysis::record`): the
-/// page writes a JSON object at [`nb_input`] (command, stones, resets,
+/// page writes a JSON object at [`nb_input`](crate::nb_input) (command, stones, resets,
 /// init_max, names, seat, policy, moves, reason, started_unix); the record's
 /// JSON lines are the text answer. Returns their length.
 #[cfg_attr(not(feature = "first"), no_mangle)]
@@ -281,7 +281,7 @@ fn record_text() -> Result<i32, Refusal> {
     text_answer(&record)
 }
 
-/// The analysis of the record or game log the page wrote at [`nb_input`] (R =
+/// The analysis of the record or game log the page wrote at [`nb_input`](crate::nb_input) (R =
 /// `r` and M = `m` for a log, which does not say them), as `nimbot analyze
 /// --json` prints it: a JSON line a ply, then the summary's, in the text
 /// answer; its chart is kept for [`nb_chart`]. Returns the number of plies.

@@ -6,7 +6,7 @@
 //! position's moves with their values and distances in `nimbot moves`' order
 //! ([`nb_moves`]), the position after a move ([`nb_after`]) or after the moves of
 //! a permalink ([`nb_replay`]), the best line ([`nb_line`]), nimbot's move under
-//! a policy of [`Policy::ALL`] ([`nb_policies`], [`nb_decide`]), a game's record
+//! a policy of [`Policy::ALL`](nimbot::Policy::ALL) ([`nb_policies`], [`nb_decide`]), a game's record
 //! ([`nb_record`]), and the analysis of a record or game log with its chart
 //! ([`nb_analyze`], [`nb_chart`]).
 //!

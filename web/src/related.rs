@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use crate::{answer, code, input_text, invalid, text_answer, word, Refusal, MAX_STONES};
 
 /// The game of Fibonacci Nim of `n` stones (at most [`MAX_STONES`]) after the
-/// takes the page wrote at [`nb_input`] (`3 2 4`): its position and every take
+/// takes the page wrote at [`nb_input`](crate::nb_input) (`3 2 4`): its position and every take
 /// with its value for the mover, as JSON in the text answer
 /// (`nimbot_analysis::fibonacci::Explored`). Returns the number of takes;
 /// [`Refusal::Invalid`] for a refused take, said in the text.
@@ -28,7 +28,7 @@ fn fib(n: u32) -> Result<nimbot_analysis::fibonacci::Explored, Refusal> {
 }
 
 /// nimbot's take in the Fibonacci Nim game of `n` stones after the takes the
-/// page wrote at [`nb_input`] (`nimbot::fibonacci::decide`: the smallest
+/// page wrote at [`nb_input`](crate::nb_input) (`nimbot::fibonacci::decide`: the smallest
 /// Zeckendorf term when it wins, else 1): the buffer holds the take and the
 /// position's value (1 won). Returns 0; [`Refusal::Invalid`] once the game is
 /// over.
@@ -60,7 +60,7 @@ thread_local! {
         const { RefCell::new(None) };
 }
 
-/// The Super-Nim game the page wrote at [`nb_input`]: `HEAPS|MOVES` (`2 4 5|s2
+/// The Super-Nim game the page wrote at [`nb_input`](crate::nb_input): `HEAPS|MOVES` (`2 4 5|s2
 /// m1-5`), with the cap `cap` (plies, 1..=1000).
 fn sn_game(
     cap: u32,
@@ -76,7 +76,7 @@ fn sn_game(
     Ok((heaps.trim().to_owned(), start, moves))
 }
 
-/// The Super-Nim game the page wrote at [`nb_input`] (`HEAPS|MOVES`, cap `cap`):
+/// The Super-Nim game the page wrote at [`nb_input`](crate::nb_input) (`HEAPS|MOVES`, cap `cap`):
 /// its position and every move, with the moves' exact values when `values` is 1
 /// and the solver finishes within [`SN_NODES`], as JSON in the text answer
 /// (`nimbot_analysis::supernim::Explored`). Returns the number of moves;
@@ -101,7 +101,7 @@ pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
     }))
 }
 
-/// nimbot's move in the Super-Nim game the page wrote at [`nb_input`]
+/// nimbot's move in the Super-Nim game the page wrote at [`nb_input`](crate::nb_input)
 /// (`HEAPS|MOVES`, cap `cap`): the host's best player (`Perfect`, exact near
 /// the cap, never a move that loses value there), which learns its opponent's
 /// model from the opponent's moves in this game; the text answer is the move's
