@@ -86,10 +86,14 @@ def move_record(line):
     return None
 
 
-def replay_game_log(text, n, r, m):
+def replay_game_log(text, n, r, m, current_max="largest"):
     """Judge a referee's game log of a game (n, r, m) that ended with a win on the
-    board, move by move. Returns (the winner's seat, 0 first; the plies, the
-    players' names by seat); Illegal on anything the rules do not allow."""
+    board, move by move. `current_max` is the meaning the referee spoke
+    (docs/tournament.md): "largest" (the default of `nimbot serve`, the course's
+    latest server: one less than the next move's limit) or "limit" (the older
+    server: the next move's limit). Returns (the winner's seat, 0 first; the plies,
+    the players' names by seat); Illegal on anything the rules do not allow."""
+    below = {"largest": 1, "limit": 0}[current_max]
     game = Game(n, r, m)
     names = [None, None]
     lines = text.splitlines()
@@ -105,7 +109,7 @@ def replay_game_log(text, n, r, m):
         elif names[seat] != name:
             raise Illegal(f"game log line {i + 1}: {name!r} moved in {names[seat]!r}'s turn")
         game.play(take, reset)
-        want = [f"Current max: {game.limit()}", f"Stones left: {game.s}", DASHES]
+        want = [f"Current max: {game.limit() - below}", f"Stones left: {game.s}", DASHES]
         if game.winner is not None:
             want[0] = lines[i + 1] if i + 1 < len(lines) else None  # no next move to limit
         if lines[i + 1:i + 4] != want:
