@@ -43,31 +43,6 @@ BIG_STONES=99999
 
 usage() { die "usage: tools/release.sh [build] [--out DIR] [--only $ALL_PARTS] | compare DIR_A DIR_B | twice [--only PARTS]"; }
 
-# The commit and whether tracked files differ from it; the commit's time.
-commit_facts() {
-  if git -C "$ROOT" rev-parse --show-toplevel >/dev/null 2>&1; then
-    NIMBOT_COMMIT=$(git -C "$ROOT" rev-parse --short=12 HEAD)
-    [ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ] || NIMBOT_COMMIT=$NIMBOT_COMMIT-dirty
-    SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct HEAD)
-  else
-    NIMBOT_COMMIT=${NIMBOT_COMMIT:-unknown}
-    SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0}
-  fi
-  export NIMBOT_COMMIT SOURCE_DATE_EPOCH
-}
-
-# The path of a tool of rustup's llvm-tools component (installed when missing).
-llvm_tool() {
-  local bin
-  bin=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/$1
-  if [ ! -x "$bin" ]; then
-    command -v rustup >/dev/null 2>&1 || die "$1 missing: a release needs rustup's llvm-tools component"
-    rustup component add llvm-tools >&2 || die "rustup component add llvm-tools failed"
-  fi
-  [ -x "$bin" ] || die "no $bin after rustup component add llvm-tools"
-  echo "$bin"
-}
-
 # MANIFEST lines: name, target, toolchain (tab separated), one per file.
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$LIST"; }
 
@@ -193,7 +168,7 @@ build() {
   done
   ensure_cmd python3 python3
   ensure_cmd file file
-  commit_facts
+  export_commit
   mkdir -p "$OUT"
   OUT=$(cd "$OUT" && pwd)
   rm -rf "${OUT:?}"/* "$OUT/.tiny"
