@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use nimbot_study::chart::{Chart, PlyInput};
-use nimbot_study::record::Line;
+use nimbot_analysis::chart::{Chart, PlyInput};
+use nimbot_analysis::record::Line;
 use serde::Serialize;
 
 use crate::game::{EndKind, Played};
@@ -29,6 +29,15 @@ pub struct Summary<'a> {
     pub endings: Vec<(&'static str, usize)>,
     pub sprt: Option<Sprt>,
 }
+
+/// What the standings' columns mean (the faults: every ending [`crate::stats::is_fault`]
+/// counts).
+const LEGEND: &str =
+    "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
+     lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
+     lost by time, an exit, not joining, a closed connection, garbage, joining twice,\n\
+     asking for the wrong seat or moving out of turn; elo: against the field, with\n\
+     Wilson's 95 % interval)\n\n";
 
 fn elo_text(x: Option<f64>, inf: &str) -> String {
     // + 0.0 turns -0 into 0.
@@ -131,10 +140,7 @@ pub fn text(s: &Summary<'_>) -> String {
             r.faults,
         );
     }
-    out += "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
-             lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
-             lost by time, an exit, not joining, a closed connection, garbage, joining twice or\n\
-             moving out of turn; elo: against the field, with Wilson's 95 % interval)\n\n";
+    out += LEGEND;
     out += &crosstable_text(&s.bots, s.crosstable, &rank_order(s), w + 3);
     out.push('\n');
     let endings: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
@@ -182,7 +188,7 @@ fn esc(s: &str) -> String {
 /// holds a won position and -1 when it is lost (from the record's values), a red
 /// dot on each blunder.
 /// A game's value history: the chart of `analyze --plot` and the page
-/// (`nimbot_study::chart`), from the record's plies, drawn at half size.
+/// (`nimbot_analysis::chart`), from the record's plies, drawn at half size.
 fn chart(g: &Played) -> String {
     let plies: Vec<PlyInput> = g
         .record
@@ -368,6 +374,45 @@ pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elo_is_rounded_once_and_the_legend_names_every_fault() {
+        // 5 of 12 is -58.45 Elo: -58 (not -58.5 rounded again to -59).
+        assert_eq!(elo_text(crate::stats::elo(5, 12).elo, "-inf"), "-58");
+        assert_eq!(elo_text(crate::stats::elo(7, 12).elo, "-inf"), "+58");
+        use crate::game::EndKind::*;
+        let words = [
+            (Time, "by time"),
+            (Exited, "an exit"),
+            (NeverJoined, "not joining"),
+            (Closed, "a closed connection"),
+            (Garbage, "garbage"),
+            (JoinedTwice, "joining twice"),
+            (WrongSeat, "wrong seat"),
+            (OutOfTurn, "out of turn"),
+        ];
+        let legend = LEGEND.replace('\n', " ");
+        for kind in [
+            Won,
+            IllegalMove,
+            TooManyResets,
+            OutOfTurn,
+            Time,
+            Exited,
+            NeverJoined,
+            Closed,
+            Garbage,
+            JoinedTwice,
+            WrongSeat,
+            NoResult,
+        ] {
+            let named = words.iter().find(|(k, _)| *k == kind);
+            assert_eq!(crate::stats::is_fault(kind), named.is_some(), "{kind:?}");
+            if let Some((_, w)) = named {
+                assert!(legend.contains(w), "{kind:?}: {legend}");
+            }
+        }
+    }
 
     #[test]
     fn crosstable_columns_stay_apart_at_three_digit_scores() {
