@@ -9,7 +9,8 @@
 #                     for Linux x86_64, static, musl), tiny (both tiny binaries),
 #                     firmware (every board's image as its owner flashes it, and
 #                     its ELF), tables (the default one and N <= 99,999), site
-#                     (web/site/ as one archive)
+#                     (web/site/ as one archive). RELEASE_BOARDS=lm3s6965,uno
+#                     (comma separated) builds those boards only (default all)
 #   tools/release.sh compare DIR_A DIR_B
 #                     the files both SHA256SUMS name must have the same checksum:
 #                     prints each differing file and fails if there is one
@@ -81,6 +82,7 @@ build_firmware() {
   (cd "$ROOT" && cargo build -q -p nimbot-boards --bin nimbot-board-facts) >&2
   for board in "$ROOT"/firmware/boards/*/; do
     board=$(basename "$board")
+    case ",${RELEASE_BOARDS:-all}," in *",all,"* | *",$board,"*) ;; *) continue ;; esac
     step "release: firmware, $board (tools/firmware.sh build)"
     elf=$(tools/firmware.sh build --board "$board" | tail -1)
     [ -f "$elf" ] || die "firmware.sh build --board $board gave no ELF ($elf)"
