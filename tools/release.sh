@@ -94,8 +94,11 @@ build_firmware() {
     [ "$TOOLCHAIN_NEED" = avr ] && toolchain="$toolchain (core from source), avr-gcc $(avr-gcc -dumpversion)"
     for image in "${IMAGES[@]}"; do
       name=${image%% *}
-      cp "$dir/$name$EXE_SUFFIX" "$OUT/$name.elf"
-      record "$name.elf" "$TARGET" "$toolchain"
+      # The ELF for probe-rs, with its symbols but without the debug information,
+      # which names the files by the checkout's absolute paths (the loaded bytes
+      # are the same from any path: the .hex and .uf2 files).
+      "$objcopy" --strip-debug "$dir/$name$EXE_SUFFIX" "$OUT/$name.elf"
+      record "$name.elf" "$TARGET" "$toolchain; llvm-objcopy --strip-debug"
       if [ -n "$UF2" ]; then
         # The Pico's USB drive takes UF2 (made by tools/firmware.sh build with the
         # board's elf2uf2.py).
