@@ -230,6 +230,7 @@ twice() {
 
 case "${1:-build}" in
   build) shift || true; build "$@" ;;
+  --*) build "$@" ;;
   compare) shift; compare "$@" ;;
   twice) shift; twice "$@" ;;
   *) usage ;;
