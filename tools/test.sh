@@ -7,7 +7,9 @@
 # binary's (tools/tiny.sh test), then the embedding examples (tools/examples.sh test:
 # run on the host, built for thumbv6m-none-eabi), then the site in headless Chromium
 # (tools/web.sh check and test, which install the wasm target, chromium,
-# chromium-driver and python3-selenium when missing). Run from anywhere:
+# chromium-driver and python3-selenium when missing); between them, the tiny
+# binaries and the boards' images built again from a clone at another path must
+# have the same bytes (tools/release.sh twice, docs/release.md). Run from anywhere:
 # tools/test.sh
 #
 # What it needs is installed when missing (tools/toolchain.sh): rustfmt and clippy,
@@ -17,6 +19,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tools/toolchain.sh
 . tools/toolchain.sh
+# The commit every build names (build.rs), the same for the tests' builds and the
+# release's below, so that the release reuses what the tests built.
+export_commit
 
 # Before any test: the host tests' Python peers need python3; the firmware steps
 # need the cross target and QEMU; the tiny binary's checks use file.
@@ -104,6 +109,9 @@ wait "$TINY_PID" || tiny_status=$?
 TINY_PID=
 cat "$TINY_LOG"
 [ "$tiny_status" -eq 0 ] || die "the tiny binary's tests failed (exit $tiny_status, log above)"
+
+step "reproducible release: the tiny binaries and every board's image built here and again from a clone at another path, same SHA-256 (tools/release.sh twice)"
+tools/release.sh twice --only tiny,firmware
 
 step "embedding examples (examples/): their dialogue on the host, built for a Cortex-M0"
 tools/examples.sh test

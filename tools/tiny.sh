@@ -63,6 +63,9 @@ setup_target() {
   # core (no build-std), linking through cc as with rustup.
   if [ "$mode" != source ] && rustup_provides "$target"; then
     use_rustup "$target"
+    # rustup's rustc links x86_64 with its own lld, which folds identical
+    # functions (tiny/.cargo/config.toml).
+    export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C link-arg=-Wl,--icf=all"
     return 0
   fi
   [ "$mode" = rustup ] && die "rustup cannot provide $target (NIMBOT_TOOLCHAIN=rustup forbids the fallback)"
@@ -107,7 +110,14 @@ build_one() {
   step "tiny: build ${out#"$ROOT"/} ($target: no_std, no libc, static${FEATURES:+; features $FEATURES})"
   tiny_cargo "$target" build --target-dir "../target/${TARGET_DIR:-tiny-build}" $(with_features)
   mkdir -p "$(dirname "$out")"
-  cp "$built" "$out"
+  # No section headers: the kernel reads program headers only, and a stripped
+  # binary's section table is about 500 bytes (docs/figures.md). Needs rustup's
+  # llvm-objcopy; the fallback toolchain's build keeps them.
+  if [ "$(setup_target "$target" >/dev/null 2>&1; echo "${TOOLCHAIN_KIND:-}")" = rustup ]; then
+    "$(llvm_tool llvm-objcopy)" --strip-sections "$built" "$out"
+  else
+    cp "$built" "$out"
+  fi
   size=$(stat -c %s "$out")
   table=$(stat -c %s "$TABLE")
   echo "${out#"$ROOT"/}: $size bytes, of which the table is $table bytes"

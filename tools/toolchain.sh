@@ -128,6 +128,40 @@ elf_footprint() {
   STATIC_RAM=$((ELF_DATA + ELF_BSS + ELF_UNINIT))
 }
 
+# export_commit: NIMBOT_COMMIT (the commit, 12 hex digits, `-dirty` when tracked
+# files differ from it) and SOURCE_DATE_EPOCH (its time), for build.rs's version
+# lines and tools/release.sh. Kept when already set; `unknown` and 0 without git.
+# tools/test.sh exports them too, so that its builds and the release's share one
+# build-script output (a changed NIMBOT_COMMIT rebuilds the core and all above it).
+export_commit() {
+  local root
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  if [ -z "${NIMBOT_COMMIT:-}" ]; then
+    if NIMBOT_COMMIT=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null); then
+      [ -z "$(git -C "$root" status --porcelain --untracked-files=no)" ] || NIMBOT_COMMIT=$NIMBOT_COMMIT-dirty
+    else
+      NIMBOT_COMMIT=unknown
+    fi
+  fi
+  if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    SOURCE_DATE_EPOCH=$(git -C "$root" log -1 --format=%ct HEAD 2>/dev/null) || SOURCE_DATE_EPOCH=0
+  fi
+  export NIMBOT_COMMIT SOURCE_DATE_EPOCH
+}
+
+# llvm_tool NAME: the path of a tool of rustup's llvm-tools component (llvm-objcopy:
+# the release's .hex files, the tiny binary's section headers), installed when missing.
+llvm_tool() {
+  local bin
+  bin=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/$1
+  if [ ! -x "$bin" ]; then
+    command -v rustup >/dev/null 2>&1 || die "$1 missing: a release needs rustup's llvm-tools component"
+    rustup component add llvm-tools >&2 || die "rustup component add llvm-tools failed"
+  fi
+  [ -x "$bin" ] || die "no $bin after rustup component add llvm-tools"
+  echo "$bin"
+}
+
 version_at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" = "$2" ]; }
 
 # use_rustup TARGET: the standard path's settings (see setup_cross).

@@ -46,7 +46,7 @@ use web::WebArgs;
 ///
 /// With no command, nimbot speaks its line protocol on stdin/stdout (see `serial`).
 #[derive(Parser, Debug)]
-#[command(name = "nimbot", version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "nimbot", version = version_line(), about, long_about = None, after_help = AFTER_HELP)]
 #[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
@@ -157,6 +157,15 @@ fn value_policies() -> String {
         .map(Policy::as_str)
         .collect();
     names.join(" or ")
+}
+
+/// What `nimbot --version` prints after the name: the version, the commit it was
+/// built from and the embedded table's CRC-32 (`nimbot::SOFTWARE`, the line the
+/// protocol's `version` reply and the tiny binary also give).
+fn version_line() -> &'static str {
+    nimbot::SOFTWARE
+        .strip_prefix("nimbot ")
+        .unwrap_or(nimbot::SOFTWARE)
 }
 
 const AFTER_HELP: &str = "\

@@ -107,7 +107,7 @@ query S C A B F                      -> win|lose K F D
 moves S C A B F [I]                  -> moves win|lose D K[r]:w|lD ... [more I]
 state                                -> state stones S limit L cap C resets A B pending F turn T | state none
 end                                  -> ok
-version                              -> version nimbot X.Y.Z protocol P
+version                              -> version nimbot X.Y.Z commit C table T protocol P
 ",
     "policy [",
     nimbot::policy_names!(),

@@ -10,7 +10,7 @@ use std::path::Path;
 use nimbot::{supernim as sn, text::Text, Move, Player, Policy, Value};
 use nimbot_protocol::grammar::{
     Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
-    Reason, Response, State, SuperNimPlayer, SuperNimStart, Turn, BANNER, COMMANDS, SOFTWARE,
+    Reason, Response, State, SuperNimPlayer, SuperNimStart, Turn, BANNER, COMMANDS,
 };
 use nimbot_protocol::{Reply, GRAMMAR, HELP_AVR, HELP_EXPANDING, HELP_GAMES, MAX_LINE, MAX_REPLY};
 use proptest::prelude::*;
@@ -585,7 +585,9 @@ fn protocol_json() -> String {
          \"help\": {{\n    \"related-games\": {},\n    \"expanding\": {},\n    \"avr\": {}\n  }},\n  \
          \"commands\": [\n{}\n  ]\n}}\n",
         q(BANNER),
-        q(SOFTWARE),
+        // The name and version only: the build's words after them (the commit and
+        // the table, nimbot::BUILD) change with every commit.
+        q(concat!("nimbot ", env!("CARGO_PKG_VERSION"))),
         q(HELP_GAMES),
         q(HELP_EXPANDING),
         q(HELP_AVR),
@@ -643,5 +645,35 @@ proptest! {
                 );
             }
         }
+    }
+}
+
+/// `version` names the build after the name and version (the commit and the
+/// embedded table's CRC-32, which are the file's last four bytes), and a client
+/// that reads the protocol's number after the last ` protocol ` still reads it.
+#[test]
+fn the_version_reply_names_the_commit_and_the_table() {
+    let table = std::fs::read(root().join("table/default.nimt")).expect("table/default.nimt");
+    let crc = u32::from_le_bytes(table[table.len() - 4..].try_into().unwrap());
+    let software = nimbot_protocol::grammar::SOFTWARE;
+    let rest = software
+        .strip_prefix(concat!("nimbot ", env!("CARGO_PKG_VERSION"), " commit "))
+        .unwrap_or_else(|| panic!("{software:?} does not start with the name, version, commit"));
+    let (commit, table_word) = rest.split_once(" table ").expect("a table word");
+    let hex = commit.trim_end_matches("-dirty");
+    assert!(
+        commit == "unknown" || (hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
+        "commit {commit:?}"
+    );
+    assert_eq!(table_word, format!("{crc:08x}"));
+    let line = format!("version {software} protocol 2");
+    match Response::parse(line.as_bytes()) {
+        Some(Response::Version {
+            software: s,
+            protocol,
+        }) => {
+            assert_eq!((s, protocol), (Phrase::Bytes(software.as_bytes()), 2));
+        }
+        other => panic!("{line:?} parsed as {other:?}"),
     }
 }

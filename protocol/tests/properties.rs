@@ -152,7 +152,7 @@ fn tokens_and_reply(cmd: &Cmd, session: &Session<TableEngine>) -> (Vec<String>, 
         Cmd::Version => (
             t(&[&"version"]),
             Reply::Is(Response::Version {
-                software: Phrase::Bytes(format!("nimbot {}", nimbot::VERSION).leak().as_bytes()),
+                software: Phrase::Bytes(nimbot::SOFTWARE.as_bytes()),
                 protocol: 2,
             }),
         ),

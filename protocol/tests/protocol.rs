@@ -232,7 +232,7 @@ fn session_commands_report_version_limits_and_end() {
     let mut s = session();
     assert_eq!(
         send(&mut s, "version"),
-        format!("version nimbot {} protocol 2", nimbot::VERSION)
+        format!("version {} protocol 2", nimbot::SOFTWARE)
     );
     assert_eq!(
         send(&mut s, "limits"),

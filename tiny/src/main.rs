@@ -121,9 +121,7 @@ fn main(args: &Args) -> u8 {
             b"connect" => run_connect(tail, policy),
             b"exp-nim" => run_exp_nim(tail, policy),
             b"help" => print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0),
-            b"--version" | b"-V" => {
-                print(STDOUT, &[b"nimbot ", nimbot::VERSION.as_bytes(), b"\n"], 0)
-            }
+            b"--version" | b"-V" => print(STDOUT, &[nimbot::SOFTWARE.as_bytes(), b"\n"], 0),
             _ => usage_arg("unexpected argument", cmd),
         },
     }

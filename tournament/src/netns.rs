@@ -12,6 +12,11 @@ use std::io;
 use std::net::UdpSocket;
 use std::os::fd::AsRawFd;
 
+// ioctl's request is a c_ulong in glibc and a c_int in musl (the release's static
+// host binary, docs/release.md): the two requests in the C library's own type.
+const REQUEST_GET_FLAGS: libc::Ioctl = libc::SIOCGIFFLAGS as libc::Ioctl;
+const REQUEST_SET_FLAGS: libc::Ioctl = libc::SIOCSIFFLAGS as libc::Ioctl;
+
 /// Move the calling thread into a new network namespace with its loopback up.
 ///
 /// # Errors
@@ -39,14 +44,14 @@ fn loopback_up() -> io::Result<()> {
     }
     // SAFETY: SIOCGIFFLAGS reads the name from and writes the flags into the
     // ifreq it is given, which is ours and lives across the call.
-    if unsafe { libc::ioctl(sock.as_raw_fd(), libc::SIOCGIFFLAGS, &mut req) } != 0 {
+    if unsafe { libc::ioctl(sock.as_raw_fd(), REQUEST_GET_FLAGS, &mut req) } != 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: the kernel filled ifru_flags (a c_short) just above.
     let flags = unsafe { req.ifr_ifru.ifru_flags };
     req.ifr_ifru.ifru_flags = flags | (libc::IFF_UP | libc::IFF_RUNNING) as libc::c_short;
     // SAFETY: SIOCSIFFLAGS reads the name and flags of the ifreq it is given.
-    if unsafe { libc::ioctl(sock.as_raw_fd(), libc::SIOCSIFFLAGS, &req) } != 0 {
+    if unsafe { libc::ioctl(sock.as_raw_fd(), REQUEST_SET_FLAGS, &req) } != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(())

@@ -34,8 +34,10 @@ pub use words::{Item, List, Phrase};
 /// The line a board writes once it listens, after every reset.
 pub const BANNER: &str = "nimbot ready";
 
-/// The software's name and version, as `version` reports it.
-pub const SOFTWARE: &str = concat!("nimbot ", env!("CARGO_PKG_VERSION"));
+/// The software's name, version and build (commit and table, [`nimbot::SOFTWARE`]),
+/// as `version` reports it: all words before ` protocol P`, so that a client that
+/// reads the protocol's number after the last ` protocol ` reads it as before.
+pub const SOFTWARE: &str = nimbot::SOFTWARE;
 
 /// Which game a command's words belong to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +79,7 @@ pub const COMMANDS: &[CommandSpec] = commands! {
         "moves S C A B F [I]" => "moves win|lose D K[r]:w|lD ... [more I]",
         "state" => "state stones S limit L cap C resets A B pending F turn T | state none",
         "end" => "ok",
-        "version" => "version nimbot X.Y.Z protocol P",
+        "version" => "version nimbot X.Y.Z commit C table T protocol P",
         concat!("policy [", nimbot::policy_names!(), "]") => "policy NAME",
         "limits" => "limits stones N resets R init_max M|any line L",
         "help" => "help ...",

@@ -27,7 +27,8 @@ pub fn read(path: &str) -> String {
 }
 
 /// The files git tracks (paths relative to the top), or, outside a git checkout,
-/// every file below the top but `target/` folders and `.git`.
+/// every file below the top but `target/` folders and `.git`; symbolic links
+/// (the `repo` links of tiny/ and the boards) left out either way.
 pub fn tracked_files() -> Vec<String> {
     let top = root();
     let out = Command::new("git")
@@ -42,6 +43,7 @@ pub fn tracked_files() -> Vec<String> {
                 .split(|&b| b == 0)
                 .filter(|p| !p.is_empty())
                 .map(|p| String::from_utf8_lossy(p).into_owned())
+                .filter(|p| !top.join(p).is_symlink())
                 .collect();
         }
     }
@@ -63,10 +65,15 @@ fn walk(top: &Path, dir: &Path, files: &mut Vec<String>) {
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name();
-        if name == "target" || name == ".git" {
+        // Symbolic links are not followed: tiny/repo and each board's repo link back
+        // to the repository's root (docs/release.md) and would make the walk endless.
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if name == "target" || name == ".git" || kind.is_symlink() {
             continue;
         }
-        if path.is_dir() {
+        if kind.is_dir() {
             walk(top, &path, files);
         } else if let Ok(rel) = path.strip_prefix(top) {
             files.push(rel.to_string_lossy().into_owned());
