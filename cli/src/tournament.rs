@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use nimbot_tournament::game::{Played, Rules};
+use nimbot_tournament::sandbox::{self, Limits};
 use nimbot_tournament::store::{Plan, Store};
 use nimbot_tournament::{
     catch_interrupt, check, plan, play_all, progress, report, stats, summary, Progress,
@@ -96,6 +97,17 @@ pub struct TournamentArgs {
     /// own where the machine allows it (Linux, as root), else one at a time.
     #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
     port: Option<u16>,
+    /// Run the bots unconfined: as the runner's user, seeing its files, network
+    /// and processes (docs/tournament.md, "Running untrusted bots"). Otherwise
+    /// every command, text and line bot is confined, and a machine that cannot
+    /// confine them is refused with what it lacks.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// What a confined bot may use, `NAME=VALUE,...` of mem (bytes, K/M/G),
+    /// procs, disk (its scratch /tmp and any one file), files (open at once) and
+    /// cpu (cores; a quota) [default: mem=512M,procs=64,disk=64M,files=256,cpu=1].
+    #[arg(long, value_name = "LIMITS", conflicts_with = "no_sandbox")]
+    limits: Option<String>,
     /// Only the pre-flight: each bot plays one short game against nimbot in each
     /// seat; exit 0 if every bot can start, join and move, else 2 with its stderr.
     #[arg(long, conflicts_with_all = ["resume", "no_check"])]
@@ -103,7 +115,9 @@ pub struct TournamentArgs {
     /// Start without the pre-flight (which otherwise runs before every tournament).
     #[arg(long)]
     no_check: bool,
-    /// Games at once, each with its own referee [default: the machine's cores].
+    /// Games at once, each with its own referee [default: the machine's cores;
+    /// confined, as many as give each bot its CPU share (cores / (2 x cpu)), and
+    /// more warns that clocks are shared].
     #[arg(long, short = 'c', value_name = "K")]
     concurrency: Option<usize>,
     /// The tournament's directory.
@@ -141,6 +155,13 @@ fn usage(msg: &str) -> ExitCode {
 
 /// The plan of the flags.
 fn plan(args: &TournamentArgs) -> Result<Plan, String> {
+    let sandbox = if args.no_sandbox {
+        None
+    } else {
+        let limits = Limits::parse(args.limits.as_deref().unwrap_or(""))?;
+        sandbox::ready().map_err(|e| format!("cannot confine the bots: {e}"))?;
+        Some(limits)
+    };
     plan::plan(&plan::Options {
         bots: args.bots.clone(),
         gauntlet: args.gauntlet,
@@ -158,6 +179,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             welcome_extras: args.welcome_extras,
             pace_ms: args.pace,
             port: args.port,
+            sandbox,
         },
         sprt: args.sprt.clone(),
         event: args.event.clone(),

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -34,7 +35,8 @@ use nimbot_platform::wire::{Reason, MAX_NAME};
 use nimbot_study::record;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{self, Bot, Seat};
+use crate::engine::{self, Bot, Confined, Seat};
+use crate::sandbox::{self, Broke, Jail, Limits, View};
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
@@ -74,6 +76,10 @@ pub struct Rules {
     /// `None`: a free loopback port per game.
     #[serde(default)]
     pub port: Option<u16>,
+    /// Other people's bots run confined with these limits ([`sandbox`]); `None`:
+    /// unconfined (`--no-sandbox`).
+    #[serde(default)]
+    pub sandbox: Option<Limits>,
 }
 
 /// One scheduled game.
@@ -115,6 +121,14 @@ pub enum EndKind {
     /// No valid result (both bots failed to join, or the runner could not start the
     /// game).
     NoResult,
+    /// A confined bot used more memory than its limit.
+    Memory,
+    /// A confined bot tried to run more processes than its limit.
+    Processes,
+    /// A confined bot filled its scratch.
+    Disk,
+    /// A bot could not be confined (the machine refused its sandbox).
+    Sandbox,
 }
 
 impl EndKind {
@@ -132,6 +146,10 @@ impl EndKind {
             EndKind::JoinedTwice => "joined twice",
             EndKind::WrongSeat => "wrong seat",
             EndKind::NoResult => "no result",
+            EndKind::Memory => "memory",
+            EndKind::Processes => "processes",
+            EndKind::Disk => "disk",
+            EndKind::Sandbox => "sandbox",
         }
     }
 }
@@ -358,7 +376,9 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         pace: Duration::from_millis(rules.pace_ms),
     };
     let events: Events<Exit> = Events::new();
-    if isolated {
+    // A confined game has a network of its own: its bots reach its referee and
+    // nothing else.
+    if isolated || rules.sandbox.is_some() {
         if let Err(e) = netns::enter_new() {
             g.no_result(format!(
                 "the runner cannot give the game a network namespace: {e}"
@@ -383,7 +403,27 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         helpers: Vec::new(),
     };
     let mut start_errors: [Option<String>; 2] = [None, None];
+    let mut sandbox_errors = [false, false];
+    let jails: [Option<Arc<Jail>>; 2] = [0, 1].map(|order| {
+        let limits = rules.sandbox?;
+        let bot = &bots[pairing.bots[order]];
+        if !bot.kind().is_ok_and(|k| engine::confinable(&k)) {
+            return None;
+        }
+        match Jail::new(&format!("g{id}-{order}"), limits) {
+            Ok(j) => Some(Arc::new(j)),
+            Err(e) => {
+                start_errors[order] = Some(format!("cannot be confined: {e}"));
+                sandbox_errors[order] = true;
+                None
+            }
+        }
+    });
+    let views = [0, 1].map(|order| view(bots, pairing.bots[order], dir));
     for order in 0..2 {
+        if start_errors[order].is_some() {
+            continue;
+        }
         let seat = Seat {
             host: "127.0.0.1",
             port,
@@ -393,7 +433,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             resets: rules.resets,
             init_max: rules.init_max,
         };
-        match engine::start(&bots[pairing.bots[order]], &seat) {
+        let confined = jails[order].as_deref().map(|jail| Confined {
+            jail,
+            view: &views[order],
+        });
+        match engine::start(&bots[pairing.bots[order]], &seat, confined.as_ref()) {
             Ok(mut s) => {
                 g.pgid[order] = Some(s.child.id());
                 if let Ok(mut live) = LIVE_GROUPS.lock() {
@@ -414,10 +458,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                 b.helpers.append(&mut s.helpers);
                 let tx = events.sender();
                 let mut child = s.child;
+                let jailed = jails[order].is_some();
                 thread::spawn(move || {
                     let cpu = thread_cpu_ns();
                     if let Ok(st) = child.wait() {
-                        tx.send((order, Instant::now(), st));
+                        tx.send((order, Instant::now(), bwrap_status(st, jailed)));
                     }
                     count_cpu(cpu);
                 });
@@ -425,7 +470,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    if g.started_both(&start_errors) {
+    let watch = Watch::start(&jails);
+    if g.started_both(&start_errors, &sandbox_errors) {
         let join = Duration::from_secs_f64(rules.join_timeout);
         options.join_timeout = Some(join.saturating_sub(started.elapsed()));
         match run_game(listener, &options, &mut g, &events) {
@@ -454,6 +500,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             live.retain(|g| Some(*g) != p);
         }
     }
+    // A broken limit loses the game of the bot that broke it; then nothing of
+    // either bot is left running.
+    if let Some((seat, breach)) = watch.stop(&jails) {
+        g.broke(seat, &breach);
+    }
+    drop(jails);
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
     for (got, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
@@ -486,6 +538,88 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     played.stderr_tail = tails;
     played.stderr_bytes = sizes;
     played
+}
+
+/// What a confined bot sees: its own directory (its `dir=`, else the runner's),
+/// this binary; hidden, the other bots' directories and the tournament's files.
+fn view(bots: &[Bot], me: usize, out: &Path) -> View {
+    let own = bots[me]
+        .dir
+        .clone()
+        .or_else(|| std::env::current_dir().ok());
+    let mut hide: Vec<PathBuf> = bots
+        .iter()
+        .enumerate()
+        .filter(|&(i, b)| i != me && b.dir != bots[me].dir)
+        .filter_map(|(_, b)| b.dir.clone())
+        .collect();
+    hide.push(std::fs::canonicalize(out).unwrap_or_else(|_| out.to_owned()));
+    View {
+        own,
+        hide,
+        tools: std::env::current_exe().into_iter().collect(),
+    }
+}
+
+/// bwrap reports its bot's death by signal N as status 128 + N: told as the
+/// signal, as for a bot run as it is.
+fn bwrap_status(st: ExitStatus, jailed: bool) -> ExitStatus {
+    match st.code() {
+        Some(c) if jailed && (129..=128 + 64).contains(&c) => ExitStatus::from_raw(c - 128),
+        _ => st,
+    }
+}
+
+/// The watch on a game's confined bots: every 20 ms, whether one broke a
+/// limit; the first to do so is ended at once (its game ends with it).
+struct Watch {
+    stop: Arc<AtomicBool>,
+    first: Arc<Mutex<Option<(usize, sandbox::Breach)>>>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Watch {
+    fn start(jails: &[Option<Arc<Jail>>; 2]) -> Watch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let first = Arc::new(Mutex::new(None));
+        let thread = jails.iter().any(Option::is_some).then(|| {
+            let (stop, first, jails) = (stop.clone(), first.clone(), jails.clone());
+            thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    for (seat, j) in jails.iter().enumerate() {
+                        let Some(j) = j else { continue };
+                        if let Some(b) = j.breach() {
+                            if let Ok(mut f) = first.lock() {
+                                f.get_or_insert((seat, b));
+                            }
+                            j.kill();
+                        }
+                    }
+                    thread::sleep(Duration::from_millis(20));
+                }
+            })
+        });
+        Watch {
+            stop,
+            first,
+            thread,
+        }
+    }
+
+    /// The first limit broken, seen by the watch or now.
+    fn stop(mut self, jails: &[Option<Arc<Jail>>; 2]) -> Option<(usize, sandbox::Breach)> {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        let seen = self.first.lock().ok().and_then(|mut f| f.take());
+        seen.or_else(|| {
+            jails
+                .iter()
+                .enumerate()
+                .find_map(|(seat, j)| Some((seat, j.as_ref()?.breach()?)))
+        })
+    }
 }
 
 struct Game<'a> {
@@ -581,6 +715,27 @@ impl Game<'_> {
         }
     }
 
+    /// Seat `seat` broke a limit of its sandbox: it loses, whatever the game's
+    /// ending was.
+    fn broke(&mut self, seat: usize, breach: &sandbox::Breach) {
+        let kind = match breach.what {
+            Broke::Memory => EndKind::Memory,
+            Broke::Processes => EndKind::Processes,
+            Broke::Disk => EndKind::Disk,
+        };
+        let old = self.ending.take();
+        let text = format!(
+            "{} {} {} (--limits)",
+            self.names[seat],
+            breach.text,
+            self.at_ply()
+        );
+        self.end(kind, Some(seat), text);
+        if let (Some(old), Some(new)) = (old, self.ending.as_mut()) {
+            new.after = old.after;
+        }
+    }
+
     fn at_ply(&self) -> String {
         match self.plies {
             0 => "before the first move".into(),
@@ -589,7 +744,7 @@ impl Game<'_> {
     }
 
     /// Both bots started (else the ending says which could not be).
-    fn started_both(&mut self, start_errors: &[Option<String>; 2]) -> bool {
+    fn started_both(&mut self, start_errors: &[Option<String>; 2], sandbox: &[bool; 2]) -> bool {
         let failed: Vec<usize> = (0..2).filter(|&i| start_errors[i].is_some()).collect();
         match failed[..] {
             [] => true,
@@ -599,7 +754,12 @@ impl Game<'_> {
                     self.names[i],
                     start_errors[i].clone().unwrap_or_default()
                 );
-                self.end(EndKind::NeverJoined, Some(i), text);
+                let kind = if sandbox[i] {
+                    EndKind::Sandbox
+                } else {
+                    EndKind::NeverJoined
+                };
+                self.end(kind, Some(i), text);
                 false
             }
             _ => {
