@@ -382,7 +382,8 @@ impl Jail {
         .args(["--hostname", "bot"])
         // The system, read-only; a fresh /dev and /proc (its own processes).
         .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
-        // Homes and run-time directories of the organizer, hidden.
+        // Homes and run-time directories of the organizer, hidden (each under an
+        // empty read-only folder).
         for p in [
             "/home",
             "/root",
@@ -393,14 +394,14 @@ impl Jail {
             "/media",
         ] {
             if Path::new(p).is_dir() {
-                c.args(["--tmpfs", p]);
+                c.args(["--tmpfs", p, "--remount-ro", p]);
             }
         }
         // The scratch: /tmp, bounded.
         c.args(["--size", &self.limits.disk.to_string(), "--tmpfs", "/tmp"]);
         if let Ok(home) = std::env::var("HOME") {
             if Path::new(&home).is_dir() && home != "/" {
-                c.args(["--tmpfs", &home]);
+                c.args(["--tmpfs", &home, "--remount-ro", &home]);
             }
         }
         let own = view.own.as_deref();
@@ -413,7 +414,7 @@ impl Jail {
         // What it must not see, unless it holds the bot's own folder.
         for h in &view.hide {
             if h.is_dir() && !own.is_some_and(|o| o.starts_with(h)) {
-                c.args(["--tmpfs", &s(h)]);
+                c.args(["--tmpfs", &s(h), "--remount-ro", &s(h)]);
             }
         }
         if let Some(d) = own {
@@ -518,7 +519,7 @@ impl Jail {
         if full == Some(true) {
             return Some(Breach {
                 what: Broke::Disk,
-                text: format!("filled its {} of disk", size(self.limits.disk)),
+                text: format!("filled its {} scratch", size(self.limits.disk)),
             });
         }
         None

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A hostile bot, for the sandbox's tests (docs/tournament.md, "Running untrusted
 bots"): it first tries ATTACK, says on stderr what came of it ("ATTACK
-blocked: ..." or "ATTACK WORKED: ..."), then plays "take 1" until the game ends.
+blocked: ...", "ATTACK WORKED: ..." or, for what only the runner can judge,
+"ATTACK done: ..."), then plays "take 1" until the game ends. Its first line on stderr is its uid.
 
 usage: hostile.py ATTACK HOST PORT ORDER NAME [ARG]
 ATTACK:
@@ -15,6 +16,8 @@ ATTACK:
   memhog    allocates memory without end (1 GB at most)
   disk      writes its scratch (/tmp) full (256 MB at most)
   cpuhog    keeps 8 processes spinning, in its opponent's turns too
+  probe     no attack: a clock probe, fixed work (ARG loop turns, 3,000,000
+            unless given) before each of its moves (tools/sandbox_bench.sh)
   orphans   leaves a child behind (a new session, sleeping 600 s, ARG in its
             command line), then plays
 """
@@ -31,7 +34,7 @@ arg = sys.argv[6] if len(sys.argv) > 6 else ""
 
 
 def say(worked, what):
-    word = "WORKED" if worked else "blocked"
+    word = {True: "WORKED", False: "blocked", None: "done"}[worked]
     print(f"{attack} {word}: {what}", file=sys.stderr, flush=True)
 
 
@@ -123,8 +126,8 @@ def disk():
     except OSError as e:
         say(False, f"stopped after {written >> 20} MB: {e}")
     finally:
-        # Unconfined, leave nothing on the host's disk.
-        if not os.environ.get("NIMBOT_ZOO_KEEP"):
+        # Unconfined (the tests' "before"), leave nothing on the host's disk.
+        if os.environ.get("NIMBOT_ZOO_CLEAN"):
             try:
                 os.remove("/tmp/fill")
             except OSError:
@@ -136,19 +139,20 @@ def cpuhog():
         if os.fork() == 0:
             while True:
                 pass
-    say(True, "8 spinners started")
+    say(None, "8 spinners started")
 
 
 def orphans():
     # A grandchild in a session of its own, outliving the bot.
-    subprocess.Popen(["sh", "-c", f"exec sleep 600 # {arg}"], start_new_session=True,
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", arg], start_new_session=True,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    say(True, "left a child sleeping 600 s")
+    say(None, "left a child sleeping 600 s")
 
 
-attacks = {"none": lambda: None, "read": try_read, "records": try_records, "home": try_home,
+attacks = {"none": lambda: None, "probe": lambda: None, "read": try_read, "records": try_records, "home": try_home,
            "loopback": try_loopback, "kill": try_kill, "forkbomb": forkbomb, "memhog": memhog,
            "disk": disk, "cpuhog": cpuhog, "orphans": orphans}
+print(f"uid {os.getuid()}", file=sys.stderr, flush=True)
 sock = socket.create_connection((host, port), timeout=60)
 sock.sendall(json.dumps({"name": name, "order": order}).encode())
 dec, buf = json.JSONDecoder(), ""
@@ -176,6 +180,10 @@ attacks[attack]()
 turn = 0
 while True:
     if turn == order:
+        if attack == "probe":
+            x = 0
+            for i in range(int(arg or 3000000)):
+                x += i
         sock.sendall(json.dumps({"order": order, "num_stones": 1, "reset": False}).encode())
     state = recv()
     if state["finished"]:
