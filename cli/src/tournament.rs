@@ -153,14 +153,31 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
+/// Whether the machine can confine the bots of `plan` (if it confines them), and
+/// each confined bot's folder is open to the bot's user.
+fn confinable(plan: &Plan) -> Result<(), String> {
+    if plan.rules.sandbox.is_none() {
+        return Ok(());
+    }
+    sandbox::ready().map_err(|e| format!("cannot confine the bots: {e}"))?;
+    let here = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    for b in &plan.bots {
+        if b.kind()
+            .is_ok_and(|k| nimbot_tournament::engine::confinable(&k))
+        {
+            sandbox::reachable(b.dir.as_deref().unwrap_or(&here))
+                .map_err(|e| format!("bot {}: {e}", b.name))?;
+        }
+    }
+    Ok(())
+}
+
 /// The plan of the flags.
 fn plan(args: &TournamentArgs) -> Result<Plan, String> {
     let sandbox = if args.no_sandbox {
         None
     } else {
-        let limits = Limits::parse(args.limits.as_deref().unwrap_or(""))?;
-        sandbox::ready().map_err(|e| format!("cannot confine the bots: {e}"))?;
-        Some(limits)
+        Some(Limits::parse(args.limits.as_deref().unwrap_or(""))?)
     };
     plan::plan(&plan::Options {
         bots: args.bots.clone(),
@@ -198,11 +215,16 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             ));
         }
         match Store::resume(&args.out) {
-            Ok(x) => x,
+            Ok(x) => {
+                if let Err(e) = confinable(&x.1) {
+                    return usage(&e);
+                }
+                x
+            }
             Err(e) => return usage(&e),
         }
     } else {
-        let plan = match plan(args) {
+        let plan = match plan(args).and_then(|p| confinable(&p).map(|()| p)) {
             Ok(p) => p,
             Err(e) => return usage(&e),
         };

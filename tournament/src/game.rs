@@ -377,8 +377,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     };
     let events: Events<Exit> = Events::new();
     // A confined game has a network of its own: its bots reach its referee and
-    // nothing else.
-    if isolated || rules.sandbox.is_some() {
+    // nothing else. (A worker's confined games use its namespace one after the
+    // other: nothing of a game's bots outlives it.)
+    let confined = rules.sandbox.is_some();
+    if (isolated || confined) && !(confined && OWN_NET.with(std::cell::Cell::get)) {
+        OWN_NET.with(|c| c.set(confined));
         if let Err(e) = netns::enter_new() {
             g.no_result(format!(
                 "the runner cannot give the game a network namespace: {e}"
@@ -410,7 +413,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         if !bot.kind().is_ok_and(|k| engine::confinable(&k)) {
             return None;
         }
-        match Jail::new(&format!("g{id}-{order}"), limits) {
+        match sandbox::take(limits) {
             Ok(j) => Some(Arc::new(j)),
             Err(e) => {
                 start_errors[order] = Some(format!("cannot be confined: {e}"));
@@ -484,7 +487,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     let quit = Instant::now() + QUIT_GRACE;
     let mut gone = [g.exits[0].is_some(), g.exits[1].is_some()];
     for (i, p) in g.pgid.iter().enumerate() {
-        if p.is_none() {
+        // A confined bot is not waited for: its whole group is ended below.
+        if p.is_none() || jails[i].is_some() {
             gone[i] = true;
         }
     }
@@ -505,7 +509,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     if let Some((seat, breach)) = watch.stop(&jails) {
         g.broke(seat, &breach);
     }
-    drop(jails);
+    for j in jails.into_iter().flatten() {
+        if let Ok(j) = Arc::try_unwrap(j) {
+            sandbox::give_back(j);
+        }
+    }
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
     for (got, seat) in b.stderr.into_iter().zip(b.stderr_seat) {
@@ -570,6 +578,12 @@ fn bwrap_status(st: ExitStatus, jailed: bool) -> ExitStatus {
     }
 }
 
+thread_local! {
+    /// Whether this thread is in a network namespace of its own, made for
+    /// confined games.
+    static OWN_NET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// The watch on a game's confined bots: every 20 ms, whether one broke a
 /// limit; the first to do so is ended at once (its game ends with it).
 struct Watch {
@@ -595,7 +609,7 @@ impl Watch {
                             j.kill();
                         }
                     }
-                    thread::sleep(Duration::from_millis(20));
+                    thread::park_timeout(Duration::from_millis(20));
                 }
             })
         });
@@ -610,6 +624,7 @@ impl Watch {
     fn stop(mut self, jails: &[Option<Arc<Jail>>; 2]) -> Option<(usize, sandbox::Breach)> {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
+            t.thread().unpark();
             let _ = t.join();
         }
         let seen = self.first.lock().ok().and_then(|mut f| f.take());

@@ -229,6 +229,7 @@ pub fn play_all(
     for w in workers {
         let _ = w.join();
     }
+    sandbox::release();
     if let Some(e) = error {
         return Err(e);
     }

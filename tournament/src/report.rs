@@ -133,8 +133,9 @@ pub fn text(s: &Summary<'_>) -> String {
     }
     out += "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
              lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
-             lost by time, an exit, not joining, a closed connection, garbage, joining twice or\n\
-             moving out of turn; elo: against the field, with Wilson's 95 % interval)\n\n";
+             lost by time, an exit, not joining, a closed connection, garbage, joining twice,\n\
+             moving out of turn or a broken sandbox limit; elo: against the field, with Wilson's\n\
+             95 % interval)\n\n";
     out += &crosstable_text(&s.bots, s.crosstable, &rank_order(s), w + 3);
     out.push('\n');
     let endings: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();

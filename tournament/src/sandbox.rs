@@ -16,6 +16,7 @@ use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -260,15 +261,36 @@ fn find_layout() -> Result<Layout, String> {
                 )
             })?;
         }
+        clear_stale(&base);
         return Ok(Layout::V2(base));
     }
     match v1 {
-        (Some(m), Some(p), Some(c)) => Ok(Layout::V1 {
-            memory: m.join("nimbot"),
-            pids: p.join("nimbot"),
-            cpu: c.join("nimbot"),
-        }),
+        (Some(m), Some(p), Some(c)) => {
+            for h in [&m, &p, &c] {
+                clear_stale(&h.join("nimbot"));
+            }
+            Ok(Layout::V1 {
+                memory: m.join("nimbot"),
+                pids: p.join("nimbot"),
+                cpu: c.join("nimbot"),
+            })
+        }
         _ => Err("confining bots needs the memory, pids and cpu cgroup controllers (cgroup v2, or v1's hierarchies)".into()),
+    }
+}
+
+/// Remove the empty groups of runs that ended without removing them (killed):
+/// `PID-N` of a process that is gone.
+fn clear_stale(base: &Path) {
+    let Ok(groups) = fs::read_dir(base) else {
+        return;
+    };
+    for g in groups.flatten() {
+        let name = g.file_name();
+        let pid = name.to_str().and_then(|n| n.split('-').next());
+        if pid.is_some_and(|p| !Path::new("/proc").join(p).exists()) {
+            let _ = fs::remove_dir(g.path());
+        }
     }
 }
 
@@ -294,6 +316,54 @@ pub struct Jail {
     bwrap: PathBuf,
     /// The scratch, opened once the bot runs: its use can be read after it ends.
     scratch: Mutex<Option<fs::File>>,
+    /// The memory killer's and the process limit's counts when it was taken
+    /// (a group is used again by later games).
+    base: (u64, u64),
+}
+
+/// Groups of games that ended, empty, kept for the next games: making and
+/// removing control groups costs milliseconds a game. Emptied by [`release`].
+static POOL: Mutex<Vec<Jail>> = Mutex::new(Vec::new());
+static NEXT: AtomicU64 = AtomicU64::new(1);
+
+/// A jail with `limits`: one a finished game gave back, else a new one.
+///
+/// # Errors
+/// As [`Jail::new`].
+pub fn take(limits: Limits) -> io::Result<Jail> {
+    let kept = POOL.lock().ok().and_then(|mut pool| {
+        let i = pool.iter().position(|j| j.limits == limits)?;
+        Some(pool.swap_remove(i))
+    });
+    let mut jail = match kept {
+        Some(j) => j,
+        None => Jail::new(&NEXT.fetch_add(1, Ordering::Relaxed).to_string(), limits)?,
+    };
+    jail.base = (jail.ooms(), jail.forks_refused());
+    Ok(jail)
+}
+
+/// A game is over: end every process of `jail`, and keep it for the next game
+/// (or remove it, if something of the bot would not end).
+pub fn give_back(jail: Jail) {
+    jail.kill();
+    if let Ok(mut s) = jail.scratch.lock() {
+        s.take();
+    }
+    if jail.pids().is_empty() {
+        if let Ok(mut pool) = POOL.lock() {
+            pool.push(jail);
+        }
+    }
+}
+
+/// Remove the kept groups (at the end of a run).
+pub fn release() {
+    let kept: Vec<Jail> = POOL
+        .lock()
+        .map(|mut p| p.drain(..).collect())
+        .unwrap_or_default();
+    drop(kept);
 }
 
 impl Jail {
@@ -322,6 +392,7 @@ impl Jail {
             layout: m.layout.clone(),
             bwrap: m.bwrap.clone(),
             scratch: Mutex::new(None),
+            base: (0, 0),
         };
         let leaf = format!("{}-{name}", std::process::id());
         let period = 100_000u64;
@@ -492,21 +563,30 @@ impl Jail {
             .unwrap_or(0)
     }
 
+    /// Processes the memory killer ended in the group, ever.
+    fn ooms(&self) -> u64 {
+        match self.layout {
+            Layout::V1 { .. } => self.count("memory", "memory.oom_control", "oom_kill"),
+            Layout::V2(_) => self.count("memory", "memory.events", "oom_kill"),
+        }
+    }
+
+    /// Forks refused at the process limit, ever.
+    fn forks_refused(&self) -> u64 {
+        self.count("pids", "pids.events", "max")
+    }
+
     /// The limit the bot broke, if it broke one: the memory killer struck in
     /// its group, a fork failed at its process limit, or its scratch is full.
     pub fn breach(&self) -> Option<Breach> {
         self.look();
-        let oom = match self.layout {
-            Layout::V1 { .. } => self.count("memory", "memory.oom_control", "oom_kill"),
-            Layout::V2(_) => self.count("memory", "memory.events", "oom_kill"),
-        };
-        if oom > 0 {
+        if self.ooms() > self.base.0 {
             return Some(Breach {
                 what: Broke::Memory,
                 text: format!("used more than its {} of memory", size(self.limits.mem)),
             });
         }
-        if self.count("pids", "pids.events", "max") > 0 {
+        if self.forks_refused() > self.base.1 {
             return Some(Breach {
                 what: Broke::Processes,
                 text: format!("tried to run more than {} processes", self.limits.procs),
