@@ -377,11 +377,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     };
     let events: Events<Exit> = Events::new();
     // A confined game has a network of its own: its bots reach its referee and
-    // nothing else. (A worker's confined games use its namespace one after the
-    // other: nothing of a game's bots outlives it.)
-    let confined = rules.sandbox.is_some();
-    if (isolated || confined) && !(confined && OWN_NET.with(std::cell::Cell::get)) {
-        OWN_NET.with(|c| c.set(confined));
+    // nothing else. (A worker's confined games on free ports use its namespace
+    // one after the other: nothing of a game's bots outlives it; a fixed port
+    // takes a fresh one, free of the last game's sockets.)
+    let reuse = rules.sandbox.is_some() && rules.port.is_none();
+    if (isolated || rules.sandbox.is_some()) && !(reuse && OWN_NET.with(std::cell::Cell::get)) {
+        OWN_NET.with(|c| c.set(reuse));
         if let Err(e) = netns::enter_new() {
             g.no_result(format!(
                 "the runner cannot give the game a network namespace: {e}"

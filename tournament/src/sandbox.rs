@@ -325,6 +325,8 @@ pub struct Jail {
 /// removing control groups costs milliseconds a game. Emptied by [`release`].
 static POOL: Mutex<Vec<Jail>> = Mutex::new(Vec::new());
 static NEXT: AtomicU64 = AtomicU64::new(1);
+/// Jails made by this run (kept ones included), for the parent group's weight.
+static MADE: AtomicU64 = AtomicU64::new(0);
 
 /// A jail with `limits`: one a finished game gave back, else a new one.
 ///
@@ -350,7 +352,13 @@ pub fn give_back(jail: Jail) {
     if let Ok(mut s) = jail.scratch.lock() {
         s.take();
     }
-    if jail.pids().is_empty() {
+    // Killed processes are charged to the group until they are reaped: kept
+    // only once nothing is.
+    let until = std::time::Instant::now() + Duration::from_millis(200);
+    while jail.tasks() > 0 && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    if jail.pids().is_empty() && jail.tasks() == 0 {
         if let Ok(mut pool) = POOL.lock() {
             pool.push(jail);
         }
@@ -395,6 +403,7 @@ impl Jail {
             base: (0, 0),
         };
         let leaf = format!("{}-{name}", std::process::id());
+        let made = MADE.fetch_add(1, Ordering::Relaxed) + 1;
         let period = 100_000u64;
         let quota = ((limits.cpu * period as f64) as u64).max(1000);
         match &m.layout {
@@ -415,6 +424,12 @@ impl Jail {
                 fs::write(pg.join("pids.max"), limits.procs.to_string())?;
                 fs::write(cg.join("cpu.cfs_period_us"), period.to_string())?;
                 fs::write(cg.join("cpu.cfs_quota_us"), quota.to_string())?;
+                // The bots' parent group weighs as much as their processes would
+                // outside it (1024 each): a busy machine gives them their share.
+                let _ = fs::write(
+                    cpu.join("cpu.shares"),
+                    (1024 * made).clamp(1024, 262_144).to_string(),
+                );
             }
             Layout::V2(base) => {
                 let g = base.join(&leaf);
@@ -424,6 +439,10 @@ impl Jail {
                 let _ = fs::write(g.join("memory.swap.max"), "0");
                 fs::write(g.join("pids.max"), limits.procs.to_string())?;
                 fs::write(g.join("cpu.max"), format!("{quota} {period}"))?;
+                let _ = fs::write(
+                    base.join("cpu.weight"),
+                    (100 * made).clamp(100, 10_000).to_string(),
+                );
             }
         }
         Ok(jail)
@@ -569,6 +588,17 @@ impl Jail {
             Layout::V1 { .. } => self.count("memory", "memory.oom_control", "oom_kill"),
             Layout::V2(_) => self.count("memory", "memory.events", "oom_kill"),
         }
+    }
+
+    /// Tasks charged to its process limit (zombies not yet reaped included).
+    fn tasks(&self) -> u64 {
+        let dir = match &self.layout {
+            Layout::V2(_) => self.groups.first(),
+            Layout::V1 { .. } => self.groups.get(1),
+        };
+        dir.and_then(|d| fs::read_to_string(d.join("pids.current")).ok())
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(u64::MAX)
     }
 
     /// Forks refused at the process limit, ever.
