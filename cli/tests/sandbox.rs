@@ -43,25 +43,22 @@ fn processes_with(marker: &str) -> usize {
         .count()
 }
 
-/// The control groups the run `pid` left under any hierarchy's `nimbot/`.
+/// The control groups the run `pid` left at the top of any hierarchy.
 fn groups_left(pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("nimbot-{pid}-");
     let mut left = Vec::new();
-    let prefix = format!("{pid}-");
-    let Ok(roots) = std::fs::read_dir("/sys/fs/cgroup") else {
-        return left;
-    };
-    for r in roots.flatten() {
-        for base in [
-            r.path().join("nimbot"),
-            PathBuf::from("/sys/fs/cgroup/nimbot"),
-        ] {
-            if let Ok(groups) = std::fs::read_dir(&base) {
-                for g in groups.flatten() {
-                    if g.file_name().to_string_lossy().starts_with(&prefix) {
-                        left.push(g.path());
-                    }
-                }
-            }
+    let mut roots = vec![PathBuf::from("/sys/fs/cgroup")];
+    if let Ok(hierarchies) = std::fs::read_dir("/sys/fs/cgroup") {
+        roots.extend(hierarchies.flatten().map(|h| h.path()));
+    }
+    for root in roots {
+        if let Ok(groups) = std::fs::read_dir(&root) {
+            left.extend(
+                groups
+                    .flatten()
+                    .filter(|g| g.file_name().to_string_lossy().starts_with(&prefix))
+                    .map(|g| g.path()),
+            );
         }
     }
     left

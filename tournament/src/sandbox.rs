@@ -153,7 +153,7 @@ enum Layout {
         pids: PathBuf,
         cpu: PathBuf,
     },
-    /// cgroup v2: one hierarchy, the runner's groups under this one.
+    /// cgroup v2: one hierarchy (its root).
     V2(PathBuf),
 }
 
@@ -249,45 +249,43 @@ fn find_layout() -> Result<Layout, String> {
             _ => {}
         }
     }
+    // Each bot's group sits at the top of its hierarchy, beside the machine's
+    // other work: its CPU weight is one task's, whatever its opponent does (under
+    // a shared parent, a busy opponent would halve the parent's share).
     if let Some(root) = v2 {
-        let base = root.join("nimbot");
-        fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
-        // Controllers reach a group only through its parents' subtree_control.
-        for dir in [&root, &base] {
-            fs::write(dir.join("cgroup.subtree_control"), "+memory +pids +cpu").map_err(|e| {
-                format!(
-                    "cannot give the memory, pids and cpu controllers to {}: {e}",
-                    dir.display()
-                )
-            })?;
-        }
-        clear_stale(&base);
-        return Ok(Layout::V2(base));
+        // Controllers reach a group only through its parent's subtree_control.
+        fs::write(root.join("cgroup.subtree_control"), "+memory +pids +cpu").map_err(|e| {
+            format!(
+                "cannot give the memory, pids and cpu controllers to {}'s groups: {e}",
+                root.display()
+            )
+        })?;
+        clear_stale(&root);
+        return Ok(Layout::V2(root));
     }
     match v1 {
-        (Some(m), Some(p), Some(c)) => {
-            for h in [&m, &p, &c] {
-                clear_stale(&h.join("nimbot"));
+        (Some(memory), Some(pids), Some(cpu)) => {
+            for h in [&memory, &pids, &cpu] {
+                clear_stale(h);
             }
-            Ok(Layout::V1 {
-                memory: m.join("nimbot"),
-                pids: p.join("nimbot"),
-                cpu: c.join("nimbot"),
-            })
+            Ok(Layout::V1 { memory, pids, cpu })
         }
         _ => Err("confining bots needs the memory, pids and cpu cgroup controllers (cgroup v2, or v1's hierarchies)".into()),
     }
 }
 
 /// Remove the empty groups of runs that ended without removing them (killed):
-/// `PID-N` of a process that is gone.
+/// `nimbot-PID-N` of a process that is gone.
 fn clear_stale(base: &Path) {
     let Ok(groups) = fs::read_dir(base) else {
         return;
     };
     for g in groups.flatten() {
         let name = g.file_name();
-        let pid = name.to_str().and_then(|n| n.split('-').next());
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("nimbot-"))
+            .and_then(|n| n.split('-').next());
         if pid.is_some_and(|p| !Path::new("/proc").join(p).exists()) {
             let _ = fs::remove_dir(g.path());
         }
@@ -325,8 +323,6 @@ pub struct Jail {
 /// removing control groups costs milliseconds a game. Emptied by [`release`].
 static POOL: Mutex<Vec<Jail>> = Mutex::new(Vec::new());
 static NEXT: AtomicU64 = AtomicU64::new(1);
-/// Jails made by this run (kept ones included), for the parent group's weight.
-static MADE: AtomicU64 = AtomicU64::new(0);
 
 /// A jail with `limits`: one a finished game gave back, else a new one.
 ///
@@ -402,8 +398,7 @@ impl Jail {
             scratch: Mutex::new(None),
             base: (0, 0),
         };
-        let leaf = format!("{}-{name}", std::process::id());
-        let made = MADE.fetch_add(1, Ordering::Relaxed) + 1;
+        let leaf = format!("nimbot-{}-{name}", std::process::id());
         let period = 100_000u64;
         let quota = ((limits.cpu * period as f64) as u64).max(1000);
         match &m.layout {
@@ -424,12 +419,6 @@ impl Jail {
                 fs::write(pg.join("pids.max"), limits.procs.to_string())?;
                 fs::write(cg.join("cpu.cfs_period_us"), period.to_string())?;
                 fs::write(cg.join("cpu.cfs_quota_us"), quota.to_string())?;
-                // The bots' parent group weighs as much as their processes would
-                // outside it (1024 each): a busy machine gives them their share.
-                let _ = fs::write(
-                    cpu.join("cpu.shares"),
-                    (1024 * made).clamp(1024, 262_144).to_string(),
-                );
             }
             Layout::V2(base) => {
                 let g = base.join(&leaf);
@@ -439,10 +428,6 @@ impl Jail {
                 let _ = fs::write(g.join("memory.swap.max"), "0");
                 fs::write(g.join("pids.max"), limits.procs.to_string())?;
                 fs::write(g.join("cpu.max"), format!("{quota} {period}"))?;
-                let _ = fs::write(
-                    base.join("cpu.weight"),
-                    (100 * made).clamp(100, 10_000).to_string(),
-                );
             }
         }
         Ok(jail)
@@ -562,15 +547,16 @@ impl Jail {
         out
     }
 
-    /// A count in a `KEY N` file of the bot's group of `controller`.
+    /// A count in a `KEY N` file of the bot's group of `controller` (memory or
+    /// pids).
     fn count(&self, controller: &str, file: &str, key: &str) -> u64 {
         let dir = match &self.layout {
             Layout::V2(_) => self.groups.first(),
-            Layout::V1 { .. } => self.groups.iter().find(|g| {
-                g.parent()
-                    .and_then(|p| p.parent())
-                    .is_some_and(|p| p.ends_with(controller))
-            }),
+            // Made in the order memory, pids, cpu.
+            Layout::V1 { .. } => match controller {
+                "memory" => self.groups.first(),
+                _ => self.groups.get(1),
+            },
         };
         let text = dir
             .and_then(|d| fs::read_to_string(d.join(file)).ok())
