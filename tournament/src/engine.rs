@@ -119,6 +119,7 @@ impl Bot {
             dir,
         };
         bot.kind()?;
+        check_placeholders(&bot.spec).map_err(|e| format!("bot '{text}': {e}"))?;
         Ok(bot)
     }
 
@@ -203,6 +204,41 @@ pub fn unique_names(bots: &mut [Bot]) {
             bots[i].name = format!("{base}-{k}");
         }
     }
+}
+
+/// The placeholders [`Seat::fill`] fills in.
+const PLACEHOLDERS: [&str; 9] = [
+    "addr", "host", "port", "order", "seat", "name", "stones", "resets", "init_max",
+];
+
+/// Every `{word}` and `{word:` of `spec` is a placeholder (a typo such as
+/// `{frist:-f}` would otherwise reach the bot as it is); a shell's `${VAR}` is not
+/// one.
+fn check_placeholders(spec: &str) -> Result<(), String> {
+    for (at, _) in spec.match_indices('{') {
+        if spec[..at].ends_with('$') {
+            continue;
+        }
+        let rest = &spec[at + 1..];
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .collect();
+        let after = rest[word.len()..].chars().next();
+        let known = match after {
+            Some('}') => PLACEHOLDERS.contains(&word.as_str()),
+            Some(':') => word == "first" || word == "second",
+            _ => true,
+        };
+        if !known && !word.is_empty() {
+            let shown: String = rest.chars().take_while(|&c| c != '}').collect();
+            return Err(format!(
+                "unknown placeholder {{{shown}}} (the placeholders: {}, {{first:TEXT}}, {{second:TEXT}})",
+                PLACEHOLDERS.map(|p| format!("{{{p}}}")).join(" ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `{first:TEXT}` and `{second:TEXT}` replaced by TEXT in that seat (`order` 0
@@ -636,6 +672,16 @@ mod tests {
             let e = Bot::parse(bad).unwrap_err();
             assert!(e.contains("is not a name"), "{bad}: {e}");
         }
+        let e = Bot::parse("python3 bot.py {frist:-f}").unwrap_err();
+        assert!(
+            e.contains("unknown placeholder {frist:-f} (the placeholders: {addr}"),
+            "{e}"
+        );
+        for typo in ["python3 bot.py {prot}", "x {first:-f} {nmae}", "x {seat:1}"] {
+            let e = Bot::parse(typo).unwrap_err();
+            assert!(e.contains("unknown placeholder {"), "{typo}: {e}");
+        }
+        assert!(Bot::parse("sh -c 'x ${HOME} {first:-f} {addr}'").is_ok());
         assert!(Bot::parse("a;cwd=/=x")
             .unwrap_err()
             .contains("unknown option"));

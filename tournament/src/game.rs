@@ -2,9 +2,10 @@
 //! started as process groups of their own, and the ending named from what happened.
 //!
 //! The game runs on the game loop of `nimbot serve`
-//! ([`nimbot_games::game_loop::run_game`]: the sockets, the judging by
+//! ([`nimbot_match::game_loop::run_game`]: the sockets, the judging by
 //! `nimbot_platform::referee`, the pace, every byte on the wire); this module is
-//! its hooks ([`Hooks`] for `Game`). Its event channel
+//! its hooks ([`Hooks`] for `Game`); what it returns is [`crate::played`]'s (its
+//! types re-exported here). Its event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
 //! are not one, a close) and what the bots' processes do (an exit, with its status,
 //! the hooks' own events), so that the ending says which: a crash is told from a
@@ -26,17 +27,17 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
-use nimbot_games::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind, Status};
-use nimbot_games::recorder::Recorder;
-use nimbot_games::serve::ServeOptions;
+use nimbot_analysis::record;
+use nimbot_match::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind, Status};
+use nimbot_match::recorder::Recorder;
+use nimbot_match::serve::ServeOptions;
 use nimbot_platform::json::Object;
 use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
 use nimbot_platform::wire::{Reason, MAX_NAME};
-use nimbot_study::record;
-use serde::{Deserialize, Serialize};
 
 use crate::engine::{self, Bot, Confined, Seat};
-use crate::sandbox::{self, Broke, Jail, Limits, View};
+pub use crate::played::{EndKind, Ending, Pairing, Played, Rules};
+use crate::sandbox::{self, Broke, Jail, View};
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
@@ -53,164 +54,6 @@ pub fn thread_cpu_ns() -> u64 {
 
 fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);
-}
-
-/// The rules every game of a tournament is played by.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Rules {
-    pub resets: u8,
-    pub init_max: u32,
-    /// Seconds of thinking per player and game.
-    pub time: f64,
-    /// Seconds a bot has to join.
-    pub join_timeout: f64,
-    /// `current_max` as the original server (limit) or as the other copy (largest).
-    pub largest: bool,
-    /// `init_max` and `game_time` in the welcome.
-    pub welcome_extras: bool,
-    /// Milliseconds the referee keeps between two messages to the same bot (on
-    /// nobody's clock), for clients that read once per message.
-    #[serde(default)]
-    pub pace_ms: u64,
-    /// The port every game's referee listens on (for bots that hard-code one);
-    /// `None`: a free loopback port per game.
-    #[serde(default)]
-    pub port: Option<u16>,
-    /// Other people's bots run confined with these limits ([`sandbox`]); `None`:
-    /// unconfined (`--no-sandbox`).
-    #[serde(default)]
-    pub sandbox: Option<Limits>,
-}
-
-/// One scheduled game.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Pairing {
-    /// From 1, in schedule order.
-    pub game: usize,
-    pub stones: u32,
-    /// The bots' indices, first seat first.
-    pub bots: [usize; 2],
-}
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum EndKind {
-    /// The winner took the last stone.
-    Won,
-    /// A take outside 1..=limit, or a message that is no move.
-    IllegalMove,
-    /// A reset with none left.
-    TooManyResets,
-    /// A message when the other player was to move.
-    OutOfTurn,
-    /// The mover's clock ran out.
-    Time,
-    /// The bot's process ended (status or signal) before the game did.
-    Exited,
-    /// No hello within the join timeout.
-    NeverJoined,
-    /// The bot's connection closed before the game ended (its process still ran).
-    Closed,
-    /// Bytes that are not a JSON object (or a message over 1 KB).
-    Garbage,
-    /// A second hello for a seat already taken.
-    JoinedTwice,
-    /// A hello asking for the seat the schedule gave its opponent.
-    WrongSeat,
-    /// No valid result (both bots failed to join, or the runner could not start the
-    /// game).
-    NoResult,
-    /// A confined bot used more memory than its limit.
-    Memory,
-    /// A confined bot tried to run more processes than its limit.
-    Processes,
-    /// A confined bot filled its scratch.
-    Disk,
-    /// A bot could not be confined (the machine refused its sandbox).
-    Sandbox,
-}
-
-impl EndKind {
-    pub fn word(self) -> &'static str {
-        match self {
-            EndKind::Won => "won",
-            EndKind::IllegalMove => "illegal move",
-            EndKind::TooManyResets => "too many resets",
-            EndKind::OutOfTurn => "out of turn",
-            EndKind::Time => "time",
-            EndKind::Exited => "exited",
-            EndKind::NeverJoined => "never joined",
-            EndKind::Closed => "connection closed",
-            EndKind::Garbage => "garbage",
-            EndKind::JoinedTwice => "joined twice",
-            EndKind::WrongSeat => "wrong seat",
-            EndKind::NoResult => "no result",
-            EndKind::Memory => "memory",
-            EndKind::Processes => "processes",
-            EndKind::Disk => "disk",
-            EndKind::Sandbox => "sandbox",
-        }
-    }
-}
-
-/// The ending: what happened, to whom, when.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Ending {
-    pub kind: EndKind,
-    /// The seat it is about: the winner for `won`, else the seat at fault.
-    pub seat: Option<u8>,
-    /// One line for people.
-    pub text: String,
-    /// The ply it happened at: plies played, or for a refused move the ply it
-    /// tried (an illegal first move is ply 1), as the text says.
-    pub ply: u32,
-    /// Seconds since the game's referee started.
-    pub after: f64,
-    /// The offender's clock, for `time`.
-    pub clock: Option<f64>,
-    /// For `exited`: the exit status or the signal.
-    pub status: Option<i32>,
-    pub signal: Option<i32>,
-    /// For `exited`: seconds from the process's end to the verdict.
-    pub detected_in: Option<f64>,
-}
-
-/// A finished game, as written to the results file.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Played {
-    pub game: usize,
-    pub stones: u32,
-    pub resets: u8,
-    pub init_max: u32,
-    /// Bot indices, first seat first.
-    pub bots: [usize; 2],
-    pub names: [String; 2],
-    /// The winning seat; `null` when the game has no valid result.
-    pub winner: Option<u8>,
-    pub ending: Ending,
-    pub plies: u32,
-    /// Both clocks at the end, seconds.
-    pub clocks: [f64; 2],
-    /// Wall time of the game, seconds.
-    pub seconds: f64,
-    /// The seat whose start was won (the value of the first position), if known.
-    pub won_start: Option<u8>,
-    /// Per seat: whether the first position it had to move in was won (`null`: it
-    /// never moved). The second seat's start follows the first seat's first move,
-    /// so both can be won (after a blunder on ply 1) or neither.
-    #[serde(default)]
-    pub starts: [Option<bool>; 2],
-    /// Blunders per seat and the seat of the game's first one (from the record).
-    pub blunders: [u32; 2],
-    pub first_blunder: Option<u8>,
-    /// The last bytes of each bot's stderr (the whole of it, up to 1 MB, is in
-    /// `stderr/`), and its length.
-    pub stderr_tail: [String; 2],
-    pub stderr_bytes: [u64; 2],
-    /// The game's record, line by line, as `nimbot analyze` reads it (also in
-    /// `records/`).
-    pub record: Vec<record::Line>,
 }
 
 /// Whole stderr kept on disk per bot and game; the tail kept in the results.
@@ -358,6 +201,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         seated: [None, None],
         close_wait: [None, None],
         pre_exit: None,
+        wrong_seat: None,
     };
     let Ok(params) = Params::new(pairing.stones, rules.resets, rules.init_max) else {
         g.no_result("the game's N, R and M are not a valid game".into());
@@ -654,8 +498,8 @@ struct Game<'a> {
     pgid: [Option<u32>; 2],
     /// When each bot's process ended, and how.
     exits: [Option<(Instant, ExitStatus)>; 2],
-    /// Per connection: its client socket's inode, and the scheduled seat of the bot
-    /// that made it, when known.
+    /// Per connection: its ends, and the scheduled seat of the bot that made it,
+    /// when known.
     conns: Vec<Conn>,
     /// Each seat's connection, once its bot has said hello.
     seated: [Option<usize>; 2],
@@ -665,6 +509,10 @@ struct Game<'a> {
     /// One bot ended before the game began: the moment to see whether the other
     /// fails too.
     pre_exit: Option<Instant>,
+    /// A hello for the wrong seat while the other bot had not joined: the seat
+    /// of its sender and the ending's text, judged once the other joins (if it
+    /// never does, neither bot could play: no result).
+    wrong_seat: Option<(usize, String)>,
 }
 
 /// A bot's process ended: its seat, when, how.
@@ -673,8 +521,8 @@ type Exit = (usize, Instant, ExitStatus);
 /// A connection to the game's referee, as the runner sees it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Conn {
-    /// Its client socket's inode.
-    inode: Option<u64>,
+    /// Its two ends (the client end's unread bytes are asked by them).
+    ends: Option<owner::Ends>,
     /// The scheduled seat of the bot whose process made it, when that can be told.
     seat: Option<usize>,
 }
@@ -705,6 +553,7 @@ impl Game<'_> {
             status: None,
             signal: None,
             detected_in: None,
+            other_meaning: false,
         });
     }
 
@@ -853,14 +702,27 @@ impl Game<'_> {
                 self.refused_ply();
             }
             Reason::IllegalMove => {
+                let mut other_meaning = false;
                 let text = match refused.filter(|r| r.0 == loser) {
                     Some((_, bytes, limit, stones)) => match parse_move(bytes) {
-                        Some(mv) => format!(
-                            "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left",
-                            ply + 1,
-                            mv.take,
-                            if mv.reset { " with a reset" } else { "" }
-                        ),
+                        Some(mv) => {
+                            // With current_max = the limit, current_max + 1 is one
+                            // too many; with the largest take so far, it is the limit.
+                            other_meaning = !self.rules.largest
+                                && u64::from(mv.take) == u64::from(limit) + 1
+                                && mv.take <= stones;
+                            format!(
+                                "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left{}",
+                                ply + 1,
+                                mv.take,
+                                if mv.reset { " with a reset" } else { "" },
+                                if other_meaning {
+                                    " (current_max + 1: legal had current_max been the largest take so far, as the course's latest server sends it; --current-max largest)"
+                                } else {
+                                    ""
+                                }
+                            )
+                        }
                         None => format!(
                             "{name} sent a message that is not a move at ply {}: {}",
                             ply + 1,
@@ -871,6 +733,9 @@ impl Game<'_> {
                 };
                 self.end(EndKind::IllegalMove, Some(loser), text);
                 self.refused_ply();
+                if let Some(e) = self.ending.as_mut() {
+                    e.other_meaning = other_meaning;
+                }
             }
             Reason::TooManyResets => {
                 let text = format!("{name} used a reset with none left at ply {}", ply + 1);
@@ -921,6 +786,7 @@ impl Game<'_> {
             status: None,
             signal: None,
             detected_in: None,
+            other_meaning: false,
         });
         let id = self.pairing.game;
         let path = dir.join("records").join(format!("game-{id:05}.jsonl"));
@@ -928,8 +794,10 @@ impl Game<'_> {
         let mut lines = Vec::new();
         if let Some(mut rec) = self.recorder.take() {
             rec.names(self.names.clone());
+            // The runner's ending, not the reason line the referee sent the bots
+            // (which calls a killed bot's closed socket "exceeded time limit").
             let reason = format!("{}: {}", ending.kind.word(), ending.text);
-            if rec.finish(winner, &reason).is_ok() {
+            if rec.finish_as(winner, &reason).is_ok() {
                 if let Ok(text) = std::fs::read_to_string(&path) {
                     if let Ok(r) = record::parse(&text) {
                         lines.push(record::Line::Header(r.header));
@@ -964,10 +832,15 @@ impl Game<'_> {
             }
         });
         let starts = [0u8, 1].map(|seat| {
-            plies
-                .iter()
-                .find(|p| p.seat == seat)
-                .map(|p| p.value == "win")
+            let first = plies.first()?;
+            match plies.iter().find(|p| p.seat == seat) {
+                Some(p) => Some(p.value == "win"),
+                // A seat that never moved, though its turn came (the other seat's
+                // first move was judged and left stones): the position that move
+                // left it, lost after a winning move, else won.
+                None => (!first.refused && first.take < self.pairing.stones)
+                    .then(|| first.value != "win" || first.blunder),
+            }
         });
         let clocks = self.referee.as_ref().map_or([0.0; 2], |r| {
             [Player::First, Player::Second].map(|p| (r.used_us(p) as f64 / 1e6 * 1e4).round() / 1e4)
@@ -980,7 +853,12 @@ impl Game<'_> {
             bots: self.pairing.bots,
             names: self.names.clone(),
             winner: self.winner,
-            plies: self.plies,
+            // The record's plies (a refused last move counts: the ending's ply).
+            plies: if lines.is_empty() {
+                self.plies
+            } else {
+                plies.len() as u32
+            },
             ending,
             clocks,
             seconds: secs(self.started.elapsed()),
@@ -1012,10 +890,13 @@ impl Hooks for Game<'_> {
     }
 
     fn on_connect(&mut self, conn: usize, stream: &TcpStream, _open: usize) -> bool {
-        let inode = owner::client_inode(stream);
+        let ends = owner::Ends::of(stream);
+        let inode = ends
+            .and_then(|e| owner::client_end(e).ok().flatten())
+            .map(|e| e.inode);
         let seat = inode.and_then(|i| owner::owner(i, &self.pgid));
         self.conns.resize(conn, Conn::default());
-        self.conns.push(Conn { inode, seat });
+        self.conns.push(Conn { ends, seat });
         true
     }
 
@@ -1052,7 +933,11 @@ impl Hooks for Game<'_> {
                 Player::from_index(asked).name(),
                 Player::from_index(o).name()
             );
-            self.end(EndKind::WrongSeat, Some(o), text);
+            if self.seated[1 - o].is_some() {
+                self.end(EndKind::WrongSeat, Some(o), text);
+            } else {
+                self.wrong_seat.get_or_insert((o, text));
+            }
             return Join::Wait;
         }
         if self.seated[o].is_some() {
@@ -1065,6 +950,10 @@ impl Hooks for Game<'_> {
             return Join::Wait;
         }
         self.seated[o] = Some(c);
+        if let Some((w, text)) = self.wrong_seat.take() {
+            self.end(EndKind::WrongSeat, Some(w), text);
+            return Join::Wait;
+        }
         match self.seated {
             [Some(a), Some(b)] => Join::Start([a, b]),
             _ => Join::Wait,
@@ -1155,7 +1044,16 @@ impl Hooks for Game<'_> {
             self.pre_exit = None;
             if let Some(o) = (0..2).find(|&i| self.exits[i].is_some()) {
                 if let Some((at, st)) = self.exits[o] {
-                    self.exited(o, st, at, joined_word(self.seated[o].is_some()));
+                    match self.wrong_seat.take() {
+                        // The one bot asked for the wrong seat, the other ended
+                        // before joining: neither could play.
+                        Some((w, text)) if w != o => self.no_result(format!(
+                            "{text}, and {} {} before joining",
+                            self.names[o],
+                            status_text(st)
+                        )),
+                        _ => self.exited(o, st, at, joined_word(self.seated[o].is_some())),
+                    }
                 }
             }
         }
@@ -1165,7 +1063,8 @@ impl Hooks for Game<'_> {
     /// What the seat's client socket has not read yet (for `--pace`).
     fn unread(&self, seat: usize) -> Option<u64> {
         let c = self.seated.get(seat).copied().flatten()?;
-        self.conn(c).inode.and_then(owner::unread)
+        let end = owner::client_end(self.conn(c).ends?).ok().flatten()?;
+        Some(end.unread)
     }
 
     fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer) {
@@ -1181,6 +1080,14 @@ impl Hooks for Game<'_> {
     }
 
     fn join_timeout(&mut self) -> Result<(), String> {
+        if let Some((w, text)) = self.wrong_seat.take() {
+            self.no_result(format!(
+                "{text}, and {} never joined (no hello within {} s)",
+                self.names[1 - w],
+                self.rules.join_timeout
+            ));
+            return Ok(());
+        }
         let missing: Vec<usize> = (0..2).filter(|&i| self.seated[i].is_none()).collect();
         match missing[..] {
             [i] => {

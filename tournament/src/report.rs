@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use nimbot_study::chart::{Chart, PlyInput};
-use nimbot_study::record::Line;
+use nimbot_analysis::chart::{Chart, PlyInput};
+use nimbot_analysis::record::Line;
 use serde::Serialize;
 
 use crate::game::{EndKind, Played};
@@ -28,6 +28,27 @@ pub struct Summary<'a> {
     /// Games per ending kind.
     pub endings: Vec<(&'static str, usize)>,
     pub sprt: Option<Sprt>,
+}
+
+/// What the standings' columns mean (the faults: every ending [`crate::stats::is_fault`]
+/// counts).
+const LEGEND: &str =
+    "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
+     lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
+     lost by time, an exit, not joining, a closed connection, garbage, joining twice,\n\
+     asking for the wrong seat, moving out of turn or a broken sandbox limit; elo:\n\
+     against the field, with Wilson's 95 % interval)\n\n";
+
+/// The SPRT's decision in words, with the games it took.
+fn sprt_verdict(t: &Sprt) -> String {
+    let after = t
+        .decided_after
+        .map_or(String::new(), |n| format!(" after {n} games"));
+    match t.decision {
+        Some("H1") => format!("H1 accepted (elo1 holds){after}"),
+        Some(_) => format!("H0 accepted (elo0 holds){after}"),
+        None => "undecided".into(),
+    }
 }
 
 fn elo_text(x: Option<f64>, inf: &str) -> String {
@@ -131,11 +152,7 @@ pub fn text(s: &Summary<'_>) -> String {
             r.faults,
         );
     }
-    out += "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
-             lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
-             lost by time, an exit, not joining, a closed connection, garbage, joining twice,\n\
-             moving out of turn or a broken sandbox limit; elo: against the field, with Wilson's\n\
-             95 % interval)\n\n";
+    out += LEGEND;
     out += &crosstable_text(&s.bots, s.crosstable, &rank_order(s), w + 3);
     out.push('\n');
     let endings: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
@@ -159,11 +176,7 @@ pub fn text(s: &Summary<'_>) -> String {
             t.llr,
             t.lower,
             t.upper,
-            match t.decision {
-                Some("H1") => "H1 accepted (elo1 holds)",
-                Some(_) => "H0 accepted (elo0 holds)",
-                None => "undecided",
-            }
+            sprt_verdict(t)
         );
     }
     if s.no_result > 0 {
@@ -183,7 +196,7 @@ fn esc(s: &str) -> String {
 /// holds a won position and -1 when it is lost (from the record's values), a red
 /// dot on each blunder.
 /// A game's value history: the chart of `analyze --plot` and the page
-/// (`nimbot_study::chart`), from the record's plies, drawn at half size.
+/// (`nimbot_analysis::chart`), from the record's plies, drawn at half size.
 fn chart(g: &Played) -> String {
     let plies: Vec<PlyInput> = g
         .record
@@ -336,11 +349,13 @@ pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
             h,
             "<h2>SPRT</h2><p>elo0 {} elo1 {} alpha {} beta {}: {} wins, {} losses, LLR {:.3} in [{:.3}, {:.3}]: {}.</p>",
             t.elo0, t.elo1, t.alpha, t.beta, t.wins, t.losses, t.llr, t.lower, t.upper,
-            t.decision.unwrap_or("undecided")
+            sprt_verdict(t)
         );
     }
     h += "<h2>Games</h2><p>Value history (as <code>nimbot analyze --plot</code> draws it): a point a ply at the distance to the end, in the colour of the seat winning there; blunders ringed.</p><table><tr><th>game</th><th>N</th><th class=\"l\">first</th><th class=\"l\">second</th><th class=\"l\">winner</th><th class=\"l\">ending</th><th>plies</th><th>value history</th></tr>\n";
-    for g in games {
+    let mut by_number: Vec<&Played> = games.iter().collect();
+    by_number.sort_by_key(|g| g.game);
+    for g in by_number {
         let winner = g
             .winner
             .map_or("&ndash;".to_owned(), |w| esc(&g.names[usize::from(w)]));
@@ -369,6 +384,45 @@ pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elo_is_rounded_once_and_the_legend_names_every_fault() {
+        // 5 of 12 is -58.45 Elo: -58 (not -58.5 rounded again to -59).
+        assert_eq!(elo_text(crate::stats::elo(5, 12).elo, "-inf"), "-58");
+        assert_eq!(elo_text(crate::stats::elo(7, 12).elo, "-inf"), "+58");
+        use crate::game::EndKind::*;
+        let words = [
+            (Time, "by time"),
+            (Exited, "an exit"),
+            (NeverJoined, "not joining"),
+            (Closed, "a closed connection"),
+            (Garbage, "garbage"),
+            (JoinedTwice, "joining twice"),
+            (WrongSeat, "wrong seat"),
+            (OutOfTurn, "out of turn"),
+        ];
+        let legend = LEGEND.replace('\n', " ");
+        for kind in [
+            Won,
+            IllegalMove,
+            TooManyResets,
+            OutOfTurn,
+            Time,
+            Exited,
+            NeverJoined,
+            Closed,
+            Garbage,
+            JoinedTwice,
+            WrongSeat,
+            NoResult,
+        ] {
+            let named = words.iter().find(|(k, _)| *k == kind);
+            assert_eq!(crate::stats::is_fault(kind), named.is_some(), "{kind:?}");
+            if let Some((_, w)) = named {
+                assert!(legend.contains(w), "{kind:?}: {legend}");
+            }
+        }
+    }
 
     #[test]
     fn crosstable_columns_stay_apart_at_three_digit_scores() {

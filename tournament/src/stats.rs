@@ -38,16 +38,26 @@ pub struct Standing {
 }
 
 /// An Elo difference to the field with its 95 % interval; `null` means unbounded.
+/// The values are exact; the JSON has them to a tenth and the text to a unit,
+/// each rounded once from the exact value.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Elo {
+    #[serde(serialize_with = "tenths")]
     pub elo: Option<f64>,
+    #[serde(serialize_with = "tenths")]
     pub low: Option<f64>,
+    #[serde(serialize_with = "tenths")]
     pub high: Option<f64>,
+}
+
+fn tenths<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    // `+ 0.0` turns the -0.0 of a rounded small negative into 0.0.
+    x.map(|v| (v * 10.0).round() / 10.0 + 0.0).serialize(s)
 }
 
 fn elo_of(p: f64) -> Option<f64> {
     // `+ 0.0` turns the -0.0 of an even score into 0.0.
-    (p > 0.0 && p < 1.0).then(|| (-400.0 * (1.0 / p - 1.0).log10() * 10.0).round() / 10.0 + 0.0)
+    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10() + 0.0)
 }
 
 /// Elo from `points` of `games`, with the Wilson score interval of the win
@@ -70,6 +80,15 @@ pub fn elo(points: u32, games: u32) -> Elo {
         low: elo_of((centre - half).max(0.0)),
         high: elo_of((centre + half).min(1.0)),
     }
+}
+
+/// Whether an ending counts as a fault of its seat: anything but a game won or
+/// lost by the moves (a game with no result has no loser).
+pub fn is_fault(kind: EndKind) -> bool {
+    !matches!(
+        kind,
+        EndKind::Won | EndKind::IllegalMove | EndKind::TooManyResets | EndKind::NoResult
+    )
 }
 
 /// The standings of `bots` (names) over `games`, best first (points, then Elo).
@@ -136,11 +155,7 @@ pub fn standings(names: &[String], games: &[Played]) -> Vec<Standing> {
             if g.first_blunder.is_some_and(|b| b != seat) {
                 r.first_blunders_caused += 1;
             }
-            let fault = !matches!(
-                g.ending.kind,
-                EndKind::Won | EndKind::IllegalMove | EndKind::TooManyResets
-            );
-            if fault && g.ending.seat == Some(seat) {
+            if is_fault(g.ending.kind) && g.ending.seat == Some(seat) {
                 r.faults += 1;
             }
         }
@@ -185,38 +200,52 @@ pub struct Sprt {
     /// Wins and losses of the first bot against the second.
     pub wins: u32,
     pub losses: u32,
-    /// `H0` (elo0 holds), `H1` (elo1 holds) or `null` (not yet decided).
+    /// `H0` (elo0 holds), `H1` (elo1 holds) or `null` (not yet decided): the
+    /// first time the LLR left the interval, in the order the games finished
+    /// (Wald's test stops there; games under way then finish, count in `wins`,
+    /// `losses` and `llr`, and may take the LLR back inside without undoing it).
     pub decision: Option<&'static str>,
+    /// Decided games when the test decided.
+    pub decided_after: Option<u32>,
 }
 
 fn win_p(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The SPRT of bot 0 against bot 1 over `games`.
+/// The SPRT of bot 0 against bot 1 over `games`, in the order they finished.
 pub fn sprt(params: [f64; 4], games: &[Played]) -> Sprt {
     let [elo0, elo1, alpha, beta] = params;
+    let (p0, p1) = (win_p(elo0), win_p(elo1));
+    let lower = (beta / (1.0 - alpha)).ln();
+    let upper = ((1.0 - beta) / alpha).ln();
+    let llr_of = |wins: u32, losses: u32| {
+        f64::from(wins) * (p1 / p0).ln() + f64::from(losses) * ((1.0 - p1) / (1.0 - p0)).ln()
+    };
     let (mut wins, mut losses) = (0u32, 0u32);
+    let (mut decision, mut decided_after) = (None, None);
     for g in games {
-        if let Some(w) = g.winner {
-            if g.bots[usize::from(w)] == 0 {
-                wins += 1;
+        let Some(w) = g.winner else { continue };
+        if g.bots[usize::from(w)] == 0 {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+        if decision.is_none() {
+            let llr = llr_of(wins, losses);
+            decision = if llr >= upper {
+                Some("H1")
+            } else if llr <= lower {
+                Some("H0")
             } else {
-                losses += 1;
+                None
+            };
+            if decision.is_some() {
+                decided_after = Some(wins + losses);
             }
         }
     }
-    let (p0, p1) = (win_p(elo0), win_p(elo1));
-    let llr = f64::from(wins) * (p1 / p0).ln() + f64::from(losses) * ((1.0 - p1) / (1.0 - p0)).ln();
-    let lower = (beta / (1.0 - alpha)).ln();
-    let upper = ((1.0 - beta) / alpha).ln();
-    let decision = if llr >= upper {
-        Some("H1")
-    } else if llr <= lower {
-        Some("H0")
-    } else {
-        None
-    };
+    let llr = llr_of(wins, losses);
     Sprt {
         elo0,
         elo1,
@@ -228,6 +257,7 @@ pub fn sprt(params: [f64; 4], games: &[Played]) -> Sprt {
         wins,
         losses,
         decision,
+        decided_after,
     }
 }
 
@@ -239,7 +269,10 @@ mod tests {
     fn elo_and_interval() {
         let e = elo(75, 100);
         // 0.75 is +190.8 Elo; Wilson's interval for 75 of 100 is 0.6569..0.8245.
-        assert_eq!(e.elo, Some(190.8));
+        assert!((e.elo.unwrap() - 190.85).abs() < 0.01, "{e:?}");
+        // Rounded once: 5 of 12 is -58.45 Elo, -58.5 in the JSON.
+        let json = serde_json::to_value(elo(5, 12)).unwrap();
+        assert_eq!(json["elo"], -58.5);
         assert!((e.low.unwrap() - 113.0).abs() < 1.5, "{e:?}");
         assert!((e.high.unwrap() - 269.5).abs() < 1.5, "{e:?}");
         // All won: no finite Elo, but a finite lower bound (Wilson: 0.7225 for 10 of 10).
@@ -255,5 +288,33 @@ mod tests {
         let s = sprt([0.0, 100.0, 0.05, 0.05], &[]);
         assert!((s.upper - 19f64.ln()).abs() < 1e-3 && (s.lower + 19f64.ln()).abs() < 1e-3);
         assert_eq!(s.decision, None);
+    }
+
+    /// A finished game of bot 0 (`won`) or bot 1 against the other.
+    fn game(won: bool) -> Played {
+        let g = r#"{"game":1,"stones":10,"resets":0,"init_max":3,"bots":[0,1],"names":["a","b"],"winner":0,
+            "ending":{"kind":"won","seat":0,"text":"","ply":1,"after":0.0,"clock":null,"status":null,"signal":null,"detected_in":null},
+            "plies":1,"clocks":[0.0,0.0],"seconds":0.0,"won_start":0,"blunders":[0,0],"first_blunder":null,
+            "stderr_tail":["",""],"stderr_bytes":[0,0],"record":[]}"#;
+        let mut g: Played = serde_json::from_str(g).unwrap();
+        g.winner = Some(if won { 0 } else { 1 });
+        g
+    }
+
+    #[test]
+    fn sprt_stays_decided_when_the_games_under_way_take_the_llr_back() {
+        // elo0 0, elo1 200: a win adds ln(p1/p0) = 0.418, a loss ln((1-p1)/(1-p0))
+        // = -0.733; bounds -+2.944. Eight wins decide H1 (3.35); the two losses
+        // of games that were under way take the LLR back to 1.88.
+        let mut games: Vec<Played> = (0..8).map(|_| game(true)).collect();
+        games.extend([game(false), game(false)]);
+        let s = sprt([0.0, 200.0, 0.05, 0.05], &games);
+        assert!(s.llr > s.lower && s.llr < s.upper, "{s:?}");
+        assert_eq!((s.decision, s.decided_after), (Some("H1"), Some(8)));
+        assert_eq!((s.wins, s.losses), (8, 2));
+        // In another order the test never left the interval.
+        games.rotate_right(2);
+        let t = sprt([0.0, 200.0, 0.05, 0.05], &games);
+        assert_eq!(t.decision, None, "{t:?}");
     }
 }

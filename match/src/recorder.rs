@@ -1,7 +1,7 @@
 //! The recorder of `--record FILE` on `connect`, `exp-nim` and `serve`: it
 //! watches a game while it is played (the platform's state messages, or the
 //! games nimbot sees) and writes its record at the end, in the format of
-//! [`nimbot_study::record`]. A ply's `clock` is the mover's thinking time as the
+//! [`nimbot_analysis::record`]. A ply's `clock` is the mover's thinking time as the
 //! server counted it (the state messages' `time_taken`), or as nimbot measured
 //! its own (exp-nim, which shows no clocks; `null` for the opponent there). The
 //! values are computed after the game, so recording costs the players' clocks
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use nimbot::{Game, Move, Player, Policy, TableOrSolverEngine};
-use nimbot_study::record::{self, EndLine, Header, Played};
+use nimbot_analysis::record::{self, EndLine, Header, Played};
 use serde::Deserialize;
 
 /// The parts of a platform state message a record uses (serde ignores the rest).
@@ -165,7 +165,14 @@ impl Recorder {
     /// Write the record: values and distances from the table (or the solver), then
     /// the lines. `winner` and `reason` say how the game ended (the server's reason
     /// line, when a state message carried one, takes the place of `reason`).
-    pub fn finish(mut self, winner: Option<Player>, reason: &str) -> Result<(), String> {
+    pub fn finish(self, winner: Option<Player>, reason: &str) -> Result<(), String> {
+        let reason = self.reason.clone().unwrap_or_else(|| reason.to_owned());
+        self.finish_as(winner, &reason)
+    }
+
+    /// [`Recorder::finish`] with `reason` as the end line's reason, whatever the
+    /// server said (a referee that knows more, such as the tournament's).
+    pub fn finish_as(mut self, winner: Option<Player>, reason: &str) -> Result<(), String> {
         let Some(last) = self.last else {
             return Err(format!("{}: no game to record", self.path.display()));
         };
@@ -185,7 +192,7 @@ impl Recorder {
         let plies = ENGINE.with_borrow_mut(|engine| record::weigh(engine, params, &self.plies));
         let end = EndLine {
             winner: winner.map(|w| w.index() as u8),
-            reason: self.reason.clone().unwrap_or_else(|| reason.to_owned()),
+            reason: reason.to_owned(),
         };
         self.file
             .write_all(record::write(&header, &plies, &end).as_bytes())
