@@ -59,7 +59,7 @@ print(f"cost of confinement: {s.median(on) - s.median(off):+.1f} ms a game (medi
 EOF
   ;;
 clock)
-  games=${games:-4}
+  games=${games:-2}
   work=3000000
   probe="probe=python3 $hostile probe {host} {port} {order} {name} $work"
   for mode in on off; do
@@ -67,7 +67,7 @@ clock)
     [ $mode = off ] && flag=(--no-sandbox)
     for opp in none cpuhog; do
       out="$scratch/$mode-$opp"
-      "$bin" tournament -q --no-check -c 1 -t 120 --out "$out" --stones 40 --rounds "$games" --gauntlet \
+      "$bin" tournament -q --no-check -c 1 -t 120 --out "$out" --stones 20 --rounds "$games" --gauntlet \
         --bot "$probe" --bot "$opp=python3 $hostile $opp {host} {port} {order} {name}" "${flag[@]}" >/dev/null || true
       python3 - "$out/results.jsonl" "$mode" "$opp" <<'EOF' | tee -a "$scratch/clock.txt"
 import json, statistics as s, sys

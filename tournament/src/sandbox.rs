@@ -330,7 +330,12 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 /// As [`Jail::new`].
 pub fn take(limits: Limits) -> io::Result<Jail> {
     let kept = POOL.lock().ok().and_then(|mut pool| {
-        let i = pool.iter().position(|j| j.limits == limits)?;
+        // Killed processes stay charged to a group until they are reaped (the
+        // runner reaps bubblewrap a moment later): only a group with none is
+        // used again, with its whole process limit.
+        let i = pool
+            .iter()
+            .position(|j| j.limits == limits && j.tasks() == 0)?;
         Some(pool.swap_remove(i))
     });
     let mut jail = match kept {
@@ -348,13 +353,7 @@ pub fn give_back(jail: Jail) {
     if let Ok(mut s) = jail.scratch.lock() {
         s.take();
     }
-    // Killed processes are charged to the group until they are reaped: kept
-    // only once nothing is.
-    let until = std::time::Instant::now() + Duration::from_millis(200);
-    while jail.tasks() > 0 && std::time::Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    if jail.pids().is_empty() && jail.tasks() == 0 {
+    if jail.pids().is_empty() {
         if let Ok(mut pool) = POOL.lock() {
             pool.push(jail);
         }
