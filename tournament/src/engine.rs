@@ -27,9 +27,10 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use nimbot::Move;
-use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot::{Move, Player};
+use nimbot_platform::json::{Feed, Splitter, Writer};
 use nimbot_platform::text_client;
+use nimbot_platform::wire::{Hello, MoveMessage, Reason, State, MAX_NAME};
 use serde::{Deserialize, Serialize};
 
 /// One bot as given.
@@ -569,8 +570,14 @@ fn text_client(
     let stream = connect_retry(addr)?;
     let _ = stream.set_nodelay(true);
     let mut w = stream.try_clone()?;
-    let hello = serde_json::json!({"name": name, "order": order});
-    w.write_all(hello.to_string().as_bytes())?;
+    let seat = Player::from_index(order);
+    let mut hello = Writer::<{ 6 * MAX_NAME + 40 }>::new();
+    Hello {
+        name: name.as_bytes(),
+        seat,
+    }
+    .emit(&mut hello);
+    w.write_all(hello.as_bytes())?;
     let mut objects = Objects {
         stream,
         splitter: Splitter::new(),
@@ -594,39 +601,38 @@ fn text_client(
                 match text_client::parse_answer(line.as_bytes()) {
                     Some(mv) => break mv,
                     None => {
-                        to_bot.write_all(text_client::INVALID)?;
+                        to_bot.write_all(&text_client::invalid())?;
                         to_bot.write_all(text_client::PROMPT)?;
                         to_bot.flush()?;
                     }
                 }
             };
-            let mv = serde_json::json!({"order": order, "num_stones": mv.take, "reset": mv.reset});
-            w.write_all(mv.to_string().as_bytes())?;
+            let mut out = Writer::<64>::new();
+            MoveMessage {
+                seat: Some(seat),
+                mv,
+            }
+            .emit(&mut out);
+            w.write_all(out.as_bytes())?;
         }
         let msg = objects.next()?;
-        let Ok(state) = Object::parse(&msg) else {
+        let Ok(state) = State::parse(&msg) else {
             return Ok(());
         };
-        let num = |k: &str| state.get(k).and_then(|v| v.as_u32()).unwrap_or(0);
-        let finished = state.get("finished").and_then(|v| v.as_bool()) == Some(true);
-        let reason = state
-            .get("reason")
-            .and_then(|v| v.as_str())
-            .map(|r| String::from_utf8_lossy(r).into_owned())
-            .unwrap_or_default();
-        if !finished || reason.ends_with("won the game! Congrats!") {
-            let reset = state.get("reset_used").and_then(|v| v.as_bool()) == Some(true);
-            let mv = Move::new(num("stones_removed"), reset);
+        let end = state.end();
+        let reason = end.and_then(|e| e.reason).unwrap_or_default();
+        if end.is_none() || Reason::classify(reason) == Reason::Won {
             to_bot.write_all(&text_client::move_report(
                 mine,
-                mv,
-                num("current_max"),
-                num("stones_left"),
+                state.mv().unwrap_or(Move::new(0, false)),
+                state.current_max().unwrap_or(0),
+                state.stones_left().unwrap_or(0),
             ))?;
         }
-        if finished {
-            to_bot.write_all(text_client::GAME_OVER)?;
-            to_bot.write_all(format!("{reason}\n").as_bytes())?;
+        if end.is_some() {
+            to_bot.write_all(&text_client::game_over())?;
+            to_bot.write_all(reason)?;
+            to_bot.write_all(b"\n")?;
             return Ok(());
         }
         mine = !mine;

@@ -32,8 +32,8 @@ use nimbot_match::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind
 use nimbot_match::recorder::Recorder;
 use nimbot_match::serve::ServeOptions;
 use nimbot_platform::json::Object;
-use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
-use nimbot_platform::wire::{Reason, MAX_NAME};
+use nimbot_platform::referee::{CurrentMax, Referee, Verdict};
+use nimbot_platform::wire::{safe_name, MoveMessage, Reason, MAX_NAME};
 
 use crate::engine::{self, Bot, Confined, Seat};
 pub use crate::played::{EndKind, Ending, Pairing, Played, Rules};
@@ -1116,16 +1116,12 @@ impl Hooks for Game<'_> {
     }
 }
 
-/// A name as the wire carries it (as [`parse_hello`] makes it safe).
+/// The move of a move message, if it is one.
+fn parse_move(bytes: &[u8]) -> Option<nimbot::Move> {
+    MoveMessage::parse(bytes).ok().map(|m| m.mv)
+}
+
+/// A name as the wire carries it ([`safe_name`]).
 fn wire_name(name: &str) -> Vec<u8> {
-    name.bytes()
-        .take(MAX_NAME)
-        .map(|b| {
-            if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-                b
-            } else {
-                b'_'
-            }
-        })
-        .collect()
+    safe_name(name.as_bytes()).to_vec()
 }
