@@ -7,7 +7,7 @@
 //! run under the bot's user; this module makes the user (a uid of a reserved
 //! range, when the runner is root), the control groups (cgroup v1 or v2), the
 //! resource limits, and watches each bot for a broken limit. The system calls
-//! are in [`sys`], the tournament's boundary for them (the workspace denies
+//! are in its `sys` module, the tournament's boundary for them (the workspace denies
 //! `unsafe` elsewhere).
 
 use std::ffi::CString;
