@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -35,9 +34,10 @@ use nimbot_platform::json::Object;
 use nimbot_platform::referee::{CurrentMax, Referee, Verdict};
 use nimbot_platform::wire::{safe_name, MoveMessage, Reason, MAX_NAME};
 
+use crate::confine;
 use crate::engine::{self, Bot, Confined, Seat};
 pub use crate::played::{EndKind, Ending, Pairing, Played, Rules};
-use crate::sandbox::{self, Broke, Jail, View};
+use crate::sandbox;
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
@@ -220,13 +220,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         pace: Duration::from_millis(rules.pace_ms),
     };
     let events: Events<Exit> = Events::new();
-    // A confined game has a network of its own: its bots reach its referee and
-    // nothing else. (A worker's confined games on free ports use its namespace
-    // one after the other: nothing of a game's bots outlives it; a fixed port
-    // takes a fresh one, free of the last game's sockets.)
-    let reuse = rules.sandbox.is_some() && rules.port.is_none();
-    if (isolated || rules.sandbox.is_some()) && !(reuse && OWN_NET.with(std::cell::Cell::get)) {
-        OWN_NET.with(|c| c.set(reuse));
+    // A confined game has a network of its own: its bots reach its referee only.
+    if confine::needs_net(isolated, rules) {
         if let Err(e) = netns::enter_new() {
             g.no_result(format!(
                 "the runner cannot give the game a network namespace: {e}"
@@ -251,23 +246,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         helpers: Vec::new(),
     };
     let mut start_errors: [Option<String>; 2] = [None, None];
-    let mut sandbox_errors = [false, false];
-    let jails: [Option<Arc<Jail>>; 2] = [0, 1].map(|order| {
-        let limits = rules.sandbox?;
-        let bot = &bots[pairing.bots[order]];
-        if !bot.kind().is_ok_and(|k| engine::confinable(&k)) {
-            return None;
-        }
-        match sandbox::take(limits) {
-            Ok(j) => Some(Arc::new(j)),
-            Err(e) => {
-                start_errors[order] = Some(format!("cannot be confined: {e}"));
-                sandbox_errors[order] = true;
-                None
-            }
-        }
-    });
-    let views = [0, 1].map(|order| view(bots, pairing.bots[order], dir));
+    let (jails, sandbox_errors) = confine::jails(bots, pairing, rules, &mut start_errors);
+    let views = [0, 1].map(|order| confine::view(bots, pairing.bots[order], dir));
     for order in 0..2 {
         if start_errors[order].is_some() {
             continue;
@@ -310,7 +290,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                 thread::spawn(move || {
                     let cpu = thread_cpu_ns();
                     if let Ok(st) = child.wait() {
-                        tx.send((order, Instant::now(), bwrap_status(st, jailed)));
+                        tx.send((order, Instant::now(), confine::bwrap_status(st, jailed)));
                     }
                     count_cpu(cpu);
                 });
@@ -318,7 +298,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    let watch = Watch::start(&jails);
+    let watch = confine::Watch::start(&jails);
     if g.started_both(&start_errors, &sandbox_errors) {
         let join = Duration::from_secs_f64(rules.join_timeout);
         options.join_timeout = Some(join.saturating_sub(started.elapsed()));
@@ -351,13 +331,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     }
     // A broken limit loses the game of the bot that broke it; then nothing of
     // either bot is left running.
-    if let Some((seat, breach)) = watch.stop(&jails) {
+    if let Some((seat, breach)) = confine::finish(watch, jails) {
         g.broke(seat, &breach);
-    }
-    for j in jails.into_iter().flatten() {
-        if let Ok(j) = Arc::try_unwrap(j) {
-            sandbox::give_back(j);
-        }
     }
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
@@ -391,95 +366,6 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     played.stderr_tail = tails;
     played.stderr_bytes = sizes;
     played
-}
-
-/// What a confined bot sees: its own directory (its `dir=`, else the runner's),
-/// this binary; hidden, the other bots' directories and the tournament's files.
-fn view(bots: &[Bot], me: usize, out: &Path) -> View {
-    let own = bots[me]
-        .dir
-        .clone()
-        .or_else(|| std::env::current_dir().ok());
-    let mut hide: Vec<PathBuf> = bots
-        .iter()
-        .enumerate()
-        .filter(|&(i, b)| i != me && b.dir != bots[me].dir)
-        .filter_map(|(_, b)| b.dir.clone())
-        .collect();
-    hide.push(std::fs::canonicalize(out).unwrap_or_else(|_| out.to_owned()));
-    View {
-        own,
-        hide,
-        tools: std::env::current_exe().into_iter().collect(),
-    }
-}
-
-/// bwrap reports its bot's death by signal N as status 128 + N: told as the
-/// signal, as for a bot run as it is.
-fn bwrap_status(st: ExitStatus, jailed: bool) -> ExitStatus {
-    match st.code() {
-        Some(c) if jailed && (129..=128 + 64).contains(&c) => ExitStatus::from_raw(c - 128),
-        _ => st,
-    }
-}
-
-thread_local! {
-    /// Whether this thread is in a network namespace of its own, made for
-    /// confined games.
-    static OWN_NET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// The watch on a game's confined bots: every 20 ms, whether one broke a
-/// limit; the first to do so is ended at once (its game ends with it).
-struct Watch {
-    stop: Arc<AtomicBool>,
-    first: Arc<Mutex<Option<(usize, sandbox::Breach)>>>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl Watch {
-    fn start(jails: &[Option<Arc<Jail>>; 2]) -> Watch {
-        let stop = Arc::new(AtomicBool::new(false));
-        let first = Arc::new(Mutex::new(None));
-        let thread = jails.iter().any(Option::is_some).then(|| {
-            let (stop, first, jails) = (stop.clone(), first.clone(), jails.clone());
-            thread::spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    for (seat, j) in jails.iter().enumerate() {
-                        let Some(j) = j else { continue };
-                        if let Some(b) = j.breach() {
-                            if let Ok(mut f) = first.lock() {
-                                f.get_or_insert((seat, b));
-                            }
-                            j.kill();
-                        }
-                    }
-                    thread::park_timeout(Duration::from_millis(20));
-                }
-            })
-        });
-        Watch {
-            stop,
-            first,
-            thread,
-        }
-    }
-
-    /// The first limit broken, seen by the watch or now.
-    fn stop(mut self, jails: &[Option<Arc<Jail>>; 2]) -> Option<(usize, sandbox::Breach)> {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            t.thread().unpark();
-            let _ = t.join();
-        }
-        let seen = self.first.lock().ok().and_then(|mut f| f.take());
-        seen.or_else(|| {
-            jails
-                .iter()
-                .enumerate()
-                .find_map(|(seat, j)| Some((seat, j.as_ref()?.breach()?)))
-        })
-    }
 }
 
 struct Game<'a> {
@@ -583,19 +469,9 @@ impl Game<'_> {
     /// Seat `seat` broke a limit of its sandbox: it loses, whatever the game's
     /// ending was.
     fn broke(&mut self, seat: usize, breach: &sandbox::Breach) {
-        let kind = match breach.what {
-            Broke::Memory => EndKind::Memory,
-            Broke::Processes => EndKind::Processes,
-            Broke::Disk => EndKind::Disk,
-        };
-        let old = self.ending.take();
-        let text = format!(
-            "{} {} {} (--limits)",
-            self.names[seat],
-            breach.text,
-            self.at_ply()
-        );
-        self.end(kind, Some(seat), text);
+        let (old, ply) = (self.ending.take(), self.at_ply());
+        let text = format!("{} {} {ply} (--limits)", self.names[seat], breach.text);
+        self.end(confine::kind(breach), Some(seat), text);
         if let (Some(old), Some(new)) = (old, self.ending.as_mut()) {
             new.after = old.after;
         }
@@ -619,11 +495,7 @@ impl Game<'_> {
                     self.names[i],
                     start_errors[i].clone().unwrap_or_default()
                 );
-                let kind = if sandbox[i] {
-                    EndKind::Sandbox
-                } else {
-                    EndKind::NeverJoined
-                };
+                let kind = [EndKind::NeverJoined, EndKind::Sandbox][usize::from(sandbox[i])];
                 self.end(kind, Some(i), text);
                 false
             }

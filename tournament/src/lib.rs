@@ -16,6 +16,7 @@
 
 pub mod bench;
 pub mod check;
+mod confine;
 pub mod engine;
 pub mod game;
 pub mod netns;
