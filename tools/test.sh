@@ -14,7 +14,7 @@
 #
 # What it needs is installed when missing (tools/toolchain.sh): rustfmt and clippy,
 # the firmware's target through rustup (or Debian's Rust as a fallback), QEMU,
-# python3, file and binutils from Debian, cargo-fuzz from crates.io.
+# python3, file, bubblewrap and binutils from Debian, cargo-fuzz from crates.io.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tools/toolchain.sh
@@ -25,10 +25,13 @@ export_commit
 
 # Before any test: the host tests' Python peers need python3; the firmware steps
 # need the cross target and QEMU; the tiny binary's checks use file.
-step "tools: rustfmt, clippy, python3, file; the firmware's toolchains and QEMU in the background"
+step "tools: rustfmt, clippy, python3, file, bwrap; the firmware's toolchains and QEMU in the background"
 ensure_rust_components
 ensure_cmd python3 python3
 ensure_cmd file file
+# The tournament confines bots with bubblewrap (cli/tests/sandbox.rs, and every
+# tournament test as root).
+ensure_cmd bwrap bubblewrap
 # The cross toolchains, QEMU and the Pico's emulator are mostly downloads: they are
 # fetched while the host crates build and test (which need none of them), and
 # waited for before the first step that does.

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use nimbot_tournament::game::{Played, Rules};
+use nimbot_tournament::sandbox::{self, Limits};
 use nimbot_tournament::store::{Plan, Store};
 use nimbot_tournament::{
     catch_interrupt, check, plan, play_all, progress, report, stats, summary, Progress,
@@ -95,6 +96,17 @@ pub struct TournamentArgs {
     /// own where the machine allows it (Linux, as root), else one at a time.
     #[arg(long, value_name = "P", value_parser = clap::value_parser!(u16).range(1..))]
     port: Option<u16>,
+    /// Run the bots unconfined: as the runner's user, seeing its files, network
+    /// and processes (docs/tournament.md, "Running untrusted bots"). Otherwise
+    /// every command, text and line bot is confined, and a machine that cannot
+    /// confine them is refused with what it lacks.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// What a confined bot may use, `NAME=VALUE,...` of mem (bytes, K/M/G),
+    /// procs, disk (its scratch /tmp and any one file), files (open at once) and
+    /// cpu (cores; a quota) [default: mem=512M,procs=64,disk=64M,files=256,cpu=1].
+    #[arg(long, value_name = "LIMITS", conflicts_with = "no_sandbox")]
+    limits: Option<String>,
     /// Only the pre-flight: each bot plays one short game against nimbot in each
     /// seat; exit 0 if every bot can start, join and move, else 2 with its stderr.
     #[arg(long, conflicts_with_all = ["resume", "no_check"])]
@@ -104,7 +116,9 @@ pub struct TournamentArgs {
     /// known to crash mid-game, say). Kept in tournament.json for --resume.
     #[arg(long, value_name = "NAME", num_args = 0..=1, require_equals = true, value_delimiter = ',')]
     no_check: Option<Vec<String>>,
-    /// Games at once, each with its own referee [default: the machine's cores].
+    /// Games at once, each with its own referee [default: the machine's cores;
+    /// confined, as many as give each bot its CPU share (cores / (2 x cpu)), and
+    /// more warns that clocks are shared].
     #[arg(long, short = 'c', value_name = "K")]
     concurrency: Option<usize>,
     /// The tournament's directory.
@@ -140,8 +154,32 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
+/// Whether the machine can confine the bots of `plan` (if it confines them), and
+/// each confined bot's folder is open to the bot's user.
+fn confinable(plan: &Plan) -> Result<(), String> {
+    if plan.rules.sandbox.is_none() {
+        return Ok(());
+    }
+    sandbox::ready().map_err(|e| format!("cannot confine the bots: {e}"))?;
+    let here = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+    for b in &plan.bots {
+        if b.kind()
+            .is_ok_and(|k| nimbot_tournament::engine::confinable(&k))
+        {
+            sandbox::reachable(b.dir.as_deref().unwrap_or(&here))
+                .map_err(|e| format!("bot {}: {e}", b.name))?;
+        }
+    }
+    Ok(())
+}
+
 /// The plan of the flags.
 fn plan(args: &TournamentArgs) -> Result<Plan, String> {
+    let sandbox = if args.no_sandbox {
+        None
+    } else {
+        Some(Limits::parse(args.limits.as_deref().unwrap_or(""))?)
+    };
     plan::plan(&plan::Options {
         bots: args.bots.clone(),
         gauntlet: args.gauntlet,
@@ -159,6 +197,7 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             welcome_extras: args.welcome_extras,
             pace_ms: args.pace,
             port: args.port,
+            sandbox,
         },
         sprt: args.sprt.clone(),
         event: args.event.clone(),
@@ -178,11 +217,16 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             ));
         }
         match Store::resume(&args.out) {
-            Ok(x) => x,
+            Ok(x) => {
+                if let Err(e) = confinable(&x.1) {
+                    return usage(&e);
+                }
+                x
+            }
             Err(e) => return usage(&e),
         }
     } else {
-        let plan = match plan(args) {
+        let plan = match plan(args).and_then(|p| confinable(&p).map(|()| p)) {
             Ok(p) => p,
             Err(e) => return usage(&e),
         };

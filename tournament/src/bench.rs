@@ -112,6 +112,7 @@ pub fn run(
             welcome_extras: false,
             pace_ms: 0,
             port: None,
+            sandbox: None,
         },
         mode: "round-robin".into(),
         seed: Some(seed),

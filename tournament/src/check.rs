@@ -79,6 +79,7 @@ pub fn run(
     for w in workers {
         let _ = w.join();
     }
+    crate::sandbox::release();
     let mut games = results.lock().map(|r| r.clone()).unwrap_or_default();
     games.sort_by_key(|g| g.game);
     let mut out = Vec::new();

@@ -334,18 +334,55 @@ fn in_dir<'c>(c: &'c mut Command, dir: Option<&std::path::Path>) -> &'c mut Comm
     }
 }
 
-/// A bot's shell command in a process group of its own, every stdio piped (the
-/// runner speaks for it on the wire).
-fn spawn_piped(cmd: &str, dir: Option<&std::path::Path>) -> io::Result<std::process::Child> {
-    in_dir(group(Command::new("sh").args(["-c", &exec(cmd)])), dir)
+/// A bot's shell command: in a process group of its own in `dir`, or confined in
+/// `jail` (a session of its own, `view.own` its directory).
+fn shell(
+    cmd: &str,
+    dir: Option<&std::path::Path>,
+    jail: Option<&Confined<'_>>,
+) -> io::Result<Command> {
+    let script = exec(cmd);
+    match jail {
+        Some(j) => j.jail.command(&["sh", "-c", &script], j.view),
+        None => {
+            let mut c = Command::new("sh");
+            c.args(["-c", &script]);
+            in_dir(group(&mut c), dir);
+            Ok(c)
+        }
+    }
+}
+
+/// A bot's shell command with every stdio piped (the runner speaks for it on
+/// the wire).
+fn spawn_piped(
+    cmd: &str,
+    dir: Option<&std::path::Path>,
+    jail: Option<&Confined<'_>>,
+) -> io::Result<std::process::Child> {
+    shell(cmd, dir, jail)?
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
 }
 
-/// Start `bot` for `seat`.
-pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
+/// Whether a bot of this kind runs confined when the tournament confines: the
+/// programs of others (commands, text and line bots), not nimbot's own policies
+/// nor boards (a device the runner opens).
+pub fn confinable(kind: &Kind) -> bool {
+    matches!(kind, Kind::Shell(_) | Kind::Text(_) | Kind::Line(_))
+}
+
+/// Where and how a confined bot runs.
+pub struct Confined<'a> {
+    pub jail: &'a crate::sandbox::Jail,
+    pub view: &'a crate::sandbox::View,
+}
+
+/// Start `bot` for `seat`, confined in `jail` when given (for the kinds that
+/// are, [`confinable`]).
+pub fn start(bot: &Bot, seat: &Seat<'_>, jail: Option<&Confined<'_>>) -> io::Result<Started> {
     let kind = bot.kind().map_err(io::Error::other)?;
     let mut helpers = Vec::new();
     let mut child = match kind {
@@ -367,20 +404,17 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
                 .stderr(Stdio::piped())
                 .spawn()?
         }
-        Kind::Shell(cmd) => in_dir(
-            group(Command::new("sh").args(["-c", &exec(&seat.fill(&cmd))])),
-            bot.dir.as_deref(),
-        )
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()?,
+        Kind::Shell(cmd) => shell(&seat.fill(&cmd), bot.dir.as_deref(), jail)?
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()?,
         Kind::Line(cmd) => {
             // The line bot and nimbot's `connect --board` in one group: `sh -c`
             // runs the bot with its stdio on a loopback socket the runner relays.
             let relay = TcpListener::bind("127.0.0.1:0")?;
             let port = relay.local_addr()?.port();
-            let mut kid = spawn_piped(&seat.fill(&cmd), bot.dir.as_deref())?;
+            let mut kid = spawn_piped(&seat.fill(&cmd), bot.dir.as_deref(), jail)?;
             let (stdin, stdout) = (kid.stdin.take(), kid.stdout.take());
             let pgid = kid.id();
             helpers.push(thread::spawn(move || {
@@ -391,7 +425,10 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
             let mut c = seat.connect()?;
             c.args(["--board", &format!("tcp:127.0.0.1:{port}")])
                 .args(["--board-fallback", "forfeit"]);
-            // connect joins the bot's group, so the game ends both at once.
+            // connect joins the bot's group, so the game ends both at once (a
+            // confined bot's session is its own: connect ends with the game's
+            // sockets).
+            let pgid = if jail.is_some() { 0 } else { pgid };
             c.process_group(i32::try_from(pgid).unwrap_or(0))
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
@@ -411,7 +448,7 @@ pub fn start(bot: &Bot, seat: &Seat<'_>) -> io::Result<Started> {
             kid
         }
         Kind::Text(cmd) => {
-            let mut kid = spawn_piped(&seat.fill(&cmd), bot.dir.as_deref())?;
+            let mut kid = spawn_piped(&seat.fill(&cmd), bot.dir.as_deref(), jail)?;
             let (stdin, stdout) = (kid.stdin.take(), kid.stdout.take());
             let addr = format!("{}:{}", seat.host, seat.port);
             let (order, name) = (seat.order, seat.name.to_owned());

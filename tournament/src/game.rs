@@ -34,8 +34,10 @@ use nimbot_platform::json::Object;
 use nimbot_platform::referee::{CurrentMax, Referee, Verdict};
 use nimbot_platform::wire::{safe_name, MoveMessage, Reason, MAX_NAME};
 
-use crate::engine::{self, Bot, Seat};
+use crate::confine;
+use crate::engine::{self, Bot, Confined, Seat};
 pub use crate::played::{EndKind, Ending, Pairing, Played, Rules};
+use crate::sandbox;
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
@@ -218,7 +220,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         pace: Duration::from_millis(rules.pace_ms),
     };
     let events: Events<Exit> = Events::new();
-    if isolated {
+    // A confined game has a network of its own: its bots reach its referee only.
+    if confine::needs_net(isolated, rules) {
         if let Err(e) = netns::enter_new() {
             g.no_result(format!(
                 "the runner cannot give the game a network namespace: {e}"
@@ -243,7 +246,12 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         helpers: Vec::new(),
     };
     let mut start_errors: [Option<String>; 2] = [None, None];
+    let (jails, sandbox_errors) = confine::jails(bots, pairing, rules, &mut start_errors);
+    let views = [0, 1].map(|order| confine::view(bots, pairing.bots[order], dir));
     for order in 0..2 {
+        if start_errors[order].is_some() {
+            continue;
+        }
         let seat = Seat {
             host: "127.0.0.1",
             port,
@@ -253,7 +261,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             resets: rules.resets,
             init_max: rules.init_max,
         };
-        match engine::start(&bots[pairing.bots[order]], &seat) {
+        let confined = jails[order].as_deref().map(|jail| Confined {
+            jail,
+            view: &views[order],
+        });
+        match engine::start(&bots[pairing.bots[order]], &seat, confined.as_ref()) {
             Ok(mut s) => {
                 g.pgid[order] = Some(s.child.id());
                 if let Ok(mut live) = LIVE_GROUPS.lock() {
@@ -274,10 +286,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                 b.helpers.append(&mut s.helpers);
                 let tx = events.sender();
                 let mut child = s.child;
+                let jailed = jails[order].is_some();
                 thread::spawn(move || {
                     let cpu = thread_cpu_ns();
                     if let Ok(st) = child.wait() {
-                        tx.send((order, Instant::now(), st));
+                        tx.send((order, Instant::now(), confine::bwrap_status(st, jailed)));
                     }
                     count_cpu(cpu);
                 });
@@ -285,7 +298,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
             Err(e) => start_errors[order] = Some(format!("cannot be started: {e}")),
         }
     }
-    if g.started_both(&start_errors) {
+    let watch = confine::Watch::start(&jails);
+    if g.started_both(&start_errors, &sandbox_errors) {
         let join = Duration::from_secs_f64(rules.join_timeout);
         options.join_timeout = Some(join.saturating_sub(started.elapsed()));
         match run_game(listener, &options, &mut g, &events) {
@@ -298,7 +312,8 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
     let quit = Instant::now() + QUIT_GRACE;
     let mut gone = [g.exits[0].is_some(), g.exits[1].is_some()];
     for (i, p) in g.pgid.iter().enumerate() {
-        if p.is_none() {
+        // A confined bot is not waited for: its whole group is ended below.
+        if p.is_none() || jails[i].is_some() {
             gone[i] = true;
         }
     }
@@ -313,6 +328,11 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         if let Ok(mut live) = LIVE_GROUPS.lock() {
             live.retain(|g| Some(*g) != p);
         }
+    }
+    // A broken limit loses the game of the bot that broke it; then nothing of
+    // either bot is left running.
+    if let Some((seat, breach)) = confine::finish(watch, jails) {
+        g.broke(seat, &breach);
     }
     let mut tails = [String::new(), String::new()];
     let mut sizes = [0u64; 2];
@@ -446,6 +466,17 @@ impl Game<'_> {
         }
     }
 
+    /// Seat `seat` broke a limit of its sandbox: it loses, whatever the game's
+    /// ending was.
+    fn broke(&mut self, seat: usize, breach: &sandbox::Breach) {
+        let (old, ply) = (self.ending.take(), self.at_ply());
+        let text = format!("{} {} {ply} (--limits)", self.names[seat], breach.text);
+        self.end(confine::kind(breach), Some(seat), text);
+        if let (Some(old), Some(new)) = (old, self.ending.as_mut()) {
+            new.after = old.after;
+        }
+    }
+
     fn at_ply(&self) -> String {
         match self.plies {
             0 => "before the first move".into(),
@@ -454,7 +485,7 @@ impl Game<'_> {
     }
 
     /// Both bots started (else the ending says which could not be).
-    fn started_both(&mut self, start_errors: &[Option<String>; 2]) -> bool {
+    fn started_both(&mut self, start_errors: &[Option<String>; 2], sandbox: &[bool; 2]) -> bool {
         let failed: Vec<usize> = (0..2).filter(|&i| start_errors[i].is_some()).collect();
         match failed[..] {
             [] => true,
@@ -464,7 +495,8 @@ impl Game<'_> {
                     self.names[i],
                     start_errors[i].clone().unwrap_or_default()
                 );
-                self.end(EndKind::NeverJoined, Some(i), text);
+                let kind = [EndKind::NeverJoined, EndKind::Sandbox][usize::from(sandbox[i])];
+                self.end(kind, Some(i), text);
                 false
             }
             _ => {

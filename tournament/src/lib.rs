@@ -16,6 +16,7 @@
 
 pub mod bench;
 pub mod check;
+mod confine;
 pub mod engine;
 pub mod game;
 pub mod netns;
@@ -24,6 +25,7 @@ pub mod plan;
 pub mod played;
 pub mod progress;
 pub mod report;
+pub mod sandbox;
 pub mod stats;
 pub mod store;
 
@@ -103,17 +105,29 @@ pub enum Progress<'a> {
 /// a network namespace of its own: a fixed port without namespaces plays one at
 /// a time, and the note says why.
 pub fn seating(concurrency: Option<usize>, plan: &Plan) -> (usize, bool, Option<String>) {
-    let mut concurrency = concurrency
-        .unwrap_or_else(|| thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
+    let cores = thread::available_parallelism().map_or(2, |n| n.get());
+    // Confined bots have a CPU quota each: a game whose two bots both use theirs
+    // (one thinking, the other busy in its turn) takes 2 x cpu cores, and clocks
+    // stay fair while the games at once fit the cores.
+    let fair = plan
+        .rules
+        .sandbox
+        .map(|l| ((cores as f64 / (2.0 * l.cpu)).floor() as usize).max(1));
+    let mut concurrency = concurrency.or(fair).unwrap_or(cores).max(1);
+    let mut notes = Vec::new();
+    if let (Some(fair), Some(l)) = (fair, plan.rules.sandbox) {
+        if concurrency > fair {
+            notes.push(format!("-c {concurrency}: {cores} cores give {fair} games at once each bot its {} core(s); beyond that, clocks are shared (a busy opponent slows a bot's clock)", l.cpu));
+        }
+    }
     let isolated = plan.rules.port.is_some() && netns::available();
-    let mut note = None;
     if let (Some(port), false) = (plan.rules.port, isolated) {
         if concurrency > 1 {
-            note = Some(format!("--port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"));
+            notes.push(format!("--port {port}: this machine gives no game a network namespace of its own (that needs Linux and root), so games run one at a time"));
         }
         concurrency = 1;
     }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
     (concurrency, isolated, note)
 }
 
@@ -217,6 +231,7 @@ pub fn play_all(
     for w in workers {
         let _ = w.join();
     }
+    sandbox::release();
     if let Some(e) = error {
         return Err(e);
     }
@@ -269,6 +284,10 @@ pub fn summary<'a>(
         EndKind::Garbage,
         EndKind::JoinedTwice,
         EndKind::WrongSeat,
+        EndKind::Memory,
+        EndKind::Processes,
+        EndKind::Disk,
+        EndKind::Sandbox,
         EndKind::NoResult,
     ];
     report::Summary {

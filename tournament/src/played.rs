@@ -5,6 +5,8 @@
 use nimbot_analysis::record;
 use serde::{Deserialize, Serialize};
 
+use crate::sandbox::Limits;
+
 /// The rules every game of a tournament is played by.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Rules {
@@ -27,6 +29,10 @@ pub struct Rules {
     /// `None`: a free loopback port per game.
     #[serde(default)]
     pub port: Option<u16>,
+    /// Other people's bots run confined with these limits
+    /// ([`crate::sandbox`]); `None`: unconfined (`--no-sandbox`).
+    #[serde(default)]
+    pub sandbox: Option<Limits>,
 }
 
 /// One scheduled game.
@@ -68,6 +74,14 @@ pub enum EndKind {
     /// No valid result (both bots failed to join, or the runner could not start the
     /// game).
     NoResult,
+    /// A confined bot used more memory than its limit.
+    Memory,
+    /// A confined bot tried to run more processes than its limit.
+    Processes,
+    /// A confined bot filled its scratch.
+    Disk,
+    /// A bot could not be confined (the machine refused its sandbox).
+    Sandbox,
 }
 
 impl EndKind {
@@ -85,6 +99,10 @@ impl EndKind {
             EndKind::JoinedTwice => "joined twice",
             EndKind::WrongSeat => "wrong seat",
             EndKind::NoResult => "no result",
+            EndKind::Memory => "memory",
+            EndKind::Processes => "processes",
+            EndKind::Disk => "disk",
+            EndKind::Sandbox => "sandbox",
         }
     }
 }

@@ -36,8 +36,8 @@ const LEGEND: &str =
     "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
      lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
      lost by time, an exit, not joining, a closed connection, garbage, joining twice,\n\
-     asking for the wrong seat or moving out of turn; elo: against the field, with\n\
-     Wilson's 95 % interval)\n\n";
+     asking for the wrong seat, moving out of turn or a broken sandbox limit; elo:\n\
+     against the field, with Wilson's 95 % interval)\n\n";
 
 /// The SPRT's decision in words, with the games it took.
 fn sprt_verdict(t: &Sprt) -> String {
