@@ -22,29 +22,30 @@
 # measured, the counts, the time, and the caught/missed/timeout/unviable lists).
 #
 # Environment: MUTANTS_TIMEOUT (seconds of tests per mutant, default 300),
-# MUTANTS_JOBS (default 1), MUTANTS_PROFILE (default ci), MUTANTS_NICE (default 19).
+# one mutant at a time (--in-place in a copy), MUTANTS_PROFILE (default ci), MUTANTS_NICE (default 19).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 
-# scope | package | files (space-separated, globs as cargo-mutants reads them) | the
-# package's own test targets that judge those files (cargo test arguments).
+# scope | package | files | the package's own test targets that judge those files
+# (cargo test arguments) | more cargo-mutants arguments (`legality` is the part of
+# rules.rs that judges moves: limit, resets, turn, end of game).
 SCOPES=(
-  "rules|nimbot|src/rules.rs|--lib --test rules_examples --test properties --test minimax"
-  "fibonacci|nimbot|src/fibonacci.rs|--lib --test fibonacci"
-  "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe"
-  "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/code.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax"
-  "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs src/distance.rs|--lib --test trap --test probe --test minimax --test table"
-  "supernim|nimbot|src/supernim/rules.rs src/supernim/solver.rs src/supernim/search.rs src/supernim/memo.rs src/supernim/perfect.rs|--lib --test supernim --test supernim_exact --test supernim_greedy"
-  "protocol|nimbot-protocol|protocol/src/grammar.rs protocol/src/lib.rs protocol/src/games.rs|"
-  "referee|nimbot-platform|platform/src/referee.rs|"
-  "game-loop|nimbot-games|games/src/game_loop.rs|"
-  "stats|nimbot-tournament|tournament/src/stats.rs|--lib"
+  "legality|nimbot|src/rules.rs|--test rules_examples --test properties|--re check_count --re check_resets --re check_stones --re check_init_max --re Params::new --re Game::check --re Game::play --re Game::limit --re Game::cap --re Game::position --re Position::new --re Position::check --re Position::after --re Position::limit --re Position::moves --re Moves>::"
+  "rules|nimbot|src/rules.rs|--lib --test rules_examples --test properties --test minimax|"
+  "fibonacci|nimbot|src/fibonacci.rs|--lib --test fibonacci|"
+  "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe|"
+  "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/code.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|"
+  "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs src/distance.rs|--lib --test trap --test probe --test minimax --test table|"
+  "supernim|nimbot|src/supernim/rules.rs src/supernim/solver.rs src/supernim/search.rs src/supernim/memo.rs src/supernim/perfect.rs|--lib --test supernim --test supernim_exact --test supernim_greedy|"
+  "protocol|nimbot-protocol|protocol/src/grammar.rs protocol/src/lib.rs protocol/src/games.rs||"
+  "referee|nimbot-platform|platform/src/referee.rs||"
+  "game-loop|nimbot-games|games/src/game_loop.rs||"
+  "stats|nimbot-tournament|tournament/src/stats.rs|--lib|"
 )
 
 TIMEOUT="${MUTANTS_TIMEOUT:-300}"
-JOBS="${MUTANTS_JOBS:-1}"
 PROFILE="${MUTANTS_PROFILE:-ci}"
 NICE="${MUTANTS_NICE:-19}"
 
@@ -136,14 +137,16 @@ run() {
   shift 2
   local line pkg files tests
   line="$(scope_line "$scope")"
-  IFS='|' read -r _ pkg files tests <<<"$line"
+  IFS='|' read -r _ pkg files tests extra <<<"$line"
   pkg="$(package_of "$(dirname "${files%% *}")")"
   [[ -n "$pkg" ]] || die "cannot read the package of $files"
   install
-  local args=(--package "$pkg" --jobs "$JOBS" --timeout "$TIMEOUT" --profile "$PROFILE"
-    --test-workspace false --copy-target true --baseline skip --no-shuffle)
+  local args=(--package "$pkg" --timeout "$TIMEOUT" --profile "$PROFILE"
+    --test-workspace false --baseline skip --no-shuffle)
   local f
   for f in $files; do args+=(--file "$f"); done
+  # shellcheck disable=SC2206
+  [[ -z "$extra" ]] || args+=($extra)
   local out="target/mutants/$scope" note=full
   # A shard keeps its own output, so that shards can run one after the other.
   local a prev=""
@@ -153,7 +156,7 @@ run() {
     prev="$a"
   done
   case "$mode" in
-    run) [[ "$note" == shard ]] || rm -rf "target/mutants/$scope"* ;;
+    run) [[ "$note" == shard ]] || rm -rf "target/mutants/$scope" "target/mutants/$scope-"* ;;
     resume) args+=(--iterate); note=resumed ;;
     changed)
       local base
@@ -173,12 +176,17 @@ run() {
       ;;
   esac
   mkdir -p "$out"
-  args+=(--output "$out")
+  # The mutants are made in a copy of the sources (one per scope) that stays between runs, with its
+  # own target folder, so that a run (or a resumed one) rebuilds only what changed.
+  local tree="$ROOT/target/mutants/tree-$scope"
+  mkdir -p "$tree"
+  git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -C "$tree" -xf -
+  args+=(--in-place --dir "$tree" --output "$ROOT/$out")
   echo "mutants: $scope: cargo mutants ${args[*]} $* -- $tests" >&2
   local start rc=0
   start=$(date +%s)
   # shellcheck disable=SC2086
-  env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" nice -n "$NICE" cargo mutants "${args[@]}" "$@" -- $tests || rc=$?
+  env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" CARGO_TARGET_DIR="$ROOT/target/mutants/build" nice -n "$NICE" cargo mutants "${args[@]}" "$@" -- $tests || rc=$?
   # 0: all caught; 2: some missed; 3: some timed out; others: the tool failed.
   case "$rc" in 0 | 2 | 3) ;; *) die "cargo mutants failed (exit $rc): see $out/mutants.out/debug.log" ;; esac
   summarize "$scope" "$(($(date +%s) - start))" "$note"
@@ -188,8 +196,8 @@ cmd="${1:-}"
 case "$cmd" in
   list)
     for s in "${SCOPES[@]}"; do
-      IFS='|' read -r name pkg files tests <<<"$s"
-      printf '%-10s %-18s %s\n%10s tests: %s\n' "$name" "$(package_of "$(dirname "${files%% *}")")" "$files" "" "${tests:-all of the package}"
+      IFS='|' read -r name pkg files tests extra <<<"$s"
+      printf '%-10s %-18s %s\n%10s tests: %s\n' "$name" "$(package_of "$(dirname "${files%% *}")")" "$files" "" "${tests:-all of the package}${extra:+ (only $extra)}"
     done
     ;;
   run | resume | changed)
