@@ -57,7 +57,7 @@
 //!
 //! Outside this crate: the line protocol (`nimbot-protocol`), the tournament
 //! platform's wire, clients and referee (`nimbot-platform`), both `no_std`; and the
-//! host's strategy, the `exploit` policy's models and the arena (`nimbot-exploit`,
+//! host's strategy, the `exploit` policy's models and the arena (`nimbot-engine`,
 //! with threads).
 //!
 //! # Errors

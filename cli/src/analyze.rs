@@ -1,5 +1,5 @@
 //! `nimbot analyze GAME-LOG`: replay a platform game log (or a game record of
-//! `--record`, `nimbot_study::record`) with the rules and the solver, and say where
+//! `--record`, `nimbot_analysis::record`) with the rules and the solver, and say where
 //! the game was thrown away.
 //!
 //! For every move: the value of the position before it, the winning moves there,
@@ -8,7 +8,7 @@
 //! how many plies it could still have held out against best play. Then a summary:
 //! the first blunder and the blunders of each seat.
 //!
-//! Three steps: `nimbot_study::analysis` computes (the log against the rules and
+//! Three steps: `nimbot_analysis::analysis` computes (the log against the rules and
 //! the solver) and reports (blunders per seat, the winner, the JSON lines, the
 //! chart); this file reads the file and prints (`Analysis::text`, or the JSON
 //! lines).
@@ -18,8 +18,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use nimbot::TableOrSolverEngine;
-use nimbot_study::analysis::{related_game, Analysis};
-use nimbot_study::chart::Chart;
+use nimbot_analysis::analysis::{related_game, Analysis};
+use nimbot_analysis::chart::Chart;
 
 #[derive(Args, Debug)]
 #[command(

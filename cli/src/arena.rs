@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use nimbot::supernim::{Model, Opponent};
-use nimbot_exploit::supernim;
+use nimbot_engine::supernim;
 
 use crate::json;
 

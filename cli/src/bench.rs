@@ -1,11 +1,11 @@
 //! `nimbot bench`: solve time and decision latency, as JSON lines on stdout. The
-//! benchmarks are the library's (`nimbot_exploit::bench`); this file reads the
+//! benchmarks are the library's (`nimbot_engine::bench`); this file reads the
 //! flags and prints each line as it comes.
 
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_exploit::bench::{self, lines::Size};
+use nimbot_engine::bench::{self, lines::Size};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {

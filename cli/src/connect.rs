@@ -1,11 +1,11 @@
 //! `nimbot connect`: play one game against the platform's TCP server.
 //!
 //! The protocol is `nimbot_platform::tcp_client::Client`, the game's loop
-//! `nimbot_games::client::play_tcp`; this file checks the options, reaches the
+//! `nimbot_match::client::play_tcp`; this file checks the options, reaches the
 //! server (with `--retry`, one that is not up yet is waited for) and says how the
 //! game went. With `--board` the moves come from a board on a serial line
 //! (`crate::board`); with `--record` the game is written down
-//! (`nimbot_games::recorder`, in the format of `nimbot_study::record`).
+//! (`nimbot_match::recorder`, in the format of `nimbot_analysis::record`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,8 +14,8 @@ use std::time::Duration;
 use clap::Args;
 use nimbot::{Engine, Player, Policy};
 use nimbot_bridge::engine::BoardEngine;
-use nimbot_games::client::{play_tcp, reach};
-use nimbot_games::recorder::Recorder;
+use nimbot_match::client::{play_tcp, reach};
+use nimbot_match::recorder::Recorder;
 use nimbot_platform::tcp_client::Client;
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
 

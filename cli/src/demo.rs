@@ -1,11 +1,11 @@
 //! `nimbot demo`: one game between nimbot and an opponent, printed move by move
-//! (`nimbot_games::demo` plays it).
+//! (`nimbot_match::demo` plays it).
 
 use std::process::ExitCode;
 
 use clap::Args;
 use nimbot::Player;
-use nimbot_games::demo;
+use nimbot_match::demo;
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {

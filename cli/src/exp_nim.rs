@@ -1,7 +1,7 @@
 //! `nimbot exp-nim`: play through the stock `exp-nim` text client, reading its output
 //! on stdin and writing moves on stdout (wired with a named pipe). The protocol is
 //! `nimbot_platform::text_client::TextClient`, the game's loop
-//! `nimbot_games::client::play_text`; this file checks the options and says how the
+//! `nimbot_match::client::play_text`; this file checks the options and says how the
 //! game went.
 
 use std::io;
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_games::client::play_text;
+use nimbot_match::client::play_text;
 use nimbot_platform::text_client::TextClient;
 use nimbot_platform::wire::EXIT_USAGE;
 

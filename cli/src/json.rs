@@ -1,10 +1,10 @@
 //! The command line's JSON output: every JSON line a command prints (bench,
 //! arena, analyze, the tournament's files) is a `Serialize` struct written by
-//! [`line()`], `nimbot_study::vocab`'s one writer of JSON lines.
+//! [`line()`], `nimbot_analysis::vocab`'s one writer of JSON lines.
 
 use serde::Serialize;
 
-pub use nimbot_study::vocab::line;
+pub use nimbot_analysis::vocab::line;
 
 /// Print `value` as one line of JSON on stdout.
 pub fn print<T: Serialize>(value: &T) {

@@ -5,8 +5,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_exploit::HostEngine;
-use nimbot_study::explore::answer_line;
+use nimbot_analysis::explore::answer_line;
+use nimbot_engine::HostEngine;
 
 use crate::position::{Ask, PositionArgs};
 

@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use embedded_io_adapters::std::FromStd;
 use nimbot::{Engine, Knowledge, Params, Policy, Position, Win, WinChoice};
-use nimbot_exploit::exploit::HostEngine;
+use nimbot_engine::exploit::HostEngine;
 use nimbot_protocol::{serve, Session};
 
 use analyze::AnalyzeArgs;
@@ -384,6 +384,6 @@ fn query_expanding(pos: &Position, json: bool, play: PolicyArgs) -> ExitCode {
     };
     answer_text(
         "query",
-        nimbot_study::explore::query(&mut engine, pos, policy, json).map_err(|e| e.to_string()),
+        nimbot_analysis::explore::query(&mut engine, pos, policy, json).map_err(|e| e.to_string()),
     )
 }

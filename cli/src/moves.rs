@@ -5,8 +5,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_exploit::exploit::HostEngine;
-use nimbot_study::explore::{answer_batch_line, answer_moves};
+use nimbot_analysis::explore::{answer_batch_line, answer_moves};
+use nimbot_engine::exploit::HostEngine;
 
 use crate::position::{Ask, PositionArgs};
 

@@ -1,17 +1,17 @@
 //! `nimbot arena` for Expanding Nim: nimbot under each lost-position policy against
-//! families of fallible opponents (`nimbot_exploit::arena`), over many starting piles and
+//! families of fallible opponents (`nimbot_engine::arena`), over many starting piles and
 //! both seats. The result is a matrix of lost starts won, policy by family, with the
 //! number of games and a 95 % confidence interval (Wilson); won starts must all be
 //! won, and a won start lost is reported as an error. This file parses the options
 //! and prints; the games and their report are the library's
-//! (`nimbot_exploit::matrix`).
+//! (`nimbot_engine::matrix`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_exploit::arena::ArenaConfig;
-use nimbot_exploit::matrix::{self, Options, Said};
+use nimbot_engine::arena::ArenaConfig;
+use nimbot_engine::matrix::{self, Options, Said};
 
 use crate::json;
 

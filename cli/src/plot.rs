@@ -1,12 +1,12 @@
 //! `analyze --plot FILE.png`: a game's value history on a raster. The chart's
 //! data (where every point, ring and label goes, and its colours) is
-//! `nimbot_study::chart`'s, the one chart of a game, which also writes the SVG of
+//! `nimbot_analysis::chart`'s, the one chart of a game, which also writes the SVG of
 //! `--plot FILE.svg` and the page's; this file draws it on the host's canvas
 //! (`nimbot_picture`), its text in the canvas's small font (the distance axis's
 //! name written across, above the plot).
 
+use nimbot_analysis::chart::{Chart, AXES, BLUNDER, POINT, RING, TRACE};
 use nimbot_picture::{Canvas, LINE};
-use nimbot_study::chart::{Chart, AXES, BLUNDER, POINT, RING, TRACE};
 
 /// The chart on a canvas of its size.
 pub fn png(chart: &Chart) -> Canvas {
@@ -65,7 +65,7 @@ pub fn png(chart: &Chart) -> Canvas {
 mod tests {
     use super::*;
     use nimbot::TableOrSolverEngine;
-    use nimbot_study::analysis::Analysis;
+    use nimbot_analysis::analysis::Analysis;
 
     /// N = 8, R = 0: taking 1 wins; the first player takes 2 and throws it away.
     const LOG: &str = "\

@@ -6,8 +6,8 @@
 
 use clap::Args;
 use nimbot::Position;
-use nimbot_study::notation::{position_after, position_of_numbers as expanding_position};
-use nimbot_study::supernim::explore as supernim;
+use nimbot_analysis::notation::{position_after, position_of_numbers as expanding_position};
+use nimbot_analysis::supernim::explore as supernim;
 
 /// The games `query`, `moves`, `line` and `arena` know.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,7 +83,7 @@ impl PositionArgs {
     /// The answer for Fibonacci Nim and Super-Nim (the library's text or JSON
     /// line, or what is wrong), `None` for Expanding Nim.
     pub fn related(&self, ask: Ask, json: bool) -> Option<Result<String, String>> {
-        use nimbot_study::fibonacci::explore as fibonacci;
+        use nimbot_analysis::fibonacci::explore as fibonacci;
         let numbers = &self.numbers;
         Some(match self.game {
             GameKind::Expanding => return None,

@@ -1,7 +1,7 @@
 //! `nimbot serve`: a referee that speaks the platform's wire protocol for one game.
 //!
 //! The server (sockets, reader threads, clocks, the log) is
-//! `nimbot_games::serve`, the judging `nimbot_platform::referee`; this file checks
+//! `nimbot_match::serve`, the judging `nimbot_platform::referee`; this file checks
 //! the options, opens the files and the listener, and says how the game went.
 
 use std::fs::File;
@@ -12,8 +12,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use nimbot_games::recorder::Recorder;
-use nimbot_games::serve::{referee, GameLog, Log, ServeOptions};
+use nimbot_match::recorder::Recorder;
+use nimbot_match::serve::{referee, GameLog, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 
 #[derive(Args, Debug)]

@@ -272,7 +272,7 @@ fn every_json_answer_speaks_one_vocabulary() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.jsonl");
     let params = Params::new(30, 2, 3).unwrap();
-    let mut rec = nimbot_games::recorder::Recorder::create(&path, "serve", None, None).unwrap();
+    let mut rec = nimbot_match::recorder::Recorder::create(&path, "serve", None, None).unwrap();
     rec.names(["a".into(), "b".into()]);
     let mut game = Game::new(params);
     rec.game(Some(&game), None);

@@ -1,6 +1,6 @@
 //! Pictures on a host: an RGB canvas with a 3x5 bitmap font, written as PNG. What
 //! `nimbot analyze --plot FILE.png` draws a game's chart on (the chart's data is
-//! `nimbot-study`'s), and `nimbot-table plot` a table's map. Everything drawn
+//! `nimbot-analysis`'s), and `nimbot-table plot` a table's map. Everything drawn
 //! outside the canvas is clipped.
 
 use std::io::Write;

@@ -5,7 +5,7 @@
 //! needs some knowledge of the game ([`Policy::needs`]): the value of positions (any
 //! [`Oracle`], the flash table included), distances to the end (the in-memory
 //! solver's [`Distances`](crate::distance::Distances), feature `alloc`) or models
-//! of the opponent (`HostEngine` of the `nimbot-exploit` crate). An engine plays the
+//! of the opponent (`HostEngine` of the `nimbot-engine` crate). An engine plays the
 //! policies its knowledge allows and refuses the others
 //! ([`Engine::plays`](crate::Engine::plays)); none plays one under another's name.
 //!
@@ -13,7 +13,7 @@
 //! ([`Policy::First`], [`Policy::Trap`]), the trap criterion ([`reply_counts`]) and,
 //! with `alloc`, [`longest_move`]; the won side's choice ([`Win`]) and the engine
 //! adapter that plays it ([`WinChoice`], in `win.rs`). The `exploit` policy's
-//! ensemble of models lives in the `nimbot-exploit` crate (it needs threads).
+//! ensemble of models lives in the `nimbot-engine` crate (it needs threads).
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};

@@ -2,7 +2,7 @@
 //! started as process groups of their own, and the ending named from what happened.
 //!
 //! The game runs on the game loop of `nimbot serve`
-//! ([`nimbot_games::game_loop::run_game`]: the sockets, the judging by
+//! ([`nimbot_match::game_loop::run_game`]: the sockets, the judging by
 //! `nimbot_platform::referee`, the pace, every byte on the wire); this module is
 //! its hooks ([`Hooks`] for `Game`). Its event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
@@ -25,13 +25,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
-use nimbot_games::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind, Status};
-use nimbot_games::recorder::Recorder;
-use nimbot_games::serve::ServeOptions;
+use nimbot_analysis::record;
+use nimbot_match::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind, Status};
+use nimbot_match::recorder::Recorder;
+use nimbot_match::serve::ServeOptions;
 use nimbot_platform::json::Object;
 use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
 use nimbot_platform::wire::{Reason, MAX_NAME};
-use nimbot_study::record;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{self, Bot, Seat};

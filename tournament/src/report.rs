@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use nimbot_study::chart::{Chart, PlyInput};
-use nimbot_study::record::Line;
+use nimbot_analysis::chart::{Chart, PlyInput};
+use nimbot_analysis::record::Line;
 use serde::Serialize;
 
 use crate::game::{EndKind, Played};
@@ -182,7 +182,7 @@ fn esc(s: &str) -> String {
 /// holds a won position and -1 when it is lost (from the record's values), a red
 /// dot on each blunder.
 /// A game's value history: the chart of `analyze --plot` and the page
-/// (`nimbot_study::chart`), from the record's plies, drawn at half size.
+/// (`nimbot_analysis::chart`), from the record's plies, drawn at half size.
 fn chart(g: &Played) -> String {
     let plies: Vec<PlyInput> = g
         .record

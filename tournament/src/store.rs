@@ -189,7 +189,7 @@ impl Store {
 
     /// Append a finished game and make it durable before going on.
     pub fn append(&mut self, game: &Played) -> Result<(), String> {
-        let line = nimbot_study::vocab::line(game);
+        let line = nimbot_analysis::vocab::line(game);
         self.results
             .write_all(line.as_bytes())
             .and_then(|()| self.results.sync_data())

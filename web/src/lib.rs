@@ -1,4 +1,4 @@
-//! nimbot in the browser: the core and `nimbot-study` compiled to WebAssembly with
+//! nimbot in the browser: the core and `nimbot-analysis` compiled to WebAssembly with
 //! plain `extern "C"` exports, read by a small hand-written script
 //! (`web/site/app.js`), which draws the answers and wires the page's events.
 //!
@@ -40,11 +40,11 @@ use nimbot::{
     Player, Policy, Position, Solution, SolveBox, SolvingEngine, Table, TableEngine,
     TableOrSolverEngine,
 };
-use nimbot_study::analysis::Analysis;
-use nimbot_study::chart::Chart;
-use nimbot_study::explore::{best_first, line, probe};
-use nimbot_study::notation::{parse_moves, play};
-use nimbot_study::record::{self, Header};
+use nimbot_analysis::analysis::Analysis;
+use nimbot_analysis::chart::Chart;
+use nimbot_analysis::explore::{best_first, line, probe};
+use nimbot_analysis::notation::{parse_moves, play};
+use nimbot_analysis::record::{self, Header};
 
 /// The embedded table's bytes.
 const TABLE: &[u8] = include_bytes!("../../table/default.nimt");
@@ -678,7 +678,7 @@ struct RecordRequest {
     started_unix: f64,
 }
 
-/// The record of a game, as `--record` writes it (`nimbot_study::record`): the
+/// The record of a game, as `--record` writes it (`nimbot_analysis::record`): the
 /// page writes a JSON object at [`nb_input`] (command, stones, resets,
 /// init_max, names, seat, policy, moves, reason, started_unix); the record's
 /// JSON lines are the text answer. Returns their length.
@@ -760,18 +760,18 @@ pub extern "C" fn nb_chart() -> i32 {
 /// The game of Fibonacci Nim of `n` stones (at most [`MAX_STONES`]) after the
 /// takes the page wrote at [`nb_input`] (`3 2 4`): its position and every take
 /// with its value for the mover, as JSON in the text answer
-/// (`nimbot_study::fibonacci::Explored`). Returns the number of takes;
+/// (`nimbot_analysis::fibonacci::Explored`). Returns the number of takes;
 /// [`Refusal::Invalid`] for a refused take, said in the text.
 #[no_mangle]
 pub extern "C" fn nb_fib(n: u32) -> i32 {
     code(fib(n).and_then(|e| {
-        text_answer(&nimbot_study::vocab::line(&e))?;
+        text_answer(&nimbot_analysis::vocab::line(&e))?;
         i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
     }))
 }
 
-fn fib(n: u32) -> Result<nimbot_study::fibonacci::Explored, Refusal> {
-    use nimbot_study::fibonacci::{explore, parse_takes};
+fn fib(n: u32) -> Result<nimbot_analysis::fibonacci::Explored, Refusal> {
+    use nimbot_analysis::fibonacci::{explore, parse_takes};
     if n > MAX_STONES {
         return Err(invalid(&format!("N must be at most {MAX_STONES} here")));
     }
@@ -817,7 +817,7 @@ thread_local! {
 fn sn_game(
     cap: u32,
 ) -> Result<(String, nimbot::supernim::Heaps, Vec<nimbot::supernim::Move>), Refusal> {
-    use nimbot_study::supernim::{parse_heaps, parse_moves};
+    use nimbot_analysis::supernim::{parse_heaps, parse_moves};
     let text = input_text()?;
     let (heaps, moves) = text.split_once('|').unwrap_or((&text, ""));
     let start = parse_heaps(heaps).map_err(|e| invalid(&e))?;
@@ -831,7 +831,7 @@ fn sn_game(
 /// The Super-Nim game the page wrote at [`nb_input`] (`HEAPS|MOVES`, cap `cap`):
 /// its position and every move, with the moves' exact values when `values` is 1
 /// and the solver finishes within [`SN_NODES`], as JSON in the text answer
-/// (`nimbot_study::supernim::Explored`). Returns the number of moves;
+/// (`nimbot_analysis::supernim::Explored`). Returns the number of moves;
 /// [`Refusal::Invalid`] for a refused move, said in the text.
 #[no_mangle]
 pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
@@ -845,10 +845,10 @@ pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
                     s.set_node_bound(SN_NODES);
                     s
                 });
-                nimbot_study::supernim::explore(solver, start, cap, &moves)
+                nimbot_analysis::supernim::explore(solver, start, cap, &moves)
             })
             .map_err(|e| invalid(&e))?;
-        text_answer(&nimbot_study::vocab::line(&e))?;
+        text_answer(&nimbot_analysis::vocab::line(&e))?;
         i32::try_from(e.moves.len()).map_err(|_| Refusal::Engine)
     }))
 }
@@ -892,7 +892,7 @@ pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
             let d = player.decide(game.heaps(), game.plies_left(), game.lead());
             d.mv.ok_or(Refusal::Engine)
         })?;
-        text_answer(&nimbot_study::supernim::move_text(mv))?;
+        text_answer(&nimbot_analysis::supernim::move_text(mv))?;
         Ok(0)
     }))
 }
@@ -1048,7 +1048,7 @@ mod longest_tests {
 #[cfg(test)]
 mod export_tests {
     use super::*;
-    use nimbot_study::notation::move_text;
+    use nimbot_analysis::notation::move_text;
 
     /// The command line's engine: the same table, the solver beside it.
     fn cli_engine() -> TableOrSolverEngine<'static> {
@@ -1268,9 +1268,9 @@ mod export_tests {
         // Fibonacci Nim: the study crate's position, nimbot's take the core's.
         put("3 2");
         let count = nb_fib(20);
-        let want = nimbot_study::fibonacci::explore(20, &[3, 2]).unwrap();
+        let want = nimbot_analysis::fibonacci::explore(20, &[3, 2]).unwrap();
         assert_eq!(count as usize, want.moves.len());
-        assert_eq!(text(), nimbot_study::vocab::line(&want));
+        assert_eq!(text(), nimbot_analysis::vocab::line(&want));
         put("3 2");
         assert_eq!(nb_fib_decide(20), 0);
         let d = nimbot::fibonacci::decide(want.stones, want.limit).unwrap();
@@ -1280,7 +1280,7 @@ mod export_tests {
         assert!(text().starts_with("move 2 (7) is illegal"), "{}", text());
         // Super-Nim: the exact values of a small start, and nimbot's moves never
         // lose value there (each is one of the best).
-        use nimbot_study::supernim::{explore, parse_heaps, parse_moves};
+        use nimbot_analysis::supernim::{explore, parse_heaps, parse_moves};
         let mut solver = nimbot::supernim::Solver::new(SN_NODES, 1 << 16);
         let mut moves = String::new();
         for ply in 0..8 {

@@ -72,9 +72,9 @@ fn named_paths(text: &str) -> Vec<String> {
         let word = word.trim_end_matches(['.', ':']);
         let top = word.split('/').next().unwrap_or("");
         let known_top = [
-            "src", "docs", "tools", "firmware", "web", "cli", "protocol", "platform", "exploit",
-            "games", "bridge", "study", "picture", "progmem", "tiny", "examples", "fuzz", "table",
-            "tests",
+            "src", "docs", "tools", "firmware", "web", "cli", "protocol", "platform", "engine",
+            "match", "bridge", "analysis", "picture", "progmem", "tiny", "examples", "fuzz",
+            "table", "tests",
         ];
         if word.contains('/')
             && known_top.contains(&top)

@@ -19,7 +19,7 @@ use nimbot_platform::wire::MAX_NAME;
 use crate::game_loop::{run_game, text, Answer, Events, Hooks, Join, Kind};
 pub use crate::game_loop::{Log, ServeOptions};
 use crate::recorder::Recorder;
-use nimbot_study::game_log;
+use nimbot_analysis::game_log;
 
 /// Connections kept open at once while waiting for two valid hellos.
 pub const MAX_CONNECTIONS: usize = 16;

@@ -14,7 +14,7 @@
 //! is too large for distances); `blunder` is set when the mover throws a won
 //! position away (the move leaves the opponent a won one) or the server refuses the
 //! move; `clock` is the mover's thinking time for it, if known (the recorder of
-//! `nimbot-games` says whose clock). The values come from an engine after the
+//! `nimbot-match` says whose clock). The values come from an engine after the
 //! game ([`weigh`]).
 
 use nimbot::{Engine, Game, Move, Params, Player, Policy};

@@ -1,7 +1,7 @@
 //! The recorder of `--record FILE` on `connect`, `exp-nim` and `serve`: it
 //! watches a game while it is played (the platform's state messages, or the
 //! games nimbot sees) and writes its record at the end, in the format of
-//! [`nimbot_study::record`]. A ply's `clock` is the mover's thinking time as the
+//! [`nimbot_analysis::record`]. A ply's `clock` is the mover's thinking time as the
 //! server counted it (the state messages' `time_taken`), or as nimbot measured
 //! its own (exp-nim, which shows no clocks; `null` for the opponent there). The
 //! values are computed after the game, so recording costs the players' clocks
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use nimbot::{Game, Move, Player, Policy, TableOrSolverEngine};
-use nimbot_study::record::{self, EndLine, Header, Played};
+use nimbot_analysis::record::{self, EndLine, Header, Played};
 use serde::Deserialize;
 
 /// The parts of a platform state message a record uses (serde ignores the rest).

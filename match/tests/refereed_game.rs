@@ -10,12 +10,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player, Policy, Solution, SolveBox, TableOrSolverEngine, Value};
-use nimbot_games::client::play_tcp;
-use nimbot_games::recorder::Recorder;
-use nimbot_games::serve::{referee, Log, ServeOptions};
+use nimbot_analysis::analysis::Analysis;
+use nimbot_match::client::play_tcp;
+use nimbot_match::recorder::Recorder;
+use nimbot_match::serve::{referee, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 use nimbot_platform::tcp_client::Client;
-use nimbot_study::analysis::Analysis;
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -28,7 +28,7 @@ fn game(stones: u32, resets: u8) {
         Player::Second
     };
     let dir = std::env::temp_dir().join(format!(
-        "nimbot-games-game-{}-{stones}-{resets}",
+        "nimbot-match-game-{}-{stones}-{resets}",
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
