@@ -41,7 +41,7 @@ SCOPES=(
   "supernim|nimbot|src/supernim/rules.rs src/supernim/solver.rs src/supernim/search.rs src/supernim/memo.rs src/supernim/perfect.rs|--lib --test supernim --test supernim_exact --test supernim_greedy|"
   "protocol|nimbot-protocol|protocol/src/grammar.rs protocol/src/lib.rs protocol/src/games.rs||"
   "referee|nimbot-platform|platform/src/referee.rs||"
-  "game-loop|nimbot-games|games/src/game_loop.rs||"
+  "game-loop|nimbot-match|match/src/game_loop.rs||"
   "stats|nimbot-tournament|tournament/src/stats.rs|--lib|"
 )
 
