@@ -42,7 +42,7 @@ SCOPES=(
   "protocol|nimbot-protocol|protocol/src/grammar.rs protocol/src/lib.rs protocol/src/games.rs||"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "game-loop|nimbot-match|match/src/game_loop.rs||"
-  "stats|nimbot-tournament|tournament/src/stats.rs|--lib|"
+  "stats|nimbot-tournament|tournament/src/stats.rs|--lib --test stats|"
 )
 
 TIMEOUT="${MUTANTS_TIMEOUT:-300}"
@@ -175,6 +175,11 @@ run() {
       note=changed
       ;;
   esac
+  # The scope's test targets, for the build as well as the tests (a trailing `--`
+  # would only reach `cargo test`, and the build would make every test binary).
+  local t
+  # shellcheck disable=SC2086
+  set -- "$@" $(for t in ${tests//--test /--test=}; do echo "--cargo-arg=$t"; done)
   mkdir -p "$out"
   # The mutants are made in a copy of the sources (one per scope) that stays between runs, with its
   # own target folder, so that a run (or a resumed one) rebuilds only what changed.
@@ -182,11 +187,11 @@ run() {
   mkdir -p "$tree"
   git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -C "$tree" -xf -
   args+=(--in-place --dir "$tree" --output "$ROOT/$out")
-  echo "mutants: $scope: cargo mutants ${args[*]} $* -- $tests" >&2
+  echo "mutants: $scope: cargo mutants ${args[*]} $*" >&2
   local start rc=0
   start=$(date +%s)
   # shellcheck disable=SC2086
-  env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" CARGO_TARGET_DIR="$ROOT/target/mutants/build" nice -n "$NICE" cargo mutants "${args[@]}" "$@" -- $tests || rc=$?
+  env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" CARGO_TARGET_DIR="$ROOT/target/mutants/build" nice -n "$NICE" cargo mutants "${args[@]}" "$@" || rc=$?
   # 0: all caught; 2: some missed; 3: some timed out; others: the tool failed.
   case "$rc" in 0 | 2 | 3) ;; *) die "cargo mutants failed (exit $rc): see $out/mutants.out/debug.log" ;; esac
   summarize "$scope" "$(($(date +%s) - start))" "$note"
