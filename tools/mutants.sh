@@ -103,8 +103,9 @@ if note != "full" and os.path.exists(old_path):
         if m:
             found[m.group(1)][key(m.group(2))] = m.group(2)
 for out in sorted(glob.glob(f"target/mutants/{scope}*/mutants.out")):
-    for o in outcomes:
-        path = os.path.join(out, f"{o}.txt")
+    # A resumed run (--iterate) lists what earlier runs caught in previously_caught.txt.
+    for o, name in [("caught", "previously_caught")] + [(o, o) for o in outcomes]:
+        path = os.path.join(out, f"{name}.txt")
         if not os.path.exists(path):
             continue
         for line in open(path):
