@@ -322,6 +322,11 @@ fn elo_bounds_solve_the_wilson_equation() {
             assert_eq!(e.elo, want.map(|x| x + 0.0));
         }
     }
+    // An even score is 0.0, not -0.0 (the JSON would print the sign).
+    for games in [2u32, 10, 1000] {
+        let even = elo(games / 2, games).elo.unwrap();
+        assert!(even == 0.0 && even.is_sign_positive(), "{even}");
+    }
     let none = elo(0, 0);
     assert_eq!((none.elo, none.low, none.high), (None, None, None));
 }
