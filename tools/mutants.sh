@@ -16,6 +16,7 @@
 #   tools/mutants.sh survivors            every missed mutant of the last results,
 #                                         file:line: what was changed
 #   tools/mutants.sh all                  every scope, one after the other (hours)
+#   tools/mutants.sh summary SCOPE        rewrite docs/mutants/SCOPE.txt from the outputs
 #
 # Each run writes target/mutants/SCOPE[-shard-K-of-N]/mutants.out (cargo-mutants' full
 # output, logs included) and the summary docs/mutants/SCOPE.txt (committed: the commit
@@ -85,33 +86,41 @@ install() {
 
 # The summary of the outputs under target/mutants/SCOPE* into docs/mutants/SCOPE.txt.
 summarize() {
-  local scope="$1" seconds="$2" note="$3"
+  local scope="$1" seconds="$2" note="$3" commit="$4"
   mkdir -p docs/mutants
-  python3 - "$scope" "$seconds" "$note" "$(git rev-parse --short=12 HEAD)" <<'EOF'
+  python3 - "$scope" "$seconds" "$note" "$commit" <<'EOF'
 import glob, os, re, sys
 scope, seconds, note, commit = sys.argv[1:5]
 outcomes = ("caught", "missed", "timeout", "unviable")
 found = {o: {} for o in outcomes}
 old_path = f"docs/mutants/{scope}.txt"
 # A partial run (changed lines, a shard, a resumed run) updates the old summary:
-# each mutant keyed by its file and description, without the line and column.
+# each mutant keyed by its whole line (file, line, column and change). After a
+# `changed` run, lines of the old summary in changed files keep their old numbers.
 def key(line):
-    return re.sub(r"^([^:]+):\d+:\d+: ", r"\1: ", line)
+    return line
 if note != "full" and os.path.exists(old_path):
     for line in open(old_path):
         m = re.match(r"^(caught|missed|timeout|unviable) (.*)$", line.rstrip("\n"))
         if m:
             found[m.group(1)][key(m.group(2))] = m.group(2)
 for out in sorted(glob.glob(f"target/mutants/{scope}*/mutants.out")):
-    # A resumed run (--iterate) lists what earlier runs caught in previously_caught.txt.
-    for o, name in [("caught", "previously_caught")] + [(o, o) for o in outcomes]:
-        path = os.path.join(out, f"{name}.txt")
+    # A resumed run (--iterate) lists what earlier runs caught, and the unviable
+    # mutants they found, in previously_caught.txt: those keep their outcome from the
+    # old summary or the previous output (mutants.out.old) when it is known.
+    sources = [(o, os.path.join(out + ".old", f"{o}.txt")) for o in outcomes]
+    sources += [(o, os.path.join(out, f"{o}.txt")) for o in outcomes]
+    sources += [("caught", os.path.join(out, "previously_caught.txt"))]
+    for o, path in sources:
         if not os.path.exists(path):
             continue
         for line in open(path):
             line = line.strip()
             if not line:
                 continue
+            if path.endswith("previously_caught.txt"):
+                if any(key(line) in found[other] for other in outcomes):
+                    continue
             for other in outcomes:
                 found[other].pop(key(line), None)
             found[o][key(line)] = line
@@ -161,7 +170,7 @@ run() {
     resume) args+=(--iterate); note=resumed ;;
     changed)
       local base
-      base="$(sed -n 's/^commit //p' "docs/mutants/$scope.txt" 2>/dev/null || true)"
+      base="$(sed -n 's/^commit \([0-9a-f]*\).*/\1/p' "docs/mutants/$scope.txt" 2>/dev/null || true)"
       [[ -n "$base" ]] || die "no docs/mutants/$scope.txt to compare with: run the scope first"
       mkdir -p target/mutants
       # shellcheck disable=SC2086
@@ -189,13 +198,14 @@ run() {
   git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -C "$tree" -xf -
   args+=(--in-place --dir "$tree" --output "$ROOT/$out")
   echo "mutants: $scope: cargo mutants ${args[*]} $*" >&2
-  local start rc=0
+  local start rc=0 commit
   start=$(date +%s)
+  commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD || echo +changes)"
   # shellcheck disable=SC2086
   env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" CARGO_TARGET_DIR="$ROOT/target/mutants/build" nice -n "$NICE" cargo mutants "${args[@]}" "$@" || rc=$?
   # 0: all caught; 2: some missed; 3: some timed out; others: the tool failed.
   case "$rc" in 0 | 2 | 3) ;; *) die "cargo mutants failed (exit $rc): see $out/mutants.out/debug.log" ;; esac
-  summarize "$scope" "$(($(date +%s) - start))" "$note"
+  summarize "$scope" "$(($(date +%s) - start))" "$note" "$commit"
 }
 
 cmd="${1:-}"
@@ -213,6 +223,13 @@ case "$cmd" in
     ;;
   all)
     for s in "${SCOPES[@]}"; do run run "${s%%|*}"; done
+    ;;
+  summary)
+    # Rewrite docs/mutants/SCOPE.txt from the outputs in target/mutants (no run).
+    [[ $# -ge 2 ]] || die "usage: tools/mutants.sh summary SCOPE"
+    old="docs/mutants/$2.txt"
+    summarize "$2" "$(sed -n 's/^seconds //p' "$old" 2>/dev/null || echo 0)" full \
+      "$(sed -n 's/^commit //p' "$old" 2>/dev/null || git rev-parse --short=12 HEAD)"
     ;;
   survivors)
     cat docs/mutants/*.txt 2>/dev/null | sed -n 's/^missed //p'
