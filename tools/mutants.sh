@@ -35,7 +35,7 @@ cd "$ROOT"
 SCOPES=(
   "legality|nimbot|src/rules.rs|--test rules_examples --test properties|--re check_count --re check_resets --re check_stones --re check_init_max --re Params::new --re Game::check --re Game::play --re Game::limit --re Game::cap --re Game::position --re Position::new --re Position::check --re Position::after --re Position::limit --re Position::moves --re Moves>::"
   "rules|nimbot|src/rules.rs|--lib --test rules_examples --test properties --test minimax|"
-  "fibonacci|nimbot|src/fibonacci.rs|--lib --test fibonacci|"
+  "fibonacci|nimbot|src/fibonacci.rs|--test fibonacci|"
   "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe|"
   "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/code.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|"
   "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs src/distance.rs|--lib --test trap --test probe --test minimax --test table|"
