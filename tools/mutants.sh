@@ -43,7 +43,7 @@ SCOPES=(
   "protocol|nimbot-protocol|protocol/src/grammar.rs protocol/src/lib.rs protocol/src/games.rs||"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "game-loop|nimbot-match|match/src/game_loop.rs||"
-  "stats|nimbot-tournament|tournament/src/stats.rs|--lib --test stats|"
+  "stats|nimbot-tournament|tournament/src/stats.rs|--test stats|"
 )
 
 TIMEOUT="${MUTANTS_TIMEOUT:-300}"
