@@ -178,12 +178,13 @@ fn bounds_are_typed_errors_and_moves_past_them_are_not_generated() {
     assert!(heaps(&[1; 12]).moves().contains(&sn::Move::Grow(1)));
     assert_eq!(
         heaps(&[1, 2, 3]).with_limit(2),
-        Err(sn::Error::TooManyHeaps)
+        Err(sn::Error::BadHeapLimit)
     );
     assert_eq!(
         heaps(&[1]).with_limit(MAX_HEAPS + 1),
-        Err(sn::Error::TooManyHeaps)
+        Err(sn::Error::BadHeapLimit)
     );
+    assert_eq!(heaps(&[1]).with_limit(0), Err(sn::Error::BadHeapLimit));
     // Without a limit of its own, a position holds MAX_HEAPS heaps.
     let twelve_eights = heaps(&[8; 12]);
     assert_eq!(twelve_eights.limit(), MAX_HEAPS);

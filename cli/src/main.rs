@@ -264,7 +264,7 @@ enum Command {
 
 fn main() -> ExitCode {
     quit_quietly_on_broken_pipe();
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| hint_flag_order(e).exit());
     match cli.command.unwrap_or(Command::Serial(cli.play)) {
         Command::Serial(play) => run_serial(play),
         Command::Query {
@@ -285,6 +285,25 @@ fn main() -> ExitCode {
         Command::Web(args) => web::run(&args),
         Command::Protocol(args) => protocol::run(&args),
     }
+}
+
+/// `nimbot --policy first query ...`: the flags of the bare `nimbot` (the line
+/// protocol) given before a command, which has flags of its own. Clap says only
+/// that the two conflict; the tip says where the flag goes.
+fn hint_flag_order(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() == ErrorKind::ArgumentConflict {
+        if let Some(ContextValue::String(cmd)) = e.get(ContextKind::InvalidSubcommand) {
+            let tip = format!(
+                "a command's flags go after its name, `nimbot {cmd} --FLAG ...` (`nimbot {cmd} --help` lists those it takes)"
+            );
+            e.insert(
+                ContextKind::Suggested,
+                ContextValue::StyledStrs(vec![tip.into()]),
+            );
+        }
+    }
+    e
 }
 
 /// `nimbot arena | head` closes stdout early. Rust ignores SIGPIPE, so the next

@@ -18,7 +18,7 @@ use nimbot_platform::referee::CurrentMax;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max largest --welcome-extras --log game.log"
+    after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max limit --welcome-extras --log game.log"
 )]
 pub struct ServeArgs {
     /// N: stones at the start.
@@ -38,11 +38,8 @@ pub struct ServeArgs {
     /// Thinking time per player for the whole game, in seconds.
     #[arg(short = 't', long = "time", default_value_t = f64::from(nimbot_platform::wire::DEFAULT_CLOCK))]
     time: f64,
-    /// What `current_max` reports: `limit` (the original server: the next move's
-    /// limit, M after a reset) or `largest` (a common copy: the largest take so far,
-    /// M - 1 after a reset, i.e. the limit minus one).
-    #[arg(long, value_enum, default_value_t = Meaning::Limit)]
-    current_max: Meaning,
+    #[command(flatten)]
+    current_max: CurrentMaxArg,
     /// Add "init_max" and "game_time" to the welcome, as some copies do.
     #[arg(long)]
     welcome_extras: bool,
@@ -67,8 +64,19 @@ pub struct ServeArgs {
     record: Option<PathBuf>,
 }
 
+/// `--current-max`, one option in `serve` and `tournament`.
+#[derive(Args, Debug)]
+pub struct CurrentMaxArg {
+    /// What `current_max` reports: `largest` (the course's server since its "reset
+    /// fix" of 2018-09-20: the largest take so far, M - 1 after a reset, i.e. the
+    /// limit minus one; its later bots take up to current_max + 1) or `limit` (the
+    /// server before that commit: the next move's limit, M after a reset).
+    #[arg(long, value_enum, value_name = "MEANING", default_value_t = Meaning::Largest)]
+    pub current_max: Meaning,
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Meaning {
+pub enum Meaning {
     Limit,
     Largest,
 }
@@ -122,7 +130,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     let _ = io::stdout().flush();
     log.line(&format!(
         "listening on {local}: N = {}, R = {}, M = {}, {} s each, current_max = {:?}",
-        args.stones, args.resets, args.init_max, args.time, args.current_max
+        args.stones, args.resets, args.init_max, args.time, args.current_max.current_max
     ));
     let mut game_log = match &args.game_log {
         Some(path) => match File::create(path) {
@@ -147,7 +155,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     let options = ServeOptions {
         params,
         time: args.time,
-        current_max: args.current_max.into(),
+        current_max: args.current_max.current_max.into(),
         welcome_extras: args.welcome_extras,
         join_timeout: (args.join_timeout > 0.0).then(|| Duration::from_secs_f64(args.join_timeout)),
         pace: Duration::from_millis(args.pace),

@@ -80,9 +80,8 @@ pub struct TournamentArgs {
     /// Seconds a bot has to join before it loses the game ("never joined").
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     join_timeout: f64,
-    /// `current_max` as the other copy of the server reports it (largest take so far).
-    #[arg(long)]
-    current_max_largest: bool,
+    #[command(flatten)]
+    current_max: crate::serve::CurrentMaxArg,
     /// Add init_max and game_time to the welcome, as some copies of the server do.
     #[arg(long)]
     welcome_extras: bool,
@@ -100,9 +99,11 @@ pub struct TournamentArgs {
     /// seat; exit 0 if every bot can start, join and move, else 2 with its stderr.
     #[arg(long, conflicts_with_all = ["resume", "no_check"])]
     check: bool,
-    /// Start without the pre-flight (which otherwise runs before every tournament).
-    #[arg(long)]
-    no_check: bool,
+    /// Start without the pre-flight (which otherwise runs before every tournament
+    /// and resume); `--no-check=NAME,...` skips only these bots' check games (a bot
+    /// known to crash mid-game, say). Kept in tournament.json for --resume.
+    #[arg(long, value_name = "NAME", num_args = 0..=1, require_equals = true, value_delimiter = ',')]
+    no_check: Option<Vec<String>>,
     /// Games at once, each with its own referee [default: the machine's cores].
     #[arg(long, short = 'c', value_name = "K")]
     concurrency: Option<usize>,
@@ -154,13 +155,14 @@ fn plan(args: &TournamentArgs) -> Result<Plan, String> {
             init_max: args.init_max,
             time: args.time,
             join_timeout: args.join_timeout,
-            largest: args.current_max_largest,
+            largest: args.current_max.current_max == crate::serve::Meaning::Largest,
             welcome_extras: args.welcome_extras,
             pace_ms: args.pace,
             port: args.port,
         },
         sprt: args.sprt.clone(),
         event: args.event.clone(),
+        no_check: args.no_check.clone(),
     })
 }
 
@@ -184,7 +186,10 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
             Ok(p) => p,
             Err(e) => return usage(&e),
         };
-        if args.check || !args.no_check {
+        if let Err(e) = Store::available(&args.out) {
+            return usage(&e);
+        }
+        if args.check || plan.unchecked.len() < plan.bots.len() {
             let (concurrency, isolated) = seating(args, &plan);
             if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
                 return status;
@@ -199,7 +204,7 @@ pub fn run(args: &TournamentArgs) -> ExitCode {
         }
     };
     let (concurrency, isolated) = seating(args, &plan);
-    if args.resume && !args.no_check && done.len() < plan.schedule.len() {
+    if args.resume && args.no_check.is_none() && done.len() < plan.schedule.len() {
         if let Err(status) = preflight(&plan, concurrency, isolated, args.quiet) {
             return status;
         }
@@ -297,10 +302,17 @@ fn seating(args: &TournamentArgs, plan: &Plan) -> (usize, bool) {
 /// The pre-flight ([`check::preflight`]): a bot that cannot start, join or move
 /// is reported with its stderr, and the status is 2.
 fn preflight(plan: &Plan, concurrency: usize, isolated: bool, quiet: bool) -> Result<(), ExitCode> {
+    let bots = check::checked(plan).len();
+    if bots == 0 {
+        return Ok(());
+    }
     if !quiet {
+        let skipped = match plan.unchecked.len() {
+            0 => String::new(),
+            n => format!(" ({n} skipped by --no-check)"),
+        };
         eprintln!(
-            "nimbot tournament: checking {} bots: one short game against nimbot in each seat (--no-check skips this)",
-            plan.bots.len()
+            "nimbot tournament: checking {bots} bots{skipped}: one short game against nimbot in each seat (--no-check skips this)"
         );
     }
     match check::preflight(plan, concurrency, isolated, quiet) {

@@ -67,6 +67,21 @@ fn malformed_query_arguments_exit_2_with_a_message() {
 }
 
 #[test]
+fn a_flag_before_the_command_says_where_it_goes() {
+    let o = nimbot(&["--policy", "first", "query", "8", "3", "0", "0", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("tip: a command's flags go after its name, `nimbot query --FLAG ...`"),
+        "{err}"
+    );
+    // After the command's name the same flag is the command's own.
+    let o = nimbot(&["query", "--policy", "first", "8", "3", "0", "0", "0"], "");
+    assert_eq!(succeeded(&o), "win 1 0 3\n");
+}
+
+#[test]
 fn stdin_speaks_the_line_protocol() {
     for args in [&[][..], &["serial"]] {
         let o = nimbot(args, "version\nnew 3 0 3 first\ngo\nbogus\n");

@@ -202,12 +202,70 @@ fn no_players_means_exit_3_after_the_join_timeout() {
 }
 
 #[test]
-fn largest_meaning_and_welcome_extras_are_understood_by_connect() {
+fn current_max_is_the_largest_take_by_default_and_the_limit_on_request() {
+    // N = 10, M = 3: the first seat takes 2, then (after the second seat's 1) takes
+    // 3 with a reset. The course's latest server reports the largest take so far
+    // (M - 1 after a reset); `--current-max limit` the next move's limit (M after
+    // a reset), as before its "reset fix".
+    for (flags, want) in [
+        (&[][..], [2, 2, 2]),
+        (&["--current-max", "largest"][..], [2, 2, 2]),
+        (&["--current-max", "limit"][..], [3, 3, 3]),
+    ] {
+        let mut args = vec!["10", "1"];
+        args.extend(flags);
+        let referee = Referee::start(&args);
+        let mut a = raw(&referee.addr, "a", 0);
+        let mut b = raw(&referee.addr, "b", 1);
+        let mut states = Vec::new();
+        let mut play = |s: &mut TcpStream, o: &mut TcpStream, mv: &str, wanted: usize| {
+            s.write_all(mv.as_bytes()).unwrap();
+            let mut got = String::new();
+            while got.matches("current_max").count() < wanted {
+                got.push_str(&read_some(o));
+            }
+            states.push(got);
+        };
+        // The welcome first (read until the first state comes, on the other end).
+        let _ = (read_some(&mut a), read_some(&mut b));
+        play(
+            &mut a,
+            &mut b,
+            r#"{"order": 0, "num_stones": 2, "reset": false}"#,
+            1,
+        );
+        play(
+            &mut b,
+            &mut a,
+            r#"{"order": 1, "num_stones": 1, "reset": false}"#,
+            2,
+        );
+        play(
+            &mut a,
+            &mut b,
+            r#"{"order": 0, "num_stones": 3, "reset": true}"#,
+            2,
+        );
+        let sent: Vec<u32> = states
+            .iter()
+            .map(|s| {
+                let last = s.rsplit("\"current_max\": ").next().unwrap();
+                last.split(',').next().unwrap().parse().unwrap()
+            })
+            .collect();
+        assert_eq!(sent, want, "{flags:?}: {states:?}");
+        drop((a, b));
+        let _ = referee.end(15.0);
+    }
+}
+
+#[test]
+fn limit_meaning_and_welcome_extras_are_understood_by_connect() {
     let referee = Referee::start(&[
         "50",
         "3",
         "--current-max",
-        "largest",
+        "limit",
         "--welcome-extras",
         "-m",
         "2",

@@ -101,7 +101,9 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     // (bot, ending kind, what else must hold)
     let zoo = [
         ("crash", "exited"),
+        ("crash1", "exited"),
         ("segv", "exited"),
+        ("kill9", "exited"),
         ("hang", "time"),
         ("slow", "time"),
         ("nojoin", "never_joined"),
@@ -123,7 +125,7 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
     // The zoo fails the pre-flight by design.
     let flags = "--no-check --gauntlet --stones 30 -t 1.5 --join-timeout 10 -c 4";
     let o = tournament_in(&dir_s, &bots, flags);
-    let games = played(&o, &dir, 24);
+    let games = played(&o, &dir, 28);
     let mut table = String::new();
     for g in &games {
         let names = [
@@ -160,6 +162,18 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
                 assert!(text.contains("Extra data"), "{ctx}");
             }
             "segv" => assert_eq!(end["signal"], 11, "{ctx}"),
+            "kill9" => {
+                assert_eq!(end["signal"], 9, "{ctx}");
+                assert!(text.contains("killed by signal 9 (SIGKILL)"), "{ctx}");
+            }
+            "crash1" if bad == 1 => {
+                // It never moved, but its turn came: its start is the position
+                // nimbot's first move left it.
+                let first = &g["record"].as_array().unwrap()[1];
+                assert_eq!(first["kind"], "ply", "{ctx}");
+                let won = !(first["value"] == "win" && first["blunder"] == false);
+                assert_eq!(g["starts"][1], won, "{ctx}");
+            }
             "ghost" => {
                 assert_eq!(end["status"], 127, "{ctx}");
                 assert!(text.contains("not found"), "the shell's complaint: {ctx}");
@@ -186,6 +200,16 @@ fn every_bot_of_the_zoo_gets_its_ending_in_both_seats() {
         }
         if end["kind"] == "exited" {
             assert!(end["detected_in"].as_f64().unwrap() < 1.0, "{ctx}");
+        }
+        // The record ends with the runner's ending (not the reason line the bots
+        // were sent), and "plies" counts its plies, a refused one too.
+        let record = g["record"].as_array().unwrap();
+        if let Some(last) = record.last() {
+            assert_eq!(last["kind"], "end", "{ctx}");
+            let reason = last["reason"].as_str().unwrap();
+            assert!(reason.contains(text), "{reason}: {ctx}");
+            let plies = record.iter().filter(|l| l["kind"] == "ply").count();
+            assert_eq!(g["plies"], plies, "{ctx}");
         }
         // The crash's own words are kept with the game.
         if names[bad] == "crash" {
@@ -373,12 +397,23 @@ fn recount(dir: &Path, summary: &Value, text: &str) {
             l.seat_games[seat] += 1;
             l.points += u64::from(won);
             l.wins[seat] += u64::from(won);
-            match plies.iter().find(|p| p["seat"] == seat) {
-                Some(p) if p["value"] == "win" => {
+            // The first position the seat had to move in: its first ply's, or
+            // (it never moved, its turn came) what the other seat's first move
+            // left it.
+            let start = match plies.iter().find(|p| p["seat"] == seat) {
+                Some(p) => Some(p["value"] == "win"),
+                None => plies.first().and_then(|p| {
+                    let took = p["take"].as_u64().unwrap();
+                    (p["refused"] == false && took < g["stones"].as_u64().unwrap())
+                        .then(|| !(p["value"] == "win" && p["blunder"] == false))
+                }),
+            };
+            match start {
+                Some(true) => {
                     l.won_starts[0] += 1;
                     l.won_starts[1] += u64::from(won);
                 }
-                Some(_) => {
+                Some(false) => {
                     l.lost_starts[0] += 1;
                     l.lost_starts[1] += u64::from(won);
                 }
@@ -519,6 +554,127 @@ fn course_style_bots_on_port_9000_with_pacing_end_every_game_in_play() {
     let again = tournament(&["--resume", "--out", &dir_s]);
     assert_eq!(again.status.code(), Some(0), "{}", show(&again));
     recount(&dir, &summary, &String::from_utf8_lossy(&again.stdout));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bot_of_the_latest_server_plays_legally_by_default_and_is_told_why_under_limit() {
+    // student_max takes current_max + 1, as the bots written for the course's
+    // latest server do: by default every game ends in play; under the older
+    // meaning it takes one too many, and the pre-flight and the ending say that the
+    // other meaning would have allowed it.
+    let max = course(
+        "max",
+        "student_max.py",
+        "{first:--first}{second:--second} {host} {port} {name}",
+    );
+    let (dir, dir_s) = scratch("largest");
+    let o = tournament_in(&dir_s, &["nimbot", &max], "--pace 30 -t 20 --stones 20,31");
+    for g in played(&o, &dir, 4) {
+        assert_eq!(g["ending"]["kind"], "won", "{g}");
+    }
+    let (dir, dir_s) = scratch("limit");
+    let o = tournament_in(
+        &dir_s,
+        &["nimbot", &max],
+        "--pace 30 -t 20 --stones 20,31 --current-max limit",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("max lost in the second seat by a move the other current_max would allow: max made an illegal move at ply 2: took 4 with limit 3"),
+        "{err}"
+    );
+    for g in played(&o, &dir, 4) {
+        let e = &g["ending"];
+        assert_eq!(e["kind"], "illegal_move", "{g}");
+        // The refused move is the record's last ply, and counted.
+        let record = g["record"].as_array().unwrap();
+        let plies: Vec<&Value> = record.iter().filter(|l| l["kind"] == "ply").collect();
+        assert_eq!(plies.last().unwrap()["refused"], true, "{g}");
+        assert_eq!(g["plies"], plies.len(), "{g}");
+        assert_eq!(e["ply"], plies.len(), "{g}");
+        assert_eq!(e["other_meaning"], true, "{g}");
+        assert!(
+            e["text"]
+                .as_str()
+                .unwrap()
+                .contains("(current_max + 1: legal had current_max been the largest take so far"),
+            "{g}"
+        );
+    }
+    // The meaning is the plan's: a resume keeps it.
+    let plan: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(plan["rules"]["largest"], false, "{plan}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_check_per_bot_is_kept_for_resume_and_a_taken_out_is_refused_before_the_pre_flight() {
+    let (dir, d) = scratch("nocheck");
+    let crash = format!(
+        "crash=python3 {} crash {{host}} {{port}} {{order}} {{name}}",
+        zoo()
+    );
+    // A bot that plays, then crashes, fails its check game...
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30,31");
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("crash FAILED"), "{err}");
+    assert!(
+        err.contains("admit them unchecked with --no-check=crash"),
+        "{err}"
+    );
+    // ...a name --no-check does not know is refused...
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30,31 --no-check=crsh");
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--no-check=crsh: no bot is named crsh"),
+        "{}",
+        show(&o)
+    );
+    // ...and --no-check=crash admits it alone: nimbot is still checked.
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30,31 --no-check=crash");
+    let games = played(&o, &dir, 4);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("checking 1 bots (1 skipped by --no-check)") && err.contains("nimbot: ok"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("crash: ok") && !err.contains("crash FAILED"),
+        "{err}"
+    );
+    assert!(games.iter().any(|g| g["ending"]["kind"] == "exited"));
+    // A tournament already in --out is named at once, before any check game.
+    let o = tournament_in(&d, &["nimbot", &crash], "--stones 30");
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("already holds a tournament"), "{err}");
+    assert!(!err.contains("checking"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A run with --no-check for every bot resumes without the pre-flight (which the
+    // bot that cannot start would fail).
+    let (dir, d) = scratch("nocheck-resume");
+    let o = tournament_in(
+        &d,
+        &["nimbot", "gone=no-such-bot {addr}"],
+        "--no-check --stones 5,6",
+    );
+    played(&o, &dir, 4);
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("results.jsonl"), kept).unwrap();
+    let o = tournament(&["--resume", "--out", &d]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("checking"),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(results(&dir).len(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

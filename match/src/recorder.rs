@@ -165,7 +165,14 @@ impl Recorder {
     /// Write the record: values and distances from the table (or the solver), then
     /// the lines. `winner` and `reason` say how the game ended (the server's reason
     /// line, when a state message carried one, takes the place of `reason`).
-    pub fn finish(mut self, winner: Option<Player>, reason: &str) -> Result<(), String> {
+    pub fn finish(self, winner: Option<Player>, reason: &str) -> Result<(), String> {
+        let reason = self.reason.clone().unwrap_or_else(|| reason.to_owned());
+        self.finish_as(winner, &reason)
+    }
+
+    /// [`Recorder::finish`] with `reason` as the end line's reason, whatever the
+    /// server said (a referee that knows more, such as the tournament's).
+    pub fn finish_as(mut self, winner: Option<Player>, reason: &str) -> Result<(), String> {
         let Some(last) = self.last else {
             return Err(format!("{}: no game to record", self.path.display()));
         };
@@ -185,7 +192,7 @@ impl Recorder {
         let plies = ENGINE.with_borrow_mut(|engine| record::weigh(engine, params, &self.plies));
         let end = EndLine {
             winner: winner.map(|w| w.index() as u8),
-            reason: self.reason.clone().unwrap_or_else(|| reason.to_owned()),
+            reason: reason.to_owned(),
         };
         self.file
             .write_all(record::write(&header, &plies, &end).as_bytes())

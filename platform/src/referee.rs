@@ -31,13 +31,18 @@ pub const MAX_WELCOME: usize = 128;
 /// One state message.
 pub type StateMessage = Vec<u8, MAX_STATE>;
 
-/// What `current_max` reports in state messages: copies of the platform differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What `current_max` reports in state messages: the course's server changed its
+/// meaning in its commit "reset fix" (2018-09-20).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CurrentMax {
-    /// The original server: the limit of the next move (M after a reset).
+    /// The course's server before that commit: the limit of the next move (M after
+    /// a reset).
     Limit,
-    /// A widely used copy: the largest take so far, or M - 1 after a reset (the
-    /// limit minus one). That copy also sends `init_max` in the welcome.
+    /// The course's server since that commit (its latest, which the student bots
+    /// of later years target, computing their limit as `current_max + 1`): the
+    /// largest take so far, or M - 1 after a reset (the limit minus one). The
+    /// default.
+    #[default]
     Largest,
 }
 

@@ -132,15 +132,15 @@ Bad input gets one \"error ...\" line and changes nothing."
 /// The reply to `help` in a build with the related games: the commands in one
 /// line. Checked against [`grammar::COMMANDS`] by a test, as the two below.
 #[doc(hidden)]
-pub const HELP_GAMES: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp M;\
+pub const HELP_GAMES: &str = "help new N R M|fibonacci N|supernim H,.. first|second;go;opp K F;\
     query|moves S C A B F;state;end;policy;version;limits";
 /// The reply to `help` in a build of Expanding Nim only.
 #[doc(hidden)]
-pub const HELP_EXPANDING: &str = "help new N R M first|second;go;opp M;query|moves S C A B F;\
+pub const HELP_EXPANDING: &str = "help new N R M first|second;go;opp K F;query|moves S C A B F;\
     state;end;policy;version;limits";
 /// The reply to `help` on the AVR (the Arduino Uno), which has no `moves`.
 #[doc(hidden)]
-pub const HELP_AVR: &str = "help new N R M first|second;go;opp M;query S C A B F;state;\
+pub const HELP_AVR: &str = "help new N R M first|second;go;opp K F;query S C A B F;state;\
     end;policy;version;limits";
 
 /// The reply to `help` in this build.

@@ -115,7 +115,10 @@ fn a_super_nim_game_step_by_step() {
             ("state", "state supernim heaps 2,2 score 2 0 turn won"),
             // The heap limit: three heaps at most, so the 8 cannot be split.
             ("new supernim 1,8 second heaps 2 cap 1", "ok"),
-            ("opp split 8", "error too many heaps (see limits)"),
+            (
+                "opp split 8",
+                "error too many heaps (12 on a board, 1024 on a host, or heaps K)",
+            ),
             ("opp grow 1", "over draw"),
         ],
     );
@@ -150,11 +153,11 @@ fn bad_starts_are_refused_and_change_nothing() {
             ("new supernim 10000 first", "error a heap above 9999 sticks"),
             (
                 "new supernim 1,2,3,4,5,6,7,8,9,10,1,2,3 first heaps 12",
-                "error too many heaps (see limits)",
+                "error heaps K must hold the start, at most 12 on a board, 1024 on a host",
             ),
             (
                 "new supernim 3,4 first heaps 0",
-                "error too many heaps (see limits)",
+                "error heaps K must hold the start, at most 12 on a board, 1024 on a host",
             ),
             (
                 "new supernim 3,4 first cap 0",

@@ -40,9 +40,12 @@ pub enum Error {
     NoHeaps,
     /// A heap of 0 sticks (heaps are never empty).
     EmptyHeap,
-    /// More heaps than the position's limit (at most [`MAX_HEAPS`]), a split that
-    /// would make more, or a limit below the heaps present.
+    /// More heaps than the position's limit (at most [`MAX_HEAPS`]), or a split
+    /// that would make more.
     TooManyHeaps,
+    /// A heap limit ([`Heaps::with_limit`], the protocol's `heaps K`) of 0, above
+    /// [`MAX_HEAPS`] or below the heaps present.
+    BadHeapLimit,
     /// A heap above [`MAX_HEAP_SIZE`], or a growth that would make one.
     HeapTooLarge,
     /// No heap of the named size.
@@ -65,7 +68,8 @@ impl Error {
         match_text!(self, {
             Error::NoHeaps => "at least one heap is needed",
             Error::EmptyHeap => "heaps must have at least 1 stick",
-            Error::TooManyHeaps => "too many heaps (see limits)",
+            Error::TooManyHeaps => "too many heaps (12 on a board, 1024 on a host, or heaps K)",
+            Error::BadHeapLimit => "heaps K must hold the start, at most 12 on a board, 1024 on a host",
             Error::HeapTooLarge => "a heap above 9999 sticks",
             Error::NoSuchHeap => "no heap of that size",
             Error::SameSize => "merged heaps must differ in size",
@@ -171,7 +175,7 @@ impl Heaps {
     /// below the heaps present.
     pub fn with_limit(mut self, limit: usize) -> Result<Heaps, Error> {
         if limit == 0 || limit > MAX_HEAPS || limit < self.sizes.len() {
-            return Err(Error::TooManyHeaps);
+            return Err(Error::BadHeapLimit);
         }
         self.limit = limit as u16;
         Ok(self)

@@ -26,17 +26,26 @@ def recv(sock):
     return json.loads(data.decode())
 
 
-def play(name, first, choose, host=HOST, port=PORT, m=3, read_init_max=False):
+def play(name, first, choose, host=HOST, port=PORT, m=3, read_init_max=False,
+         current_max_plus_one=False):
+    """current_max_plus_one: the limit is the last state's current_max + 1 (M before
+    the first state), as the bots written for the course's latest server compute
+    it (that server sends the largest take so far, M - 1 after a reset)."""
     sock = socket.create_connection((host, port), timeout=300)
     order = 0 if first else 1
     sock.sendall(json.dumps({"name": name, "order": order}).encode())
     game = Tracker(recv(sock), m)
+    current_max = None
     turn = 0
     while True:
         if turn == order:
-            take, reset = choose(game.stones, game.limit(), game.mine, game.theirs, game.m)
+            limit = game.limit()
+            if current_max_plus_one:
+                limit = game.m if current_max is None else current_max + 1
+            take, reset = choose(game.stones, limit, game.mine, game.theirs, game.m)
             sock.sendall(json.dumps({"order": order, "num_stones": take, "reset": reset}).encode())
         state = recv(sock)
+        current_max = state["current_max"]
         if read_init_max:
             # Some course bots read M from every state (the server sends it).
             game.m = state["init_max"]

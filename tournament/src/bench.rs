@@ -25,6 +25,12 @@ pub struct Figures {
     pub referee: f64,
     pub runner: f64,
     pub bots: f64,
+    /// The referees' CPU per game (milliseconds) and the wall time per game
+    /// (milliseconds, all games under way counted) over the first tenth of the
+    /// games finished and over the last tenth: a cost that grows with the games
+    /// already played (sockets left in TIME_WAIT, files) shows as a difference.
+    pub early: (f64, f64),
+    pub late: (f64, f64),
     /// The results file read back: games, games written twice, games without a
     /// result, games scheduled.
     pub distinct: usize,
@@ -42,6 +48,7 @@ impl Figures {
         format!(
             "{} games (N drawn from 5..60, seed {seed}, nimbot:longest against nimbot:trap) at concurrency {} on {} cores (load average {} before): {:.1} s, {:.2} games/s\n\
              CPU {cpu:.1} s ({:.0} % of the cores' time): referees {:.2} s ({:.1} %), runner {:.2} s ({:.1} %), bots {:.1} s ({:.1} %)\n\
+             per game, first tenth against last tenth of the games: referees' CPU {:.2} ms against {:.2} ms, wall {:.2} ms against {:.2} ms\n\
              results on disk: {} distinct games of {} scheduled, {} written twice, {} without a result\n",
             f.games,
             f.concurrency,
@@ -56,6 +63,10 @@ impl Figures {
             share(f.runner),
             f.bots,
             share(f.bots),
+            f.early.0,
+            f.late.0,
+            f.early.1,
+            f.late.1,
             f.distinct,
             f.scheduled,
             f.twice,
@@ -97,7 +108,7 @@ pub fn run(
             init_max,
             time: 10.0,
             join_timeout: 10.0,
-            largest: false,
+            largest: true,
             welcome_extras: false,
             pace_ms: 0,
             port: None,
@@ -107,6 +118,7 @@ pub fn run(
         sprt: None,
         schedule,
         event: None,
+        unchecked: Vec::new(),
     };
     let mut store = Store::create(dir, &plan)?;
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
@@ -118,15 +130,29 @@ pub fn run(
     let (self0, kids0) = rusage();
     let ref0 = game::REFEREE_NS.load(Ordering::Relaxed);
     let t = Instant::now();
+    // After each game finished: the referees' CPU so far and the time.
+    let mut marks = vec![(ref0, t)];
     let (played, _) = play_all(
         &mut store,
         &plan,
         Vec::new(),
         concurrency,
         false,
-        &mut |_| {},
+        &mut |_| marks.push((game::REFEREE_NS.load(Ordering::Relaxed), Instant::now())),
     )?;
     let wall = t.elapsed().as_secs_f64();
+    let tenth = (marks.len() / 10).max(1);
+    let per_game = |from: usize, to: usize| {
+        let ((c0, t0), (c1, t1)) = (marks[from], marks[to]);
+        let n = (to - from).max(1) as f64;
+        (
+            c1.saturating_sub(c0) as f64 / 1e6 / n,
+            t1.duration_since(t0).as_secs_f64() * 1e3 / n,
+        )
+    };
+    let last = marks.len() - 1;
+    let early = per_game(0, tenth.min(last));
+    let late = per_game(last.saturating_sub(tenth), last);
     let (self1, kids1) = rusage();
     let referee = (game::REFEREE_NS.load(Ordering::Relaxed) - ref0) as f64 / 1e9;
     let (distinct, twice) = store.reread()?;
@@ -139,6 +165,8 @@ pub fn run(
         referee,
         runner: (self1 - self0 - referee).max(0.0),
         bots: kids1 - kids0,
+        early,
+        late,
         distinct,
         twice,
         no_result: played.iter().filter(|g| g.winner.is_none()).count(),

@@ -12,11 +12,15 @@ use crate::game::{self, EndKind, Pairing, Played, Rules};
 /// The pile of a check game: long enough for a few moves from each seat.
 const CHECK_STONES: u32 = 10;
 
-/// One bot's failed check: its seat and what happened.
+/// One bot's failed check (or, not `fatal`, a finding that lets it play): its seat
+/// and what happened.
 pub struct Failure {
     pub bot: String,
     pub seat: usize,
     pub text: String,
+    /// The bot cannot play; else a note (an illegal move that `current_max`'s other
+    /// meaning would have allowed: the tournament likely speaks the wrong server).
+    pub fatal: bool,
 }
 
 /// Whether `g` shows the bot in `seat` unable to start, join or move (losing by
@@ -80,6 +84,17 @@ pub fn run(
     let mut out = Vec::new();
     for g in &games {
         for seat in 0..2 {
+            let other_meaning = g.ending.kind == EndKind::IllegalMove
+                && g.ending.seat == Some(seat as u8)
+                && g.ending.other_meaning;
+            if g.bots[seat] != judge && !failed(g, seat) && other_meaning {
+                out.push(Failure {
+                    bot: field[g.bots[seat]].name.clone(),
+                    seat,
+                    text: g.ending.text.clone(),
+                    fatal: false,
+                });
+            }
             if g.bots[seat] != judge && failed(g, seat) {
                 let tail = g.stderr_tail[seat].trim();
                 let said = tail.lines().count() == 1 && g.ending.text.contains(tail);
@@ -94,6 +109,7 @@ pub fn run(
                     bot: field[g.bots[seat]].name.clone(),
                     seat,
                     text: format!("{}: {}{stderr}", g.ending.kind.word(), g.ending.text),
+                    fatal: true,
                 });
             }
         }
@@ -108,30 +124,51 @@ pub fn run(
 pub fn findings(bots: &[Bot], failures: &[Failure], pace_ms: u64, quiet: bool) -> (String, bool) {
     use std::fmt::Write as _;
     let mut out = String::new();
+    let seat_word = |f: &Failure| if f.seat == 0 { "first" } else { "second" };
     for b in bots {
-        let mut mine = failures.iter().filter(|f| f.bot == b.name).peekable();
-        if mine.peek().is_none() {
-            if !quiet {
-                let _ = writeln!(out, "  {}: ok in both seats", b.name);
-            }
-            continue;
+        let fatal: Vec<&Failure> = failures
+            .iter()
+            .filter(|f| f.bot == b.name && f.fatal)
+            .collect();
+        if fatal.is_empty() && !quiet {
+            let _ = writeln!(out, "  {}: ok in both seats", b.name);
         }
-        for f in mine {
-            let seat = if f.seat == 0 { "first" } else { "second" };
-            let _ = writeln!(out, "  {} FAILED in the {seat} seat: {}", b.name, f.text);
+        for f in fatal {
+            let _ = writeln!(
+                out,
+                "  {} FAILED in the {} seat: {}",
+                b.name,
+                seat_word(f),
+                f.text
+            );
+        }
+        for f in failures.iter().filter(|f| f.bot == b.name && !f.fatal) {
+            let _ = writeln!(
+                out,
+                "  {} lost in the {} seat by a move the other current_max would allow: {}",
+                b.name,
+                seat_word(f),
+                f.text
+            );
         }
     }
     if failures.iter().any(|f| f.text.contains("Extra data")) && pace_ms == 0 {
         out.push_str("  (\"Extra data\": a client that reads each message with one recv got two at once; --pace 30 keeps them apart)\n");
     }
-    if failures.is_empty() {
+    let failed: Vec<&str> = bots
+        .iter()
+        .filter(|b| failures.iter().any(|f| f.bot == b.name && f.fatal))
+        .map(|b| b.name.as_str())
+        .collect();
+    if failed.is_empty() {
         return (out, true);
     }
     let _ = writeln!(
         out,
-        "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or give --no-check)",
-        bots.iter().filter(|b| failures.iter().any(|f| f.bot == b.name)).count(),
-        bots.len()
+        "nimbot tournament: {} of {} bots failed the check; nothing was played (fix their commands, or admit them unchecked with --no-check={})",
+        failed.len(),
+        bots.len(),
+        failed.join(",")
     );
     (out, false)
 }
@@ -147,8 +184,21 @@ pub fn preflight(
     isolated: bool,
     quiet: bool,
 ) -> Result<(String, bool), String> {
+    let bots = checked(plan);
+    if bots.is_empty() {
+        return Ok((String::new(), true));
+    }
     let dir = std::env::temp_dir().join(format!("nimbot-check-{}", std::process::id()));
-    let failures = run(&plan.bots, &plan.rules, &dir, concurrency, isolated);
+    let failures = run(&bots, &plan.rules, &dir, concurrency, isolated);
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(findings(&plan.bots, &failures?, plan.rules.pace_ms, quiet))
+    Ok(findings(&bots, &failures?, plan.rules.pace_ms, quiet))
+}
+
+/// The bots of `plan` the pre-flight plays (all but its `unchecked`).
+pub fn checked(plan: &crate::store::Plan) -> Vec<Bot> {
+    plan.bots
+        .iter()
+        .filter(|b| !plan.unchecked.contains(&b.name))
+        .cloned()
+        .collect()
 }

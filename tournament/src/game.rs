@@ -62,7 +62,8 @@ pub struct Rules {
     pub time: f64,
     /// Seconds a bot has to join.
     pub join_timeout: f64,
-    /// `current_max` as the original server (limit) or as the other copy (largest).
+    /// `current_max` as the course's server sends it since its "reset fix" of
+    /// 2018-09-20 (the largest take so far), else as before (the next move's limit).
     pub largest: bool,
     /// `init_max` and `game_time` in the welcome.
     pub welcome_extras: bool,
@@ -156,6 +157,11 @@ pub struct Ending {
     pub signal: Option<i32>,
     /// For `exited`: seconds from the process's end to the verdict.
     pub detected_in: Option<f64>,
+    /// For `illegal_move`: the take would have been legal had the bot read
+    /// `current_max` in its other meaning (it took `current_max + 1` from a referee
+    /// sending the next move's limit, as the course's bots since 2018 do).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub other_meaning: bool,
 }
 
 /// A finished game, as written to the results file.
@@ -504,8 +510,8 @@ struct Game<'a> {
     pgid: [Option<u32>; 2],
     /// When each bot's process ended, and how.
     exits: [Option<(Instant, ExitStatus)>; 2],
-    /// Per connection: its client socket's inode, and the scheduled seat of the bot
-    /// that made it, when known.
+    /// Per connection: its ends, and the scheduled seat of the bot that made it,
+    /// when known.
     conns: Vec<Conn>,
     /// Each seat's connection, once its bot has said hello.
     seated: [Option<usize>; 2],
@@ -523,8 +529,8 @@ type Exit = (usize, Instant, ExitStatus);
 /// A connection to the game's referee, as the runner sees it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Conn {
-    /// Its client socket's inode.
-    inode: Option<u64>,
+    /// Its two ends (the client end's unread bytes are asked by them).
+    ends: Option<owner::Ends>,
     /// The scheduled seat of the bot whose process made it, when that can be told.
     seat: Option<usize>,
 }
@@ -555,6 +561,7 @@ impl Game<'_> {
             status: None,
             signal: None,
             detected_in: None,
+            other_meaning: false,
         });
     }
 
@@ -677,14 +684,27 @@ impl Game<'_> {
                 self.refused_ply();
             }
             Reason::IllegalMove => {
+                let mut other_meaning = false;
                 let text = match refused.filter(|r| r.0 == loser) {
                     Some((_, bytes, limit, stones)) => match parse_move(bytes) {
-                        Some(mv) => format!(
-                            "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left",
-                            ply + 1,
-                            mv.take,
-                            if mv.reset { " with a reset" } else { "" }
-                        ),
+                        Some(mv) => {
+                            // With current_max = the limit, current_max + 1 is one
+                            // too many; with the largest take so far, it is the limit.
+                            other_meaning = !self.rules.largest
+                                && u64::from(mv.take) == u64::from(limit) + 1
+                                && mv.take <= stones;
+                            format!(
+                                "{name} made an illegal move at ply {}: took {}{} with limit {limit} and {stones} stones left{}",
+                                ply + 1,
+                                mv.take,
+                                if mv.reset { " with a reset" } else { "" },
+                                if other_meaning {
+                                    " (current_max + 1: legal had current_max been the largest take so far, as the course's latest server sends it; --current-max largest)"
+                                } else {
+                                    ""
+                                }
+                            )
+                        }
                         None => format!(
                             "{name} sent a message that is not a move at ply {}: {}",
                             ply + 1,
@@ -695,6 +715,9 @@ impl Game<'_> {
                 };
                 self.end(EndKind::IllegalMove, Some(loser), text);
                 self.refused_ply();
+                if let Some(e) = self.ending.as_mut() {
+                    e.other_meaning = other_meaning;
+                }
             }
             Reason::TooManyResets => {
                 let text = format!("{name} used a reset with none left at ply {}", ply + 1);
@@ -745,6 +768,7 @@ impl Game<'_> {
             status: None,
             signal: None,
             detected_in: None,
+            other_meaning: false,
         });
         let id = self.pairing.game;
         let path = dir.join("records").join(format!("game-{id:05}.jsonl"));
@@ -752,8 +776,10 @@ impl Game<'_> {
         let mut lines = Vec::new();
         if let Some(mut rec) = self.recorder.take() {
             rec.names(self.names.clone());
+            // The runner's ending, not the reason line the referee sent the bots
+            // (which calls a killed bot's closed socket "exceeded time limit").
             let reason = format!("{}: {}", ending.kind.word(), ending.text);
-            if rec.finish(winner, &reason).is_ok() {
+            if rec.finish_as(winner, &reason).is_ok() {
                 if let Ok(text) = std::fs::read_to_string(&path) {
                     if let Ok(r) = record::parse(&text) {
                         lines.push(record::Line::Header(r.header));
@@ -788,10 +814,15 @@ impl Game<'_> {
             }
         });
         let starts = [0u8, 1].map(|seat| {
-            plies
-                .iter()
-                .find(|p| p.seat == seat)
-                .map(|p| p.value == "win")
+            let first = plies.first()?;
+            match plies.iter().find(|p| p.seat == seat) {
+                Some(p) => Some(p.value == "win"),
+                // A seat that never moved, though its turn came (the other seat's
+                // first move was judged and left stones): the position that move
+                // left it, lost after a winning move, else won.
+                None => (!first.refused && first.take < self.pairing.stones)
+                    .then(|| first.value != "win" || first.blunder),
+            }
         });
         let clocks = self.referee.as_ref().map_or([0.0; 2], |r| {
             [Player::First, Player::Second].map(|p| (r.used_us(p) as f64 / 1e6 * 1e4).round() / 1e4)
@@ -804,7 +835,12 @@ impl Game<'_> {
             bots: self.pairing.bots,
             names: self.names.clone(),
             winner: self.winner,
-            plies: self.plies,
+            // The record's plies (a refused last move counts: the ending's ply).
+            plies: if lines.is_empty() {
+                self.plies
+            } else {
+                plies.len() as u32
+            },
             ending,
             clocks,
             seconds: secs(self.started.elapsed()),
@@ -836,10 +872,13 @@ impl Hooks for Game<'_> {
     }
 
     fn on_connect(&mut self, conn: usize, stream: &TcpStream, _open: usize) -> bool {
-        let inode = owner::client_inode(stream);
+        let ends = owner::Ends::of(stream);
+        let inode = ends
+            .and_then(|e| owner::client_end(e).ok().flatten())
+            .map(|e| e.inode);
         let seat = inode.and_then(|i| owner::owner(i, &self.pgid));
         self.conns.resize(conn, Conn::default());
-        self.conns.push(Conn { inode, seat });
+        self.conns.push(Conn { ends, seat });
         true
     }
 
@@ -989,7 +1028,8 @@ impl Hooks for Game<'_> {
     /// What the seat's client socket has not read yet (for `--pace`).
     fn unread(&self, seat: usize) -> Option<u64> {
         let c = self.seated.get(seat).copied().flatten()?;
-        self.conn(c).inode.and_then(owner::unread)
+        let end = owner::client_end(self.conn(c).ends?).ok().flatten()?;
+        Some(end.unread)
     }
 
     fn on_state(&mut self, referee: &Referee, state: &[u8], answer: Answer) {

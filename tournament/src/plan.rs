@@ -28,6 +28,9 @@ pub struct Options {
     /// `[elo0, elo1, alpha, beta]`.
     pub sprt: Option<Vec<f64>>,
     pub event: Option<String>,
+    /// Bots the pre-flight skips, by name: `None` checks every bot, an empty list
+    /// none (`--no-check`).
+    pub no_check: Option<Vec<String>>,
 }
 
 /// The N values of `items`: numbers, or `@FILE` for a file of them, one a line
@@ -115,6 +118,22 @@ pub fn plan(o: &Options) -> Result<Plan, String> {
             Some([elo0, elo1, alpha, beta])
         }
     };
+    let unchecked = match &o.no_check {
+        None => Vec::new(),
+        Some(names) if names.is_empty() => bots.iter().map(|b| b.name.clone()).collect(),
+        Some(names) => {
+            for n in names {
+                if !bots.iter().any(|b| &b.name == n) {
+                    let all: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+                    return Err(format!(
+                        "--no-check={n}: no bot is named {n} (the bots: {})",
+                        all.join(", ")
+                    ));
+                }
+            }
+            names.clone()
+        }
+    };
     let schedule = schedule(bots.len(), o.gauntlet, &stones, o.rounds.max(1));
     Ok(Plan {
         format: store::FORMAT,
@@ -130,5 +149,6 @@ pub fn plan(o: &Options) -> Result<Plan, String> {
         sprt,
         schedule,
         event: o.event.clone(),
+        unchecked,
     })
 }

@@ -30,6 +30,15 @@ pub struct Summary<'a> {
     pub sprt: Option<Sprt>,
 }
 
+/// What the standings' columns mean (the faults: every ending [`crate::stats::is_fault`]
+/// counts).
+const LEGEND: &str =
+    "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
+     lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
+     lost by time, an exit, not joining, a closed connection, garbage, joining twice,\n\
+     asking for the wrong seat or moving out of turn; elo: against the field, with\n\
+     Wilson's 95 % interval)\n\n";
+
 fn elo_text(x: Option<f64>, inf: &str) -> String {
     // + 0.0 turns -0 into 0.
     x.map_or_else(|| inf.to_owned(), |v| format!("{:+.0}", v.round() + 0.0))
@@ -131,10 +140,7 @@ pub fn text(s: &Summary<'_>) -> String {
             r.faults,
         );
     }
-    out += "(1st/2nd wins: wins/games in that seat; won start: won starts converted; lost start:\n\
-             lost starts won; caused: games whose first blunder the opponent made; faults: games\n\
-             lost by time, an exit, not joining, a closed connection, garbage, joining twice or\n\
-             moving out of turn; elo: against the field, with Wilson's 95 % interval)\n\n";
+    out += LEGEND;
     out += &crosstable_text(&s.bots, s.crosstable, &rank_order(s), w + 3);
     out.push('\n');
     let endings: Vec<String> = s.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
@@ -368,6 +374,45 @@ pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elo_is_rounded_once_and_the_legend_names_every_fault() {
+        // 5 of 12 is -58.45 Elo: -58 (not -58.5 rounded again to -59).
+        assert_eq!(elo_text(crate::stats::elo(5, 12).elo, "-inf"), "-58");
+        assert_eq!(elo_text(crate::stats::elo(7, 12).elo, "-inf"), "+58");
+        use crate::game::EndKind::*;
+        let words = [
+            (Time, "by time"),
+            (Exited, "an exit"),
+            (NeverJoined, "not joining"),
+            (Closed, "a closed connection"),
+            (Garbage, "garbage"),
+            (JoinedTwice, "joining twice"),
+            (WrongSeat, "wrong seat"),
+            (OutOfTurn, "out of turn"),
+        ];
+        let legend = LEGEND.replace('\n', " ");
+        for kind in [
+            Won,
+            IllegalMove,
+            TooManyResets,
+            OutOfTurn,
+            Time,
+            Exited,
+            NeverJoined,
+            Closed,
+            Garbage,
+            JoinedTwice,
+            WrongSeat,
+            NoResult,
+        ] {
+            let named = words.iter().find(|(k, _)| *k == kind);
+            assert_eq!(crate::stats::is_fault(kind), named.is_some(), "{kind:?}");
+            if let Some((_, w)) = named {
+                assert!(legend.contains(w), "{kind:?}: {legend}");
+            }
+        }
+    }
 
     #[test]
     fn crosstable_columns_stay_apart_at_three_digit_scores() {

@@ -38,16 +38,26 @@ pub struct Standing {
 }
 
 /// An Elo difference to the field with its 95 % interval; `null` means unbounded.
+/// The values are exact; the JSON has them to a tenth and the text to a unit,
+/// each rounded once from the exact value.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Elo {
+    #[serde(serialize_with = "tenths")]
     pub elo: Option<f64>,
+    #[serde(serialize_with = "tenths")]
     pub low: Option<f64>,
+    #[serde(serialize_with = "tenths")]
     pub high: Option<f64>,
+}
+
+fn tenths<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    // `+ 0.0` turns the -0.0 of a rounded small negative into 0.0.
+    x.map(|v| (v * 10.0).round() / 10.0 + 0.0).serialize(s)
 }
 
 fn elo_of(p: f64) -> Option<f64> {
     // `+ 0.0` turns the -0.0 of an even score into 0.0.
-    (p > 0.0 && p < 1.0).then(|| (-400.0 * (1.0 / p - 1.0).log10() * 10.0).round() / 10.0 + 0.0)
+    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10() + 0.0)
 }
 
 /// Elo from `points` of `games`, with the Wilson score interval of the win
@@ -70,6 +80,15 @@ pub fn elo(points: u32, games: u32) -> Elo {
         low: elo_of((centre - half).max(0.0)),
         high: elo_of((centre + half).min(1.0)),
     }
+}
+
+/// Whether an ending counts as a fault of its seat: anything but a game won or
+/// lost by the moves (a game with no result has no loser).
+pub fn is_fault(kind: EndKind) -> bool {
+    !matches!(
+        kind,
+        EndKind::Won | EndKind::IllegalMove | EndKind::TooManyResets | EndKind::NoResult
+    )
 }
 
 /// The standings of `bots` (names) over `games`, best first (points, then Elo).
@@ -136,11 +155,7 @@ pub fn standings(names: &[String], games: &[Played]) -> Vec<Standing> {
             if g.first_blunder.is_some_and(|b| b != seat) {
                 r.first_blunders_caused += 1;
             }
-            let fault = !matches!(
-                g.ending.kind,
-                EndKind::Won | EndKind::IllegalMove | EndKind::TooManyResets
-            );
-            if fault && g.ending.seat == Some(seat) {
+            if is_fault(g.ending.kind) && g.ending.seat == Some(seat) {
                 r.faults += 1;
             }
         }
@@ -239,7 +254,10 @@ mod tests {
     fn elo_and_interval() {
         let e = elo(75, 100);
         // 0.75 is +190.8 Elo; Wilson's interval for 75 of 100 is 0.6569..0.8245.
-        assert_eq!(e.elo, Some(190.8));
+        assert!((e.elo.unwrap() - 190.85).abs() < 0.01, "{e:?}");
+        // Rounded once: 5 of 12 is -58.45 Elo, -58.5 in the JSON.
+        let json = serde_json::to_value(elo(5, 12)).unwrap();
+        assert_eq!(json["elo"], -58.5);
         assert!((e.low.unwrap() - 113.0).abs() < 1.5, "{e:?}");
         assert!((e.high.unwrap() - 269.5).abs() < 1.5, "{e:?}");
         // All won: no finite Elo, but a finite lower bound (Wilson: 0.7225 for 10 of 10).

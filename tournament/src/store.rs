@@ -31,6 +31,10 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
     pub schedule: Vec<Pairing>,
+    /// The bots the pre-flight skips (`--no-check`, `--no-check=NAME`), also when
+    /// the tournament is resumed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unchecked: Vec<String>,
 }
 
 /// The tournament's directory.
@@ -95,16 +99,43 @@ fn results_path(dir: &Path) -> PathBuf {
     dir.join("results.jsonl")
 }
 
+fn holds_one(dir: &Path) -> Result<(), String> {
+    if dir.join("tournament.json").exists() {
+        return Err(format!(
+            "{} already holds a tournament: --resume continues it, or choose another --out",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
 impl Store {
+    /// Whether a new tournament can go to `dir` ([`Store::create`]'s refusals,
+    /// told before the pre-flight): no tournament there, none playing into it.
+    ///
+    /// # Errors
+    /// What is in the way, in the command line's words.
+    pub fn available(dir: &Path) -> Result<(), String> {
+        holds_one(dir)?;
+        if let Ok(f) = OpenOptions::new().read(true).open(dir.join("lock")) {
+            let mut f = f;
+            if let Ok(false) = try_lock(&f) {
+                let mut pid = String::new();
+                let _ = f.read_to_string(&mut pid);
+                return Err(format!(
+                    "{} is in use by another nimbot tournament (process {}); wait for it to end, or choose another --out",
+                    dir.display(),
+                    pid.trim()
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A new tournament in `dir` (created; it must not hold one already).
     pub fn create(dir: &Path, plan: &Plan) -> Result<Store, String> {
         let lock = lock(dir)?;
-        if dir.join("tournament.json").exists() {
-            return Err(format!(
-                "{} already holds a tournament: --resume continues it, or choose another --out",
-                dir.display()
-            ));
-        }
+        holds_one(dir)?;
         for sub in ["records", "stderr"] {
             fs::create_dir_all(dir.join(sub))
                 .map_err(|e| format!("cannot create {}: {e}", dir.join(sub).display()))?;

@@ -3,7 +3,8 @@
 docs/tournament.md's protocol). Each plays "take 1" until its fault.
 
 usage: zoo.py MODE HOST PORT ORDER NAME
-MODE: crash (exit 7 on its 3rd move), segv (killed by SIGSEGV on its 3rd move),
+MODE: crash (exit 7 on its 3rd move), crash1 (exit 7 on its first move), segv
+(killed by SIGSEGV on its 3rd move), kill9 (killed by SIGKILL on its 3rd move),
 hang (joins, never moves), slow (0.4 s a move, loses on time), nojoin (never
 connects), close (closes the socket on its 3rd move, keeps running), slowcrash
 (closes the socket on its 3rd move, says why on stderr, exits 3 a second later), garbage
@@ -65,7 +66,12 @@ turn, moves = 0, 0
 while True:
     if turn == order:
         moves += 1
+        if moves == 1 and mode == "crash1":
+            print("zoo crash1: giving up on move 1", file=sys.stderr, flush=True)
+            os._exit(7)
         if moves == 3:
+            if mode == "kill9":
+                os.kill(os.getpid(), signal.SIGKILL)
             if mode == "crash":
                 print("zoo crash: giving up on move 3", file=sys.stderr, flush=True)
                 os._exit(7)

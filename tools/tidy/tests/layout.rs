@@ -179,14 +179,28 @@ fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
             // The deepest module file the path reaches; a module's own descendants
             // are its tree (`pub use self::child::..`), not an import.
             let mut target = by_module.get(&(krate.clone(), module.clone())).cloned();
+            let mut consumed = 0;
             for seg in rest {
                 module.push(seg.clone());
                 match by_module.get(&(krate.clone(), module.clone())) {
-                    Some(file) => target = Some(file.clone()),
+                    Some(file) => {
+                        target = Some(file.clone());
+                        consumed += 1;
+                    }
                     None => {
                         module.pop();
                         break;
                     }
+                }
+            }
+            // A name that the module reached re-exports from its own tree is
+            // followed to the file that defines it: `crate::table::CodedSolution`
+            // is `src/table/code.rs`'s, which `src/table/mod.rs` only re-exports.
+            if let (Some(file), Some(name)) = (target.clone(), rest.get(consumed)) {
+                if let Some((defining, path)) = reexported(&krate, &module, &file, name, &by_module)
+                {
+                    target = Some(defining);
+                    module = path;
                 }
             }
             let below = module.len() > here.len() && module.starts_with(&here);
@@ -198,6 +212,53 @@ fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     graph
+}
+
+/// The file below `module` (the module of `file`) that defines `name`, when `file`
+/// re-exports it from its own tree (`pub use self::child::Name`, followed through
+/// further re-exports), with that file's module path.
+fn reexported(
+    krate: &str,
+    module: &[String],
+    file: &str,
+    name: &str,
+    by_module: &BTreeMap<(String, Vec<String>), String>,
+) -> Option<(String, Vec<String>)> {
+    let mut found: Option<(String, Vec<String>)> = None;
+    let (mut module, mut file) = (module.to_vec(), file.to_string());
+    // A few hops at most: a re-export of a re-export.
+    for _ in 0..4 {
+        let text = read(&file);
+        let hop = anchored_paths(&text)
+            .into_iter()
+            .find_map(|(inline, segs)| {
+                if inline > 0 || segs.last().map(String::as_str) != Some(name) {
+                    return None;
+                }
+                // Only `self::` paths: a module's own tree.
+                let rest = segs.strip_prefix(&["self".to_string()])?;
+                let mut reached = module.clone();
+                let mut to = None;
+                for seg in &rest[..rest.len() - 1] {
+                    reached.push(seg.clone());
+                    to = Some(
+                        by_module
+                            .get(&(krate.to_string(), reached.clone()))?
+                            .clone(),
+                    );
+                }
+                to.map(|t| (t, reached))
+            });
+        match hop {
+            Some((next, path)) => {
+                found = Some((next.clone(), path.clone()));
+                file = next;
+                module = path;
+            }
+            None => break,
+        }
+    }
+    found
 }
 
 /// The loops of `graph` (Tarjan's strongly connected components of more than one
@@ -262,9 +323,24 @@ fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     s.found
 }
 
+/// Loops known and being taken apart, each with its issue: the list only shrinks
+/// (a loop that is gone must leave it, the test says so).
+const KNOWN_LOOPS: &[(&[&str], &str)] = &[(
+    &["src/solver.rs", "src/table/bits.rs", "src/table/code.rs"],
+    "issue 46: the table's coder writes, so it moves to the solver's side",
+)];
+
 #[test]
 fn no_two_files_import_each_other() {
-    let found = loops(&import_graph());
+    let mut found = loops(&import_graph());
+    for (known, _) in KNOWN_LOOPS {
+        let before = found.len();
+        found.retain(|c| c.iter().map(String::as_str).ne(known.iter().copied()));
+        assert!(
+            found.len() < before,
+            "the loop {known:?} is gone: take it off KNOWN_LOOPS (tools/tidy/tests/layout.rs)"
+        );
+    }
     assert!(
         found.is_empty(),
         "files that import each other (move what both need into a third file): {}",
@@ -304,6 +380,9 @@ fn the_loop_finder_sees_a_loop_and_resolves_paths() {
     let graph = import_graph();
     assert!(graph["src/probe.rs"].contains("src/engine.rs"));
     assert!(graph["src/engine.rs"].contains("src/value.rs"));
+    // A re-exported name leads to the file that defines it, not to the module
+    // that re-exports it.
+    assert!(graph["src/solver.rs"].contains("src/table/code.rs"));
 }
 
 #[test]
