@@ -40,7 +40,7 @@ SCOPES=(
   "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/code.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|"
   "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs src/distance.rs|--lib --test trap --test probe --test minimax --test table|"
   "supernim|nimbot|src/supernim/rules.rs src/supernim/solver.rs src/supernim/search.rs src/supernim/memo.rs src/supernim/perfect.rs|--lib --test supernim --test supernim_exact --test supernim_greedy|"
-  "protocol|nimbot-protocol|protocol/src/grammar.rs protocol/src/lib.rs protocol/src/games.rs||"
+  "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs||"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "game-loop|nimbot-match|match/src/game_loop.rs||"
   "stats|nimbot-tournament|tournament/src/stats.rs|--test stats|"
