@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=${FUZZ_TARGETS:-"protocol_session table_load json_splitter referee_messages"}
+TARGETS=${FUZZ_TARGETS:-"protocol_session table_load json_splitter referee_messages wire_messages"}
 JOBS=${FUZZ_JOBS:-2}
 ARG=${1:-600}
 case "$ARG" in

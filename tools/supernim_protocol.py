@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Super-Nim through the line protocol, the way a tournament or a person plays it:
-nimbot's `serial` against an opponent written here from the seed's rules (not the
-library's), over many starts and both seats. A benchmark: it prints figures, it
-asserts nothing (docs/figures.md keeps them; tools/figures.sh supernim runs it).
+nimbot's `serial` against an opponent played here, over many starts and both seats.
+A benchmark: it prints figures, it asserts nothing (docs/figures.md keeps them;
+tools/figures.sh supernim runs it).
 
     tools/supernim_protocol.py NIMBOT [--opponent greedy|random] [--games 200]
         [--cap 200] [--seed 1] [--player perfect|search] [--options WORDS]
@@ -11,70 +11,39 @@ asserts nothing (docs/figures.md keeps them; tools/figures.sh supernim runs it).
 Each start (2 to 6 heaps of 1 to 10 sticks, from Python's seeded generator) is
 played twice, nimbot first then second. The opponent plays a uniformly random
 distinct move, or (greedy) splits a 2 whenever one is on the board. The script
-keeps its own record of the game (heaps, scores, plies) and checks every reply
-against it: a move that is not legal, a wrong `over`, or a game that goes past the
-cap stops it with an error. Results are split by nimbot's seat and the parity of
-the start's 2s; the time of each reply (nimbot's move, and for `opp` also what it
-learns from the opponent's move) is measured, the worst and the median printed.
+computes no game fact itself: the moves of a position are the library's (`nimbot
+moves --game super-nim`), every move is judged by the library's rules in a
+`nimbot serial` session of its own (the judge: a one-ply game, `cap 1`, in which
+the move is the opponent's; `error` if the rules refuse it, else `state` gives the
+heaps it leaves and its points), and every reply is read by the protocol's grammar
+(tools/protocol_replies.py). It keeps the game's record from the judge and checks
+nimbot's replies against it: a move that is not legal, a wrong `over`, or a game
+that goes past the cap stops it with an error. Results are split by nimbot's seat
+and the parity of the start's 2s; the time of each reply (nimbot's move, and for
+`opp` also what it learns from the opponent's move) is measured, the worst and the
+median printed.
 """
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
 import sys
 import time
 
-MERGE_CAP = 10
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from protocol_replies import Replies  # noqa: E402 (after the path it is found on)
 
 
-def moves_of(heaps):
-    """Every distinct move of the seed's rules as the protocol writes it, with the
-    heaps it leaves and the points it scores."""
-    out = []
-    sizes = sorted(set(heaps))
-    for i, a in enumerate(sizes):
-        for b in sizes[i + 1:]:
-            rest = list(heaps)
-            rest.remove(a)
-            rest.remove(b)
-            out.append((f"merge {a} {b}", sorted(rest + [min(a + b, MERGE_CAP)]), 0))
-    for n in sizes:
-        rest = list(heaps)
-        rest.remove(n)
-        if n % 2 == 1:
-            out.append((f"grow {n}", sorted(rest + [3 * n + 1]), 0))
-        elif n == 2:
-            out.append(("split 2", sorted(rest), 2))
-        else:
-            out.append((f"split {n}", sorted(rest + [n // 2, n // 2]), 0))
-    return out
+class Mismatch(Exception):
+    pass
 
 
-def play(heaps, move):
-    """The heaps and points after `move` (protocol words), or None if illegal."""
-    words = move.split()
-    for text, after, points in moves_of(heaps):
-        t = text.split()
-        if t[0] == words[0] and len(t) == len(words):
-            if t[0] == "merge" and sorted(t[1:]) == sorted(words[1:]) and words[1] != words[2]:
-                return after, points
-            if t[1:] == words[1:]:
-                return after, points
-    return None
+class Serial:
+    """One `nimbot serial` session, a line in and a line out."""
 
-
-def opponent_move(heaps, kind, rng):
-    moves = moves_of(heaps)
-    if kind == "greedy":
-        for m in moves:
-            if m[0] == "split 2":
-                return m[0]
-    return rng.choice(moves)[0]
-
-
-class Nimbot:
     def __init__(self, path):
         self.proc = subprocess.Popen([path, "serial"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -94,16 +63,63 @@ class Nimbot:
         self.proc.wait()
 
 
-class Mismatch(Exception):
-    pass
+class Rules:
+    """Super-Nim's rules as the library has them: a position's moves from `nimbot
+    moves`, and a move played by the judge session."""
+
+    def __init__(self, path, replies):
+        self.path, self.replies = path, replies
+        self.judge = Serial(path)
+        self.listed = {}
+
+    def moves(self, heaps):
+        """The position's distinct moves in protocol words, in a fixed order (the
+        merges by their two heaps, then one move a heap by its size)."""
+        key = tuple(sorted(heaps))
+        if key not in self.listed:
+            out = subprocess.run(
+                [self.path, "moves", "--game", "super-nim", ",".join(map(str, key)),
+                 "--nodes", "1", "--json"], capture_output=True, text=True)
+            if out.returncode != 0:
+                raise Mismatch(f"nimbot moves {key}: {out.stderr.strip()}")
+            words = []
+            for m in json.loads(out.stdout)["moves"]:
+                if m["kind"] == "merge":
+                    a, b = sorted((m["heap"], m["onto"]))
+                    words.append(((0, a, b), f"merge {a} {b}"))
+                else:
+                    words.append(((1, m["heap"], 0), f"{m['kind']} {m['heap']}"))
+            self.listed[key] = [w for _, w in sorted(words)]
+        return self.listed[key]
+
+    def play(self, heaps, move):
+        """The heaps and the points after `move` by the library's rules, or None if
+        they refuse it."""
+        if not heaps:
+            return None
+        self.replies.expect(self.judge.ask(f"new supernim {','.join(map(str, heaps))} second cap 1"), "ok")
+        got = self.replies.parse(self.judge.ask(f"opp {move}"))
+        if got is None or got["reply"] == "error":
+            return None
+        if got["reply"] != "over":
+            raise Mismatch(f"the judge did not end its one-ply game: {got}")
+        state = self.replies.expect(self.judge.ask("state"), "state", game="supernim")
+        return sorted(state["heaps"]), state["score"]["opponent"]
+
+    def close(self):
+        self.judge.close()
 
 
-def one_game(bot, start, first, cap, kind, rng, options):
+def opponent_move(moves, kind, rng):
+    if kind == "greedy" and "split 2" in moves:
+        return "split 2"
+    return rng.choice(moves)
+
+
+def one_game(bot, rules, replies, start, first, cap, kind, rng, options):
     """Plays one game; returns nimbot's result: 'won', 'lost' or 'draw'."""
     seat = "first" if first else "second"
-    reply = bot.ask(f"new supernim {','.join(map(str, start))} {seat} cap {cap} {options}".rstrip())
-    if reply != "ok":
-        raise Mismatch(f"new: {reply!r}")
+    replies.expect(bot.ask(f"new supernim {','.join(map(str, start))} {seat} cap {cap} {options}".rstrip()), "ok")
     heaps, score, plies = sorted(start), [0, 0], 0  # score: [nimbot, opponent]
     mover = 0 if first else 1
 
@@ -116,30 +132,30 @@ def one_game(bot, start, first, cap, kind, rng, options):
     reply = bot.ask("go", timed=True) if first else None
     while True:
         if mover == 0:
-            words = reply.split()
-            if not words or words[0] != "move":
+            got = replies.parse(reply)
+            if got is None or got["reply"] != "move" or got.get("game") != "supernim":
                 raise Mismatch(f"expected a move at ply {plies}: {reply!r}")
-            said_over = words[-2] if len(words) >= 2 and words[-2] == "over" else None
-            move = " ".join(words[1:-2] if said_over else words[1:])
-            after = play(heaps, move)
+            move, said_over = got["move"], got["over"]
+            after = rules.play(heaps, move)
             if after is None:
                 raise Mismatch(f"illegal move {move!r} in {heaps}")
             heaps, points = after
             score[0] += points
             plies += 1
-            if over() != bool(said_over) or (said_over and words[-1] != result()):
+            if over() != (said_over is not None) or (said_over and said_over != result()):
                 raise Mismatch(f"after {move!r}: over {over()} {result()}, nimbot {reply!r}")
             if over():
                 return result()
             mover = 1
         else:
-            move = opponent_move(heaps, kind, rng)
-            heaps, points = play(heaps, move)
+            move = opponent_move(rules.moves(heaps), kind, rng)
+            heaps, points = rules.play(heaps, move)
             score[1] += points
             plies += 1
             reply = bot.ask(f"opp {move}", timed=True)
             if over():
-                if reply != f"over {result()}":
+                got = replies.parse(reply)
+                if got is None or got["reply"] != "over" or got["result"] != result():
                     raise Mismatch(f"after the opponent's {move!r}: expected over {result()}, got {reply!r}")
                 return result()
             mover = 0
@@ -163,7 +179,9 @@ def main():
         args.options = f"player {args.player} {args.options}".strip()
     shard, shards = (int(x) for x in args.shard.split("/"))
     starts = random.Random(args.seed)
-    bot = Nimbot(args.nimbot)
+    bot = Serial(args.nimbot)
+    replies = Replies(args.nimbot, error=Mismatch)
+    rules = Rules(args.nimbot, replies)
     # [seat][parity] -> [won, draw, lost]
     table = [[[0, 0, 0] for _ in range(2)] for _ in range(2)]
     started = time.perf_counter()
@@ -175,7 +193,7 @@ def main():
                 continue
             first = i % 2 == 0
             rng = random.Random(args.seed * 1_000_003 + i)
-            r = one_game(bot, start, first, args.cap, args.opponent, rng, args.options)
+            r = one_game(bot, rules, replies, start, first, args.cap, args.opponent, rng, args.options)
             parity = start.count(2) % 2
             table[0 if first else 1][parity][["won", "draw", "lost"].index(r)] += 1
             # Progress on a terminal only (a log or a figures page wants the table).
@@ -186,6 +204,8 @@ def main():
         return 1
     finally:
         bot.close()
+        rules.close()
+        replies.close()
     seconds = time.perf_counter() - started
     worst, median = max(bot.times), statistics.median(bot.times)
     if args.json:

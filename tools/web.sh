@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # nimbot in the browser (web/, docs/web.md): build, check, test and measure the site.
 #
-#   tools/web.sh build   compile web/ to web/site/nimbot.wasm with the pinned
+#   tools/web.sh build   compile web/ to web/site/nimbot.wasm (and, with the
+#                        feature `first`, nimbot-first.wasm) with the pinned
 #                        compiler, and write web/site/distances.bin (the table
 #                        box's distances, gzip); index.html and app.js are
 #                        written by hand
@@ -15,7 +16,7 @@
 #                        (--url URL: a copy of web/site/ served elsewhere)
 #   tools/web.sh install what check, test and bench need (the pinned compiler
 #                        with the wasm target; chromium, chromium-driver,
-#                        python3-selenium)
+#                        python3-selenium; axe-core from npm into target/web-tools/)
 #
 # The built site is committed so that `cargo build` of the CLI (and `nimbot web`)
 # needs no wasm target. The module's bytes depend on the sources, Cargo.lock and
@@ -55,14 +56,17 @@ install_target() {
 }
 
 # Compile the module to $1 with the pinned compiler, with paths remapped so the
-# bytes do not depend on where the repository, the registry or the compiler is.
+# bytes do not depend on where the repository, the registry or the compiler is;
+# $2 (optional) names the crate's features (`first`: the small module of the
+# first answer).
 compile() {
   install_target
   local cargo_home=${CARGO_HOME:-$HOME/.cargo}
   RUSTFLAGS="--remap-path-prefix=$ROOT=/nimbot --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$(rustc "$TOOLCHAIN" --print sysroot)=/rust" \
-    CARGO_TARGET_DIR="$ROOT/target/web-build" \
-    cargo "$TOOLCHAIN" build --quiet --locked -p nimbot-web --target "$TARGET" --profile web
-  cp "target/web-build/$TARGET/web/nimbot_web.wasm" "$1"
+    CARGO_TARGET_DIR="$ROOT/target/web-build${2:+-$2}" \
+    cargo "$TOOLCHAIN" build --quiet --locked -p nimbot-web --target "$TARGET" --profile web ${2:+--features "$2"}
+  cp "target/web-build${2:+-$2}/$TARGET/web/nimbot_web.wasm" "$1"
+  chmod 644 "$1"
 }
 
 install_browser() {
@@ -86,6 +90,32 @@ install_browser() {
   fi
 }
 
+# axe-core, the accessibility checker the browser test injects into the page
+# (from npm, pinned; into target/web-tools/, never into the site).
+AXE_VERSION=4.14.1
+AXE_SHA256=e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745
+AXE_DIR=target/web-tools
+install_axe() {
+  if [ -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ] &&
+     grep -q "\"version\": \"$AXE_VERSION\"" "$AXE_DIR/node_modules/axe-core/package.json"; then
+    return
+  fi
+  mkdir -p "$AXE_DIR"
+  if command -v npm >/dev/null; then
+    npm install --silent --no-save --no-audit --no-fund --prefix "$AXE_DIR" "axe-core@$AXE_VERSION" >&2
+    return
+  fi
+  # Without npm: the same package from the npm registry, its checksum pinned.
+  local tgz="$AXE_DIR/axe-core-$AXE_VERSION.tgz"
+  curl -fsSL "https://registry.npmjs.org/axe-core/-/axe-core-$AXE_VERSION.tgz" -o "$tgz"
+  if ! echo "$AXE_SHA256  $tgz" | sha256sum -c --quiet -; then
+    echo "tools/web.sh: axe-core-$AXE_VERSION.tgz does not have the pinned checksum" >&2
+    exit 1
+  fi
+  mkdir -p "$AXE_DIR/node_modules/axe-core"
+  tar -xzf "$tgz" -C "$AXE_DIR/node_modules/axe-core" --strip-components=1
+}
+
 # The Python that has selenium (Debian's, when another python3 comes first).
 python_with_selenium() {
   for p in python3 /usr/bin/python3; do
@@ -98,6 +128,7 @@ python_with_selenium() {
 case "${1:-}" in
   build)
     compile "$SITE/nimbot.wasm"
+    compile "$SITE/nimbot-first.wasm" first
     cargo run --quiet --release -p nimbot-web --example distances -- "$SITE/distances.bin"
     rustc "$TOOLCHAIN" --version > "$SITE/BUILD"
     ls -l "$SITE"
@@ -105,22 +136,27 @@ case "${1:-}" in
   check)
     tmp=$(mktemp)
     trap 'rm -f "$tmp"' EXIT
-    compile "$tmp"
-    if cmp -s "$tmp" "$SITE/nimbot.wasm"; then
-      echo "web/site/nimbot.wasm is what web/ compiles to with $(cat "$SITE/BUILD")"
-    else
-      # Any change to the core, the study crate or web/ gives other bytes: the
-      # committed module (what `nimbot web` serves) must be rebuilt with them.
-      echo "tools/web.sh check: web/site/nimbot.wasm is stale ($(wc -c < "$SITE/nimbot.wasm") B committed, $(wc -c < "$tmp") B compiled from the sources with $(cat "$SITE/BUILD")): run tools/web.sh build and commit web/site/" >&2
-      exit 1
-    fi
+    for module in nimbot.wasm:"" nimbot-first.wasm:first; do
+      file=${module%%:*}
+      compile "$tmp" "${module#*:}"
+      if cmp -s "$tmp" "$SITE/$file"; then
+        echo "web/site/$file is what web/ compiles to with $(cat "$SITE/BUILD")"
+      else
+        # Any change to the core, the analysis crate or web/ gives other bytes: the
+        # committed module (what `nimbot web` serves) must be rebuilt with them.
+        echo "tools/web.sh check: web/site/$file is stale ($(wc -c < "$SITE/$file") B committed, $(wc -c < "$tmp") B compiled from the sources with $(cat "$SITE/BUILD")): run tools/web.sh build and commit web/site/" >&2
+        exit 1
+      fi
+    done
     ;;
   install)
     install_target
     install_browser
+    install_axe
     ;;
   test|bench)
     install_browser
+    [ "$1" = test ] && install_axe
     # The test reuses what tools/test.sh's tests built (profile ci); the figures
     # are measured with the binary users run (release).
     profile=release
@@ -132,7 +168,7 @@ case "${1:-}" in
     "$py" web/browser_test.py "$mode" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web "$@"
     ;;
   *)
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -199,6 +199,27 @@ def explorer_links(d, url):
     # The best line from there: each ply's distance one less.
     dists = [x["distance"] for x in lines if x["kind"] == "ply"][4:]
     check(dists == list(range(len(dists), 0, -1)), f"the line's distances {dists}")
+    strip = d.find_elements(By.CSS_SELECTOR, "#ex-line li")
+    check([li.text for li in strip] == [f"{t}{'r' if r else ''}" for t, r in plies[4:]],
+          f"the best line's strip {[li.text for li in strip]}, the record's {plies[4:]}")
+    # The board: the pile drawn, a click on the second stone walks into taking 2.
+    load(d, url + "#explore?n=20&r=4&m=3&moves=3.2.2r")
+    board = None
+    for _ in range(100):
+        # Once the distances and the best line are in (the board is drawn after them).
+        if (d.find_element(By.ID, "ex-download").get_attribute("href") or "").startswith("blob:"):
+            time.sleep(0.2)
+            board = d.execute_script("""
+                const cs = [...document.querySelectorAll('#ex-board circle.stone')];
+                return { stones: cs.length, legal: cs.filter((c) => c.classList.contains('legal'))
+                  .map((c) => c.classList.contains('win') || c.classList.contains('lose')) };""")
+            break
+        time.sleep(0.05)
+    check(board and board["stones"] == 13, f"the explorer's board draws {board}, not 13 stones")
+    check(len(board["legal"]) == 3 and all(board["legal"]),
+          "the explorer's board: three takes, each coloured by its value")
+    d.find_element(By.CSS_SELECTOR, '#ex-board circle[data-k="2"]').click()
+    check(d.current_url.endswith("moves=3.2.2r.2"), f"a click on the second stone: {d.current_url}")
 
 
 # ---- Fibonacci Nim and Super-Nim: rules peers and searches written from the rules --
@@ -347,51 +368,178 @@ def super_nim_agrees(d, nimbot, rng, count):
     return count, compared_moves
 
 
-def click_to_the_end(d, rng, label, human, hints, undo, steps, reset_chance=0.0):
-    """Press New game and click random moves (hints on or off, one undo at the
-    second step if asked) until the page names a winner: the status and the moves,
-    each by the seat the page says moved."""
+def drawn(d):
+    """What the board shows: the stones left (not those leaving), the stones one
+    may take, each seat's reset tokens (filled: left), and the heaps."""
+    return d.execute_script("""
+        const svg = document.querySelector('#pl-board svg');
+        if (!svg) return null;
+        const mid = svg.viewBox.baseVal.width / 2;
+        const tokens = [...svg.querySelectorAll('rect.token')];
+        const left = (side) => tokens.filter((t) => (Number(t.getAttribute('x')) < mid) === (side === 0)
+            && t.getAttribute('fill') !== 'none').length;
+        return {
+          stones: svg.querySelectorAll('circle.stone:not(.leaving)').length,
+          legal: svg.querySelectorAll('circle.stone.legal').length,
+          resets: [left(0), left(1)],
+          heaps: [...svg.querySelectorAll('g.col')].map((g) => Number(g.dataset.size)),
+        };""")
+
+
+def board_agrees(d, label, game, peer):
+    """The board against the module's position and the test's own rules peer."""
+    st = d.execute_script("return window.nimbot.playing()")
+    shown = drawn(d)
+    check(shown is not None, f"{label}: no board")
+    if game == "super-nim":
+        check(sorted(shown["heaps"]) == sorted(st["heaps"]) == sorted(peer["heaps"]),
+              f"{label}: heaps drawn {shown['heaps']}, the module's {st['heaps']}, the rules' {peer['heaps']}")
+        return st
+    check(shown["stones"] == st["stones"] == peer["stones"],
+          f"{label}: {shown['stones']} stones drawn, the module's {st['stones']}, the rules' {peer['stones']}")
+    mine = st["mover"] == st["human"] and st.get("winner") is None
+    if mine:
+        check(shown["legal"] == min(st["limit"], st["stones"]) == min(peer["limit"], peer["stones"]),
+              f"{label}: {shown['legal']} stones to take drawn, limit {st['limit']} (rules: {peer['limit']})")
+    if game == "expanding":
+        check(shown["resets"] == st["resets"] == peer["resets"],
+              f"{label}: resets drawn {shown['resets']}, the module's {st['resets']}, the rules' {peer['resets']}")
+    return st
+
+
+def peer_state(game, start, moves):
+    """The position after `moves` by the test's rules peer."""
+    if game == "expanding":
+        n, r, m = start
+        stones, largest, resets, pending = n, 0, [r, r], False
+        for i, (take, reset) in enumerate(moves):
+            stones -= min(take, stones)
+            largest = max(largest, take)
+            if reset:
+                resets[i % 2] -= 1
+            pending = reset
+        return {"stones": stones, "resets": resets, "limit": m if pending else max(m, largest + 1)}
+    if game == "fibonacci":
+        stones, limit = start, start - 1
+        for take in moves:
+            stones, limit = stones - take, 2 * take
+        return {"stones": stones, "limit": limit}
+    heaps, _, _ = sn_play(start[0], start[1], moves)
+    return {"heaps": list(heaps)}
+
+
+def played(d):
+    return [(int(li.get_attribute("data-seat")), li.get_attribute("data-move"))
+            for li in d.find_elements(By.CSS_SELECTOR, "#pl-moves li")]
+
+
+def parse_move(game, mv):
+    if game == "expanding":
+        return (int(mv.rstrip("r")), mv.endswith("r"))
+    return int(mv) if game == "fibonacci" else mv
+
+
+def click_to_the_end(d, rng, game, start, human, hints, undo, steps, reset_chance=0.0, shots=None):
+    """Press New game and click the board (random stones, the reset toggle now and
+    then; heaps in Super-Nim), with hints on or off and one undo at the second
+    step if asked, until the page names a winner; after each move the board is
+    checked against the module's position and the rules peer's. Returns the
+    status and the moves, each by the seat the page says moved."""
     d.find_element(By.ID, "pl-new").click()
     # The page may keep the box from the last game (a new hash is no new page).
     if d.find_element(By.ID, "pl-hints").is_selected() != hints:
         d.find_element(By.ID, "pl-hints").click()
+    checked = 0
     for step in range(steps):
+        moves = [parse_move(game, mv) for _, mv in played(d)]
+        peer = peer_state(game, start, moves)
+        st = board_agrees(d, f"{game} after {len(moves)} moves", game, peer)
+        checked += 1
         status = d.find_element(By.ID, "pl-status")
         if status.get_attribute("data-winner") is not None:
             break
-        buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        check(buttons, f"{label}: no move to click: {status.text}")
-        if hints:
-            check(all(b.find_elements(By.TAG_NAME, "small") for b in buttons), f"{label}: a hint on every move")
-        if reset_chance:
-            reset = d.find_element(By.ID, "pl-reset")
-            if reset.is_enabled() and rng.random() < reset_chance:
-                reset.click()
-                buttons = d.find_elements(By.CSS_SELECTOR, "#pl-takes button")
-        rng.choice(buttons).click()
+        if shots and step == 2:
+            for width in (1400, 375):
+                d.set_window_size(width, 1000)
+                path = os.path.join(shots, f"board-{game}-{width}.png")
+                d.save_screenshot(path)
+            d.set_window_size(1400, 1000)
+            axe_check(d, f"play {game}")
+        if game == "super-nim":
+            k = rng.randrange(len(st["moves"]))
+            touches = st["touches"][k]
+            cols = d.find_elements(By.CSS_SELECTOR, "#pl-board g.col")
+            first = next(i for i, c in enumerate(cols) if int(c.get_attribute("data-size")) == touches[0])
+            cols[first].click()
+            cols = d.find_elements(By.CSS_SELECTOR, "#pl-board g.col")
+            if len(touches) == 1:
+                cols[first].click()
+            else:
+                second = next(i for i, c in enumerate(cols) if i != first and int(c.get_attribute("data-size")) == touches[1])
+                cols[second].click()
+        else:
+            if reset_chance and rng.random() < reset_chance:
+                toggle = d.find_element(By.ID, "pl-reset")
+                if toggle.is_enabled():
+                    toggle.click()
+            stones = d.find_elements(By.CSS_SELECTOR, "#pl-board circle.stone.legal")
+            check(stones, f"{game}: no stone to click: {status.text}")
+            if hints:
+                check(all({"win", "lose"} & set(c.get_attribute("class").split()) for c in stones),
+                      f"{game}: a hint on every stone")
+            rng.choice(stones).click()
         if undo and step == 1:
-            before = d.find_element(By.ID, "pl-moves").text
+            before = len(played(d))
             d.find_element(By.ID, "pl-undo").click()
-            after = d.find_element(By.ID, "pl-moves").text
-            check(len(after) < len(before), f"{label} undo: {before!r} -> {after!r}")
+            after = len(played(d))
+            check(after < before, f"{game} undo: {before} -> {after} moves")
     else:
-        fail(f"the {label} game did not end")
-    text = d.find_element(By.ID, "pl-moves").text
+        fail(f"the {game} game did not end")
     moves = []
-    for i, word in enumerate(text.split(", ")):
-        who, mv = word.split(" ")
-        check((who == "you") == (i % 2 == human), f"{label} move {i + 1} by the wrong seat: {text}")
+    for i, (seat, mv) in enumerate(played(d)):
+        check((seat == human) == (i % 2 == human) and seat == i % 2, f"{game} move {i + 1} by the wrong seat")
         moves.append(mv)
-    return d.find_element(By.ID, "pl-status"), moves
+    return d.find_element(By.ID, "pl-status"), moves, checked
 
 
-def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=None):
+AXE = None
+
+
+def axe_check(d, label):
+    """axe-core (npm, installed by tools/web.sh) run in the page: no serious or
+    critical violation. Returns the counts by impact."""
+    global AXE
+    if AXE is None:
+        path = os.environ.get("AXE_JS", "target/web-tools/node_modules/axe-core/axe.min.js")
+        check(os.path.exists(path), f"axe-core is missing ({path}): tools/web.sh install")
+        with open(path) as f:
+            AXE = f.read()
+    if not d.execute_script("return !!window.axe"):
+        d.execute_script(AXE)
+    result = d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.map("
+        "(v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, "
+        "where: v.nodes.slice(0, 2).map((n) => n.target.join(' ')) }))), (e) => done(String(e)));")
+    check(isinstance(result, list), f"axe on {label}: {result}")
+    serious = [v for v in result if v["impact"] in ("serious", "critical")]
+    check(not serious, f"axe on {label}: {serious}")
+    AXE_SEEN.append((label, len(result), [f"{v['id']} ({v['impact']})" for v in result]))
+    return result
+
+
+AXE_SEEN = []
+
+
+def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=None, shots=None):
     """A Fibonacci Nim or Super-Nim game clicked to the end against nimbot, replayed
     here by the rules: the winner the page names is theirs."""
     load(d, url + "#play")
     d.execute_script(f"document.getElementById('pl-game').value = '{game}';"
                      "document.getElementById('pl-game').dispatchEvent(new Event('change'));"
                      f"document.querySelector('#pl-form [name=seat]').value = '{seat}';")
+    # A clock of a minute each in the games without hints.
+    d.execute_script(f"document.querySelector('#pl-form [name=clock]').value = '{0 if hints else 60}';")
     form = d.find_element(By.ID, "pl-form")
     fields = (("n", n),) if game == "fibonacci" else (("heaps", heaps), ("cap", cap))
     for name, value in fields:
@@ -399,7 +547,16 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
         box.clear()
         box.send_keys(str(value))
     human = 0 if seat == "first" else 1
-    status, moves = click_to_the_end(d, rng, game, human, hints, undo, 600)
+    start = n if game == "fibonacci" else (tuple(int(h) for h in heaps.split()), cap)
+    status, moves, checked = click_to_the_end(d, rng, game, start, human, hints, undo, 600, shots=shots)
+    clocks = d.find_element(By.ID, "pl-clocks")
+    if hints:
+        check(not clocks.is_displayed(), f"{game}: a clock without one chosen")
+    else:
+        # Each clock shown, started at 1:00, yours run down by your turns (m:ss).
+        said = clocks.text
+        check(said.startswith("Clock: you 0:") or said.startswith("Clock: you 1:00"), f"{game}: the clock says {said!r}")
+        check(", nimbot " in said, f"{game}: the clock says {said!r}")
     said = status.get_attribute("data-winner")
     if game == "fibonacci":
         stones, limit = n, n - 1
@@ -415,12 +572,42 @@ def play_other(d, url, rng, game, seat, hints, undo, n=None, heaps=None, cap=Non
         check(left == 0 or not left_heaps, f"super-nim: the game ended early: {moves}")
         winner = None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
     check(said == ("draw" if winner is None else str(winner)), f"{game}: the page says {said}, the rules {winner}: {moves}")
-    return len(moves), winner
+    return len(moves), winner, checked
 
 
 # ---- Play -------------------------------------------------------------------------
 
-def play_game(d, url, rng, n, r, seat, policy, hints, undo):
+def big_board(d, url, shots):
+    """A new game of N = 999 at both widths: the whole pile drawn."""
+    load(d, url + "#play")
+    d.execute_script("document.getElementById('pl-game').value = 'expanding';"
+                     "document.getElementById('pl-game').dispatchEvent(new Event('change'));")
+    form = d.find_element(By.ID, "pl-form")
+    for name, value in (("n", 999), ("r", 4), ("m", 3)):
+        box = form.find_element(By.NAME, name)
+        box.clear()
+        box.send_keys(str(value))
+    d.execute_script("document.querySelector('#pl-form [name=seat]').value = 'first';")
+    d.find_element(By.ID, "pl-new").click()
+    peer = {"stones": 999, "limit": 3, "resets": [4, 4]}
+    board_agrees(d, "a new game of 999", "expanding", peer)
+    for width in (1400, 375):
+        d.set_window_size(width, 1000)
+        d.save_screenshot(os.path.join(shots, f"board-expanding-999-{width}.png"))
+    d.set_window_size(1400, 1000)
+    # By keys alone: the board focused, the arrow to the second stone, Enter takes 2.
+    from selenium.webdriver.common.keys import Keys
+    board = d.find_element(By.CSS_SELECTOR, "#pl-board svg")
+    d.execute_script("arguments[0].focus()", board)
+    board.send_keys(Keys.ARROW_RIGHT)
+    board.send_keys(Keys.ENTER)
+    moves = played(d)
+    check(moves and moves[0] == (0, "2"), f"the keys took {moves[:1]}, not 2")
+    peer = peer_state("expanding", (999, 4, 3), [parse_move("expanding", mv) for _, mv in moves])
+    board_agrees(d, "after a take by keys", "expanding", peer)
+
+
+def play_game(d, url, rng, n, r, seat, policy, hints, undo, shots=None):
     load(d, url + "#play")
     d.execute_script("document.getElementById('pl-game').value = 'expanding';"
                      "document.getElementById('pl-game').dispatchEvent(new Event('change'));")
@@ -432,14 +619,16 @@ def play_game(d, url, rng, n, r, seat, policy, hints, undo):
     d.execute_script(f"document.querySelector('#pl-form [name=seat]').value = '{seat}';"
                      f"document.querySelector('#pl-form [name=policy]').value = '{policy}';")
     human = 0 if seat == "first" else 1
-    status, words = click_to_the_end(d, rng, "expanding", human, hints, undo, 400, reset_chance=0.25)
+    status, words, checked = click_to_the_end(d, rng, "expanding", (n, r, 3), human, hints, undo, 400,
+                                              reset_chance=0.25, shots=shots)
     winner = int(status.get_attribute("data-winner"))
     moves = [(int(mv.rstrip("r")), mv.endswith("r")) for mv in words]
     check(replay_rules(n, r, 3, moves) == winner, f"the page's winner {winner} for {words}")
     said = "you win" if winner == human else "nimbot wins"
     check(said in status.text, status.text)
     check(not d.find_element(By.ID, "pl-end").get_attribute("hidden"), "the record link at the end")
-    return len(moves), winner == human
+    check(d.find_elements(By.CSS_SELECTOR, "#pl-chart svg"), "the value history under the board")
+    return len(moves), winner == human, checked
 
 
 # ---- Analysis ---------------------------------------------------------------------
@@ -494,8 +683,10 @@ def analysis_agrees(d, url, nimbot, tmp, rng, name, text, r, m):
     plies = [json.loads(x) for x in out[:-1]]
     blunders = [p["ply"] for p in plies if p["blunder"]]
     load(d, url + "#analysis")
+    # (The last analysis's chart goes first: a new hash is no new page.)
     d.execute_script(f"document.getElementById('an-r').value = {r};"
-                     f"document.getElementById('an-m').value = {m};")
+                     f"document.getElementById('an-m').value = {m};"
+                     "document.getElementById('an-chart').innerHTML = '';")
     d.find_element(By.ID, "an-file").send_keys(path)
     for _ in range(100):
         if d.find_elements(By.CSS_SELECTOR, "#an-svg"):
@@ -541,11 +732,15 @@ def test(args):
         d.save_screenshot(os.path.join(args.out, "explore.png"))
         explorer_agrees(d, args.nimbot, rng, 1000)
         explorer_links(d, server.url)
-        g1 = play_game(d, server.url, rng, 40, 2, "first", "trap", hints=True, undo=True)
+        axe_check(d, "explore")
+        d.set_window_size(1400, 1000)
+        g1 = play_game(d, server.url, rng, 40, 2, "first", "trap", hints=True, undo=True, shots=args.out)
         d.save_screenshot(os.path.join(args.out, "play.png"))
         g2 = play_game(d, server.url, rng, 25, 1, "second", "longest", hints=False, undo=False)
-        print(f"play: two games clicked to the end ({g1[0]} and {g2[0]} plies), "
+        print(f"play: two games clicked to the end on the board ({g1[0]} and {g2[0]} plies, the board "
+              f"checked {g1[2] + g2[2]} times against the module's position and the rules'), "
               "each ended as the rules say")
+        big_board(d, server.url, args.out)
         fib = fibonacci_agrees(d, args.nimbot, rng, 200)
         sn = super_nim_agrees(d, args.nimbot, rng, 200)
         print(f"explorer: {fib[0]} Fibonacci Nim positions agree with a plain search and with "
@@ -554,13 +749,15 @@ def test(args):
               f"({sn[1]} compared with nimbot moves --game super-nim)")
         load(d, server.url + "#explore?game=super-nim&heaps=2.4.5&cap=24")
         d.save_screenshot(os.path.join(args.out, "explore-super-nim.png"))
-        p1 = play_other(d, server.url, rng, "fibonacci", "first", hints=True, undo=True, n=30)
+        p1 = play_other(d, server.url, rng, "fibonacci", "first", hints=True, undo=True, n=30, shots=args.out)
         p2 = play_other(d, server.url, rng, "fibonacci", "second", hints=False, undo=False, n=21)
-        p3 = play_other(d, server.url, rng, "super-nim", "first", hints=True, undo=True, heaps="2 4 5", cap=24)
+        p3 = play_other(d, server.url, rng, "super-nim", "first", hints=True, undo=True, heaps="2 4 5", cap=24,
+                        shots=args.out)
         d.save_screenshot(os.path.join(args.out, "play-super-nim.png"))
         p4 = play_other(d, server.url, rng, "super-nim", "second", hints=False, undo=False, heaps="1 2 3 6", cap=30)
         print(f"play: Fibonacci Nim ({p1[0]} and {p2[0]} plies) and Super-Nim ({p3[0]} and {p4[0]} plies) "
-              "clicked to the end against nimbot, each ended as the rules say")
+              f"clicked to the end on the board against nimbot (the board checked {p1[2] + p2[2] + p3[2] + p4[2]} "
+              "times), each ended as the rules say")
         moves = random_game(rng, 60, 4, 3)
         names = ["py one", "nimbot"]
         a1 = analysis_agrees(d, server.url, args.nimbot, tmp, rng, "game-log.txt",
@@ -569,10 +766,14 @@ def test(args):
         a2 = analysis_agrees(d, server.url, args.nimbot, tmp, rng, "game.jsonl",
                              record(120, 2, 3, moves, ["a", "b"]), 2, 3)
         d.save_screenshot(os.path.join(args.out, "analysis.png"))
+        axe_check(d, "analysis")
+        print("axe-core: no serious or critical violation; " + "; ".join(
+            f"{label}: {n} minor" + (f" ({', '.join(ids)})" if ids else "") for label, n, ids in AXE_SEEN))
         print(f"analysis: a game log ({a1[0]} plies, blunders at {a1[1]}) and a record "
               f"({a2[0]} plies, blunders at {a2[1]}) drawn as nimbot analyze says")
         print(f"browser test passed in {time.time() - t0:.1f} s; screenshots in {args.out}/"
-              "{explore,play,analysis,explore-super-nim,play-super-nim}.png")
+              "{explore,play,analysis,explore-super-nim,play-super-nim}.png and "
+              "board-{expanding,expanding-999,fibonacci,super-nim}-{1400,375}.png")
     finally:
         if d:
             d.quit()
@@ -645,12 +846,12 @@ const fcp = (performance.getEntriesByName('first-contentful-paint')[0] || {}).st
 // if the answer was in the document before it, else the end of the frame after
 // the answer (a task queued from that frame's requestAnimationFrame).
 const shown = fcp >= window.nimbotFirstAnswer ? fcp : window.nimbotFirstPaint;
-return { page: n.responseEnd, fcp, shown, compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
+return { page: n.responseEnd, fcp, shown, first: mark('nimbot-first-instantiated'), compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
          answer: window.nimbotFirstAnswer, painted: window.nimbotFirstPaint,
          loaded: window.nimbotDistancesLoaded, distances: window.nimbotFirstDistances };
 """
 
-SITE = ("index.html", "app.js", "nimbot.wasm", "distances.bin")
+SITE = ("index.html", "app.js", "nimbot-first.wasm", "nimbot.wasm", "distances.bin")
 
 
 def stats(xs, digits=1):
@@ -675,20 +876,23 @@ def bench(args):
             with urllib.request.urlopen(url + name) as r:
                 raw[name] = len(r.read())
         d = browser(args.out)
-        runs = []
+        runs, wholes = [], []
         for _ in range(loads):
-            d.get("about:blank")
-            load(d, url + "#explore?n=999&r=4&m=3")
-            for _ in range(200):
-                if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
-                    break
-                time.sleep(0.05)
-            runs.append(d.execute_script(LOAD_MARKS))
+            # Side by side: a load as the page is, then one answered by the whole
+            # module alone (`?whole`: no small module), turn about.
+            for page, into in (("", runs), ("?whole", wholes)):
+                d.get("about:blank")
+                load(d, url + page + "#explore?n=999&r=4&m=3")
+                for _ in range(200):
+                    if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
+                        break
+                    time.sleep(0.05)
+                into.append(d.execute_script(LOAD_MARKS))
         served = d.execute_script(
             "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
             ".map((e) => [e.name, e.encodedBodySize])")
         r = d.execute_async_script(BENCH)
-        col = lambda k: [x[k] for x in runs]
+        col = lambda k: [x[k] for x in runs if x.get(k) is not None]
         total = sum(sizes.values())
         print(f"transfer: {total:,} B for the whole page (limit 250,000), gzip accepted: "
               + ", ".join(f"{k} {v:,} B" for k, v in sizes.items())
@@ -699,9 +903,12 @@ def bench(args):
               f"{stats(col('shown'))} (limit 100 ms; the page's first contentful paint, which "
               f"shows it in {sum(x['fcp'] >= x['answer'] for x in runs)} of the loads, else the "
               f"end of the frame after it); in the document {stats(col('answer'))}")
+        print(f"  the same loads, in turn, answered by the whole module alone (no small module): on screen "
+              f"{stats([x['shown'] for x in wholes])}, in the document {stats([x['answer'] for x in wholes])}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
-                          for k in ("page", "compiled", "instantiated", "answer", "fcp", "painted")))
+                          for k in ("page", "first", "answer", "fcp", "painted", "compiled", "instantiated"))
+              + " (first: the small module instantiated; compiled, instantiated: the whole one)")
         print(f"first distances on screen (those of the table's whole box, from distances.bin, "
               f"unzipped by the browser and checked by the module at {statistics.median(col('loaded')):.1f} ms): "
               f"{stats(col('distances'))}")

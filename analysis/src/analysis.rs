@@ -23,6 +23,7 @@ use crate::notation::move_text;
 use crate::game_log::{self, Log};
 use crate::record::{self, Record};
 use crate::vocab::MoveJson;
+use nimbot_platform::wire::Reason;
 
 /// What one move did.
 pub struct Ply {
@@ -177,7 +178,10 @@ impl Analysis {
         // N from the first record; a refused first take left the pile as it was.
         let refused_first = log.records.len() == 1
             && log.reason.as_deref().is_some_and(|r| {
-                r.ends_with("made an illegal move") || r.ends_with("exceeded time limit")
+                matches!(
+                    Reason::classify(r.as_bytes()),
+                    Reason::IllegalMove | Reason::TimeLimit
+                )
             });
         let stones = if let Some(n) = stones {
             n

@@ -15,8 +15,9 @@
 
 use std::io::{self, Write};
 
-/// The separator line after each record (39 dashes).
-pub const DASHES: &str = "---------------------------------------";
+use nimbot::Move;
+use nimbot_platform::json::Writer as Text;
+use nimbot_platform::wire::lines::{self, Line, Mover};
 
 /// One judged move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,16 +47,19 @@ impl<W: Write> Writer<W> {
     }
 
     pub fn record(&mut self, r: &Record) -> io::Result<()> {
-        let reset = if r.reset { " and used reset" } else { "" };
-        writeln!(self.out, "Player {} took {} stones{reset}.", r.name, r.take)?;
-        writeln!(self.out, "Current max: {}", r.current_max)?;
-        writeln!(self.out, "Stones left: {}", r.stones_left)?;
-        writeln!(self.out, "{DASHES}")?;
+        let mut text = Text::<{ 2 * lines::MAX_RECORD }>::new();
+        let who = Mover::Player(r.name.as_bytes());
+        let mv = Move::new(r.take, r.reset);
+        lines::record(&mut text, who, mv, r.current_max, r.stones_left);
+        let text = text.finish().map_err(|e| io::Error::other(e.as_str()))?;
+        self.out.write_all(&text)?;
         self.out.flush()
     }
 
     pub fn game_over(&mut self, reason: &str) -> io::Result<()> {
-        writeln!(self.out, "Game over")?;
+        let mut text = Text::<32>::new();
+        Line::GameOver.emit(&mut text);
+        self.out.write_all(text.as_bytes())?;
         writeln!(self.out, "{reason}")?;
         self.out.flush()
     }
@@ -67,55 +71,39 @@ pub fn parse(text: &str) -> Result<Log, String> {
     let mut log = Log::default();
     let mut lines = text.lines().enumerate().peekable();
     while let Some((i, line)) = lines.next() {
-        let line = line.trim_end_matches('\r');
-        if line.trim() == "Game over" {
-            log.reason = lines
-                .by_ref()
-                .map(|(_, l)| l.trim())
-                .find(|l| !l.is_empty())
-                .map(str::to_owned);
-            break;
-        }
-        let Some(rest) = line.strip_prefix("Player ") else {
-            continue;
+        let (name, mv) = match Line::parse(line.as_bytes()) {
+            Line::GameOver => {
+                log.reason = lines
+                    .by_ref()
+                    .map(|(_, l)| l.trim())
+                    .find(|l| !l.is_empty())
+                    .map(str::to_owned);
+                break;
+            }
+            Line::Took(Mover::Player(name), mv) => (name, mv),
+            Line::Unreadable(_) => return Err(format!("line {}: bad take in {line:?}", i + 1)),
+            _ => continue,
         };
-        let (rest, reset) = if let Some(r) = rest.strip_suffix(" stones and used reset.") {
-            (r, true)
-        } else if let Some(r) = rest.strip_suffix(" stones.") {
-            (r, false)
-        } else {
-            return Err(format!("line {}: not a move record: {line:?}", i + 1));
-        };
-        let (name, take) = rest
-            .rsplit_once(" took ")
-            .ok_or_else(|| format!("line {}: no \"took\": {line:?}", i + 1))?;
-        let take: u32 = take
-            .parse()
-            .map_err(|_| format!("line {}: bad take {take:?}", i + 1))?;
-        let mut field = |label: &str| -> Result<Option<u32>, String> {
+        let mut field = || -> Result<Option<Line<'_>>, String> {
             match lines.next() {
                 None => Ok(None),
-                Some((j, l)) => {
-                    let v = l
-                        .trim()
-                        .strip_prefix(label)
-                        .ok_or_else(|| format!("line {}: expected {label:?}: {l:?}", j + 1))?;
-                    v.trim()
-                        .parse()
-                        .map(Some)
-                        .map_err(|_| format!("line {}: bad number {v:?}", j + 1))
-                }
+                Some((j, l)) => match Line::parse(l.trim().as_bytes()) {
+                    Line::Unreadable(_) | Line::Other(_) => {
+                        Err(format!("line {}: bad number in {l:?}", j + 1))
+                    }
+                    other => Ok(Some(other)),
+                },
             }
         };
-        let (Some(current_max), Some(stones_left)) =
-            (field("Current max:")?, field("Stones left:")?)
+        let (Some(Line::CurrentMax(current_max)), Some(Line::StonesLeft(stones_left))) =
+            (field()?, field()?)
         else {
             break;
         };
         log.records.push(Record {
-            name: name.to_owned(),
-            take,
-            reset,
+            name: String::from_utf8_lossy(name).into_owned(),
+            take: mv.take,
+            reset: mv.reset,
             current_max,
             stones_left,
         });

@@ -253,6 +253,41 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
         assert!(end["text"].as_str().unwrap().starts_with(who), "{ctx}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+    // Against a bot that never joins (or ends before joining), a wrong seat is
+    // judged only once the other would have joined: neither bot could play, and
+    // neither is credited a win.
+    let (dir, dir_s) = scratch("seats-none");
+    let o = tournament_in(
+        &dir_s,
+        &[&bot("swap"), &bot("nojoin"), "late=sh -c 'sleep 8; exit 3'"],
+        "--no-check --gauntlet --stones 20 -t 5 -c 4 --join-timeout 12",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    let games = results(&dir);
+    assert_eq!(games.len(), 4, "{}", show(&o));
+    for g in &games {
+        let ctx = format!("{g}\n{}", show(&o));
+        assert_eq!(g["ending"]["kind"], "no_result", "{ctx}");
+        assert!(g["winner"].is_null(), "{ctx}");
+        let text = g["ending"]["text"].as_str().unwrap();
+        assert!(text.starts_with("swap asked for the"), "{ctx}");
+        let other = if g["names"][0] == "swap" {
+            &g["names"][1]
+        } else {
+            &g["names"][0]
+        };
+        match other.as_str().unwrap() {
+            "nojoin" => assert!(
+                text.ends_with("and nojoin never joined (no hello within 12 s)"),
+                "{ctx}"
+            ),
+            _ => assert!(
+                text.contains("and late exited with status 3 before joining"),
+                "{ctx}"
+            ),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The processes whose command line holds `marker`.
@@ -887,6 +922,9 @@ fn the_sprt_stops_a_decided_match_and_a_game_without_result_fails_the_run() {
     assert_eq!(summary["sprt"]["decision"], "H1", "{summary}");
     let played = summary["games_played"].as_u64().unwrap();
     assert!(played < 40, "stopped early: {played} of 120");
+    // Decided (in the order the games finished) before the games under way ended.
+    let after = summary["sprt"]["decided_after"].as_u64().unwrap();
+    assert!(after <= played, "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 
     let (dir, d) = scratch("none");

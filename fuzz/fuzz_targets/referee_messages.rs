@@ -12,7 +12,8 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use nimbot::{Params, Player};
 use nimbot_platform::json::Object;
-use nimbot_platform::referee::{parse_hello, parse_move, welcome, CurrentMax, Referee};
+use nimbot_platform::referee::{welcome, CurrentMax, Referee};
+use nimbot_platform::wire::{Hello, MoveMessage};
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 4 {
@@ -49,9 +50,10 @@ fuzz_target!(|data: &[u8]| {
             let elapsed = u64::from(tag >> 3) * 100;
             let Some(r) = referee.as_mut() else {
                 // Hellos until both seats have names.
-                if let Ok(h) = parse_hello(msg) {
-                    assert!(h.name.iter().all(|&b| (0x20..0x7f).contains(&b)));
-                    names[h.seat.index()] = h.name;
+                if let Ok(h) = Hello::parse(msg) {
+                    let name = h.safe_name();
+                    assert!(name.iter().all(|&b| (0x20..0x7f).contains(&b)));
+                    names[h.seat.index()] = name;
                 }
                 if tag & 2 == 2 {
                     referee = Some(Referee::new(params, names.clone(), limit_us, meaning));
@@ -62,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
             let was_over = before.is_some();
             let out = match (tag >> 1) & 3 {
                 0 | 1 => {
-                    let _ = parse_move(msg);
+                    let _ = MoveMessage::parse(msg);
                     r.on_message(player, msg, elapsed)
                 }
                 2 => r.on_garbage(player, elapsed),

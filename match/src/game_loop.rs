@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 
 use nimbot::{Params, Player};
 use nimbot_platform::json::{Feed, Splitter};
-use nimbot_platform::referee::{parse_hello, welcome, CurrentMax, Referee, MAX_WELCOME};
+use nimbot_platform::referee::{welcome, CurrentMax, Referee, MAX_WELCOME};
+use nimbot_platform::wire::Hello;
 use nimbot_platform::wire::MAX_NAME;
 
 /// The game a server referees and its rules of the house.
@@ -685,17 +686,18 @@ impl<H: Hooks> Table<'_, H> {
         };
         if c.hello.is_none() {
             let join = match &ev.kind {
-                Kind::Object(bytes) => match parse_hello(bytes) {
+                Kind::Object(bytes) => match Hello::parse(bytes) {
                     Ok(h) => {
-                        c.hello = Some(h.name.to_vec());
+                        let (name, seat) = (h.safe_name(), h.seat);
+                        c.hello = Some(name.to_vec());
                         say(self.hooks, || {
                             format!(
                                 "connection #{id}: {} asks for order {}",
-                                text(&h.name),
-                                h.seat.index()
+                                text(&name),
+                                seat.index()
                             )
                         });
-                        self.hooks.on_hello(id, &h.name, h.seat)
+                        self.hooks.on_hello(id, &name, seat)
                     }
                     Err(e) => {
                         say(self.hooks, || {

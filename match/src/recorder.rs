@@ -14,25 +14,7 @@ use std::time::SystemTime;
 
 use nimbot::{Game, Move, Player, Policy, TableOrSolverEngine};
 use nimbot_analysis::record::{self, EndLine, Header, Played};
-use serde::Deserialize;
-
-/// The parts of a platform state message a record uses (serde ignores the rest).
-#[derive(Deserialize, Default)]
-struct State {
-    #[serde(default)]
-    finished: bool,
-    stones_removed: Option<u32>,
-    reset_used: Option<bool>,
-    reason: Option<String>,
-    player_0: Option<Seat>,
-    player_1: Option<Seat>,
-}
-
-#[derive(Deserialize)]
-struct Seat {
-    name: Option<String>,
-    time_taken: Option<f64>,
-}
+use nimbot_platform::wire::StateFields;
 
 /// Collects a game while it is played and writes its record at the end.
 pub struct Recorder {
@@ -124,15 +106,15 @@ impl Recorder {
     /// clock and the ply; a move the server judged but refused (the game ended and
     /// did not move on) when `judged`.
     pub fn state(&mut self, game: Option<&Game>, msg: &[u8], judged: bool) {
-        let state: State = serde_json::from_slice(msg).unwrap_or_default();
+        let state = StateFields::parse(msg).unwrap_or_default();
         let mut clocks = self.clocks;
-        for (i, seat) in [&state.player_0, &state.player_1].into_iter().enumerate() {
+        for (i, seat) in state.players.iter().enumerate() {
             if let Some(s) = seat {
-                if let Some(name) = &s.name {
-                    self.names[i] = name.clone();
+                if let Some(name) = s.name {
+                    self.names[i] = String::from_utf8_lossy(name).into_owned();
                 }
-                if let Some(t) = s.time_taken {
-                    clocks[i] = t;
+                if let Some(t) = s.time_taken_us {
+                    clocks[i] = t as f64 / 1e6;
                 }
             }
         }
@@ -145,7 +127,7 @@ impl Recorder {
         if let (false, true, true, Some(take), Some(reset), Some(seat)) = (
             moved,
             judged,
-            state.finished,
+            state.end.is_some(),
             state.stones_removed,
             state.reset_used,
             mover,
@@ -157,8 +139,8 @@ impl Recorder {
                 clock,
             });
         }
-        if state.reason.is_some() {
-            self.reason = state.reason;
+        if let Some(reason) = state.end.and_then(|e| e.reason) {
+            self.reason = Some(String::from_utf8_lossy(reason).into_owned());
         }
     }
 

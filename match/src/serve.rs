@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use nimbot::Player;
 use nimbot_platform::referee::Referee;
-use nimbot_platform::wire::MAX_NAME;
+use nimbot_platform::wire::{State, MAX_NAME};
 
 // The options and the log belong to the loop, which every game runs on.
 use crate::game_loop::{run_game, text, Answer, Events, Hooks, Join, Kind};
@@ -33,22 +33,20 @@ pub type GameLog = game_log::Writer<io::BufWriter<File>>;
 /// from the state message the players get.
 fn log_state(game_log: &mut Option<GameLog>, by: Option<&[u8]>, state: &[u8]) {
     let Some(w) = game_log.as_mut() else { return };
-    let Ok(obj) = nimbot_platform::json::Object::parse(state) else {
+    let Ok(state) = State::parse(state) else {
         return;
     };
-    let num = |k: &str| obj.get(k).and_then(|v| v.as_u32()).unwrap_or(0);
     if let Some(name) = by {
         let _ = w.record(&game_log::Record {
             name: text(name),
-            take: num("stones_removed"),
-            reset: obj.get("reset_used").and_then(|v| v.as_bool()) == Some(true),
-            current_max: num("current_max"),
-            stones_left: num("stones_left"),
+            take: state.stones_removed().unwrap_or(0),
+            reset: state.reset_used() == Some(true),
+            current_max: state.current_max().unwrap_or(0),
+            stones_left: state.stones_left().unwrap_or(0),
         });
     }
-    if obj.get("finished").and_then(|v| v.as_bool()) == Some(true) {
-        let reason = obj.get("reason").and_then(|v| v.as_str()).unwrap_or(b"");
-        let _ = w.game_over(&text(reason));
+    if let Some(end) = state.end() {
+        let _ = w.game_over(&text(end.reason.unwrap_or_default()));
     }
 }
 

@@ -1,8 +1,8 @@
 //! The referee's judging and messages, with no I/O: what `nimbot serve` says on the
 //! wire, byte for byte like the platform's server (Python `json.dumps` layout).
 //!
-//! The host owns sockets and clocks. It parses each client's first object with
-//! [`parse_hello`], seats the two players by `order`, sends [`welcome`], then feeds
+//! The host owns sockets and clocks. It parses each client's first object as a
+//! [`Hello`](super::wire::Hello), seats the two players by `order`, sends [`welcome`], then feeds
 //! every event to a [`Referee`]: a complete object from a player
 //! ([`Referee::on_message`], with the time since its turn began), bytes that were not
 //! an object ([`Referee::on_garbage`]), a closed connection ([`Referee::on_closed`]) or
@@ -19,8 +19,11 @@
 
 use heapless::Vec;
 
-use super::json::{Object, Value, Writer};
-use super::wire::{Reason, MAX_NAME, MAX_REASON};
+use super::json::Writer;
+use super::wire::message::safe_name;
+use super::wire::{
+    End, MoveMessage, Reason, SeatState, StateFields, Welcome, MAX_NAME, MAX_REASON,
+};
 use nimbot::{Game, IllegalMove, Move, Outcome, Params, Player};
 
 /// Room for one state message (two names of [`MAX_NAME`] bytes appear three times).
@@ -46,80 +49,18 @@ pub enum CurrentMax {
     Largest,
 }
 
-/// A player's first message, `{"name": ..., "order": 0|1}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hello {
-    /// The name, at most [`MAX_NAME`] bytes; bytes that would need escaping in JSON
-    /// (quotes, backslashes, control and non-ASCII bytes) become `_`.
-    pub name: Vec<u8, MAX_NAME>,
-    /// The seat asked for (order 0 = first, 1 = second).
-    pub seat: Player,
-}
-
-/// Why a first message was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HelloError {
-    /// Not a JSON object.
-    NotJson,
-    /// No string `name`.
-    NoName,
-    /// No `order` of 0 or 1.
-    BadOrder,
-}
-
-nimbot::error_from_as_str!(HelloError);
-
-impl HelloError {
-    /// A short, static description.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            HelloError::NotJson => "hello is not a JSON object",
-            HelloError::NoName => "hello has no string name",
-            HelloError::BadOrder => "hello has no order 0 or 1",
-        }
-    }
-}
-
-/// Read a player's first message.
-pub fn parse_hello(msg: &[u8]) -> Result<Hello, HelloError> {
-    let obj = Object::parse(msg).map_err(|_| HelloError::NotJson)?;
-    let raw = obj
-        .get("name")
-        .and_then(|v| v.as_str())
-        .ok_or(HelloError::NoName)?;
-    let seat = match obj.get("order").and_then(|v| v.as_u32()) {
-        Some(0) => Player::First,
-        Some(1) => Player::Second,
-        _ => return Err(HelloError::BadOrder),
-    };
-    let mut name = Vec::new();
-    for &b in raw.iter().take(MAX_NAME) {
-        let safe = if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-            b
-        } else {
-            b'_'
-        };
-        let _ = name.push(safe);
-    }
-    Ok(Hello { name, seat })
-}
-
-/// The welcome: `{"init_stones": N, "init_resets": R}`, plus `"init_max": M,
-/// "game_time": T` when `extras` is `Some(T)`.
+/// The welcome: N and R, plus M and the clock `T` (whole seconds) when `extras` is
+/// `Some(T)`, as some copies of the server send them.
 pub fn welcome(params: &Params, extras: Option<u32>) -> Vec<u8, MAX_WELCOME> {
     let mut w = Writer::<MAX_WELCOME>::new();
-    w.raw(b"{\"init_stones\": ")
-        .num(u64::from(params.stones()))
-        .raw(b", \"init_resets\": ")
-        .num(u64::from(params.resets()));
-    if let Some(secs) = extras {
-        w.raw(b", \"init_max\": ")
-            .num(u64::from(params.init_max()))
-            .raw(b", \"game_time\": ")
-            .num(u64::from(secs));
+    Welcome {
+        stones: params.stones(),
+        resets: u32::from(params.resets()),
+        init_max: extras.map(|_| params.init_max()),
+        game_time_us: extras.map(|secs| u64::from(secs) * 1_000_000),
     }
-    w.raw(b"}");
-    // Three u32 and a u8 fit in 128 bytes with room to spare.
+    .emit(&mut w);
+    // Three u32 and a u64 fit in 128 bytes with room to spare.
     w.finish().unwrap_or_default()
 }
 
@@ -148,8 +89,9 @@ pub struct Referee {
 }
 
 impl Referee {
-    /// A game with `params` between `names` (first seat first), each player allowed
-    /// `limit_us` microseconds of thinking in total.
+    /// A game with `params` between `names` (first seat first; bytes JSON would
+    /// escape become `_`, see [`safe_name`]), each player allowed `limit_us`
+    /// microseconds of thinking in total.
     pub fn new(
         params: Params,
         names: [Vec<u8, MAX_NAME>; 2],
@@ -158,7 +100,7 @@ impl Referee {
     ) -> Self {
         Referee {
             game: Game::new(params),
-            names,
+            names: names.map(|n| safe_name(&n)),
             used_us: [0, 0],
             charged: [false, false],
             limit_us,
@@ -257,7 +199,7 @@ impl Referee {
         if self.verdict.is_some() {
             return None;
         }
-        let mv = msg.and_then(parse_move);
+        let mv = msg.and_then(|m| MoveMessage::parse(m).ok()).map(|m| m.mv);
         let shown = mv.unwrap_or(Move::new(0, false));
         if player != self.game.to_move() {
             return Some(self.finish(player.other(), Reason::OutOfTurn, shown));
@@ -310,56 +252,37 @@ impl Referee {
             CurrentMax::Limit => g.limit(),
             CurrentMax::Largest => g.limit().saturating_sub(1),
         };
-        let mut w = Writer::<MAX_STATE>::new();
-        w.raw(b"{\"finished\": ").boolean(self.verdict.is_some());
-        if let (Some(v), Some(text)) = (self.verdict, self.reason_text()) {
-            w.raw(b", \"winner\": ")
-                .string(self.name(v.winner))
-                .raw(b", \"reason\": ")
-                .string(&text);
-        }
-        w.raw(b", \"current_max\": ")
-            .num(u64::from(current_max))
-            .raw(b", \"stones_left\": ")
-            .num(u64::from(g.stones()))
-            .raw(b", \"stones_removed\": ")
-            .num(u64::from(mv.take))
-            .raw(b", \"reset_used\": ")
-            .boolean(mv.reset)
-            .raw(b", \"init_max\": ")
-            .num(u64::from(g.params().init_max()));
-        for p in [Player::First, Player::Second] {
-            w.raw(if p == Player::First {
-                b", \"player_0\": {\"resets_left\": "
-            } else {
-                b", \"player_1\": {\"resets_left\": "
+        let reason = self.reason_text();
+        let end = self.verdict.map(|v| End {
+            winner: Some(self.name(v.winner)),
+            reason: reason.as_deref(),
+        });
+        let seat = |p: Player| {
+            Some(SeatState {
+                resets_left: Some(u32::from(g.resets_left(p))),
+                time_taken_us: self
+                    .charged
+                    .get(p.index())
+                    .copied()
+                    .unwrap_or(false)
+                    .then(|| self.used_us(p)),
+                name: Some(self.name(p)),
             })
-            .num(u64::from(g.resets_left(p)))
-            .raw(b", \"time_taken\": ");
-            if self.charged.get(p.index()).copied().unwrap_or(false) {
-                w.seconds(self.used_us(p));
-            } else {
-                w.raw(b"0");
-            }
-            w.raw(b", \"name\": ").string(self.name(p)).raw(b"}");
-        }
-        w.raw(b"}");
+        };
+        let state = StateFields {
+            end,
+            current_max: Some(current_max),
+            stones_left: Some(g.stones()),
+            stones_removed: Some(mv.take),
+            reset_used: Some(mv.reset),
+            init_max: Some(g.params().init_max()),
+            players: [seat(Player::First), seat(Player::Second)],
+        };
+        let mut w = Writer::<MAX_STATE>::new();
+        state.emit(&mut w);
         // Sized for the longest names; never truncated.
         w.finish().unwrap_or_default()
     }
-}
-
-/// A move object: integer `num_stones` (0 up to `u32::MAX`) and `reset` as a
-/// boolean, an integer (non-zero is true, as Python's `bool()`) or null/absent (false).
-pub fn parse_move(msg: &[u8]) -> Option<Move> {
-    let obj = Object::parse(msg).ok()?;
-    let take = obj.get("num_stones")?.as_u32()?;
-    let reset = match obj.get("reset") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => b,
-        Some(v) => v.as_u32()? != 0,
-    };
-    Some(Move::new(take, reset))
 }
 
 #[cfg(test)]
@@ -500,18 +423,5 @@ mod tests {
             r.verdict().map(|v| (v.winner, v.reason)),
             Some((Second, Reason::IllegalMove))
         );
-    }
-
-    #[test]
-    fn hello_names_are_made_safe() {
-        let h = parse_hello(br#"{"order": 1, "name": "a\"b\u00e9"}"#).unwrap();
-        assert_eq!(h.seat, Player::Second);
-        assert_eq!(h.name.as_slice(), b"a__b_u00e9");
-        assert_eq!(
-            parse_hello(br#"{"name": "x", "order": 2}"#),
-            Err(HelloError::BadOrder)
-        );
-        assert_eq!(parse_hello(br#"{"order": 0}"#), Err(HelloError::NoName));
-        assert_eq!(parse_hello(b"{"), Err(HelloError::NotJson));
     }
 }

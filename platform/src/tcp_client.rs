@@ -25,6 +25,7 @@
 use heapless::Vec;
 
 use super::json::{JsonError, Object, Value, Writer};
+use super::wire::message::{keys, pieces};
 use super::wire::{GameResult, Reason, DEFAULT_CLOCK, MAX_NAME};
 use nimbot::{
     bot_move, DecideError, Engine, Game, Move, MoveError, Outcome, ParamError, Params, Player,
@@ -144,9 +145,9 @@ impl Client {
     /// The first message: `{"name": "...", "order": 0|1}`.
     pub fn hello(&self) -> Outgoing {
         let mut w = Writer::<MAX_OUTGOING>::new();
-        w.raw(b"{\"name\": ")
+        w.raw(pieces::HELLO_NAME)
             .string(&self.name)
-            .raw(b", \"order\": ")
+            .raw(pieces::HELLO_ORDER)
             .num(self.seat.index() as u64)
             .raw(b"}");
         // The buffer holds the longest escaped name; a truncated hello is impossible.
@@ -189,16 +190,16 @@ impl Client {
         obj: &Object<'_>,
         engine: &mut E,
     ) -> Result<Step, ClientError> {
-        let stones = obj.get("init_stones").and_then(|v| v.as_u32());
-        let resets = obj.get("init_resets").and_then(|v| v.as_u32());
+        let stones = obj.get(keys::INIT_STONES).and_then(|v| v.as_u32());
+        let resets = obj.get(keys::INIT_RESETS).and_then(|v| v.as_u32());
         let (Some(stones), Some(resets)) = (stones, resets) else {
             return Err(ClientError::BadWelcome);
         };
-        let init_max = match obj.get("init_max") {
+        let init_max = match obj.get(keys::INIT_MAX) {
             None | Some(Value::Null) => self.init_max,
             Some(v) => v.as_u32().ok_or(ClientError::BadWelcome)?,
         };
-        if let Some(clock) = obj.get("game_time").and_then(|v| v.as_micros()) {
+        if let Some(clock) = obj.get(keys::GAME_TIME).and_then(|v| v.as_micros()) {
             self.clock = clock;
         }
         let resets = u8::try_from(resets).unwrap_or(u8::MAX);
@@ -226,11 +227,11 @@ impl Client {
         let mv = bot_move(engine, policy, &game, self.seat).map_err(ClientError::Move)?;
         self.sent = Some(mv);
         let mut w = Writer::<MAX_MOVE>::new();
-        w.raw(b"{\"order\": ")
+        w.raw(pieces::MOVE_ORDER)
             .num(self.seat.index() as u64)
-            .raw(b", \"num_stones\": ")
+            .raw(pieces::MOVE_TAKE)
             .num(u64::from(mv.take))
-            .raw(b", \"reset\": ")
+            .raw(pieces::MOVE_RESET)
             .boolean(mv.reset)
             .raw(b"}");
         let bytes = w
@@ -245,15 +246,15 @@ impl Client {
         obj: &Object<'_>,
         engine: &mut E,
     ) -> Result<Step, ClientError> {
-        if obj.get("init_stones").is_some() {
+        if obj.get(keys::INIT_STONES).is_some() {
             return Err(ClientError::Mismatch("second welcome message"));
         }
         let finished = obj
-            .get("finished")
+            .get(keys::FINISHED)
             .and_then(|v| v.as_bool())
             .ok_or(ClientError::MissingField("no boolean finished"))?;
-        let take = obj.get("stones_removed").and_then(|v| v.as_u32());
-        let reset = obj.get("reset_used").and_then(|v| v.as_bool());
+        let take = obj.get(keys::STONES_REMOVED).and_then(|v| v.as_u32());
+        let reset = obj.get(keys::RESET_USED).and_then(|v| v.as_bool());
         let mover = game.to_move();
         if mover == self.seat && self.sent.is_none() {
             return Err(ClientError::Mismatch("state before our move"));
@@ -277,7 +278,7 @@ impl Client {
             self.game = Some(game);
             return self.next_step(game, engine);
         }
-        let reason_text = obj.get("reason").and_then(|v| v.as_str());
+        let reason_text = obj.get(keys::REASON).and_then(|v| v.as_str());
         let mut reason = reason_text.map_or(Reason::Unknown, Reason::classify);
         let played = match (take, reset) {
             (Some(k), Some(r)) => game.play(mover, Move::new(k, r)).ok(),
@@ -311,8 +312,8 @@ impl Client {
 
     /// The seat named by `winner`, when the two names differ (else `None`).
     fn winner_by_name(&self, obj: &Object<'_>) -> Option<Player> {
-        let winner = obj.get("winner")?.as_str()?;
-        let name = |seat| seat_field(obj, seat, "name").and_then(|v| v.as_str());
+        let winner = obj.get(keys::WINNER)?.as_str()?;
+        let name = |seat| seat_field(obj, seat, keys::NAME).and_then(|v| v.as_str());
         let (n0, n1) = (name(Player::First)?, name(Player::Second)?);
         if n0 == n1 {
             return None;
@@ -329,17 +330,19 @@ impl Client {
     /// Checks the state's counts against `game`, and reads this client's clock.
     fn cross_check(&mut self, game: &Game, obj: &Object<'_>) -> Result<(), ClientError> {
         let left = obj
-            .get("stones_left")
+            .get(keys::STONES_LEFT)
             .and_then(|v| v.as_u32())
             .ok_or(ClientError::MissingField("no integer stones_left"))?;
         if left != game.stones() {
             return Err(ClientError::Mismatch("stones_left differs from the moves"));
         }
-        if let Some(spent) = seat_field(obj, self.seat, "time_taken").and_then(|v| v.as_micros()) {
+        if let Some(spent) =
+            seat_field(obj, self.seat, keys::TIME_TAKEN).and_then(|v| v.as_micros())
+        {
             self.spent = spent;
         }
         for seat in [Player::First, Player::Second] {
-            let resets = seat_field(obj, seat, "resets_left").and_then(|v| v.as_u32());
+            let resets = seat_field(obj, seat, keys::RESETS_LEFT).and_then(|v| v.as_u32());
             // Copies without per-player blocks are tolerated; a wrong count is not.
             if let Some(r) = resets {
                 if r != u32::from(game.resets_left(seat)) {
@@ -353,7 +356,7 @@ impl Client {
 
 /// `field` of `seat`'s block in a state (`player_0` or `player_1`).
 fn seat_field<'a>(obj: &Object<'a>, seat: Player, field: &str) -> Option<Value<'a>> {
-    let key = ["player_0", "player_1"].get(seat.index())?;
+    let key = [keys::PLAYER_0, keys::PLAYER_1].get(seat.index())?;
     obj.get(key)?.as_object()?.get(field)
 }
 

@@ -16,6 +16,8 @@
 
 use heapless::Vec;
 
+use super::json::Writer;
+use super::wire::lines::{self, after_prefix, took, trim, Line, Mover};
 use super::wire::{GameResult, Reason};
 use nimbot::{
     bot_move,
@@ -25,8 +27,7 @@ use nimbot::{
 
 /// Longest line kept; longer lines are ignored whole.
 pub const MAX_TEXT_LINE: usize = 256;
-/// The prompt, which has no newline after it.
-pub const PROMPT: &[u8] = b"Please enter your move: ";
+pub use super::wire::lines::PROMPT;
 
 /// One answer line, `K F\n`.
 pub type Answer = Vec<u8, 16>;
@@ -232,14 +233,14 @@ impl TextClient {
         if line == trim(PROMPT) {
             return self.on_prompt(engine);
         }
-        if line == b"Game over" || line == b"Game over!" {
+        if line == lines::GAME_OVER || line == lines::GAME_OVER_BANG {
             self.over = true;
             return Ok(TextAction::None);
         }
-        if line.starts_with(INVALID.get(..12).unwrap_or(INVALID)) {
+        if line.starts_with(lines::INVALID.get(..12).unwrap_or(lines::INVALID)) {
             return Err(TextError::Rejected);
         }
-        if let Some(rest) = after_prefix(line, b"You took ") {
+        if let Some(rest) = after_prefix(line, lines::YOU_TOOK) {
             let mv = took(rest).ok_or(TextError::Mismatch("unreadable move line"))?;
             if self.sent != Some(mv) {
                 return Err(TextError::Mismatch(
@@ -250,7 +251,7 @@ impl TextClient {
             self.play(self.seat, mv)?;
             return Ok(TextAction::None);
         }
-        if let Some(rest) = after_prefix(line, b"Opponent took ") {
+        if let Some(rest) = after_prefix(line, lines::OPPONENT_TOOK) {
             let mv = took(rest).ok_or(TextError::Mismatch("unreadable move line"))?;
             if self.game.is_none() {
                 if self.first_opp.is_some() {
@@ -262,7 +263,7 @@ impl TextClient {
             self.play(self.seat.other(), mv)?;
             return Ok(TextAction::None);
         }
-        if let Some(rest) = after_prefix(line, b"Stones left: ") {
+        if let Some(rest) = after_prefix(line, lines::STONES_LEFT) {
             let left = parse_u32(trim(rest)).ok_or(TextError::Mismatch("unreadable stones"))?;
             if let (None, Some(mv)) = (self.game, self.first_opp.take()) {
                 let n = left
@@ -330,50 +331,6 @@ impl TextClient {
     }
 }
 
-/// What follows `prefix` in `line`, if `line` starts with it. (`strip_prefix`, but
-/// with no slice split the optimizer must prove in bounds: some compilers leave
-/// that panic path in, and small builds link only without one.)
-fn after_prefix<'a>(line: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
-    if line.get(..prefix.len())? == prefix {
-        line.get(prefix.len()..)
-    } else {
-        None
-    }
-}
-
-/// `K stones.` or `K stones and used reset.` (also `1 stone.`).
-fn took(rest: &[u8]) -> Option<Move> {
-    let len = rest.iter().position(|b| *b == b' ')?;
-    let (k, tail) = rest.split_at_checked(len)?;
-    let take = parse_u32(k)?;
-    let tail = match tail.split_last() {
-        Some((b'.', head)) => head,
-        _ => tail,
-    };
-    // " stone" or " stones", then " and used reset" if a reset was used: matched
-    // piece by piece, which compiles smaller than the four whole endings.
-    let tail = after_prefix(tail, b" stone")?;
-    let tail = after_prefix(tail, b"s").unwrap_or(tail);
-    let reset = match tail {
-        [] => false,
-        _ if after_prefix(tail, b" and used reset")?.is_empty() => true,
-        _ => return None,
-    };
-    Some(Move::new(take, reset))
-}
-
-fn trim(line: &[u8]) -> &[u8] {
-    let mut l = line;
-    while let [rest @ .., last] = l {
-        if matches!(*last, b' ' | b'\r' | b'\t') {
-            l = rest;
-        } else {
-            break;
-        }
-    }
-    l
-}
-
 /// Room for one move report of [`move_report`].
 pub const MAX_REPORT: usize = 128;
 
@@ -387,35 +344,28 @@ pub fn move_report(
     current_max: u32,
     stones_left: u32,
 ) -> Vec<u8, MAX_REPORT> {
-    let mut out: Vec<u8, MAX_REPORT> = Vec::new();
-    let mut put = |bytes: &[u8]| {
-        // Three u32 and fixed words fit in MAX_REPORT.
-        let _ = out.extend_from_slice(bytes);
-    };
-    put(if yours {
-        b"You took "
-    } else {
-        b"Opponent took "
-    });
-    put(&Decimal::new(u64::from(mv.take)));
-    put(if mv.reset {
-        b" stones and used reset.\n"
-    } else {
-        b" stones.\n"
-    });
-    put(b"Current max: ");
-    put(&Decimal::new(u64::from(current_max)));
-    put(b"\nStones left: ");
-    put(&Decimal::new(u64::from(stones_left)));
-    put(b"\n---------------------------------------\n");
-    out
+    let who = if yours { Mover::You } else { Mover::Opponent };
+    let mut w = Writer::<MAX_REPORT>::new();
+    lines::record(&mut w, who, mv, current_max, stones_left);
+    // Three u32 and fixed words fit in MAX_REPORT.
+    w.finish().unwrap_or_default()
 }
 
 /// What `exp-nim` writes for an answer it cannot read (then the prompt again).
-pub const INVALID: &[u8] = b"Invalid move string\n";
+pub fn invalid() -> Vec<u8, 32> {
+    line_text(Line::Invalid)
+}
 
 /// What `exp-nim` writes at the end, before the reason line: `Game over`.
-pub const GAME_OVER: &[u8] = b"Game over\n";
+pub fn game_over() -> Vec<u8, 32> {
+    line_text(Line::GameOver)
+}
+
+fn line_text(line: Line<'_>) -> Vec<u8, 32> {
+    let mut w = Writer::<32>::new();
+    line.emit(&mut w);
+    w.finish().unwrap_or_default()
+}
 
 /// A bot's answer line `K F` as `exp-nim` reads it: K stones, F a reset when it
 /// is a non-zero integer; `None` for a line it answers with `Invalid move string`.
@@ -459,27 +409,6 @@ mod tests {
             .map(|b| c.feed(b, &mut TakeOne { reset: false }).unwrap())
             .filter(|a| *a != TextAction::None)
             .collect()
-    }
-
-    #[test]
-    fn move_lines_read_exactly_the_four_endings() {
-        for (rest, mv) in [
-            (&b"1 stone."[..], Some(Move::new(1, false))),
-            (b"12 stones", Some(Move::new(12, false))),
-            (b"1 stone and used reset.", Some(Move::new(1, true))),
-            (b"3 stones and used reset", Some(Move::new(3, true))),
-            (b"3 stoness", None),
-            (b"3 stones and used", None),
-            (b"3 stones and used reset!", None),
-            (b"3 stones and used resets", None),
-            (b"3 stones.", Some(Move::new(3, false))),
-            (b"3 stonesand used reset", None),
-            (b"3 ston", None),
-            (b"x stones", None),
-            (b"3", None),
-        ] {
-            assert_eq!(took(rest), mv, "{}", core::str::from_utf8(rest).unwrap());
-        }
     }
 
     #[test]

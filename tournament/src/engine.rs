@@ -27,9 +27,10 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::Duration;
 
-use nimbot::Move;
-use nimbot_platform::json::{Feed, Object, Splitter};
+use nimbot::{Move, Player};
+use nimbot_platform::json::{Feed, Splitter, Writer};
 use nimbot_platform::text_client;
+use nimbot_platform::wire::{Hello, MoveMessage, Reason, State, MAX_NAME};
 use serde::{Deserialize, Serialize};
 
 /// One bot as given.
@@ -119,6 +120,7 @@ impl Bot {
             dir,
         };
         bot.kind()?;
+        check_placeholders(&bot.spec).map_err(|e| format!("bot '{text}': {e}"))?;
         Ok(bot)
     }
 
@@ -203,6 +205,41 @@ pub fn unique_names(bots: &mut [Bot]) {
             bots[i].name = format!("{base}-{k}");
         }
     }
+}
+
+/// The placeholders [`Seat::fill`] fills in.
+const PLACEHOLDERS: [&str; 9] = [
+    "addr", "host", "port", "order", "seat", "name", "stones", "resets", "init_max",
+];
+
+/// Every `{word}` and `{word:` of `spec` is a placeholder (a typo such as
+/// `{frist:-f}` would otherwise reach the bot as it is); a shell's `${VAR}` is not
+/// one.
+fn check_placeholders(spec: &str) -> Result<(), String> {
+    for (at, _) in spec.match_indices('{') {
+        if spec[..at].ends_with('$') {
+            continue;
+        }
+        let rest = &spec[at + 1..];
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+            .collect();
+        let after = rest[word.len()..].chars().next();
+        let known = match after {
+            Some('}') => PLACEHOLDERS.contains(&word.as_str()),
+            Some(':') => word == "first" || word == "second",
+            _ => true,
+        };
+        if !known && !word.is_empty() {
+            let shown: String = rest.chars().take_while(|&c| c != '}').collect();
+            return Err(format!(
+                "unknown placeholder {{{shown}}} (the placeholders: {}, {{first:TEXT}}, {{second:TEXT}})",
+                PLACEHOLDERS.map(|p| format!("{{{p}}}")).join(" ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `{first:TEXT}` and `{second:TEXT}` replaced by TEXT in that seat (`order` 0
@@ -496,8 +533,14 @@ fn text_client(
     let stream = connect_retry(addr)?;
     let _ = stream.set_nodelay(true);
     let mut w = stream.try_clone()?;
-    let hello = serde_json::json!({"name": name, "order": order});
-    w.write_all(hello.to_string().as_bytes())?;
+    let seat = Player::from_index(order);
+    let mut hello = Writer::<{ 6 * MAX_NAME + 40 }>::new();
+    Hello {
+        name: name.as_bytes(),
+        seat,
+    }
+    .emit(&mut hello);
+    w.write_all(hello.as_bytes())?;
     let mut objects = Objects {
         stream,
         splitter: Splitter::new(),
@@ -521,39 +564,38 @@ fn text_client(
                 match text_client::parse_answer(line.as_bytes()) {
                     Some(mv) => break mv,
                     None => {
-                        to_bot.write_all(text_client::INVALID)?;
+                        to_bot.write_all(&text_client::invalid())?;
                         to_bot.write_all(text_client::PROMPT)?;
                         to_bot.flush()?;
                     }
                 }
             };
-            let mv = serde_json::json!({"order": order, "num_stones": mv.take, "reset": mv.reset});
-            w.write_all(mv.to_string().as_bytes())?;
+            let mut out = Writer::<64>::new();
+            MoveMessage {
+                seat: Some(seat),
+                mv,
+            }
+            .emit(&mut out);
+            w.write_all(out.as_bytes())?;
         }
         let msg = objects.next()?;
-        let Ok(state) = Object::parse(&msg) else {
+        let Ok(state) = State::parse(&msg) else {
             return Ok(());
         };
-        let num = |k: &str| state.get(k).and_then(|v| v.as_u32()).unwrap_or(0);
-        let finished = state.get("finished").and_then(|v| v.as_bool()) == Some(true);
-        let reason = state
-            .get("reason")
-            .and_then(|v| v.as_str())
-            .map(|r| String::from_utf8_lossy(r).into_owned())
-            .unwrap_or_default();
-        if !finished || reason.ends_with("won the game! Congrats!") {
-            let reset = state.get("reset_used").and_then(|v| v.as_bool()) == Some(true);
-            let mv = Move::new(num("stones_removed"), reset);
+        let end = state.end();
+        let reason = end.and_then(|e| e.reason).unwrap_or_default();
+        if end.is_none() || Reason::classify(reason) == Reason::Won {
             to_bot.write_all(&text_client::move_report(
                 mine,
-                mv,
-                num("current_max"),
-                num("stones_left"),
+                state.mv().unwrap_or(Move::new(0, false)),
+                state.current_max().unwrap_or(0),
+                state.stones_left().unwrap_or(0),
             ))?;
         }
-        if finished {
-            to_bot.write_all(text_client::GAME_OVER)?;
-            to_bot.write_all(format!("{reason}\n").as_bytes())?;
+        if end.is_some() {
+            to_bot.write_all(&text_client::game_over())?;
+            to_bot.write_all(reason)?;
+            to_bot.write_all(b"\n")?;
             return Ok(());
         }
         mine = !mine;
@@ -599,6 +641,16 @@ mod tests {
             let e = Bot::parse(bad).unwrap_err();
             assert!(e.contains("is not a name"), "{bad}: {e}");
         }
+        let e = Bot::parse("python3 bot.py {frist:-f}").unwrap_err();
+        assert!(
+            e.contains("unknown placeholder {frist:-f} (the placeholders: {addr}"),
+            "{e}"
+        );
+        for typo in ["python3 bot.py {prot}", "x {first:-f} {nmae}", "x {seat:1}"] {
+            let e = Bot::parse(typo).unwrap_err();
+            assert!(e.contains("unknown placeholder {"), "{typo}: {e}");
+        }
+        assert!(Bot::parse("sh -c 'x ${HOME} {first:-f} {addr}'").is_ok());
         assert!(Bot::parse("a;cwd=/=x")
             .unwrap_err()
             .contains("unknown option"));

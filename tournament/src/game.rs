@@ -4,7 +4,8 @@
 //! The game runs on the game loop of `nimbot serve`
 //! ([`nimbot_match::game_loop::run_game`]: the sockets, the judging by
 //! `nimbot_platform::referee`, the pace, every byte on the wire); this module is
-//! its hooks ([`Hooks`] for `Game`). Its event channel
+//! its hooks ([`Hooks`] for `Game`); what it returns is [`crate::played`]'s (its
+//! types re-exported here). Its event channel
 //! carries in arrival order what the sockets bring (a hello, an object, bytes that
 //! are not one, a close) and what the bots' processes do (an exit, with its status,
 //! the hooks' own events), so that the ending says which: a crash is told from a
@@ -30,11 +31,11 @@ use nimbot_match::game_loop::{run_game, Answer, Cause, Events, Hooks, Join, Kind
 use nimbot_match::recorder::Recorder;
 use nimbot_match::serve::ServeOptions;
 use nimbot_platform::json::Object;
-use nimbot_platform::referee::{parse_move, CurrentMax, Referee, Verdict};
-use nimbot_platform::wire::{Reason, MAX_NAME};
-use serde::{Deserialize, Serialize};
+use nimbot_platform::referee::{CurrentMax, Referee, Verdict};
+use nimbot_platform::wire::{safe_name, MoveMessage, Reason, MAX_NAME};
 
 use crate::engine::{self, Bot, Seat};
+pub use crate::played::{EndKind, Ending, Pairing, Played, Rules};
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
@@ -51,154 +52,6 @@ pub fn thread_cpu_ns() -> u64 {
 
 fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);
-}
-
-/// The rules every game of a tournament is played by.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Rules {
-    pub resets: u8,
-    pub init_max: u32,
-    /// Seconds of thinking per player and game.
-    pub time: f64,
-    /// Seconds a bot has to join.
-    pub join_timeout: f64,
-    /// `current_max` as the course's server sends it since its "reset fix" of
-    /// 2018-09-20 (the largest take so far), else as before (the next move's limit).
-    pub largest: bool,
-    /// `init_max` and `game_time` in the welcome.
-    pub welcome_extras: bool,
-    /// Milliseconds the referee keeps between two messages to the same bot (on
-    /// nobody's clock), for clients that read once per message.
-    #[serde(default)]
-    pub pace_ms: u64,
-    /// The port every game's referee listens on (for bots that hard-code one);
-    /// `None`: a free loopback port per game.
-    #[serde(default)]
-    pub port: Option<u16>,
-}
-
-/// One scheduled game.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Pairing {
-    /// From 1, in schedule order.
-    pub game: usize,
-    pub stones: u32,
-    /// The bots' indices, first seat first.
-    pub bots: [usize; 2],
-}
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum EndKind {
-    /// The winner took the last stone.
-    Won,
-    /// A take outside 1..=limit, or a message that is no move.
-    IllegalMove,
-    /// A reset with none left.
-    TooManyResets,
-    /// A message when the other player was to move.
-    OutOfTurn,
-    /// The mover's clock ran out.
-    Time,
-    /// The bot's process ended (status or signal) before the game did.
-    Exited,
-    /// No hello within the join timeout.
-    NeverJoined,
-    /// The bot's connection closed before the game ended (its process still ran).
-    Closed,
-    /// Bytes that are not a JSON object (or a message over 1 KB).
-    Garbage,
-    /// A second hello for a seat already taken.
-    JoinedTwice,
-    /// A hello asking for the seat the schedule gave its opponent.
-    WrongSeat,
-    /// No valid result (both bots failed to join, or the runner could not start the
-    /// game).
-    NoResult,
-}
-
-impl EndKind {
-    pub fn word(self) -> &'static str {
-        match self {
-            EndKind::Won => "won",
-            EndKind::IllegalMove => "illegal move",
-            EndKind::TooManyResets => "too many resets",
-            EndKind::OutOfTurn => "out of turn",
-            EndKind::Time => "time",
-            EndKind::Exited => "exited",
-            EndKind::NeverJoined => "never joined",
-            EndKind::Closed => "connection closed",
-            EndKind::Garbage => "garbage",
-            EndKind::JoinedTwice => "joined twice",
-            EndKind::WrongSeat => "wrong seat",
-            EndKind::NoResult => "no result",
-        }
-    }
-}
-
-/// The ending: what happened, to whom, when.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Ending {
-    pub kind: EndKind,
-    /// The seat it is about: the winner for `won`, else the seat at fault.
-    pub seat: Option<u8>,
-    /// One line for people.
-    pub text: String,
-    /// The ply it happened at: plies played, or for a refused move the ply it
-    /// tried (an illegal first move is ply 1), as the text says.
-    pub ply: u32,
-    /// Seconds since the game's referee started.
-    pub after: f64,
-    /// The offender's clock, for `time`.
-    pub clock: Option<f64>,
-    /// For `exited`: the exit status or the signal.
-    pub status: Option<i32>,
-    pub signal: Option<i32>,
-    /// For `exited`: seconds from the process's end to the verdict.
-    pub detected_in: Option<f64>,
-    /// For `illegal_move`: the take would have been legal had the bot read
-    /// `current_max` in its other meaning (it took `current_max + 1` from a referee
-    /// sending the next move's limit, as the course's bots since 2018 do).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub other_meaning: bool,
-}
-
-/// A finished game, as written to the results file.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Played {
-    pub game: usize,
-    pub stones: u32,
-    pub resets: u8,
-    pub init_max: u32,
-    /// Bot indices, first seat first.
-    pub bots: [usize; 2],
-    pub names: [String; 2],
-    /// The winning seat; `null` when the game has no valid result.
-    pub winner: Option<u8>,
-    pub ending: Ending,
-    pub plies: u32,
-    /// Both clocks at the end, seconds.
-    pub clocks: [f64; 2],
-    /// Wall time of the game, seconds.
-    pub seconds: f64,
-    /// The seat whose start was won (the value of the first position), if known.
-    pub won_start: Option<u8>,
-    /// Per seat: whether the first position it had to move in was won (`null`: it
-    /// never moved). The second seat's start follows the first seat's first move,
-    /// so both can be won (after a blunder on ply 1) or neither.
-    #[serde(default)]
-    pub starts: [Option<bool>; 2],
-    /// Blunders per seat and the seat of the game's first one (from the record).
-    pub blunders: [u32; 2],
-    pub first_blunder: Option<u8>,
-    /// The last bytes of each bot's stderr (the whole of it, up to 1 MB, is in
-    /// `stderr/`), and its length.
-    pub stderr_tail: [String; 2],
-    pub stderr_bytes: [u64; 2],
-    /// The game's record, line by line, as `nimbot analyze` reads it (also in
-    /// `records/`).
-    pub record: Vec<record::Line>,
 }
 
 /// Whole stderr kept on disk per bot and game; the tail kept in the results.
@@ -346,6 +199,7 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
         seated: [None, None],
         close_wait: [None, None],
         pre_exit: None,
+        wrong_seat: None,
     };
     let Ok(params) = Params::new(pairing.stones, rules.resets, rules.init_max) else {
         g.no_result("the game's N, R and M are not a valid game".into());
@@ -521,6 +375,10 @@ struct Game<'a> {
     /// One bot ended before the game began: the moment to see whether the other
     /// fails too.
     pre_exit: Option<Instant>,
+    /// A hello for the wrong seat while the other bot had not joined: the seat
+    /// of its sender and the ending's text, judged once the other joins (if it
+    /// never does, neither bot could play: no result).
+    wrong_seat: Option<(usize, String)>,
 }
 
 /// A bot's process ended: its seat, when, how.
@@ -915,7 +773,11 @@ impl Hooks for Game<'_> {
                 Player::from_index(asked).name(),
                 Player::from_index(o).name()
             );
-            self.end(EndKind::WrongSeat, Some(o), text);
+            if self.seated[1 - o].is_some() {
+                self.end(EndKind::WrongSeat, Some(o), text);
+            } else {
+                self.wrong_seat.get_or_insert((o, text));
+            }
             return Join::Wait;
         }
         if self.seated[o].is_some() {
@@ -928,6 +790,10 @@ impl Hooks for Game<'_> {
             return Join::Wait;
         }
         self.seated[o] = Some(c);
+        if let Some((w, text)) = self.wrong_seat.take() {
+            self.end(EndKind::WrongSeat, Some(w), text);
+            return Join::Wait;
+        }
         match self.seated {
             [Some(a), Some(b)] => Join::Start([a, b]),
             _ => Join::Wait,
@@ -1018,7 +884,16 @@ impl Hooks for Game<'_> {
             self.pre_exit = None;
             if let Some(o) = (0..2).find(|&i| self.exits[i].is_some()) {
                 if let Some((at, st)) = self.exits[o] {
-                    self.exited(o, st, at, joined_word(self.seated[o].is_some()));
+                    match self.wrong_seat.take() {
+                        // The one bot asked for the wrong seat, the other ended
+                        // before joining: neither could play.
+                        Some((w, text)) if w != o => self.no_result(format!(
+                            "{text}, and {} {} before joining",
+                            self.names[o],
+                            status_text(st)
+                        )),
+                        _ => self.exited(o, st, at, joined_word(self.seated[o].is_some())),
+                    }
                 }
             }
         }
@@ -1045,6 +920,14 @@ impl Hooks for Game<'_> {
     }
 
     fn join_timeout(&mut self) -> Result<(), String> {
+        if let Some((w, text)) = self.wrong_seat.take() {
+            self.no_result(format!(
+                "{text}, and {} never joined (no hello within {} s)",
+                self.names[1 - w],
+                self.rules.join_timeout
+            ));
+            return Ok(());
+        }
         let missing: Vec<usize> = (0..2).filter(|&i| self.seated[i].is_none()).collect();
         match missing[..] {
             [i] => {
@@ -1073,16 +956,12 @@ impl Hooks for Game<'_> {
     }
 }
 
-/// A name as the wire carries it (as [`parse_hello`] makes it safe).
+/// The move of a move message, if it is one.
+fn parse_move(bytes: &[u8]) -> Option<nimbot::Move> {
+    MoveMessage::parse(bytes).ok().map(|m| m.mv)
+}
+
+/// A name as the wire carries it ([`safe_name`]).
 fn wire_name(name: &str) -> Vec<u8> {
-    name.bytes()
-        .take(MAX_NAME)
-        .map(|b| {
-            if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-                b
-            } else {
-                b'_'
-            }
-        })
-        .collect()
+    safe_name(name.as_bytes()).to_vec()
 }

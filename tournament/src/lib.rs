@@ -21,6 +21,7 @@ pub mod game;
 pub mod netns;
 pub mod owner;
 pub mod plan;
+pub mod played;
 pub mod progress;
 pub mod report;
 pub mod stats;
@@ -131,7 +132,7 @@ pub fn todo(plan: &Plan, done: &[Played]) -> usize {
 }
 
 /// Play the games of `plan` not in `done`, `concurrency` at once; all games, in
-/// schedule order.
+/// the order they finished (those of `done` first).
 pub fn play_all(
     store: &mut Store,
     plan: &Plan,
@@ -219,7 +220,7 @@ pub fn play_all(
     if let Some(e) = error {
         return Err(e);
     }
-    done.sort_by_key(|g| g.game);
+    // In the order the games finished (the results file's), as the SPRT reads them.
     Ok((done, interrupted))
 }
 

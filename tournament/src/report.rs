@@ -39,6 +39,18 @@ const LEGEND: &str =
      asking for the wrong seat or moving out of turn; elo: against the field, with\n\
      Wilson's 95 % interval)\n\n";
 
+/// The SPRT's decision in words, with the games it took.
+fn sprt_verdict(t: &Sprt) -> String {
+    let after = t
+        .decided_after
+        .map_or(String::new(), |n| format!(" after {n} games"));
+    match t.decision {
+        Some("H1") => format!("H1 accepted (elo1 holds){after}"),
+        Some(_) => format!("H0 accepted (elo0 holds){after}"),
+        None => "undecided".into(),
+    }
+}
+
 fn elo_text(x: Option<f64>, inf: &str) -> String {
     // + 0.0 turns -0 into 0.
     x.map_or_else(|| inf.to_owned(), |v| format!("{:+.0}", v.round() + 0.0))
@@ -164,11 +176,7 @@ pub fn text(s: &Summary<'_>) -> String {
             t.llr,
             t.lower,
             t.upper,
-            match t.decision {
-                Some("H1") => "H1 accepted (elo1 holds)",
-                Some(_) => "H0 accepted (elo0 holds)",
-                None => "undecided",
-            }
+            sprt_verdict(t)
         );
     }
     if s.no_result > 0 {
@@ -341,11 +349,13 @@ pub fn html(s: &Summary<'_>, games: &[Played], plan: &Plan) -> String {
             h,
             "<h2>SPRT</h2><p>elo0 {} elo1 {} alpha {} beta {}: {} wins, {} losses, LLR {:.3} in [{:.3}, {:.3}]: {}.</p>",
             t.elo0, t.elo1, t.alpha, t.beta, t.wins, t.losses, t.llr, t.lower, t.upper,
-            t.decision.unwrap_or("undecided")
+            sprt_verdict(t)
         );
     }
     h += "<h2>Games</h2><p>Value history (as <code>nimbot analyze --plot</code> draws it): a point a ply at the distance to the end, in the colour of the seat winning there; blunders ringed.</p><table><tr><th>game</th><th>N</th><th class=\"l\">first</th><th class=\"l\">second</th><th class=\"l\">winner</th><th class=\"l\">ending</th><th>plies</th><th>value history</th></tr>\n";
-    for g in games {
+    let mut by_number: Vec<&Played> = games.iter().collect();
+    by_number.sort_by_key(|g| g.game);
+    for g in by_number {
         let winner = g
             .winner
             .map_or("&ndash;".to_owned(), |w| esc(&g.names[usize::from(w)]));

@@ -200,38 +200,52 @@ pub struct Sprt {
     /// Wins and losses of the first bot against the second.
     pub wins: u32,
     pub losses: u32,
-    /// `H0` (elo0 holds), `H1` (elo1 holds) or `null` (not yet decided).
+    /// `H0` (elo0 holds), `H1` (elo1 holds) or `null` (not yet decided): the
+    /// first time the LLR left the interval, in the order the games finished
+    /// (Wald's test stops there; games under way then finish, count in `wins`,
+    /// `losses` and `llr`, and may take the LLR back inside without undoing it).
     pub decision: Option<&'static str>,
+    /// Decided games when the test decided.
+    pub decided_after: Option<u32>,
 }
 
 fn win_p(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The SPRT of bot 0 against bot 1 over `games`.
+/// The SPRT of bot 0 against bot 1 over `games`, in the order they finished.
 pub fn sprt(params: [f64; 4], games: &[Played]) -> Sprt {
     let [elo0, elo1, alpha, beta] = params;
+    let (p0, p1) = (win_p(elo0), win_p(elo1));
+    let lower = (beta / (1.0 - alpha)).ln();
+    let upper = ((1.0 - beta) / alpha).ln();
+    let llr_of = |wins: u32, losses: u32| {
+        f64::from(wins) * (p1 / p0).ln() + f64::from(losses) * ((1.0 - p1) / (1.0 - p0)).ln()
+    };
     let (mut wins, mut losses) = (0u32, 0u32);
+    let (mut decision, mut decided_after) = (None, None);
     for g in games {
-        if let Some(w) = g.winner {
-            if g.bots[usize::from(w)] == 0 {
-                wins += 1;
+        let Some(w) = g.winner else { continue };
+        if g.bots[usize::from(w)] == 0 {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+        if decision.is_none() {
+            let llr = llr_of(wins, losses);
+            decision = if llr >= upper {
+                Some("H1")
+            } else if llr <= lower {
+                Some("H0")
             } else {
-                losses += 1;
+                None
+            };
+            if decision.is_some() {
+                decided_after = Some(wins + losses);
             }
         }
     }
-    let (p0, p1) = (win_p(elo0), win_p(elo1));
-    let llr = f64::from(wins) * (p1 / p0).ln() + f64::from(losses) * ((1.0 - p1) / (1.0 - p0)).ln();
-    let lower = (beta / (1.0 - alpha)).ln();
-    let upper = ((1.0 - beta) / alpha).ln();
-    let decision = if llr >= upper {
-        Some("H1")
-    } else if llr <= lower {
-        Some("H0")
-    } else {
-        None
-    };
+    let llr = llr_of(wins, losses);
     Sprt {
         elo0,
         elo1,
@@ -243,6 +257,7 @@ pub fn sprt(params: [f64; 4], games: &[Played]) -> Sprt {
         wins,
         losses,
         decision,
+        decided_after,
     }
 }
 
@@ -273,5 +288,33 @@ mod tests {
         let s = sprt([0.0, 100.0, 0.05, 0.05], &[]);
         assert!((s.upper - 19f64.ln()).abs() < 1e-3 && (s.lower + 19f64.ln()).abs() < 1e-3);
         assert_eq!(s.decision, None);
+    }
+
+    /// A finished game of bot 0 (`won`) or bot 1 against the other.
+    fn game(won: bool) -> Played {
+        let g = r#"{"game":1,"stones":10,"resets":0,"init_max":3,"bots":[0,1],"names":["a","b"],"winner":0,
+            "ending":{"kind":"won","seat":0,"text":"","ply":1,"after":0.0,"clock":null,"status":null,"signal":null,"detected_in":null},
+            "plies":1,"clocks":[0.0,0.0],"seconds":0.0,"won_start":0,"blunders":[0,0],"first_blunder":null,
+            "stderr_tail":["",""],"stderr_bytes":[0,0],"record":[]}"#;
+        let mut g: Played = serde_json::from_str(g).unwrap();
+        g.winner = Some(if won { 0 } else { 1 });
+        g
+    }
+
+    #[test]
+    fn sprt_stays_decided_when_the_games_under_way_take_the_llr_back() {
+        // elo0 0, elo1 200: a win adds ln(p1/p0) = 0.418, a loss ln((1-p1)/(1-p0))
+        // = -0.733; bounds -+2.944. Eight wins decide H1 (3.35); the two losses
+        // of games that were under way take the LLR back to 1.88.
+        let mut games: Vec<Played> = (0..8).map(|_| game(true)).collect();
+        games.extend([game(false), game(false)]);
+        let s = sprt([0.0, 200.0, 0.05, 0.05], &games);
+        assert!(s.llr > s.lower && s.llr < s.upper, "{s:?}");
+        assert_eq!((s.decision, s.decided_after), (Some("H1"), Some(8)));
+        assert_eq!((s.wins, s.losses), (8, 2));
+        // In another order the test never left the interval.
+        games.rotate_right(2);
+        let t = sprt([0.0, 200.0, 0.05, 0.05], &games);
+        assert_eq!(t.decision, None, "{t:?}");
     }
 }

@@ -116,7 +116,6 @@ impl Store {
     /// # Errors
     /// What is in the way, in the command line's words.
     pub fn available(dir: &Path) -> Result<(), String> {
-        holds_one(dir)?;
         if let Ok(f) = OpenOptions::new().read(true).open(dir.join("lock")) {
             let mut f = f;
             if let Ok(false) = try_lock(&f) {
@@ -129,7 +128,7 @@ impl Store {
                 ));
             }
         }
-        Ok(())
+        holds_one(dir)
     }
 
     /// A new tournament in `dir` (created; it must not hold one already).

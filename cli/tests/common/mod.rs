@@ -225,7 +225,7 @@ pub struct Judged {
 
 /// Replays the platform-format game log of a game of (n, r, m) that ended with a
 /// win on the board (docs/tournament.md; `Player NAME took K stones[ and used
-/// reset].`, `Current max: L`, `Stones left: S`, dashes, then `Game over` and
+/// reset].`, `Current max: L - 1`, `Stones left: S`, dashes, then `Game over` and
 /// `Player NAME won the game! Congrats!`) under the judge: every move legal, in
 /// turn, the log's limit and pile the judge's, the end where the pile empties, the
 /// winner the player who emptied it.
@@ -261,8 +261,10 @@ pub fn judge_game_log(text: &str, n: u32, r: u8, m: u32) -> Result<Judged, Strin
         judge
             .play(seat, take, reset)
             .map_err(|e| format!("ply {ply}: {e}"))?;
+        // `nimbot serve`'s default current_max, the course's latest server's: the
+        // limit minus one (docs/tournament.md).
         let max = lines.next().unwrap_or_default();
-        if judge.winner().is_none() && max != format!("Current max: {}", judge.limit()) {
+        if judge.winner().is_none() && max != format!("Current max: {}", judge.limit() - 1) {
             return Err(format!(
                 "ply {ply}: {max:?}, the rules' limit is {}",
                 judge.limit()

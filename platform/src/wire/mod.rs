@@ -1,7 +1,18 @@
-//! What both ends of the platform's wire agree on: message and name limits, the
-//! `reason` texts that end a game, and a finished game's result. The clients
+//! What both ends of the platform's wire agree on: its messages, typed once
+//! ([`message`]: hello, welcome, move, state and the end, in JSON; [`lines`]:
+//! `exp-nim`'s lines, the server's game log and the reason texts), message and
+//! name limits, and a finished game's result. The clients
 //! ([`tcp_client`](super::tcp_client), [`text_client`](super::text_client)) read
-//! these; the [`referee`](super::referee) writes them.
+//! these; the [`referee`](super::referee) writes them. No key of a message and no
+//! text of a line is spelled outside this module.
+
+pub mod lines;
+pub mod message;
+
+pub use lines::{Ending, Line, Mover};
+pub use message::{
+    safe_name, End, Hello, MoveMessage, SeatState, State, StateFields, Welcome, WireError,
+};
 
 use heapless::Vec;
 
@@ -39,20 +50,22 @@ pub enum Reason {
 impl Reason {
     /// Classify a reason text by its ending.
     pub fn classify(text: &[u8]) -> Reason {
-        const KINDS: [Reason; 5] = [
-            Reason::Won,
-            Reason::IllegalMove,
-            Reason::TooManyResets,
-            Reason::OutOfTurn,
-            Reason::TimeLimit,
-        ];
-        for kind in KINDS {
+        for kind in Reason::KINDS {
             if text.starts_with(b"Player ") && text.ends_with(kind.suffix().as_bytes()) {
                 return kind;
             }
         }
         Reason::Unknown
     }
+
+    /// Every kind of a reason text ([`Reason::Unknown`] aside).
+    pub const KINDS: [Reason; 5] = [
+        Reason::Won,
+        Reason::IllegalMove,
+        Reason::TooManyResets,
+        Reason::OutOfTurn,
+        Reason::TimeLimit,
+    ];
 
     /// The fixed ending of the platform's reason text ("" for [`Reason::Unknown`]).
     pub const fn suffix(self) -> &'static str {
