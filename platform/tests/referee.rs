@@ -9,7 +9,8 @@ use heapless::Vec;
 use nimbot::{Params, Player};
 use nimbot_judge::{Judge, Refusal};
 use nimbot_platform::json::{Object, Value};
-use nimbot_platform::referee::{parse_hello, CurrentMax, HelloError, Referee, MAX_STATE};
+use nimbot_platform::referee::{CurrentMax, Referee, MAX_STATE};
+use nimbot_platform::wire::message::{Hello, WireError};
 use nimbot_platform::wire::{Reason, MAX_NAME};
 
 const NAMES: [&[u8]; 2] = [b"alice", b"bob"];
@@ -294,27 +295,19 @@ fn random_games_are_judged_by_the_rules_and_the_clocks() {
 
 #[test]
 fn hellos_seat_by_order() {
-    let first = parse_hello(br#"{"name": "ann", "order": 0}"#).unwrap();
-    assert_eq!(
-        (first.seat, first.name.as_slice()),
-        (Player::First, &b"ann"[..])
-    );
-    let second = parse_hello(br#"{"order": 1, "name": "ben"}"#).unwrap();
-    assert_eq!(
-        (second.seat, second.name.as_slice()),
-        (Player::Second, &b"ben"[..])
-    );
+    let first = Hello::parse(br#"{"name": "ann", "order": 0}"#).unwrap();
+    assert_eq!((first.seat, first.name), (Player::First, &b"ann"[..]));
+    let second = Hello::parse(br#"{"order": 1, "name": "b\"en"}"#).unwrap();
+    assert_eq!(second.seat, Player::Second);
+    assert_eq!(second.safe_name().as_slice(), b"b__en");
     // Each refusal names what is missing.
-    for (msg, err, word) in [
-        (&b"[1]"[..], HelloError::NotJson, "JSON"),
-        (br#"{"order": 0}"#, HelloError::NoName, "name"),
-        (
-            br#"{"name": "x", "order": -1}"#,
-            HelloError::BadOrder,
-            "order",
-        ),
+    assert!(matches!(Hello::parse(b"[1]"), Err(WireError::Json(_))));
+    for (msg, word) in [
+        (&br#"{"order": 0}"#[..], "name"),
+        (br#"{"name": "x", "order": 2}"#, "order"),
+        (br#"{"name": "x", "order": -1}"#, "order"),
     ] {
-        assert_eq!(parse_hello(msg), Err(err));
+        let err = Hello::parse(msg).unwrap_err();
         assert!(err.to_string().contains(word), "{err}");
     }
 }
