@@ -195,7 +195,11 @@ run() {
   # own target folder, so that a run (or a resumed one) rebuilds only what changed.
   local tree="$ROOT/target/mutants/tree-$scope"
   mkdir -p "$tree"
-  git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -C "$tree" -xf -
+  git ls-files -co --exclude-standard >"$tree.files"
+  # Files gone from the sources (moved, deleted) go from the copy too.
+  (cd "$tree" && find . -path ./target -prune -o -type f -print | sed 's|^\./||' | sort) |
+    comm -23 - <(sort "$tree.files") | (cd "$tree" && xargs -r -d '\n' rm -f)
+  tar -T "$tree.files" -cf - | tar -C "$tree" -xf -
   args+=(--in-place --dir "$tree" --output "$ROOT/$out")
   echo "mutants: $scope: cargo mutants ${args[*]} $*" >&2
   local start rc=0 commit
