@@ -42,6 +42,7 @@ SCOPES=(
   "supernim|nimbot|src/supernim/rules.rs src/supernim/solver.rs src/supernim/search.rs src/supernim/memo.rs src/supernim/perfect.rs|--lib --test supernim --test supernim_exact --test supernim_greedy|"
   "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs||"
   "referee|nimbot-platform|platform/src/referee.rs||"
+  "wire|nimbot-platform|platform/src/wire/message.rs||"
   "game-loop|nimbot-match|match/src/game_loop.rs||"
   "stats|nimbot-tournament|tournament/src/stats.rs|--test stats|"
 )
