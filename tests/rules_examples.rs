@@ -376,3 +376,75 @@ fn position_new_errors() {
     }
     assert!(Position::new(10, 3, 0, 0, false, 3).is_ok());
 }
+
+/// The moves the judge of `nimbot-judge` (docs/rules.md written apart from the
+/// library) accepts in its current state, in the documented order of
+/// `Position::moves`: every take without a reset, then every take with one.
+fn judge_accepts(judge: &nimbot_judge::Judge) -> Vec<Move> {
+    let mut accepted = Vec::new();
+    for reset in [false, true] {
+        for take in 0..=judge.limit() + 2 {
+            if judge.clone().play(judge.turn(), take, reset).is_ok() {
+                accepted.push(Move::new(take, reset));
+            }
+        }
+    }
+    accepted
+}
+
+#[test]
+fn moves_page_and_count_as_the_judges_list() {
+    // Random games (a fixed seed), each position's moves against the judge's list:
+    // after any number of `next`, the count left (`size_hint`, `len`) and every
+    // `nth` from there (which pages in constant time) are the list's.
+    let mut seed = 0x2545_f491_u64;
+    let mut dice = |n: u32| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        ((seed >> 33) % u64::from(n)) as u32
+    };
+    for _ in 0..60 {
+        let (n, r, m) = (1 + dice(40), dice(3) as u8, 1 + dice(4));
+        let mut g = game(n, r, m);
+        let mut judge = nimbot_judge::Judge::new(n, u32::from(r), m);
+        while let Some(pos) = g.position() {
+            let list = judge_accepts(&judge);
+            assert_eq!(pos.moves().collect::<Vec<_>>(), list, "{pos:?}");
+            for skip in 0..=list.len() {
+                let mut moves = pos.moves();
+                for _ in 0..skip {
+                    moves.next();
+                }
+                let left = list.len() - skip;
+                assert_eq!(
+                    moves.size_hint(),
+                    (left, Some(left)),
+                    "{pos:?} after {skip}"
+                );
+                assert_eq!(moves.len(), left);
+                for k in 0..=left + 1 {
+                    let mut paged = moves.clone();
+                    assert_eq!(
+                        paged.nth(k),
+                        list.get(skip + k).copied(),
+                        "{pos:?} {skip}+{k}"
+                    );
+                    assert_eq!(paged.next(), list.get(skip + k + 1).copied());
+                }
+            }
+            let mv = list[dice(list.len() as u32) as usize];
+            judge.play(judge.turn(), mv.take, mv.reset).unwrap();
+            g.play(g.to_move(), mv).unwrap();
+        }
+    }
+    // A pile of a billion stones: the moves are still paged, without walking them.
+    let pos = Position::new(MAX, MAX, 1, 0, false, 3).unwrap();
+    let mut moves = pos.moves();
+    assert_eq!(moves.len(), 2 * MAX as usize);
+    assert_eq!(moves.nth(MAX as usize - 1), Some(Move::new(MAX, false)));
+    assert_eq!(moves.next(), Some(Move::new(1, true)));
+    assert_eq!(moves.nth(MAX as usize - 2), Some(Move::new(MAX, true)));
+    assert_eq!(moves.next(), None);
+    assert_eq!(pos.moves().nth(usize::MAX), None);
+}
+
+const MAX: u32 = nimbot::MAX_STONES;
