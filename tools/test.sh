@@ -119,6 +119,6 @@ tools/release.sh twice --only tiny,firmware
 step "embedding examples (examples/): their dialogue on the host, built for a Cortex-M0"
 tools/examples.sh test
 
-step "the site (web/): nimbot.wasm and nimbot-first.wasm compiled afresh with the compiler web/site/BUILD names (a stale committed one fails), headless Chromium against nimbot web, every game clicked to the end on its board, axe-core on every view (screenshots in target/ci-artifacts/web/)"
+step "the site (web/): nimbot.wasm compiled afresh with the compiler web/site/BUILD names (a stale committed one fails), headless Chromium against nimbot web, every game clicked to the end on its board, axe-core on every view (screenshots in target/ci-artifacts/web/)"
 tools/web.sh check
 tools/web.sh test

@@ -14,19 +14,26 @@ page that `nimbot web` serves, and checks it against the command line.
       after load (and where it goes), the time of a position's moves (every
       pile and cap of the games with N <= 999 at their most moves, and random
       positions of them), and of positions of bigger games, solved on demand.
+      With --versus SITE (another build's web/site/, e.g. from `git archive`):
+      the first answer of both, their loads alternated in one run, both sites
+      served alike by a static server in this script.
 
 Run by tools/web.sh (test, bench), which installs Chromium, its driver and
 python3-selenium when missing.
 """
 import argparse
+import gzip
+import http.server
 import json
 import os
 import random
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -63,6 +70,54 @@ class Server:
     def close(self):
         self.proc.kill()
         self.proc.wait()
+
+
+class StaticSite:
+    """A directory of the site served on loopback as `nimbot web` serves its own
+    files (the same types and headers, gzip to a client that takes it, each
+    answer in one write with TCP_NODELAY): two builds of the site measured side
+    by side, alike."""
+
+    TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+             ".wasm": "application/wasm", ".bin": "application/octet-stream"}
+
+    def __init__(self, root):
+        files = {}
+        for name in os.listdir(root):
+            kind = self.TYPES.get(os.path.splitext(name)[1])
+            if kind:
+                with open(os.path.join(root, name), "rb") as f:
+                    body = f.read()
+                files["/" + name] = (kind, body, gzip.compress(body, 9, mtime=0))
+        check("/index.html" in files, f"{root}: no index.html")
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                super().setup()
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def log_message(self, *_):
+                pass
+
+            def do_GET(self):
+                path = self.path.split("?")[0].split("#")[0]
+                kind, body, packed = files.get("/index.html" if path == "/" else path, ("text/plain", b"not found\n", None))
+                encoding = ""
+                if packed and kind != "application/octet-stream" and "gzip" in self.headers.get("Accept-Encoding", ""):
+                    body, encoding = packed, "Content-Encoding: gzip\r\n"
+                status = "200 OK" if packed else "404 Not Found"
+                self.wfile.write(f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
+                                 f"{encoding}Vary: Accept-Encoding\r\nCache-Control: no-cache\r\n"
+                                 "X-Content-Type-Options: nosniff\r\n\r\n".encode() + body)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
 
 
 def browser(out):
@@ -846,12 +901,12 @@ const fcp = (performance.getEntriesByName('first-contentful-paint')[0] || {}).st
 // if the answer was in the document before it, else the end of the frame after
 // the answer (a task queued from that frame's requestAnimationFrame).
 const shown = fcp >= window.nimbotFirstAnswer ? fcp : window.nimbotFirstPaint;
-return { page: n.responseEnd, fcp, shown, first: mark('nimbot-first-instantiated'), compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
+return { page: n.responseEnd, fcp, shown, compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
          answer: window.nimbotFirstAnswer, painted: window.nimbotFirstPaint,
          loaded: window.nimbotDistancesLoaded, distances: window.nimbotFirstDistances };
 """
 
-SITE = ("index.html", "app.js", "nimbot-first.wasm", "nimbot.wasm", "distances.bin")
+SITE = ("index.html", "app.js", "nimbot.wasm", "distances.bin")
 
 
 def stats(xs, digits=1):
@@ -859,12 +914,28 @@ def stats(xs, digits=1):
     return f"median {statistics.median(xs):.{digits}f} ms, worst {xs[-1]:.{digits}f} ms"
 
 
+def first_answer(d, url):
+    """Load the explorer at N = 999 afresh; the load's marks (LOAD_MARKS)."""
+    d.get("about:blank")
+    load(d, url + "#explore?n=999&r=4&m=3")
+    for _ in range(200):
+        if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
+            break
+        time.sleep(0.05)
+    return d.execute_script(LOAD_MARKS)
+
+
 def bench(args):
     server = None if args.url else Server(args.nimbot)
     url = args.url or server.url
     d = None
     loads = 9
+    sites = []
     try:
+        if args.versus:
+            # Both builds served alike, by this script (the site as web/site/ has it).
+            sites = [StaticSite(os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")),
+                     StaticSite(args.versus)]
         load_before = os.getloadavg()
         # What a browser transfers (gzip accepted, as every browser does), and
         # the files' own sizes.
@@ -876,18 +947,14 @@ def bench(args):
             with urllib.request.urlopen(url + name) as r:
                 raw[name] = len(r.read())
         d = browser(args.out)
-        runs, wholes = [], []
-        for _ in range(loads):
-            # Side by side: a load as the page is, then one answered by the whole
-            # module alone (`?whole`: no small module), turn about.
-            for page, into in (("", runs), ("?whole", wholes)):
-                d.get("about:blank")
-                load(d, url + page + "#explore?n=999&r=4&m=3")
-                for _ in range(200):
-                    if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
-                        break
-                    time.sleep(0.05)
-                into.append(d.execute_script(LOAD_MARKS))
+        runs = [first_answer(d, url) for _ in range(loads)]
+        # Side by side: this build's site and the other, turn about (ABBA).
+        pairs = {"this": [], "versus": []}
+        for i in range(loads if sites else 0):
+            for which in (("this", "versus") if i % 2 == 0 else ("versus", "this")):
+                pairs[which].append(first_answer(d, sites[which == "versus"].url))
+        if sites:
+            first_answer(d, url)
         served = d.execute_script(
             "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
             ".map((e) => [e.name, e.encodedBodySize])")
@@ -903,12 +970,16 @@ def bench(args):
               f"{stats(col('shown'))} (limit 100 ms; the page's first contentful paint, which "
               f"shows it in {sum(x['fcp'] >= x['answer'] for x in runs)} of the loads, else the "
               f"end of the frame after it); in the document {stats(col('answer'))}")
-        print(f"  the same loads, in turn, answered by the whole module alone (no small module): on screen "
-              f"{stats([x['shown'] for x in wholes])}, in the document {stats([x['answer'] for x in wholes])}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
-                          for k in ("page", "first", "answer", "fcp", "painted", "compiled", "instantiated"))
-              + " (first: the small module instantiated; compiled, instantiated: the whole one)")
+                          for k in ("page", "compiled", "instantiated", "answer", "fcp", "painted")))
+        for which, label in (("this", "web/site/"), ("versus", args.versus)):
+            if pairs[which]:
+                xs = pairs[which]
+                print(f"  side by side, {loads} loads each in turn ({label}, served by this script): on screen "
+                      f"{stats([x['shown'] for x in xs])}, in the document {stats([x['answer'] for x in xs])}; medians: "
+                      + ", ".join(f"{k} {statistics.median([x[k] for x in xs if x.get(k) is not None]):.1f} ms"
+                                  for k in ("page", "compiled", "answer", "fcp", "painted")))
         print(f"first distances on screen (those of the table's whole box, from distances.bin, "
               f"unzipped by the browser and checked by the module at {statistics.median(col('loaded')):.1f} ms): "
               f"{stats(col('distances'))}")
@@ -931,6 +1002,8 @@ def bench(args):
             d.quit()
         if server:
             server.close()
+        for s in sites:
+            s.close()
 
 
 def main():
@@ -939,6 +1012,7 @@ def main():
     ap.add_argument("--nimbot", help="the nimbot binary whose `nimbot web` serves the site")
     ap.add_argument("--url", help="bench: the site served elsewhere (any static file server)")
     ap.add_argument("--out", default="target/ci-artifacts/web")
+    ap.add_argument("--versus", metavar="SITE", help="bench: another build's site directory, loaded in turn with web/site/")
     args = ap.parse_args()
     if not args.nimbot and not (args.mode == "bench" and args.url):
         ap.error("--nimbot is needed (bench takes --url instead)")
