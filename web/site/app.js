@@ -1081,9 +1081,7 @@ window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, 
     // while the module compiles, so that the frame of the first answer only adds
     // the answer.
     route();
-    const module = await window.nimbotModule;
-    W = (await WebAssembly.instantiate(module, {})).exports;
-    performance.mark('nimbot-instantiated');
+    W = (await window.nimbotInstance).exports;
     distancesLoaded = loadDistances().catch(() => {});
     route();
     // The policies nimbot plays here, from the registry (Policy::ALL).
