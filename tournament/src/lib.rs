@@ -17,6 +17,7 @@
 pub mod bench;
 pub mod check;
 mod confine;
+pub mod cores;
 pub mod engine;
 pub mod game;
 pub mod netns;
