@@ -969,7 +969,7 @@ def bench(args):
         runs = [first_answer(d, url) for _ in range(loads)]
         # Side by side: this build's site and the other, turn about (ABBA).
         pairs = {"this": [], "versus": []}
-        for i in range(loads if sites else 0):
+        for i in range(args.pairs if sites else 0):
             for which in (("this", "versus") if i % 2 == 0 else ("versus", "this")):
                 pairs[which].append(first_answer(d, sites[which == "versus"].url))
         if sites:
@@ -997,7 +997,7 @@ def bench(args):
                 xs = pairs[which]
                 timed = sum(x["timed"] for x in xs)
                 how = "element timing" if timed == len(xs) else f"element timing in {timed}, else first paint or the frame after"
-                print(f"  side by side, {loads} loads each in turn ({label}, served by this script): on screen "
+                print(f"  side by side, {len(xs)} loads each in turn ({label}, served by this script): on screen "
                       f"{stats([x['shown'] for x in xs])} ({how}), in the document {stats([x['answer'] for x in xs])}; medians: "
                       + ", ".join(f"{k} {statistics.median([x[k] for x in xs if x.get(k) is not None]):.1f} ms"
                                   for k in ("page", "instantiated", "answer", "fcp", "painted")))
@@ -1034,6 +1034,7 @@ def main():
     ap.add_argument("--url", help="bench: the site served elsewhere (any static file server)")
     ap.add_argument("--out", default="target/ci-artifacts/web")
     ap.add_argument("--versus", metavar="SITE", help="bench: another build's site directory, loaded in turn with web/site/")
+    ap.add_argument("--pairs", type=int, default=9, help="bench --versus: how many loads of each (default 9)")
     args = ap.parse_args()
     if not args.nimbot and not (args.mode == "bench" and args.url):
         ap.error("--nimbot is needed (bench takes --url instead)")
