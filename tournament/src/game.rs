@@ -44,13 +44,7 @@ use crate::{netns, owner};
 /// record's analysis), for `--bench`.
 pub static REFEREE_NS: AtomicU64 = AtomicU64::new(0);
 
-/// CPU time of the calling thread, in nanoseconds (Linux: /proc/thread-self).
-pub fn thread_cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
+use crate::thread_cpu_ns;
 
 fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);
