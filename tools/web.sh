@@ -12,7 +12,9 @@
 #   tools/web.sh test    the site in headless Chromium, served by `nimbot web`
 #                        (web/browser_test.py); screenshots in target/ci-artifacts/web/
 #   tools/web.sh bench   transfer size, first answer, moves per position, in the browser
-#                        (--url URL: a copy of web/site/ served elsewhere)
+#                        (--url URL: a copy of web/site/ served elsewhere;
+#                        --versus DIR [--pairs N]: another build's site, its first
+#                        answer loaded in turn with this one's)
 #   tools/web.sh install what check, test and bench need (the pinned compiler
 #                        with the wasm target; chromium, chromium-driver,
 #                        python3-selenium; axe-core from npm into target/web-tools/)
@@ -161,7 +163,7 @@ case "${1:-}" in
     "$py" web/browser_test.py "$mode" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web "$@"
     ;;
   *)
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
