@@ -82,7 +82,7 @@ class StaticSite:
     TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
              ".wasm": "application/wasm", ".bin": "application/octet-stream"}
 
-    def __init__(self, root):
+    def __init__(self, root, hold_module=0.0):
         files = {}
         for name in os.listdir(root):
             kind = self.TYPES.get(os.path.splitext(name)[1])
@@ -106,6 +106,8 @@ class StaticSite:
 
             def do_GET(self):
                 path = self.path.split("?")[0].split("#")[0]
+                if path.endswith(".wasm"):
+                    time.sleep(hold_module)
                 kind, body, packed = files.get("/index.html" if path == "/" else path, ("text/plain", b"not found\n", None))
                 encoding = ""
                 if packed and kind != "application/octet-stream" and "gzip" in self.headers.get("Accept-Encoding", ""):
@@ -136,7 +138,9 @@ def browser(out):
 
 
 def load(d, url):
-    d.get(url)
+    """Load `url` (None: wait for the page already loading) until its module is in."""
+    if url:
+        d.get(url)
     for _ in range(200):
         if d.execute_script("return window.nimbotReady === true"):
             return
@@ -799,6 +803,9 @@ def test(args):
               f"checked {g1[2] + g2[2]} times against the module's position and the rules'), "
               "each ended as the rules say")
         big_board(d, server.url, args.out)
+        before_the_module(d)
+        print("before the module: the view the address names drawn and painted without answers, "
+              "a game asked for says it is loading and starts when the module is in")
         fib = fibonacci_agrees(d, args.nimbot, rng, 200)
         sn = super_nim_agrees(d, args.nimbot, rng, 200)
         print(f"explorer: {fib[0]} Fibonacci Nim positions agree with a plain search and with "
@@ -931,6 +938,47 @@ SITE = ("index.html", "app.js", "nimbot.wasm", "distances.bin")
 def stats(xs, digits=1):
     xs = sorted(xs)
     return f"median {statistics.median(xs):.{digits}f} ms, worst {xs[-1]:.{digits}f} ms"
+
+
+def before_the_module(d):
+    """The page with its module held back (served 2 s late): the view the
+    address names is drawn and painted without answers, a game asked for says it
+    is loading, and both are answered once the module is in."""
+    site = StaticSite(os.path.join(os.path.dirname(os.path.abspath(__file__)), "site"), hold_module=2.0)
+
+    def until(script, what):
+        for _ in range(60):
+            if d.execute_script(script):
+                return
+            time.sleep(0.025)
+        fail(f"before the module: {what}")
+
+    try:
+        d.get("about:blank")
+        # Not d.get: it waits for the page's load event, which waits for the module.
+        d.execute_script("location.href = arguments[0]", site.url + "#explore?n=50&r=2&m=3")
+        until("return !!window.nimbot && document.querySelector('#ex-form [name=n]').value === '50'",
+              "app.js did not fill in the explorer's form")
+        until("return performance.getEntriesByName('first-contentful-paint').length === 1",
+              "the page did not paint before its module was in")
+        check(not d.find_element(By.ID, "explore").get_attribute("hidden")
+              and d.find_element(By.ID, "ex-status").text == ""
+              and not d.execute_script("return !!window.nimbotFirstAnswer"),
+              "before the module: the explorer is not shown without its answer")
+        load(d, None)
+        check(d.find_element(By.ID, "ex-value").get_attribute("data-value") in ("win", "lose"),
+              "the explorer's answer once the module is in")
+        d.get("about:blank")
+        d.execute_script("location.href = arguments[0]", site.url + "#play")
+        until("return !!window.nimbot && !document.getElementById('play').hidden", "the play view is not shown")
+        d.find_element(By.ID, "pl-new").click()
+        check(d.find_element(By.ID, "pl-status").text == "Loading nimbot…",
+              f"a game asked for before the module: {d.find_element(By.ID, 'pl-status').text!r}")
+        load(d, None)
+        check(d.find_element(By.ID, "pl-status").text == "Your move." and d.find_elements(By.CSS_SELECTOR, "#pl-board svg"),
+              f"the game once the module is in: {d.find_element(By.ID, 'pl-status').text!r}")
+    finally:
+        site.close()
 
 
 def first_answer(d, url):

@@ -781,6 +781,13 @@ function playRender() {
     status.textContent = 'Choose a game and press New game.';
     return;
   }
+  // The view is shown before the module is in: the game starts when it is
+  // (the module's arrival draws the view again).
+  if (!W) {
+    board.innerHTML = '';
+    status.textContent = 'Loading nimbot…';
+    return;
+  }
   let leaving = 0;
   let st;
   const hints = $('pl-hints').checked;
@@ -1019,6 +1026,12 @@ document.addEventListener('keydown', (ev) => {
 function analyze(text) {
   const status = $('an-status');
   status.className = 'status';
+  // A file dropped before the module is in: analysed when it is.
+  if (!W) {
+    status.textContent = 'Loading nimbot…';
+    window.nimbotInstance.then(() => analyze(text));
+    return;
+  }
   try {
     const a = analysis(text, Number($('an-r').value), Number($('an-m').value));
     $('an-chart').innerHTML = a.svg;
