@@ -62,11 +62,12 @@ const CRASH_GRACE: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
-/// Read a bot's stderr to the end: the first [`STDERR_CAP`] bytes to `path`, the
-/// last [`TAIL`] bytes and the length returned.
+/// Read a bot's stderr to the end: the first [`STDERR_CAP`] bytes to `path`
+/// (made at the first byte: a bot that writes nothing leaves no file), the last
+/// [`TAIL`] bytes and the length returned.
 fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
     let cpu = thread_cpu_ns();
-    let mut file = File::create(path).ok();
+    let mut file: Option<File> = None;
     let mut tail: Vec<u8> = Vec::new();
     let mut total = 0u64;
     let mut buf = [0u8; 8192];
@@ -75,6 +76,9 @@ fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
             break;
         }
         let chunk = &buf[..n];
+        if total == 0 {
+            file = File::create(&path).ok();
+        }
         if total < STDERR_CAP {
             if let Some(f) = file.as_mut() {
                 let keep = (STDERR_CAP - total).min(n as u64) as usize;
