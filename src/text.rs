@@ -104,6 +104,20 @@ impl PartialEq for Text {
 
 impl Eq for Text {}
 
+/// The position of `word` among the words of `list` separated by `sep`: one loop
+/// where a `match` on byte strings compiles to a comparison per word (smaller code
+/// for the command and policy names).
+///
+/// ```
+/// use nimbot::text::word_index;
+/// assert_eq!(word_index(b"go", b"new go opp", b' '), Some(1));
+/// assert_eq!(word_index(b"g", b"new go opp", b' '), None);
+/// ```
+#[inline(never)]
+pub fn word_index(word: &[u8], list: &[u8], sep: u8) -> Option<usize> {
+    list.split(|&b| b == sep).position(|w| w == word)
+}
+
 /// The bytes of `text` as an array of its length (for `text!` on the AVR).
 #[doc(hidden)]
 pub const fn array_of<const N: usize>(text: &str) -> [u8; N] {

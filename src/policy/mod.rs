@@ -89,13 +89,8 @@ impl Policy {
 
     /// The policy called `name`, if any.
     pub fn from_name(name: &[u8]) -> Option<Self> {
-        match name {
-            b"first" => Some(Policy::First),
-            b"trap" => Some(Policy::Trap),
-            b"longest" => Some(Policy::Longest),
-            b"exploit" => Some(Policy::Exploit),
-            _ => None,
-        }
+        let i = crate::text::word_index(name, policy_names!().as_bytes(), b'|')?;
+        Self::ALL.get(i).copied()
     }
 
     /// What the policy needs to know: an engine without it refuses the policy.
