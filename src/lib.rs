@@ -46,18 +46,18 @@
 //!   `SolutionCache`, `SolveError`, `Distances`, `DistanceCache`, `MAX_DISTANCE`;
 //! - [`SplitMix64`], the one seeded generator.
 //!
-//! And four modules, each a domain of its own:
+//! And three modules, each a domain of its own:
 //! - [`table`]: the precomputed solution in flash ([`Table`], [`TableError`] also at
 //!   the root), its format and, with `encode`, its writer;
 //! - [`mod@text`]: the fixed text of messages and words (kept in program memory on
 //!   the AVR), which the line protocol replies with, and decimal numbers in and out
 //!   without `core::fmt` ([`text::Decimal`], [`text::parse_u32`]);
-//! - `fibonacci`, `supernim` (feature `related-games`): the two related games
-//!   (with `alloc` too, Super-Nim's exact solver and the host's player).
+//! - `fibonacci` (feature `related-games`): Fibonacci Nim's rules (Super-Nim is
+//!   the crate `nimbot-supernim`).
 //!
 //! Outside this crate: the line protocol (`nimbot-protocol`), the tournament
-//! platform's wire, clients and referee (`nimbot-platform`), both `no_std`; and the
-//! host's strategy, the `exploit` policy's models and the arena (`nimbot-engine`,
+//! platform's wire, clients and referee (`nimbot-platform`), Super-Nim
+//! (`nimbot-supernim`), all `no_std`; and the host's strategy, the `exploit` policy's models and the arena (`nimbot-engine`,
 //! with threads).
 //!
 //! # Errors
@@ -73,7 +73,7 @@
 //!   allocator only; the crate never links the standard library). The host binary
 //!   `nimbot` is a package of its own (`cli/`), so no feature pulls its
 //!   dependencies.
-//! - `related-games`: Fibonacci Nim and Super-Nim (`nimbot-protocol` plays them
+//! - `related-games`: Fibonacci Nim (`nimbot-protocol` plays it, and Super-Nim,
 //!   with its feature of the same name).
 //! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name).
 //! - `encode`: the table writer (`table::encode` and friends), for `nimbot-table`.
@@ -102,8 +102,6 @@ mod rules;
 #[cfg(feature = "alloc")]
 mod solver;
 mod strategy;
-#[cfg(feature = "related-games")]
-pub mod supernim;
 pub mod table;
 pub mod text;
 mod value;

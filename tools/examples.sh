@@ -9,8 +9,9 @@
 #                             plays its scripted dialogue and fails on a wrong
 #                             reply), the thumbv6m build, then `package`
 #   tools/examples.sh package the crates a board needs (nimbot-progmem, nimbot,
-#                             nimbot-protocol) packaged as crates.io would take them
-#                             (`cargo package`, each built alone from its .crate),
+#                             nimbot-supernim, nimbot-protocol) packaged as
+#                             crates.io would take them (`cargo package`, each
+#                             built alone from its .crate),
 #                             and docs/embedding.md's snippet built as written by a
 #                             project outside the repository against those packages
 #
@@ -58,7 +59,7 @@ build_for_target() {
 # whose UART is "your HAL"), with the table at the path the page names. Built for
 # the host, then checked for the Cortex-M0 (no std anywhere).
 package_and_embed() {
-  local crates=(nimbot-progmem nimbot nimbot-protocol) pkg=$ROOT/target/package c
+  local crates=(nimbot-progmem nimbot nimbot-supernim nimbot-protocol) pkg=$ROOT/target/package c
   step "examples: cargo package ${crates[*]}"
   local args=()
   for c in "${crates[@]}"; do args+=(-p "$c"); done

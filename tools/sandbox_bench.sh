@@ -6,9 +6,10 @@
 #       tournament of command bots (`nimbot connect` as a shell command) played
 #       confined and unconfined in alternating blocks of 10 games, one at a time;
 #       the median and worst game wall time of each, and their difference.
-#   tools/sandbox_bench.sh clock [GAMES]  clock inflation: a clock probe (fixed work
-#       before each move) against a quiet bot and against a CPU hog (8 spinning
-#       processes, in the probe's turns too), confined and unconfined; the probe's
+#   tools/sandbox_bench.sh clock [ROUNDS]  clock inflation: a clock probe (fixed
+#       work before each move) against a quiet bot and against a CPU hog (8
+#       spinning processes, in the probe's turns too), confined and unconfined, the
+#       four in turn for ROUNDS rounds (default 5, two games each); the probe's
 #       median seconds a move in each and the hog's inflation of it.
 #
 # NIMBOT=PATH measures that binary (else the release build, built when missing).
@@ -59,38 +60,44 @@ print(f"cost of confinement: {s.median(on) - s.median(off):+.1f} ms a game (medi
 EOF
   ;;
 clock)
-  games=${games:-2}
+  # Rounds of the four pairings in turn (confined and not, a quiet opponent and a
+  # hog), so that the machine's other work falls on all four alike.
+  rounds=${games:-5}
   work=3000000
   probe="probe=python3 $hostile probe {host} {port} {order} {name} $work"
-  for mode in on off; do
-    flag=()
-    [ $mode = off ] && flag=(--no-sandbox)
-    for opp in none cpuhog; do
-      out="$scratch/$mode-$opp"
-      "$bin" tournament -q --no-check -c 1 -t 120 --out "$out" --stones 20 --rounds "$games" --gauntlet \
-        --bot "$probe" --bot "$opp=python3 $hostile $opp {host} {port} {order} {name}" "${flag[@]}" >/dev/null || true
-      python3 - "$out/results.jsonl" "$mode" "$opp" <<'EOF' | tee -a "$scratch/clock.txt"
-import json, statistics as s, sys
-per = []
+  : >"$scratch/clock.txt"
+  for r in $(seq 1 "$rounds"); do
+    for mode in on off; do
+      flag=()
+      [ $mode = off ] && flag=(--no-sandbox)
+      for opp in none cpuhog; do
+        out="$scratch/$mode-$opp-$r"
+        "$bin" tournament -q --no-check -c 1 -t 120 --out "$out" --stones 20 --gauntlet \
+          --bot "$probe" --bot "$opp=python3 $hostile $opp {host} {port} {order} {name}" "${flag[@]}" >/dev/null || true
+        # The probe's seconds a move in each game (its clock over its moves).
+        python3 - "$out/results.jsonl" "$mode" "$opp" >>"$scratch/clock.txt" <<'EOF'
+import json, sys
 for line in open(sys.argv[1]):
     g = json.loads(line)
     seat = g["names"].index("probe")
     moves = sum(1 for r in g["record"] if r.get("kind") == "ply" and r.get("seat") == seat)
     if moves:
-        per.append(g["clocks"][seat] / moves)
-print(f"{sys.argv[2]} {sys.argv[3]} {s.median(per):.4f} {len(per)}")
+        print(sys.argv[2], sys.argv[3], g["clocks"][seat] / moves)
 EOF
+      done
     done
   done
   python3 - "$scratch/clock.txt" <<'EOF'
-import sys
+import statistics as s, sys
 v = {}
 for line in open(sys.argv[1]):
-    mode, opp, sec, n = line.split()
-    v[(mode, opp)] = float(sec)
+    mode, opp, sec = line.split()
+    v.setdefault((mode, opp), []).append(float(sec))
 for mode, word in (("on", "confined"), ("off", "unconfined")):
-    quiet, hog = v[(mode, "none")], v[(mode, "cpuhog")]
-    print(f"{word:10}: the probe's median move {quiet * 1000:.0f} ms against a quiet bot, {hog * 1000:.0f} ms against a CPU hog: {100 * (hog / quiet - 1):+.0f} %")
+    quiet, hog = v.get((mode, "none"), [0.0]), v.get((mode, "cpuhog"), [0.0])
+    q, h = s.median(quiet), s.median(hog)
+    print(f"{word:10}: the probe's median move {q * 1000:.0f} ms against a quiet bot ({len(quiet)} games, worst {max(quiet) * 1000:.0f}), "
+          f"{h * 1000:.0f} ms against a CPU hog ({len(hog)} games, worst {max(hog) * 1000:.0f}): {100 * (h / q - 1):+.1f} %")
 EOF
   ;;
 *)

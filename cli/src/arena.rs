@@ -6,8 +6,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::supernim::{Model, Opponent};
 use nimbot_engine::supernim;
+use nimbot_supernim::{Model, Opponent};
 
 use crate::json;
 
@@ -73,7 +73,7 @@ pub struct ArenaArgs {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum SuperNimPlayer {
-    /// Exact near the cap, a parity-aware horizon before it (`nimbot::supernim::Perfect`).
+    /// Exact near the cap, a parity-aware horizon before it (`nimbot_supernim::Perfect`).
     Perfect,
     /// The bounded alpha-beta search the boards play (`supernim::decide`).
     Search,

@@ -61,6 +61,10 @@ pub struct ConnectArgs {
     /// `nimbot analyze`; written when the game is over.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// No summary line on stderr when the game ends (errors are still said); the
+    /// exit status tells the result. The tournament runs nimbot's policies so.
+    #[arg(long, short = 'q')]
+    quiet: bool,
     #[command(flatten)]
     side: SideArgs,
 }
@@ -108,6 +112,7 @@ pub fn run(args: &ConnectArgs) -> Result<ExitCode, ExitCode> {
     const CMD: &str = "connect";
     let seat = seat(args.first);
     let mut side = Side::new(CMD, &args.side, seat)?;
+    side.quiet = args.quiet;
     let policy = side.policy;
     let seconds = |x: f64| x >= 0.0 && x.is_finite();
     if args.init_max == 0 || !seconds(args.timeout) || !seconds(args.retry) {
@@ -159,6 +164,8 @@ pub struct Side {
     board: Option<BoardEngine>,
     /// The record of `--record`, if asked for.
     pub recorder: Option<Recorder>,
+    /// No summary line for a game played to its end.
+    pub quiet: bool,
 }
 
 impl Side {
@@ -175,6 +182,7 @@ impl Side {
             seat,
             board: None,
             recorder: None,
+            quiet: false,
         })
     }
 
@@ -231,6 +239,7 @@ impl Side {
             }
         }
         match outcome {
+            Ok(r) if self.quiet => ExitCode::from(r.exit_status()),
             Ok(r) => report(cmd, &r, self.board.as_ref()),
             Err(e) => fail(cmd, &e, self.board.as_ref()),
         }

@@ -11,7 +11,7 @@ mod common;
 // The seed's rules of Super-Nim written plainly, apart from the library: the core's
 // Super-Nim tests use the same model.
 #[allow(dead_code)]
-#[path = "../../tests/supernim_plain/mod.rs"]
+#[path = "../../supernim/tests/plain/mod.rs"]
 mod supernim_plain;
 
 use supernim_plain::{minimax, successors};

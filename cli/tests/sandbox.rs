@@ -259,3 +259,69 @@ fn a_machine_that_cannot_confine_is_refused_with_what_it_lacks() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("mem=lots"), "{err}");
 }
+
+/// The cores the kernel lets a confined bot run on, as it printed them.
+fn cores_of(stderr: &str) -> Vec<u32> {
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap_or_else(|| panic!("no core list in {stderr:?}"));
+    let mut cores = Vec::new();
+    for part in line.trim().split(',') {
+        let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+        cores.extend(lo.parse::<u32>().unwrap()..=hi.parse::<u32>().unwrap());
+    }
+    cores
+}
+
+#[test]
+fn the_two_confined_bots_of_a_game_run_on_cores_of_their_own() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpuset = std::fs::read_to_string("/proc/self/mounts").is_ok_and(|m| {
+        m.lines()
+            .any(|l| l.contains(" cgroup ") && l.contains("cpuset") || l.contains(" cgroup2 "))
+    });
+    if !root() || cores < 2 || !cpuset {
+        eprintln!("not root, one core or no cpuset controller: nothing to test");
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("nimbot-test-cores-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let bot = |name: &str, policy: &str| {
+        format!(
+            "{name}=grep Cpus_allowed_list /proc/self/status >&2; exec {BIN} connect {{addr}} --{{seat}} --name {{name}} --policy {policy}"
+        )
+    };
+    let o = Command::new(BIN)
+        .args([
+            "tournament",
+            "-q",
+            "--no-check",
+            "-c",
+            "1",
+            "--stones",
+            "12,20",
+        ])
+        .args(["--bot", &bot("a", "trap"), "--bot", &bot("b", "longest")])
+        .arg("--out")
+        .arg(&out)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let mut games = 0;
+    for game in 1..=4 {
+        let read = |seat: u8| {
+            std::fs::read_to_string(out.join(format!("stderr/game-{game:05}-{seat}.txt")))
+                .unwrap_or_default()
+        };
+        let (a, b) = (cores_of(&read(0)), cores_of(&read(1)));
+        // A CPU limit of one core: one core each, not the same one.
+        assert_eq!((a.len(), b.len()), (1, 1), "game {game}: {a:?} and {b:?}");
+        assert_ne!(a, b, "game {game}: both bots on core {a:?}");
+        games += 1;
+    }
+    assert_eq!(games, 4);
+    let _ = std::fs::remove_dir_all(&out);
+}

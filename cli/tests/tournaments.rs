@@ -842,6 +842,10 @@ fn a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one() {
             "20",
             "-c",
             "2",
+            // Paced, so that the kill lands mid-way however fast the games are
+            // (unpaced, the 24 can all end between two looks at the results).
+            "--pace",
+            "15",
             "--out",
             dir,
         ]

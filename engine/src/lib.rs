@@ -12,8 +12,8 @@
 //! - [`supernim`]: Super-Nim's arena, nimbot's player in a match against one
 //!   opponent.
 //!
-//! Super-Nim's exact solver and host player live in the core
-//! (`nimbot::supernim`, feature `alloc`), where the line protocol reaches them.
+//! Super-Nim's exact solver and host player live in the crate `nimbot-supernim`
+//! (feature `alloc`), where the line protocol reaches them too.
 //!
 //! The core crate (`nimbot`) stays `no_std` and knows the policy only by name: it
 //! refuses to play it ([`nimbot::Engine::plays`]); this crate is what plays it.

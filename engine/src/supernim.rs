@@ -8,11 +8,11 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::bench::lines::round;
-use nimbot::supernim::{
+use nimbot::SplitMix64;
+use nimbot_supernim::{
     play_match_with, Chooser, Game, MatchConfig, MatchResult, Model, Move, Opponent, Perfect,
     RandomPlayer, SearchPlayer, Solver, DEFAULT_NODE_BUDGET, PERFECT_NODE_BUDGET,
 };
-use nimbot::SplitMix64;
 use serde::Serialize;
 
 /// nimbot's player in the match.

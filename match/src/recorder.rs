@@ -171,7 +171,13 @@ impl Recorder {
             self.policy,
             started,
         );
-        let plies = ENGINE.with_borrow_mut(|engine| record::weigh(engine, params, &self.plies));
+        let plies = {
+            // A panic elsewhere while weighing leaves the engine as usable as before.
+            let mut engine = ENGINE
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            record::weigh(&mut *engine, params, &self.plies)
+        };
         let end = EndLine {
             winner: winner.map(|w| w.index() as u8),
             reason: reason.to_owned(),
@@ -182,10 +188,10 @@ impl Recorder {
     }
 }
 
-thread_local! {
-    /// The engine records are weighed with, kept per thread from one record to the
-    /// next: its distances (solved over the table's whole box, tens of
-    /// milliseconds) then serve every later game (a tournament writes thousands).
-    static ENGINE: std::cell::RefCell<TableOrSolverEngine<'static>> =
-        std::cell::RefCell::new(TableOrSolverEngine::embedded());
-}
+/// The engine records are weighed with, one for the whole process and kept from one
+/// record to the next: its distances (solved over the table's whole box, tens of
+/// milliseconds) are solved once and then serve every later game of every thread (a
+/// tournament writes thousands, eight at a time; an engine per thread solved them
+/// eight times). Weighing a record holds it for microseconds.
+static ENGINE: std::sync::LazyLock<std::sync::Mutex<TableOrSolverEngine<'static>>> =
+    std::sync::LazyLock::new(|| std::sync::Mutex::new(TableOrSolverEngine::embedded()));

@@ -8,12 +8,8 @@
 use super::grammar::{List, Response, SuperNimPlayer, SuperNimStart, Turn};
 use super::Reply;
 use super::{check_turn, refuse, turn_of, ActiveGame, Error};
-use nimbot::{
-    fibonacci as fib,
-    supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS},
-    text::text,
-    IllegalMove, Player,
-};
+use nimbot::{fibonacci as fib, text::text, IllegalMove, Player};
+use nimbot_supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
 
 /// Move limit (the cap) of a Super-Nim game on the protocol unless `new supernim`
 /// names one (`cap C`); the game then ends on points.

@@ -40,7 +40,7 @@
 //! - `related-games`: Fibonacci Nim and Super-Nim on the line protocol (protocol
 //!   version 2; without it the protocol speaks Expanding Nim only, version 1).
 //! - `alloc`: a heap (hosts): `new supernim` plays the host's player
-//!   (`nimbot::supernim::Perfect`: exact near the cap, learning the opponent's
+//!   (`nimbot_supernim::Perfect`: exact near the cap, learning the opponent's
 //!   model from its moves) unless told `player search`, the boards' player.
 //! - `async`: `serve_async` over `embedded-io-async`.
 #![no_std]
@@ -61,8 +61,6 @@ use grammar::{Command, Context, Opp, Phrase, Question, Reason, Response, State, 
 use grammar::{Entry, List};
 #[cfg(feature = "related-games")]
 use nimbot::fibonacci as fib;
-#[cfg(feature = "related-games")]
-use nimbot::supernim as sn;
 use nimbot::text::{text, Text};
 use nimbot::{
     bot_move, DecideError, Engine, Game, IllegalMove, MoveError, Outcome, Params, Player, Policy,
@@ -70,6 +68,8 @@ use nimbot::{
 };
 #[cfg(not(target_arch = "avr"))]
 use nimbot::{evaluate_move, root_moves};
+#[cfg(feature = "related-games")]
+use nimbot_supernim as sn;
 
 #[cfg(feature = "related-games")]
 mod games;

@@ -7,12 +7,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use nimbot::{supernim as sn, text::Text, Move, Player, Policy, Value};
+use nimbot::{text::Text, Move, Player, Policy, Value};
 use nimbot_protocol::grammar::{
     Command, CommandSpec, Context, Entry, Family, Limits, List, Opp, Page, Phrase, Question,
     Reason, Response, State, SuperNimPlayer, SuperNimStart, Turn, BANNER, COMMANDS,
 };
 use nimbot_protocol::{Reply, GRAMMAR, HELP_AVR, HELP_EXPANDING, HELP_GAMES, MAX_LINE, MAX_REPLY};
+use nimbot_supernim as sn;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 

@@ -6,11 +6,11 @@ mod common;
 use common::{dialogue, opening, refused, send, session};
 use nimbot::{
     fibonacci::{self as fib, is_fibonacci},
-    supernim::{self as sn, Heaps},
     Player, SplitMix64,
 };
 use nimbot_protocol::grammar::Response;
 use nimbot_protocol::SUPERNIM_MOVE_LIMIT;
+use nimbot_supernim::{self as sn, Heaps};
 
 #[test]
 fn a_fibonacci_game_step_by_step() {
@@ -255,7 +255,7 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
         } else {
             Player::Second
         };
-        let start = nimbot::supernim::random_start(&mut rng);
+        let start = sn::random_start(&mut rng);
         let list: Vec<String> = start.sizes().iter().map(u16::to_string).collect();
         let mut s = session();
         let seat = bot.name();

@@ -3,9 +3,9 @@
 //! small starts at cap 24, played through a protocol session, none of its moves
 //! loses value.
 
-use nimbot::supernim::{Chooser, Game, GreedyPlayer, Heaps, Move, RandomPlayer, Solver};
 use nimbot::{Player, SplitMix64};
 use nimbot_protocol::grammar::Response;
+use nimbot_supernim::{Chooser, Game, GreedyPlayer, Heaps, Move, RandomPlayer, Solver};
 
 mod common;
 

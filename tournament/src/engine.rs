@@ -387,8 +387,10 @@ pub fn start(bot: &Bot, seat: &Seat<'_>, jail: Option<&Confined<'_>>) -> io::Res
     let mut helpers = Vec::new();
     let mut child = match kind {
         Kind::Nimbot(policy) => {
+            // Quiet: the runner knows how the game ended, and a bot that writes
+            // nothing to stderr costs no file.
             let mut c = seat.connect()?;
-            c.args(["--policy", &policy]);
+            c.args(["--policy", &policy, "--quiet"]);
             group(&mut c)
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())

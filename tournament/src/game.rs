@@ -44,13 +44,7 @@ use crate::{netns, owner};
 /// record's analysis), for `--bench`.
 pub static REFEREE_NS: AtomicU64 = AtomicU64::new(0);
 
-/// CPU time of the calling thread, in nanoseconds (Linux: /proc/thread-self).
-pub fn thread_cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
+use crate::thread_cpu_ns;
 
 fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);
@@ -68,11 +62,12 @@ const CRASH_GRACE: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
-/// Read a bot's stderr to the end: the first [`STDERR_CAP`] bytes to `path`, the
-/// last [`TAIL`] bytes and the length returned.
+/// Read a bot's stderr to the end: the first [`STDERR_CAP`] bytes to `path`
+/// (made at the first byte: a bot that writes nothing leaves no file), the last
+/// [`TAIL`] bytes and the length returned.
 fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
     let cpu = thread_cpu_ns();
-    let mut file = File::create(path).ok();
+    let mut file: Option<File> = None;
     let mut tail: Vec<u8> = Vec::new();
     let mut total = 0u64;
     let mut buf = [0u8; 8192];
@@ -81,6 +76,9 @@ fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
             break;
         }
         let chunk = &buf[..n];
+        if total == 0 {
+            file = File::create(&path).ok();
+        }
         if total < STDERR_CAP {
             if let Some(f) = file.as_mut() {
                 let keep = (STDERR_CAP - total).min(n as u64) as usize;

@@ -162,6 +162,17 @@ enum Layout {
 struct Machine {
     bwrap: PathBuf,
     layout: Layout,
+    /// Cores of their own for each bot (a cpuset), where the machine offers them.
+    pin: Option<Pin>,
+}
+
+/// What holding a bot to cores of its own needs: v1's cpuset hierarchy (v2's is
+/// the one hierarchy), the cores a tournament may hand out and the memory nodes.
+#[derive(Clone, Debug)]
+struct Pin {
+    v1: Option<PathBuf>,
+    cpus: Vec<u32>,
+    mems: String,
 }
 
 static MACHINE: OnceLock<Result<Machine, String>> = OnceLock::new();
@@ -192,6 +203,7 @@ fn find_machine() -> Result<Machine, String> {
         .find(|p| p.is_file())
         .ok_or("confining bots needs bubblewrap (apt-get install bubblewrap)")?;
     let layout = find_layout()?;
+    let pin = find_pin(&layout);
     if !crate::netns::available() {
         return Err(
             "confining bots needs network namespaces (unshare(CLONE_NEWNET) was refused)".into(),
@@ -210,7 +222,63 @@ fn find_machine() -> Result<Machine, String> {
     {
         return Err("confining bots needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)".into());
     }
-    Ok(Machine { bwrap, layout })
+    Ok(Machine { bwrap, layout, pin })
+}
+
+/// The cpuset controller, if the machine has one this process may use: v1's
+/// hierarchy, or v2's controller given to the groups below the root. Without it
+/// bots are bounded by their CPU quota only.
+fn find_pin(layout: &Layout) -> Option<Pin> {
+    let read = |dir: &Path, files: &[&str]| {
+        files
+            .iter()
+            .find_map(|f| fs::read_to_string(dir.join(f)).ok())
+            .map(|t| t.trim().to_owned())
+    };
+    let (v1, root) = match layout {
+        Layout::V2(root) => {
+            let have = fs::read_to_string(root.join("cgroup.controllers")).unwrap_or_default();
+            if !have.split_whitespace().any(|c| c == "cpuset") {
+                return None;
+            }
+            fs::write(root.join("cgroup.subtree_control"), "+cpuset").ok()?;
+            (None, root.clone())
+        }
+        Layout::V1 { .. } => {
+            let mounts = fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+            let root = mounts.lines().find_map(|line| {
+                let f: Vec<&str> = line.split_whitespace().collect();
+                (f.get(2) == Some(&"cgroup")
+                    && f.get(3)
+                        .is_some_and(|o| o.split(',').any(|x| x == "cpuset")))
+                .then(|| PathBuf::from(f.get(1).copied().unwrap_or_default()))
+            })?;
+            clear_stale(&root);
+            (Some(root.clone()), root)
+        }
+    };
+    let cpus = read(
+        &root,
+        &[
+            "cpuset.effective_cpus",
+            "cpuset.cpus.effective",
+            "cpuset.cpus",
+        ],
+    )
+    .or_else(|| read(Path::new("/sys/devices/system/cpu"), &["online"]))
+    .and_then(|t| crate::cores::parse_list(&t))
+    .filter(|c| !c.is_empty())?;
+    let mems = read(
+        &root,
+        &[
+            "cpuset.effective_mems",
+            "cpuset.mems.effective",
+            "cpuset.mems",
+        ],
+    )
+    .filter(|m| !m.is_empty())
+    .unwrap_or_else(|| "0".into());
+    Some(Pin { v1, cpus, mems })
 }
 
 /// cgroup v2 when its hierarchy has the three controllers, else v1's three
@@ -317,6 +385,11 @@ pub struct Jail {
     /// The memory killer's and the process limit's counts when it was taken
     /// (a group is used again by later games).
     base: (u64, u64),
+    /// Its group of the cpuset controller (where `cpuset.cpus` is written), the
+    /// cores a tournament may hand out, and those it holds for the game under way.
+    cpuset: Option<PathBuf>,
+    all_cpus: Vec<u32>,
+    cores: Vec<u32>,
 }
 
 /// Groups of games that ended, empty, kept for the next games: making and
@@ -343,13 +416,15 @@ pub fn take(limits: Limits) -> io::Result<Jail> {
         None => Jail::new(&NEXT.fetch_add(1, Ordering::Relaxed).to_string(), limits)?,
     };
     jail.base = (jail.ooms(), jail.forks_refused());
+    jail.pin();
     Ok(jail)
 }
 
 /// A game is over: end every process of `jail`, and keep it for the next game
 /// (or remove it, if something of the bot would not end).
-pub fn give_back(jail: Jail) {
+pub fn give_back(mut jail: Jail) {
     jail.kill();
+    jail.unpin();
     if let Ok(mut s) = jail.scratch.lock() {
         s.take();
     }
@@ -396,6 +471,9 @@ impl Jail {
             bwrap: m.bwrap.clone(),
             scratch: Mutex::new(None),
             base: (0, 0),
+            cpuset: None,
+            all_cpus: Vec::new(),
+            cores: Vec::new(),
         };
         let leaf = format!("nimbot-{}-{name}", std::process::id());
         let period = 100_000u64;
@@ -429,7 +507,58 @@ impl Jail {
                 fs::write(g.join("cpu.max"), format!("{quota} {period}"))?;
             }
         }
+        if let Some(pin) = &m.pin {
+            jail.all_cpus.clone_from(&pin.cpus);
+            let all = crate::cores::format_list(&pin.cpus);
+            match (&pin.v1, jail.groups.first()) {
+                (Some(root), _) => {
+                    // A v1 cpuset group takes no process until it has cores and
+                    // memory nodes.
+                    let g = root.join(&leaf);
+                    let made = fs::create_dir_all(&g)
+                        .and_then(|()| fs::write(g.join("cpuset.mems"), &pin.mems))
+                        .and_then(|()| fs::write(g.join("cpuset.cpus"), &all));
+                    if made.is_ok() {
+                        jail.groups.push(g.clone());
+                        jail.cpuset = Some(g);
+                    } else {
+                        let _ = fs::remove_dir(&g);
+                    }
+                }
+                (None, Some(g)) => {
+                    if fs::write(g.join("cpuset.cpus"), &all).is_ok() {
+                        jail.cpuset = Some(g.clone());
+                    }
+                }
+                (None, None) => {}
+            }
+        }
         Ok(jail)
+    }
+
+    /// Hold cores of its own for the game about to start (see [`crate::cores`]),
+    /// or, if none are free, let it run on every core under its quota.
+    fn pin(&mut self) {
+        let Some(g) = &self.cpuset else { return };
+        let n = crate::cores::wanted(self.limits.cpu);
+        let mine = crate::cores::claim(n, &self.all_cpus);
+        let cpus = mine.as_deref().unwrap_or(&self.all_cpus);
+        if fs::write(g.join("cpuset.cpus"), crate::cores::format_list(cpus)).is_ok() {
+            self.cores = mine.unwrap_or_default();
+        } else if let Some(c) = mine {
+            crate::cores::give(&c);
+        }
+    }
+
+    /// Its game is over: its cores are free for the next bot.
+    fn unpin(&mut self) {
+        crate::cores::give(&self.cores);
+        self.cores.clear();
+    }
+
+    /// The cores it holds for the game under way (empty: every core, its quota).
+    pub fn cores(&self) -> &[u32] {
+        &self.cores
     }
 
     /// The uid the bot runs as.
@@ -643,6 +772,7 @@ impl Jail {
 impl Drop for Jail {
     fn drop(&mut self) {
         self.kill();
+        self.unpin();
         if let Ok(mut s) = self.scratch.lock() {
             s.take();
         }

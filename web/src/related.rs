@@ -52,11 +52,11 @@ pub const SN_NODES: u64 = 2_000_000;
 pub const SN_ENTRIES: usize = 1 << 18;
 
 thread_local! {
-    static SN_SOLVER: RefCell<Option<nimbot::supernim::Solver>> = const { RefCell::new(None) };
+    static SN_SOLVER: RefCell<Option<nimbot_supernim::Solver>> = const { RefCell::new(None) };
     /// nimbot's Super-Nim player in the game being played: the game's start and
     /// cap, how many of its moves it has seen, and the player (which learns its
     /// opponent's model from the opponent's moves).
-    static SN_PLAYER: RefCell<Option<(String, u32, usize, nimbot::supernim::Perfect)>> =
+    static SN_PLAYER: RefCell<Option<(String, u32, usize, nimbot_supernim::Perfect)>> =
         const { RefCell::new(None) };
 }
 
@@ -64,12 +64,12 @@ thread_local! {
 /// m1-5`), with the cap `cap` (plies, 1..=1000).
 fn sn_game(
     cap: u32,
-) -> Result<(String, nimbot::supernim::Heaps, Vec<nimbot::supernim::Move>), Refusal> {
+) -> Result<(String, nimbot_supernim::Heaps, Vec<nimbot_supernim::Move>), Refusal> {
     use nimbot_analysis::supernim::{parse_heaps, parse_moves};
     let text = input_text()?;
     let (heaps, moves) = text.split_once('|').unwrap_or((&text, ""));
     let start = parse_heaps(heaps).map_err(|e| invalid(&e))?;
-    if !(1..=nimbot::supernim::MAX_MOVE_LIMIT).contains(&cap) {
+    if !(1..=nimbot_supernim::MAX_MOVE_LIMIT).contains(&cap) {
         return Err(invalid("the cap must be 1..=1000"));
     }
     let moves = parse_moves(moves).map_err(|e| invalid(&e))?;
@@ -89,7 +89,7 @@ pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
                 let mut cell = cell.borrow_mut();
                 let solver = (values == 1).then(|| {
                     let s = cell
-                        .get_or_insert_with(|| nimbot::supernim::Solver::new(SN_NODES, SN_ENTRIES));
+                        .get_or_insert_with(|| nimbot_supernim::Solver::new(SN_NODES, SN_ENTRIES));
                     s.set_node_bound(SN_NODES);
                     s
                 });
@@ -109,7 +109,7 @@ pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
 #[cfg_attr(not(feature = "first"), no_mangle)]
 pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
     code(sn_game(cap).and_then(|(key, start, moves)| {
-        use nimbot::supernim::{Game, Perfect, PERFECT_NODE_BUDGET};
+        use nimbot_supernim::{Game, Perfect, PERFECT_NODE_BUDGET};
         let mut game = Game::new(start, cap).map_err(|e| invalid(&e.to_string()))?;
         let mv = SN_PLAYER.with(|cell| -> Result<_, Refusal> {
             let mut cell = cell.borrow_mut();
@@ -157,7 +157,7 @@ struct SnBoard<'a> {
 
 impl<'a> SnBoard<'a> {
     fn of(explored: &'a nimbot_analysis::supernim::Explored) -> Self {
-        use nimbot::supernim::Move;
+        use nimbot_supernim::Move;
         let touches = explored
             .moves
             .iter()

@@ -352,7 +352,7 @@ mod export_tests {
         // Super-Nim: the exact values of a small start, and nimbot's moves never
         // lose value there (each is one of the best).
         use nimbot_analysis::supernim::{explore, parse_heaps, parse_moves};
-        let mut solver = nimbot::supernim::Solver::new(SN_NODES, 1 << 16);
+        let mut solver = nimbot_supernim::Solver::new(SN_NODES, 1 << 16);
         let mut moves = String::new();
         for ply in 0..8 {
             put(&format!("2 4 5|{moves}"));

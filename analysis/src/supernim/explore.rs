@@ -1,7 +1,7 @@
 //! Super-Nim's answers: what `query`, `moves` and `line --game super-nim` print,
 //! and the analysis of a Super-Nim record (`analyze`). Every answer comes from the
-//! core's exact solver (`nimbot::supernim::Solver`) and the move nimbot plays from
-//! the line protocol's player (`nimbot::supernim::Perfect`, learning, as at the
+//! exact solver (`nimbot_supernim::Solver`) and the move nimbot plays from
+//! the line protocol's player (`nimbot_supernim::Perfect`, learning, as at the
 //! start of a game).
 //!
 //! A value is the mover's margin (its points from here to the cap minus the
@@ -12,10 +12,10 @@
 
 use std::fmt::Write as _;
 
-use nimbot::supernim::{
+use nimbot::Player;
+use nimbot_supernim::{
     Game as SnGame, Heaps, Move, MoveValue, Perfect, Solver, MAX_MOVE_LIMIT, PERFECT_NODE_BUDGET,
 };
-use nimbot::Player;
 use serde::Serialize;
 
 use crate::vocab as json;

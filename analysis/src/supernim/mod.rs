@@ -1,4 +1,4 @@
-//! Super-Nim studied: a position's moves with their exact values (the core's
+//! Super-Nim studied: a position's moves with their exact values (nimbot-supernim's
 //! solver, the cap in the state), after the moves of a game so far, as the
 //! page's explorer and play view show them; and the notation of those moves in
 //! links and forms: `s2` splits a 2, `g3` grows a 3 to 10, `m2-4` puts a heap of
@@ -9,7 +9,7 @@
 //! `lead`, and the result of best play is the sign of `lead + value`.
 
 pub mod explore;
-use nimbot::supernim::{Game, Heaps, Move, Solver, Verdict};
+use nimbot_supernim::{Game, Heaps, Move, Solver, Verdict};
 use serde::Serialize;
 
 /// `m` in the notation: `s2`, `g3`, `m2-4`.

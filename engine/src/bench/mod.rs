@@ -83,7 +83,7 @@ pub fn solve_and_decide(
 /// of 2..=4 heaps of 1..=6 sticks solved to `cap`, one solver, its table shared),
 /// as one JSON line handed to `emit`.
 pub fn supernim(cap: u32, runs: usize, emit: &mut dyn FnMut(Line)) -> Result<(), (u8, String)> {
-    use nimbot::supernim::{Heaps, Solver};
+    use nimbot_supernim::{Heaps, Solver};
     let starts: Vec<Heaps> = Heaps::small_starts().collect();
     let (mut times, mut nodes, mut entries) = (Vec::new(), 0, 0);
     for _ in 0..runs.max(1) {

@@ -21,10 +21,10 @@ use crate::Reply;
 mod response;
 mod words;
 
-#[cfg(feature = "related-games")]
-use nimbot::supernim::{self as sn, MAX_HEAPS};
 use nimbot::text::{parse_u32, text, word_index, Text};
 use nimbot::{Move, Player, Policy};
+#[cfg(feature = "related-games")]
+use nimbot_supernim::{self as sn, MAX_HEAPS};
 pub use response::{Entry, Limits, Page, Reason, Response, State, Turn};
 #[cfg(feature = "related-games")]
 use words::Tokens;
@@ -133,10 +133,10 @@ pub struct Question {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SuperNimPlayer {
     /// `perfect`: the host's player, exact near the cap, learning the opponent's
-    /// model (`nimbot::supernim::Perfect`; builds with a heap only, the default
+    /// model (`nimbot_supernim::Perfect`; builds with a heap only, the default
     /// there).
     Perfect,
-    /// `search`: the boards' bounded search (`nimbot::supernim::decide`; the
+    /// `search`: the boards' bounded search (`nimbot_supernim::decide`; the
     /// default without a heap).
     Search,
 }

@@ -1,10 +1,10 @@
 //! The replies ([`Response`]): each parsed from a line and written to a [`Reply`].
 
 use crate::Reply;
-#[cfg(feature = "related-games")]
-use nimbot::supernim as sn;
 use nimbot::text::{match_text, parse_u32, text, Decimal, Text};
 use nimbot::{Move, Policy, Value};
+#[cfg(feature = "related-games")]
+use nimbot_supernim as sn;
 
 use super::words::{flag, Item, List, Phrase, Words};
 

@@ -73,8 +73,8 @@ fn named_paths(text: &str) -> Vec<String> {
         let top = word.split('/').next().unwrap_or("");
         let known_top = [
             "src", "docs", "tools", "firmware", "web", "cli", "protocol", "platform", "engine",
-            "match", "bridge", "analysis", "picture", "progmem", "tiny", "examples", "fuzz",
-            "table", "tests",
+            "match", "bridge", "analysis", "supernim", "picture", "progmem", "tiny", "examples",
+            "fuzz", "table", "tests",
         ];
         if word.contains('/')
             && known_top.contains(&top)

@@ -388,7 +388,7 @@ fn the_loop_finder_sees_a_loop_and_resolves_paths() {
 #[test]
 fn the_core_root_keeps_few_public_modules() {
     // The domain's types are re-exported at the root; a public module is a domain of
-    // its own (the table's format, the protocol's text, the two related games).
+    // its own (the table's format, the protocol's text, Fibonacci Nim).
     let lib = read("src/lib.rs");
     let public: Vec<&str> = lib
         .lines()
@@ -397,7 +397,7 @@ fn the_core_root_keeps_few_public_modules() {
         .collect();
     assert_eq!(
         public,
-        ["fibonacci", "supernim", "table", "text"],
+        ["fibonacci", "table", "text"],
         "src/lib.rs: the core's public modules changed; re-export a domain type at the root \
          instead, or update this list and the crate docs' \"What the crate offers\""
     );

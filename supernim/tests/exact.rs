@@ -1,17 +1,14 @@
-//! The exact Super-Nim solver (`nimbot::supernim`) against a plain minimax written
-//! from the seed's rules (`tests/supernim_plain`), and the snapshot of the values of the small
+//! The exact Super-Nim solver (`nimbot-supernim`) against a plain minimax written
+//! from the seed's rules (`tests/plain`), and the snapshot of the values of the small
 //! starts.
 
 use std::collections::{HashMap, HashSet};
 
-use nimbot::{
-    supernim::Solver,
-    supernim::{Heaps, Move},
-};
+use nimbot_supernim::{Heaps, Move, Solver};
 
-mod supernim_plain;
+mod plain;
 
-use supernim_plain::{minimax, starts, successors};
+use plain::{minimax, starts, successors};
 
 fn heaps(h: &[u32]) -> Heaps {
     Heaps::new(h).unwrap()
@@ -95,13 +92,10 @@ fn snapshot(caps: &[u32]) -> String {
 
 #[test]
 fn the_values_of_the_small_starts_are_the_snapshot() {
-    // tests/data/supernim_values.txt, written by this function with
+    // tests/data/values.txt, written by this function with
     // SUPERNIM_SNAPSHOT=write.
     let got = snapshot(&[16, 20, 24]);
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/supernim_values.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/values.txt");
     if std::env::var("SUPERNIM_SNAPSHOT").as_deref() == Ok("write") {
         std::fs::write(path, &got).unwrap();
     }

@@ -5,8 +5,10 @@
 //! in two halves; splitting a 2 removes both 1-stick heaps and scores 2 for the
 //! mover. The game ends when no sticks remain; more points wins.
 //!
-//! Everything is fixed-size and panic-free (move lists are `heapless::Vec`s,
-//! heapless 0.8, part of this module's contract with the `related-games` feature):
+//! The crate is `#![no_std]` and, without `alloc`, heap-free: what the boards play
+//! (through `nimbot-protocol`'s feature `related-games`). Everything is fixed-size
+//! and panic-free (move lists are `heapless::Vec`s, heapless 0.8, part of this
+//! crate's contract):
 //! - [`Heaps`] holds at most [`MAX_HEAPS`] heaps of at most [`MAX_HEAP_SIZE`] sticks.
 //!   A start beyond either bound is refused with an [`Error`]; a move that would
 //!   pass one (a split with every slot taken, a growth past the size bound) is never
@@ -18,7 +20,7 @@
 //! - The boards' player ([`decide`]) is iterative-deepening alpha-beta on the
 //!   score difference with a node budget; see [`search`](self#search).
 //!
-//! With a heap (feature `alloc`), the host's side, in this one home so that the
+//! With a heap (feature `alloc`), the host's side, in this one crate so that the
 //! arena, the line protocol, the command line and the page call the same code:
 //! - `Solver`: the exact solver, the cap in the state (the value of a position
 //!   and of each of its moves, or "cannot finish" within a node bound);
@@ -35,6 +37,26 @@
 //! move). Leaves at the horizon are worth the mover's lead; finished games add
 //! [`WIN_BONUS`] toward the side ahead. The previous iteration's best move is tried
 //! first; an iteration cut short by the budget is discarded.
+//!
+//! # Example
+//! The boards' search on a small start:
+//! ```
+//! use nimbot_supernim::{decide, Game, Heaps, DEFAULT_NODE_BUDGET};
+//!
+//! let game = Game::new(Heaps::new(&[2, 4, 5])?, 20)?;
+//! let decision = decide(&game, DEFAULT_NODE_BUDGET);
+//! assert!(decision.mv.is_some_and(|mv| game.heaps().moves().contains(&mv)));
+//! # Ok::<(), nimbot_supernim::Error>(())
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+// The unit tests print and collect with the standard library; the crate never does.
+#[cfg(test)]
+extern crate std;
 
 #[cfg(feature = "alloc")]
 mod belief;
@@ -48,21 +70,21 @@ mod search;
 #[cfg(feature = "alloc")]
 mod solver;
 
+// The public names: what the protocol, the host's tools, the page and the tests
+// use, and the types in their signatures; the tuning constants and helpers stay
+// inside.
 #[cfg(feature = "alloc")]
-pub use belief::{likelihood, Belief, Model, MODELS, NOISE};
+pub use belief::{Belief, Model, MODELS};
 #[cfg(feature = "alloc")]
-pub use perfect::{
-    heap_reach, Perfect, PerfectDecision, HEAP_REACH, PERFECT_ENTRIES, PERFECT_NODE_BUDGET,
-    TIE_BREAK_PLIES,
-};
+pub use perfect::{heap_reach, Perfect, PerfectDecision, HEAP_REACH, PERFECT_NODE_BUDGET};
 pub use players::{
-    play_match, play_match_with, random_start, referee, referee_watched, Chooser, GreedyPlayer,
-    MatchConfig, MatchResult, Opponent, RandomPlayer, SearchPlayer, Tally,
+    play_match, play_match_with, random_start, referee, Chooser, GreedyPlayer, MatchConfig,
+    MatchResult, Opponent, RandomPlayer, SearchPlayer, Tally,
 };
 pub use rules::{
     Cursor, End, Error, Game, Heaps, Move, MoveList, Moves, Outcome, Verdict, BOARD_HEAPS,
-    MAX_HEAPS, MAX_HEAP_SIZE, MAX_MOVES, MAX_MOVE_LIMIT, MERGE_CAP, SPLIT_TWO_POINTS,
+    MAX_HEAPS, MAX_HEAP_SIZE, MAX_MOVES, MAX_MOVE_LIMIT,
 };
-pub use search::{decide, decide_heaps, Decision, DEFAULT_NODE_BUDGET, MAX_DEPTH, WIN_BONUS};
+pub use search::{decide, decide_heaps, Decision, DEFAULT_NODE_BUDGET, WIN_BONUS};
 #[cfg(feature = "alloc")]
-pub use solver::{parity_leaf, MoveValue, Solver};
+pub use solver::{MoveValue, Solver};

@@ -3,11 +3,11 @@
 //! a self-play referee, and the player's results against a random and a greedy
 //! opponent.
 
-use nimbot::supernim::{
+use nimbot::{Player, SplitMix64};
+use nimbot_supernim::{
     self as sn, decide_heaps, play_match, random_start, referee, Heaps, MatchConfig, Opponent,
     SearchPlayer, BOARD_HEAPS, MAX_HEAPS,
 };
-use nimbot::{Player, SplitMix64};
 
 fn heaps(sizes: &[u32]) -> Heaps {
     Heaps::new(sizes).unwrap()
@@ -272,7 +272,7 @@ fn the_search_is_deterministic_and_keeps_its_budget() {
     // game ends 2 - 0. Splitting the 4 instead would end it 0 - 2, merging 0 - 0.
     let d = decide_heaps(&heaps(&[2, 4]), 0, 2, 100_000);
     assert_eq!(d.mv, Some(sn::Move::Split(2)));
-    assert_eq!(d.value, 2 + nimbot::supernim::WIN_BONUS);
+    assert_eq!(d.value, 2 + sn::WIN_BONUS);
     assert_eq!(d.depth, 2);
     // A budget too small for one iteration still gives a legal move.
     let d = decide_heaps(&heaps(&[3, 5, 7, 9]), 0, 50, 3);

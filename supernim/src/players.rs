@@ -3,8 +3,7 @@
 
 use super::rules::{End, Error, Game, Heaps, Move, Verdict};
 use super::search::decide;
-use crate::rng::SplitMix64;
-use crate::rules::Player;
+use nimbot::{Player, SplitMix64};
 
 /// Something that picks Super-Nim moves.
 pub trait Chooser {

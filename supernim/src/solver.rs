@@ -124,8 +124,9 @@ impl Solver {
     }
 
     /// Like [`Solver::move_values`], searching `depth` plies (below `plies_left`)
-    /// and scoring the positions at that horizon by [`parity_leaf`]: estimates,
-    /// not values. With `depth >= plies_left` this is `move_values`.
+    /// and scoring the positions at that horizon by their parity of 2s (2 for the mover
+    /// with an odd number of 2s, else 0): estimates, not values. With
+    /// `depth >= plies_left` this is `move_values`.
     pub fn horizon(
         &mut self,
         heaps: &Heaps,

@@ -2,8 +2,8 @@
 
 use heapless::Vec;
 
-use crate::rules::Player;
-use crate::text::{match_text, Text};
+use nimbot::text::Text;
+use nimbot::{match_text, Player};
 
 /// Most heaps a position may hold: the storage of [`Heaps`], fixed at build time.
 /// On a host (feature `alloc`) 1024, so that a game of at most
@@ -81,7 +81,22 @@ impl Error {
     }
 }
 
-crate::text::error_from_text!(Error);
+impl Error {
+    /// The [`text`](Self::text) as a `&str` (not on the AVR, whose text stays in
+    /// program memory).
+    #[cfg(not(target_arch = "avr"))]
+    pub const fn as_str(self) -> &'static str {
+        self.text().as_str()
+    }
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(&self.text(), f)
+    }
+}
+
+impl core::error::Error for Error {}
 
 /// One Super-Nim move, naming heaps by size: heaps of equal size are
 /// interchangeable, so sizes name every distinct move.

@@ -1,20 +1,19 @@
-//! The host player's choice against greedy (`nimbot::supernim::Perfect` with
+//! The host player's choice against greedy (`nimbot_supernim::Perfect` with
 //! `Model::Greedy`): among its moves of the best exact value, the one with the best
 //! expected result against greedy down to the cap. Checked against an expectimax
-//! written here over the plain rules and minimax of `tests/supernim_plain`, on every
+//! written here over the plain rules and minimax of `tests/plain`, on every
 //! position of games from small starts with a short cap.
 
 use std::collections::HashMap;
 
-use nimbot::{
-    supernim::{heap_reach, Model, Perfect, HEAP_REACH},
-    supernim::{Chooser, Game, GreedyPlayer, Heaps, Move},
-    Player, SplitMix64,
+use nimbot::{Player, SplitMix64};
+use nimbot_supernim::{
+    heap_reach, Chooser, Game, GreedyPlayer, Heaps, Model, Move, Perfect, HEAP_REACH,
 };
 
-mod supernim_plain;
+mod plain;
 
-use supernim_plain::{minimax, starts, successors};
+use plain::{minimax, starts, successors};
 
 type Values = HashMap<(Vec<u32>, u32), i32>;
 
