@@ -17,7 +17,7 @@
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
-use crate::text::{match_text, Text};
+use crate::text::{match_text, text, Text};
 use crate::value::Value;
 
 mod win;
@@ -89,7 +89,7 @@ impl Policy {
 
     /// The policy called `name`, if any.
     pub fn from_name(name: &[u8]) -> Option<Self> {
-        let i = crate::text::word_index(name, policy_names!().as_bytes(), b'|')?;
+        let i = crate::text::word_index(name, text!(policy_names!()), b'|')?;
         Self::ALL.get(i).copied()
     }
 

@@ -21,7 +21,7 @@ mod hosts;
 mod sys;
 
 use nimbot::{
-    text::{parse_micros, parse_u32, parse_u64, word_index, Decimal},
+    text::{parse_micros, parse_u32, parse_u64, text, word_index, Decimal},
     DecideError, Decision, DistanceCache, Engine, Evaluation, Knowledge, Limits, Oracle, Params,
     Player, Policy, Position, SolutionCache, SolveBox, Table,
 };
@@ -88,7 +88,7 @@ fn main(args: &Args) -> u8 {
     while let Some(arg) = it.next() {
         // Names are looked up with `word_index`: `==` on a byte string compiles to a
         // comparison per byte at opt-level "z".
-        if word_index(arg, b"-h --help", b' ').is_some() {
+        if word_index(arg, text!("-h --help"), b' ').is_some() {
             return print(STDOUT, &[HELP.as_bytes(), HELP_END.as_bytes()], 0);
         }
         const GLOBAL: &[u8] = b"--max-memory --policy";
@@ -121,7 +121,7 @@ fn main(args: &Args) -> u8 {
     match rest.split_first() {
         None => run_serial(policy),
         // By position in a list: one loop instead of a comparison per name.
-        Some((&cmd, tail)) => match word_index(cmd, COMMANDS, b' ') {
+        Some((&cmd, tail)) => match word_index(cmd, text!(COMMANDS), b' ') {
             Some(0) if tail.is_empty() => run_serial(policy),
             Some(1) => run_query(tail, policy),
             Some(2) => run_connect(tail, policy),
@@ -134,7 +134,7 @@ fn main(args: &Args) -> u8 {
 }
 
 /// The commands, as [`main`] matches them by position.
-const COMMANDS: &[u8] = b"serial query connect exp-nim help --version -V";
+const COMMANDS: &str = "serial query connect exp-nim help --version -V";
 
 /// If `arg` is one of a command's options, which one and its value. `names` lists
 /// the `longs` long names (`--name`), then the short names of the first of them in
@@ -412,7 +412,7 @@ fn run_query(args: &[&[u8]], policy: Policy) -> u8 {
                 Err(status) => return status,
             };
         } else if let Some((_, v)) = found {
-            if v.and_then(|v| word_index(v, b"expanding expanding-nim", b' '))
+            if v.and_then(|v| word_index(v, text!("expanding expanding-nim"), b' '))
                 .is_none()
             {
                 return usage("the tiny binary plays Expanding Nim only (--game expanding)");
@@ -515,7 +515,7 @@ fn cmd_line(cmd: &str, kind: &[u8], parts: &[&[u8]], status: u8) -> u8 {
 
 /// Whether `arg` is `--first` or `--second`; if so, it is noted in `seat`.
 fn seat_flag(arg: &[u8], seat: &mut (bool, bool)) -> bool {
-    match word_index(arg, b"--first --second", b' ') {
+    match word_index(arg, text!("--first --second"), b' ') {
         Some(0) => seat.0 = true,
         Some(1) => seat.1 = true,
         _ => return false,

@@ -240,8 +240,8 @@ impl<'a> Command<'a> {
         };
         // By position in one list: a loop instead of a comparison per name, the
         // smaller code.
-        const NAMES: &[u8] = b"new go opp query moves state end version limits policy help";
-        let command = match word_index(name, NAMES, b' ') {
+        let names = text!("new go opp query moves state end version limits policy help");
+        let command = match word_index(name, names, b' ') {
             Some(0) => Self::parse_new(&mut words)?,
             Some(1) => Command::Go,
             Some(2) => Command::Opp(parse_opp(&mut words, context)?),
@@ -339,7 +339,7 @@ impl<'a> Command<'a> {
                 }))
             }
             #[cfg(not(feature = "related-games"))]
-            Some(w) if word_index(w, b"fibonacci supernim", b' ').is_some() => {
+            Some(w) if word_index(w, text!("fibonacci supernim"), b' ').is_some() => {
                 Err(text!("this build plays Expanding Nim only"))
             }
             _ => {

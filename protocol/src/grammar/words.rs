@@ -220,7 +220,7 @@ impl<'a> Words<'a> {
     pub(super) fn seat(&mut self, usage: Text) -> Result<Player, Text> {
         match self
             .next()
-            .and_then(|w| word_index(w, b"first second", b' '))
+            .and_then(|w| word_index(w, text!("first second"), b' '))
         {
             Some(0) => Ok(Player::First),
             Some(1) => Ok(Player::Second),
