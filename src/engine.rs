@@ -199,8 +199,8 @@ mod solving {
     use super::*;
     use crate::distance::DistanceCache;
     use crate::policy::longest_move;
+    use crate::solver::CodedSolution;
     use crate::solver::{Solution, SolutionCache, SolveBox};
-    use crate::table::CodedSolution;
     use crate::value::Value;
 
     impl Oracle for Solution {

@@ -43,12 +43,15 @@
 //!   ([`MoveError`]);
 //! - the root probe: [`root_moves`], [`evaluate_move`], [`MoveEvaluation`];
 //! - the oracles in memory (feature `alloc`): `Solution`, `SolveBox`,
-//!   `SolutionCache`, `SolveError`, `Distances`, `DistanceCache`, `MAX_DISTANCE`;
+//!   `SolutionCache`, `CodedSolution` (a solve kept in the table's format),
+//!   `SolveError`, `Distances`, `DistanceCache`, `MAX_DISTANCE`; and the table
+//!   writer (feature `encode`): `encode`, `encode_with`, `encode_values`,
+//!   `runs_of`, `Encoding`, `TableWriter`;
 //! - [`SplitMix64`], the one seeded generator.
 //!
 //! And three modules, each a domain of its own:
 //! - [`table`]: the precomputed solution in flash ([`Table`], [`TableError`] also at
-//!   the root), its format and, with `encode`, its writer;
+//!   the root) and its format: the reader, which imports nothing of the solver;
 //! - [`mod@text`]: the fixed text of messages and words (kept in program memory on
 //!   the AVR), which the line protocol replies with, and decimal numbers in and out
 //!   without `core::fmt` ([`text::Decimal`], [`text::parse_u32`]);
@@ -76,7 +79,8 @@
 //! - `related-games`: Fibonacci Nim (`nimbot-protocol` plays it, and Super-Nim,
 //!   with its feature of the same name).
 //! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name).
-//! - `encode`: the table writer (`table::encode` and friends), for `nimbot-table`.
+//! - `encode`: the table writer (`encode`, `TableWriter` and friends), for
+//!   `nimbot-table`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -123,9 +127,12 @@ pub use rules::{
 };
 #[cfg(all(feature = "alloc", target_has_atomic = "64", target_has_atomic = "ptr"))]
 pub use solver::SharedSolve;
+#[cfg(feature = "encode")]
+pub use solver::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter};
 #[cfg(feature = "alloc")]
 pub use solver::{
-    solve_windowed, PileBits, PileSink, Solution, SolutionCache, SolveBox, SolveError,
+    solve_windowed, CodedSolution, PileBits, PileSink, Solution, SolutionCache, SolveBox,
+    SolveError,
 };
 pub use strategy::{best_move, position_value, DecideError, Decision, Oracle, Visit};
 pub use table::{Table, TableError};

@@ -36,8 +36,18 @@
 
 use alloc::vec::Vec;
 
+// The writing side of the table's format lives here, beside the solver it codes:
+// the bit writer, the cap coder (solutions kept coded in memory) and the table
+// writer (feature `encode`). The reader (src/table/) imports none of it.
+mod bits;
+mod code;
+#[cfg(feature = "encode")]
+mod encode;
 mod windowed;
 
+pub use code::CodedSolution;
+#[cfg(feature = "encode")]
+pub use encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter};
 #[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
 pub use windowed::SharedSolve;
 pub use windowed::{solve_windowed, PileBits, PileSink};
@@ -45,7 +55,6 @@ pub use windowed::{solve_windowed, PileBits, PileSink};
 use crate::geometry::{keys_per_cap, Layers};
 use crate::rules::{Position, MAX_RESETS, MAX_STONES};
 use crate::strategy::DecideError;
-use crate::table::CodedSolution;
 use crate::value::Value;
 
 /// Why a box could not be solved.
@@ -284,10 +293,7 @@ impl SolveBox {
             return 0;
         }
         let layers = self.layer_bounds().count() as u64 * keys_per_cap(self.resets) as u64;
-        self.windowed_bytes()
-            + crate::table::code_fixed_bytes(self)
-            + layers * 16
-            + u64::from(self.n_max) / 8
+        self.windowed_bytes() + code::fixed_bytes(self) + layers * 16 + u64::from(self.n_max) / 8
     }
 
     /// Bytes the full [`Solution::solve`] takes at its peak: the solution's bit

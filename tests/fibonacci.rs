@@ -133,3 +133,47 @@ fn a_game_refuses_bad_moves_and_changes_nothing() {
         Err(fib::Error::BadTake { take: 5, limit: 4 })
     );
 }
+
+/// The Fibonacci numbers (1, 2, 3, 5, ...) up to `max`, from their definition.
+fn fibonacci_numbers(max: u64) -> Vec<u64> {
+    let (mut a, mut b) = (1u64, 2u64);
+    let mut out = vec![1];
+    while b <= max {
+        out.push(b);
+        (a, b) = (b, a + b);
+    }
+    out
+}
+
+#[test]
+fn is_fibonacci_holds_for_the_fibonacci_numbers_only_and_not_for_zero() {
+    let fibs = fibonacci_numbers(5000);
+    for n in 0..=5000u64 {
+        assert_eq!(is_fibonacci(n), fibs.contains(&n), "n = {n}");
+    }
+    assert!(!is_fibonacci(0), "an empty pile is no start at all");
+}
+
+#[test]
+fn the_player_who_takes_the_last_stone_is_the_winner() {
+    // 3 stones: First takes 1 (limit 2), Second takes 2: the pile is empty.
+    let mut g = fib::Game::new(3).unwrap();
+    assert_eq!(g.winner(), None);
+    assert_eq!(g.play(Player::First, 1), Ok(fib::Outcome::Continue));
+    assert_eq!(g.winner(), None, "stones are left");
+    assert_eq!(
+        g.play(Player::Second, 2),
+        Ok(fib::Outcome::Won(Player::Second))
+    );
+    assert_eq!(g.winner(), Some(Player::Second));
+    assert_eq!(g.decide(), None, "nothing to decide once the game is won");
+    assert_eq!(g.play(Player::First, 1), Err(fib::Error::GameOver));
+    // 2 stones: the first move may take all but one, so Second takes the last.
+    let mut g = fib::Game::new(2).unwrap();
+    assert_eq!(g.play(Player::First, 1), Ok(fib::Outcome::Continue));
+    assert_eq!(
+        g.play(Player::Second, 1),
+        Ok(fib::Outcome::Won(Player::Second))
+    );
+    assert_eq!(g.winner(), Some(Player::Second));
+}

@@ -448,3 +448,18 @@ fn moves_page_and_count_as_the_judges_list() {
 }
 
 const MAX: u32 = nimbot::MAX_STONES;
+
+/// The words the line protocol uses for seats and refusals (docs/protocol.md: `error
+/// illegal move: take 9 is outside 1..=3`; seats are `first` and `second`), from the
+/// rules' own types.
+#[test]
+fn seats_and_refusals_read_as_the_protocol_documents_them() {
+    assert_eq!((P1.name(), P2.name()), ("first", "second"));
+    assert_eq!(
+        IllegalMove::BadTake { take: 9, limit: 3 }.to_string(),
+        "take 9 is outside 1..=3"
+    );
+    assert_eq!(IllegalMove::GameOver.to_string(), "the game is over");
+    assert_eq!(IllegalMove::OutOfTurn.to_string(), "move out of turn");
+    assert_eq!(IllegalMove::NoResetsLeft.to_string(), "no resets left");
+}

@@ -1,13 +1,10 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
 use nimbot::{
-    best_move, position_value, solve_windowed,
-    table::{
-        crc32, encode as encode_table, Encoding, ProbeError, TableError, TableWriter,
-        EMBEDDED_TABLE,
-    },
-    DecideError, Engine, Oracle, Params, Policy, Position, Solution, SolveBox, SolvingEngine,
-    Table, TableEngine, TableOrSolverEngine, Value,
+    best_move, encode as encode_table, position_value, solve_windowed,
+    table::{crc32, ProbeError, TableError, EMBEDDED_TABLE},
+    DecideError, Encoding, Engine, Oracle, Params, Policy, Position, Solution, SolveBox,
+    SolvingEngine, Table, TableEngine, TableOrSolverEngine, TableWriter, Value,
 };
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {

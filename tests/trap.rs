@@ -3,8 +3,8 @@
 //! by the protocol's crate, protocol/tests/engines.rs).
 
 use nimbot::{
-    best_move, longest_move, position_value, reply_counts, table::encode as encode_table,
-    Distances, Move, Oracle, Policy, Position, Solution, SolveBox, Table,
+    best_move, encode as encode_table, longest_move, position_value, reply_counts, Distances, Move,
+    Oracle, Policy, Position, Solution, SolveBox, Table,
 };
 
 /// Every legal move, with the opponent's winning replies counted by brute force.

@@ -30,8 +30,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 
-# scope | package | files | the package's own test targets that judge those files
-# (cargo test arguments) | more cargo-mutants arguments (`legality` is the part of
+# scope | package | files | the test targets that judge those files (cargo test
+# arguments; the package's own unless the last field names more packages with
+# --test-package: the game loop is judged through `nimbot serve` in nimbot-cli's
+# referee and faults tests) | more cargo-mutants arguments (`legality` is the part of
 # rules.rs that judges moves: limit, resets, turn, end of game).
 SCOPES=(
   "legality|nimbot|src/rules.rs|--test rules_examples --test properties|--re check_count --re check_resets --re check_stones --re check_init_max --re Params::new --re Game::check --re Game::play --re Game::limit --re Game::cap --re Game::position --re Position::new --re Position::check --re Position::after --re Position::limit --re Position::moves --re Moves>::"
@@ -44,7 +46,7 @@ SCOPES=(
   "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs||"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "wire|nimbot-platform|platform/src/wire/message.rs||"
-  "game-loop|nimbot-match|match/src/game_loop.rs||"
+  "game-loop|nimbot-match|match/src/game_loop.rs|--lib --test refereed_game --test referee --test faults|--test-package nimbot-match --test-package nimbot-cli"
   "stats|nimbot-tournament|tournament/src/stats.rs|--test stats|"
 )
 

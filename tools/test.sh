@@ -69,11 +69,13 @@ done
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "the core and the line protocol build with no features, and with each optional feature alone (both are no_std in every build)"
+step "the core, Super-Nim and the line protocol build with no features, and with each optional feature alone (all are no_std in every build)"
 cargo rustc -p nimbot --lib --no-default-features -- -D warnings
 for feature in alloc small-solver default-table related-games encode serde; do
   cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
 done
+cargo rustc -p nimbot-supernim --lib -- -D warnings
+cargo rustc -p nimbot-supernim --lib --features alloc -- -D warnings
 cargo rustc -p nimbot-protocol --lib -- -D warnings
 for feature in related-games async alloc; do
   cargo rustc -p nimbot-protocol --lib --features "$feature" -- -D warnings
@@ -119,6 +121,6 @@ tools/release.sh twice --only tiny,firmware
 step "embedding examples (examples/): their dialogue on the host, built for a Cortex-M0"
 tools/examples.sh test
 
-step "the site (web/): nimbot.wasm and nimbot-first.wasm compiled afresh with the compiler web/site/BUILD names (a stale committed one fails), headless Chromium against nimbot web, every game clicked to the end on its board, axe-core on every view (screenshots in target/ci-artifacts/web/)"
+step "the site (web/): nimbot.wasm compiled afresh with the compiler web/site/BUILD names (a stale committed one fails), headless Chromium against nimbot web, every game clicked to the end on its board, axe-core on every view (screenshots in target/ci-artifacts/web/)"
 tools/web.sh check
 tools/web.sh test

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # nimbot in the browser (web/, docs/web.md): build, check, test and measure the site.
 #
-#   tools/web.sh build   compile web/ to web/site/nimbot.wasm (and, with the
-#                        feature `first`, nimbot-first.wasm) with the pinned
+#   tools/web.sh build   compile web/ to web/site/nimbot.wasm with the pinned
 #                        compiler, and write web/site/distances.bin (the table
 #                        box's distances, gzip); index.html and app.js are
 #                        written by hand
@@ -13,7 +12,9 @@
 #   tools/web.sh test    the site in headless Chromium, served by `nimbot web`
 #                        (web/browser_test.py); screenshots in target/ci-artifacts/web/
 #   tools/web.sh bench   transfer size, first answer, moves per position, in the browser
-#                        (--url URL: a copy of web/site/ served elsewhere)
+#                        (--url URL: a copy of web/site/ served elsewhere;
+#                        --versus DIR [--pairs N]: another build's site, its first
+#                        answer loaded in turn with this one's)
 #   tools/web.sh install what check, test and bench need (the pinned compiler
 #                        with the wasm target; chromium, chromium-driver,
 #                        python3-selenium; axe-core from npm into target/web-tools/)
@@ -56,16 +57,14 @@ install_target() {
 }
 
 # Compile the module to $1 with the pinned compiler, with paths remapped so the
-# bytes do not depend on where the repository, the registry or the compiler is;
-# $2 (optional) names the crate's features (`first`: the small module of the
-# first answer).
+# bytes do not depend on where the repository, the registry or the compiler is.
 compile() {
   install_target
   local cargo_home=${CARGO_HOME:-$HOME/.cargo}
   RUSTFLAGS="--remap-path-prefix=$ROOT=/nimbot --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$(rustc "$TOOLCHAIN" --print sysroot)=/rust" \
-    CARGO_TARGET_DIR="$ROOT/target/web-build${2:+-$2}" \
-    cargo "$TOOLCHAIN" build --quiet --locked -p nimbot-web --target "$TARGET" --profile web ${2:+--features "$2"}
-  cp "target/web-build${2:+-$2}/$TARGET/web/nimbot_web.wasm" "$1"
+    CARGO_TARGET_DIR="$ROOT/target/web-build" \
+    cargo "$TOOLCHAIN" build --quiet --locked -p nimbot-web --target "$TARGET" --profile web
+  cp "target/web-build/$TARGET/web/nimbot_web.wasm" "$1"
   chmod 644 "$1"
 }
 
@@ -128,7 +127,6 @@ python_with_selenium() {
 case "${1:-}" in
   build)
     compile "$SITE/nimbot.wasm"
-    compile "$SITE/nimbot-first.wasm" first
     cargo run --quiet --release -p nimbot-web --example distances -- "$SITE/distances.bin"
     rustc "$TOOLCHAIN" --version > "$SITE/BUILD"
     ls -l "$SITE"
@@ -136,18 +134,15 @@ case "${1:-}" in
   check)
     tmp=$(mktemp)
     trap 'rm -f "$tmp"' EXIT
-    for module in nimbot.wasm:"" nimbot-first.wasm:first; do
-      file=${module%%:*}
-      compile "$tmp" "${module#*:}"
-      if cmp -s "$tmp" "$SITE/$file"; then
-        echo "web/site/$file is what web/ compiles to with $(cat "$SITE/BUILD")"
-      else
-        # Any change to the core, the analysis crate or web/ gives other bytes: the
-        # committed module (what `nimbot web` serves) must be rebuilt with them.
-        echo "tools/web.sh check: web/site/$file is stale ($(wc -c < "$SITE/$file") B committed, $(wc -c < "$tmp") B compiled from the sources with $(cat "$SITE/BUILD")): run tools/web.sh build and commit web/site/" >&2
-        exit 1
-      fi
-    done
+    compile "$tmp"
+    if cmp -s "$tmp" "$SITE/nimbot.wasm"; then
+      echo "web/site/nimbot.wasm is what web/ compiles to with $(cat "$SITE/BUILD")"
+    else
+      # Any change to the core, the analysis crate or web/ gives other bytes: the
+      # committed module (what `nimbot web` serves) must be rebuilt with them.
+      echo "tools/web.sh check: web/site/nimbot.wasm is stale ($(wc -c < "$SITE/nimbot.wasm") B committed, $(wc -c < "$tmp") B compiled from the sources with $(cat "$SITE/BUILD")): run tools/web.sh build and commit web/site/" >&2
+      exit 1
+    fi
     ;;
   install)
     install_target
@@ -168,7 +163,7 @@ case "${1:-}" in
     "$py" web/browser_test.py "$mode" --nimbot "target/$profile/nimbot" --out target/ci-artifacts/web "$@"
     ;;
   *)
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

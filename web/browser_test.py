@@ -14,19 +14,26 @@ page that `nimbot web` serves, and checks it against the command line.
       after load (and where it goes), the time of a position's moves (every
       pile and cap of the games with N <= 999 at their most moves, and random
       positions of them), and of positions of bigger games, solved on demand.
+      With --versus SITE (another build's web/site/, e.g. from `git archive`):
+      the first answer of both, their loads alternated in one run, both sites
+      served alike by a static server in this script.
 
 Run by tools/web.sh (test, bench), which installs Chromium, its driver and
 python3-selenium when missing.
 """
 import argparse
+import gzip
+import http.server
 import json
 import os
 import random
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -65,6 +72,59 @@ class Server:
         self.proc.wait()
 
 
+class StaticSite:
+    """A directory of the site served on loopback as `nimbot web` serves its own
+    files (the same types and headers, gzip to a client that takes it, each
+    answer in one write with TCP_NODELAY): two builds of the site measured side
+    by side, alike. A build from before the explorer's status line carried
+    elementtiming="answer" gets it added here, so that both are timed alike."""
+
+    TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+             ".wasm": "application/wasm", ".bin": "application/octet-stream"}
+
+    def __init__(self, root, hold_module=0.0):
+        files = {}
+        for name in os.listdir(root):
+            kind = self.TYPES.get(os.path.splitext(name)[1])
+            if kind:
+                with open(os.path.join(root, name), "rb") as f:
+                    body = f.read()
+                if name == "index.html" and b"elementtiming" not in body:
+                    body = body.replace(b'id="ex-status"', b'id="ex-status" elementtiming="answer"')
+                files["/" + name] = (kind, body, gzip.compress(body, 9, mtime=0))
+        check("/index.html" in files, f"{root}: no index.html")
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                super().setup()
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def log_message(self, *_):
+                pass
+
+            def do_GET(self):
+                path = self.path.split("?")[0].split("#")[0]
+                if path.endswith(".wasm"):
+                    time.sleep(hold_module)
+                kind, body, packed = files.get("/index.html" if path == "/" else path, ("text/plain", b"not found\n", None))
+                encoding = ""
+                if packed and kind != "application/octet-stream" and "gzip" in self.headers.get("Accept-Encoding", ""):
+                    body, encoding = packed, "Content-Encoding: gzip\r\n"
+                status = "200 OK" if packed else "404 Not Found"
+                self.wfile.write(f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
+                                 f"{encoding}Vary: Accept-Encoding\r\nCache-Control: no-cache\r\n"
+                                 "X-Content-Type-Options: nosniff\r\n\r\n".encode() + body)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+
+
 def browser(out):
     opts = webdriver.ChromeOptions()
     opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -78,7 +138,9 @@ def browser(out):
 
 
 def load(d, url):
-    d.get(url)
+    """Load `url` (None: wait for the page already loading) until its module is in."""
+    if url:
+        d.get(url)
     for _ in range(200):
         if d.execute_script("return window.nimbotReady === true"):
             return
@@ -741,6 +803,9 @@ def test(args):
               f"checked {g1[2] + g2[2]} times against the module's position and the rules'), "
               "each ended as the rules say")
         big_board(d, server.url, args.out)
+        before_the_module(d)
+        print("before the module: the view the address names drawn and painted without answers, "
+              "a game asked for says it is loading and starts when the module is in")
         fib = fibonacci_agrees(d, args.nimbot, rng, 200)
         sn = super_nim_agrees(d, args.nimbot, rng, 200)
         print(f"explorer: {fib[0]} Fibonacci Nim positions agree with a plain search and with "
@@ -839,19 +904,35 @@ done({ inBox, sweep, beyond, next, slowest, singleWorst });
 """
 
 LOAD_MARKS = """
+const done = arguments[arguments.length - 1];
 const n = performance.getEntriesByType('navigation')[0];
 const mark = (name) => (performance.getEntriesByName(name)[0] || {}).startTime;
 const fcp = (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime;
-// On screen: the page's first contentful paint (the time its frame was shown)
-// if the answer was in the document before it, else the end of the frame after
-// the answer (a task queued from that frame's requestAnimationFrame).
-const shown = fcp >= window.nimbotFirstAnswer ? fcp : window.nimbotFirstPaint;
-return { page: n.responseEnd, fcp, shown, first: mark('nimbot-first-instantiated'), compiled: mark('nimbot-compiled'), instantiated: mark('nimbot-instantiated'),
-         answer: window.nimbotFirstAnswer, painted: window.nimbotFirstPaint,
-         loaded: window.nimbotDistancesLoaded, distances: window.nimbotFirstDistances };
+// Before element timing (an older build, --versus): the page's first contentful
+// paint if the answer was in the document before it, else the end of the frame
+// after the answer (a task queued from that frame's requestAnimationFrame).
+const guess = fcp >= window.nimbotFirstAnswer ? fcp : window.nimbotFirstPaint;
+let sent = false;
+const marks = (painted) => !sent && (sent = true) && done({ page: n.responseEnd, fcp, shown: painted ?? guess, timed: painted !== undefined,
+  instantiated: mark('nimbot-instantiated'), answer: window.nimbotFirstAnswer, painted: window.nimbotFirstPaint,
+  loaded: window.nimbotDistancesLoaded, distances: window.nimbotFirstDistances });
+// On screen: the frame that painted the first answer's text, as the browser
+// reports it (element timing: the value's element carries elementtiming="answer";
+// its entries are buffered, so an observer made now still gets the first).
+try {
+  new PerformanceObserver((list, obs) => {
+    const first = list.getEntries().filter((e) => e.identifier === 'answer').map((e) => e.renderTime || e.loadTime);
+    obs.disconnect();
+    marks(first.length ? Math.min(...first) : undefined);
+  }).observe({ type: 'element', buffered: true });
+  // No entry at all (an older build): the guess.
+  setTimeout(() => marks(undefined), 500);
+} catch (e) {
+  marks(undefined);
+}
 """
 
-SITE = ("index.html", "app.js", "nimbot-first.wasm", "nimbot.wasm", "distances.bin")
+SITE = ("index.html", "app.js", "nimbot.wasm", "distances.bin")
 
 
 def stats(xs, digits=1):
@@ -859,12 +940,69 @@ def stats(xs, digits=1):
     return f"median {statistics.median(xs):.{digits}f} ms, worst {xs[-1]:.{digits}f} ms"
 
 
+def before_the_module(d):
+    """The page with its module held back (served 2 s late): the view the
+    address names is drawn and painted without answers, a game asked for says it
+    is loading, and both are answered once the module is in."""
+    site = StaticSite(os.path.join(os.path.dirname(os.path.abspath(__file__)), "site"), hold_module=2.0)
+
+    def until(script, what):
+        for _ in range(60):
+            if d.execute_script(script):
+                return
+            time.sleep(0.025)
+        fail(f"before the module: {what}")
+
+    try:
+        d.get("about:blank")
+        # Not d.get: it waits for the page's load event, which waits for the module.
+        d.execute_script("location.href = arguments[0]", site.url + "#explore?n=50&r=2&m=3")
+        until("return !!window.nimbot && document.querySelector('#ex-form [name=n]').value === '50'",
+              "app.js did not fill in the explorer's form")
+        until("return performance.getEntriesByName('first-contentful-paint').length === 1",
+              "the page did not paint before its module was in")
+        check(not d.find_element(By.ID, "explore").get_attribute("hidden")
+              and d.find_element(By.ID, "ex-status").text == ""
+              and not d.execute_script("return !!window.nimbotFirstAnswer"),
+              "before the module: the explorer is not shown without its answer")
+        load(d, None)
+        check(d.find_element(By.ID, "ex-value").get_attribute("data-value") in ("win", "lose"),
+              "the explorer's answer once the module is in")
+        d.get("about:blank")
+        d.execute_script("location.href = arguments[0]", site.url + "#play")
+        until("return !!window.nimbot && !document.getElementById('play').hidden", "the play view is not shown")
+        d.find_element(By.ID, "pl-new").click()
+        check(d.find_element(By.ID, "pl-status").text == "Loading nimbot…",
+              f"a game asked for before the module: {d.find_element(By.ID, 'pl-status').text!r}")
+        load(d, None)
+        check(d.find_element(By.ID, "pl-status").text == "Your move." and d.find_elements(By.CSS_SELECTOR, "#pl-board svg"),
+              f"the game once the module is in: {d.find_element(By.ID, 'pl-status').text!r}")
+    finally:
+        site.close()
+
+
+def first_answer(d, url):
+    """Load the explorer at N = 999 afresh; the load's marks (LOAD_MARKS)."""
+    d.get("about:blank")
+    load(d, url + "#explore?n=999&r=4&m=3")
+    for _ in range(200):
+        if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
+            break
+        time.sleep(0.05)
+    return d.execute_async_script(LOAD_MARKS)
+
+
 def bench(args):
     server = None if args.url else Server(args.nimbot)
     url = args.url or server.url
     d = None
     loads = 9
+    sites = []
     try:
+        if args.versus:
+            # Both builds served alike, by this script (the site as web/site/ has it).
+            sites = [StaticSite(os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")),
+                     StaticSite(args.versus)]
         load_before = os.getloadavg()
         # What a browser transfers (gzip accepted, as every browser does), and
         # the files' own sizes.
@@ -876,18 +1014,14 @@ def bench(args):
             with urllib.request.urlopen(url + name) as r:
                 raw[name] = len(r.read())
         d = browser(args.out)
-        runs, wholes = [], []
-        for _ in range(loads):
-            # Side by side: a load as the page is, then one answered by the whole
-            # module alone (`?whole`: no small module), turn about.
-            for page, into in (("", runs), ("?whole", wholes)):
-                d.get("about:blank")
-                load(d, url + page + "#explore?n=999&r=4&m=3")
-                for _ in range(200):
-                    if d.execute_script("return window.nimbotFirstDistances && window.nimbotFirstPaint"):
-                        break
-                    time.sleep(0.05)
-                into.append(d.execute_script(LOAD_MARKS))
+        runs = [first_answer(d, url) for _ in range(loads)]
+        # Side by side: this build's site and the other, turn about (ABBA).
+        pairs = {"this": [], "versus": []}
+        for i in range(args.pairs if sites else 0):
+            for which in (("this", "versus") if i % 2 == 0 else ("versus", "this")):
+                pairs[which].append(first_answer(d, sites[which == "versus"].url))
+        if sites:
+            first_answer(d, url)
         served = d.execute_script(
             "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
             ".map((e) => [e.name, e.encodedBodySize])")
@@ -900,15 +1034,21 @@ def bench(args):
               + f"; the browser fetched {len(served)} files")
         print(f"first answer after load (#explore, N = 999, from navigation start; the "
               f"position's and every move's value, from the table), {loads} loads: on screen "
-              f"{stats(col('shown'))} (limit 100 ms; the page's first contentful paint, which "
-              f"shows it in {sum(x['fcp'] >= x['answer'] for x in runs)} of the loads, else the "
-              f"end of the frame after it); in the document {stats(col('answer'))}")
-        print(f"  the same loads, in turn, answered by the whole module alone (no small module): on screen "
-              f"{stats([x['shown'] for x in wholes])}, in the document {stats([x['answer'] for x in wholes])}")
+              f"{stats(col('shown'))} (limit 100 ms; the frame that painted the answer, as the browser "
+              f"reports it: element timing, in {sum(x['timed'] for x in runs)} of the loads); in the document "
+              f"{stats(col('answer'))}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
-                          for k in ("page", "first", "answer", "fcp", "painted", "compiled", "instantiated"))
-              + " (first: the small module instantiated; compiled, instantiated: the whole one)")
+                          for k in ("page", "instantiated", "answer", "fcp", "painted")))
+        for which, label in (("this", "web/site/"), ("versus", args.versus)):
+            if pairs[which]:
+                xs = pairs[which]
+                timed = sum(x["timed"] for x in xs)
+                how = "element timing" if timed == len(xs) else f"element timing in {timed}, else first paint or the frame after"
+                print(f"  side by side, {len(xs)} loads each in turn ({label}, served by this script): on screen "
+                      f"{stats([x['shown'] for x in xs])} ({how}), in the document {stats([x['answer'] for x in xs])}; medians: "
+                      + ", ".join(f"{k} {statistics.median([x[k] for x in xs if x.get(k) is not None]):.1f} ms"
+                                  for k in ("page", "instantiated", "answer", "fcp", "painted")))
         print(f"first distances on screen (those of the table's whole box, from distances.bin, "
               f"unzipped by the browser and checked by the module at {statistics.median(col('loaded')):.1f} ms): "
               f"{stats(col('distances'))}")
@@ -931,6 +1071,8 @@ def bench(args):
             d.quit()
         if server:
             server.close()
+        for s in sites:
+            s.close()
 
 
 def main():
@@ -939,6 +1081,8 @@ def main():
     ap.add_argument("--nimbot", help="the nimbot binary whose `nimbot web` serves the site")
     ap.add_argument("--url", help="bench: the site served elsewhere (any static file server)")
     ap.add_argument("--out", default="target/ci-artifacts/web")
+    ap.add_argument("--versus", metavar="SITE", help="bench: another build's site directory, loaded in turn with web/site/")
+    ap.add_argument("--pairs", type=int, default=9, help="bench --versus: how many loads of each (default 9)")
     args = ap.parse_args()
     if not args.nimbot and not (args.mode == "bench" and args.url):
         ap.error("--nimbot is needed (bench takes --url instead)")

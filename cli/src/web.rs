@@ -43,11 +43,6 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../web/site/nimbot.wasm"),
     ),
     (
-        "/nimbot-first.wasm",
-        "application/wasm",
-        include_bytes!("../../web/site/nimbot-first.wasm"),
-    ),
-    (
         "/distances.bin",
         "application/octet-stream",
         include_bytes!("../../web/site/distances.bin"),

@@ -49,7 +49,7 @@ pub(crate) struct TableFile<'a> {
 pub struct Layout {
     pub(crate) params: Params,
     /// The lowest cap: M for a table file; higher for a coded solution of a
-    /// position's box ([`CodedSolution`](super::CodedSolution)), whose piles stop
+    /// position's box (a `CodedSolution`), whose piles stop
     /// at `n_max - (c_min + ... + (c - 1))`.
     pub(crate) c_min: u32,
     /// Caps with stored piles: `c_min ..= c_min + caps - 1`.

@@ -17,17 +17,15 @@
 //! the [`ByteSource`] with checked arithmetic, and reports a layer that does not
 //! decode as [`ProbeError::Corrupt`].
 
-mod bits;
+// `pub(crate)`: the solver's coder and the table writer (src/solver/) read and
+// write the same format; nothing here imports them.
+pub(crate) mod bits;
 mod cache;
 mod checksum;
-#[cfg(feature = "alloc")]
-mod code;
-#[cfg(feature = "encode")]
-mod encode;
 mod error;
-mod format;
+pub(crate) mod format;
 mod index;
-mod layer;
+pub(crate) mod layer;
 mod source;
 
 use self::bits::BitReader;
@@ -40,21 +38,13 @@ use crate::rules::{Params, Position};
 use crate::strategy::{best_move, DecideError, Decision, Oracle, Visit};
 use crate::value::Value;
 
-#[cfg(feature = "alloc")]
-pub(crate) use self::code::fixed_bytes as code_fixed_bytes;
-#[cfg(feature = "alloc")]
-pub use self::code::CodedSolution;
 pub use self::error::{ProbeError, TableError};
 pub use self::format::{Layout, FORMAT_VERSION};
 pub use self::source::{ByteSource, EmbeddedSource};
-// The writer's side (feature `encode`): what `nimbot-table` and the tests make
-// tables with.
+// The format's facts a writer needs (feature `encode`); the writer itself is the
+// solver's side (src/solver/encode.rs, at the crate's root).
 #[cfg(feature = "encode")]
-pub use self::{
-    checksum::crc32,
-    encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter},
-    format::MAGIC,
-};
+pub use self::{checksum::crc32, format::MAGIC};
 
 /// The table embedded at build time (feature `default-table`): `table/default.nimt`
 /// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see

@@ -12,8 +12,8 @@ use clap::Args;
 use std::time::Instant;
 
 use nimbot::{
-    table::{encode_with as encode_table_with, Encoding as TableEncoding},
-    Params, Position, Solution, SolveBox, Table,
+    encode_with as encode_table_with, Encoding as TableEncoding, Params, Position, Solution,
+    SolveBox, Table,
 };
 
 use crate::generate::{generate, LimitArgs};

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::table::{encode, Encoding, TableWriter};
+use nimbot::{encode, Encoding, TableWriter};
 use nimbot::{Params, Solution, SolveBox, Table};
 
 use crate::{grouped, parallel, progress, GENERATOR};

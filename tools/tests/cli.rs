@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use nimbot::{table::encode_values as encode_table_values, Params, Position, Solution, SolveBox};
+use nimbot::{encode_values as encode_table_values, Params, Position, Solution, SolveBox};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nimbot-table");
 

@@ -205,7 +205,6 @@ function exploreLink(q) {
 let explored = 0; // the explorer's renders, to drop a stale best line
 let pending = null; // the explorer's distances and best line, still to come
 let distancesLoaded = null; // settles once the table's distances are in the module
-let whole = false; // the whole module is in (else the small one answers the first values)
 
 // Run the explorer's pending work now (the tests; otherwise it runs right after
 // the values are on screen).
@@ -244,11 +243,12 @@ function explore(params) {
   $('ex-download').removeAttribute('href');
   $('ex-permalink').href = posParam ? exploreLink({ m, pos: posParam }) : exploreLink({ n, r, m, moves: movesText });
   status.className = 'status';
+  // Before the module is in (the page's first frame): the view without answers.
+  if (!W) return;
   let p;
   let byMoves = false;
   let who = '';
   const failed = (err) => {
-    if (!whole) return; // the small module: the whole one answers in a moment
     status.className = 'status error';
     status.textContent = err.message;
     body.innerHTML = '';
@@ -326,9 +326,8 @@ function explore(params) {
         failed(err);
       }
     };
-    // Once the values are on screen and the distances are in (the whole
-    // module's: the small one only shows the first values).
-    if (whole) distancesLoaded.then(() => afterPaint(settle));
+    // Once the values are on screen and the distances are in.
+    distancesLoaded.then(() => afterPaint(settle));
   } catch (err) {
     failed(err);
   }
@@ -378,6 +377,7 @@ function exploreOther(game, params) {
   $('ox-board').replaceChildren();
   $('ex-fib-form').hidden = game !== 'fibonacci';
   $('ex-sn-form').hidden = game !== 'super-nim';
+  if (!W) return; // the module is not in yet
   const moves = (params.get('moves') || '').split('.').filter((w) => w);
   try {
     if (game === 'fibonacci') {
@@ -781,6 +781,13 @@ function playRender() {
     status.textContent = 'Choose a game and press New game.';
     return;
   }
+  // The view is shown before the module is in: the game starts when it is
+  // (the module's arrival draws the view again).
+  if (!W) {
+    board.innerHTML = '';
+    status.textContent = 'Loading nimbot…';
+    return;
+  }
   let leaving = 0;
   let st;
   const hints = $('pl-hints').checked;
@@ -1019,6 +1026,12 @@ document.addEventListener('keydown', (ev) => {
 function analyze(text) {
   const status = $('an-status');
   status.className = 'status';
+  // A file dropped before the module is in: analysed when it is.
+  if (!W) {
+    status.textContent = 'Loading nimbot…';
+    window.nimbotInstance.then(() => analyze(text));
+    return;
+  }
   try {
     const a = analysis(text, Number($('an-r').value), Number($('an-m').value));
     $('an-chart').innerHTML = a.svg;
@@ -1077,22 +1090,11 @@ window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, 
 
 (async () => {
   try {
-    // The explorer's first answer from the small module when it is first ready
-    // (the table's values: nothing else is asked before the whole module is in).
-    const { view, params } = hashParams(location.hash);
-    // (`?whole` in the address skips it: the benchmark's side-by-side loads.)
-    if (view === 'explore' && (params.get('game') || 'expanding') === 'expanding' && !location.search.includes('whole')) {
-      const small = await Promise.race([window.nimbotFirst.catch(() => null), window.nimbotModule.then(() => null)]);
-      if (small) {
-        W = (await WebAssembly.instantiate(small, {})).exports;
-        performance.mark('nimbot-first-instantiated');
-        route();
-      }
-    }
-    const module = await window.nimbotModule;
-    W = (await WebAssembly.instantiate(module, {})).exports;
-    whole = true;
-    performance.mark('nimbot-instantiated');
+    // The view at once, without answers: the browser lays it out and paints it
+    // while the module compiles, so that the frame of the first answer only adds
+    // the answer.
+    route();
+    W = (await window.nimbotInstance).exports;
     distancesLoaded = loadDistances().catch(() => {});
     route();
     // The policies nimbot plays here, from the registry (Policy::ALL).

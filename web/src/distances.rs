@@ -8,7 +8,7 @@ use crate::{take_input, with_engine, Refusal};
 /// the table's box, in place of solving them: 1 if they are, else
 /// [`Refusal::BadDistances`] (the engine then solves them when first needed).
 /// The scratch memory is given back either way.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_load_distances() -> i32 {
     let bytes = take_input();
     let distances = decode_distances(&bytes);

@@ -153,8 +153,6 @@ impl Engine for ValuesOnly<'_> {
                 value,
                 distance: None,
             }),
-            // (The small module has no solver: the full one answers.)
-            _ if cfg!(feature = "first") => Err(DecideError::TooLarge),
             // Not in the table's layers: the whole answer, from the solver.
             _ => self.0.evaluate(pos),
         }

@@ -48,9 +48,6 @@ pub extern "C" fn nb_moves(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32, dista
     code(with_engine(|engine| {
         if distances == 0 && engine.table_covers(&pos) {
             moves(&mut ValuesOnly(engine), &pos)
-        } else if cfg!(feature = "first") {
-            // The small module answers the table's values alone.
-            Err(Refusal::Engine)
         } else {
             moves(engine, &pos)
         }
@@ -125,7 +122,7 @@ fn after(pos: &Position, mv: Move) -> Result<i32, Refusal> {
 /// need no model of the opponent): one line each in the text answer, its name,
 /// a tab, its summary, and a tab and `default` on [`Policy::default`]'s line.
 /// Returns their number.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_policies() -> i32 {
     let lines: Vec<String> = with_engine(|engine| {
         (Policy::ALL.into_iter().filter(|&p| engine.plays(p)))
@@ -146,7 +143,7 @@ pub extern "C" fn nb_policies() -> i32 {
 /// wrote at [`nb_input`](crate::nb_input) (one of [`nb_policies`]; a won position always gets a
 /// winning move): the buffer holds take, reset (0/1) and the position's value
 /// (1 won). Returns 0.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_decide(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
     code(decide(s, c, a, b, f, m))
 }
@@ -209,7 +206,7 @@ fn replay(n: u32, r: u32, m: u32) -> Result<i32, Refusal> {
 /// The best-play line from position `S C A B F` (M = `m`) to the end, the
 /// winner hurrying and the loser holding out (`nimbot line`): four words a ply
 /// (take, reset, value for its mover, distance). Returns the number of plies.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_line(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
     code(position(s, c, a, b, f, m).and_then(|pos| {
         let plies = with_engine(|engine| line(engine, &pos)).map_err(|e| invalid(&e))?;
@@ -244,7 +241,7 @@ struct RecordRequest {
 /// page writes a JSON object at [`nb_input`](crate::nb_input) (command, stones, resets,
 /// init_max, names, seat, policy, moves, reason, started_unix); the record's
 /// JSON lines are the text answer. Returns their length.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_record() -> i32 {
     code(record_text())
 }
@@ -285,7 +282,7 @@ fn record_text() -> Result<i32, Refusal> {
 /// `r` and M = `m` for a log, which does not say them), as `nimbot analyze
 /// --json` prints it: a JSON line a ply, then the summary's, in the text
 /// answer; its chart is kept for [`nb_chart`]. Returns the number of plies.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_analyze(r: u32, m: u32) -> i32 {
     code(analyze(r, m))
 }
@@ -319,7 +316,7 @@ fn analyze(r: u32, m: u32) -> Result<i32, Refusal> {
 /// The chart of the game [`nb_analyze`] read last, as SVG (`nimbot analyze
 /// --plot FILE.svg`'s), in the text answer. Returns its length, or
 /// [`Refusal::Invalid`] when no game was read.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_chart() -> i32 {
     let svg = CHART.with(|c| c.borrow().as_ref().map(Chart::svg));
     code(match svg {
@@ -389,7 +386,7 @@ fn value_word(won: bool) -> &'static str {
 /// The moves of the game [`nb_analyze`] read last in the notation, a line a
 /// ply: its move, a tab, the winning moves there (space-separated), in the text
 /// answer. Returns the text's length.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_analysis_moves() -> i32 {
     let text = ANALYSED_MOVES.with(|m| m.borrow().clone());
     code(text_answer(&text))
@@ -403,7 +400,7 @@ pub extern "C" fn nb_analysis_moves() -> i32 {
 /// distances are in), with 2 every distance too. JSON in the text answer;
 /// the game's value history is kept for [`nb_chart`] (once a move is played).
 /// Returns the number of legal moves (0 once the game is over).
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_play(n: u32, r: u32, m: u32, values: u32) -> i32 {
     code(board(n, r, m, values))
 }
@@ -530,7 +527,7 @@ fn keep_chart(params: Params, moves: &[Move]) -> Result<(), Refusal> {
 /// The best-play line from position `S C A B F` (M = `m`) as `nimbot line
 /// --json` prints it (one JSON line), then the plies' notation on a line of its
 /// own, in the text answer. Returns the number of plies.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_line_json(s: u32, c: u32, a: u32, b: u32, f: u32, m: u32) -> i32 {
     code(position(s, c, a, b, f, m).and_then(|pos| {
         let (text, plies) = with_engine(|engine| -> Result<_, String> {

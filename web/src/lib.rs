@@ -180,7 +180,7 @@ pub extern "C" fn nb_out() -> u32 {
 }
 
 /// [`MAX_STONES`], for the page's forms.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_max_stones() -> u32 {
     MAX_STONES
 }

@@ -10,7 +10,7 @@ use crate::{answer, code, input_text, invalid, text_answer, word, Refusal, MAX_S
 /// with its value for the mover, as JSON in the text answer
 /// (`nimbot_analysis::fibonacci::Explored`). Returns the number of takes;
 /// [`Refusal::Invalid`] for a refused take, said in the text.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_fib(n: u32) -> i32 {
     code(fib(n).and_then(|e| {
         text_answer(&nimbot_analysis::vocab::line(&e))?;
@@ -32,7 +32,7 @@ fn fib(n: u32) -> Result<nimbot_analysis::fibonacci::Explored, Refusal> {
 /// Zeckendorf term when it wins, else 1): the buffer holds the take and the
 /// position's value (1 won). Returns 0; [`Refusal::Invalid`] once the game is
 /// over.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_fib_decide(n: u32) -> i32 {
     code(fib(n).and_then(|e| {
         if e.winner.is_some() {
@@ -81,7 +81,7 @@ fn sn_game(
 /// and the solver finishes within [`SN_NODES`], as JSON in the text answer
 /// (`nimbot_analysis::supernim::Explored`). Returns the number of moves;
 /// [`Refusal::Invalid`] for a refused move, said in the text.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
     code(sn_game(cap).and_then(|(_, start, moves)| {
         let e = SN_SOLVER
@@ -106,7 +106,7 @@ pub extern "C" fn nb_sn(cap: u32, values: u32) -> i32 {
 /// the cap, never a move that loses value there), which learns its opponent's
 /// model from the opponent's moves in this game; the text answer is the move's
 /// notation. Returns 0; [`Refusal::Invalid`] once the game is over.
-#[cfg_attr(not(feature = "first"), no_mangle)]
+#[no_mangle]
 pub extern "C" fn nb_sn_decide(cap: u32) -> i32 {
     code(sn_game(cap).and_then(|(key, start, moves)| {
         use nimbot_supernim::{Game, Perfect, PERFECT_NODE_BUDGET};

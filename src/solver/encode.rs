@@ -1,5 +1,5 @@
 //! The table writer: a solved box in, a format-v3 blob out (see `table/FORMAT.md`
-//! and [`super::layer`] for the coding).
+//! and the reader's `table::layer` for the coding).
 //!
 //! Per cap, the two base layers (no resets on either side) are coded as tokens.
 //! Every other layer gets a 2-bit kind: with resets on both sides (`m = min(a, b) >=
@@ -11,13 +11,12 @@
 use alloc::vec::Vec;
 
 use super::bits::BitWriter;
-use super::checksum::crc32;
 use super::code::{self, index_of, CapCoder};
-use super::format::{TableFile, FORMAT_VERSION, MAGIC};
-use super::TableError;
+use super::{PileSink, Solution, SolveBox, SolveError};
 use crate::geometry::{key, keys_per_cap, Layers};
 use crate::rules::{Params, Position};
-use crate::solver::{PileSink, Solution, SolveBox, SolveError};
+use crate::table::format::TableFile;
+use crate::table::{crc32, TableError, FORMAT_VERSION, MAGIC};
 
 /// Choices the writer makes; every choice gives a valid table of the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,14 +16,13 @@
 use alloc::vec::Vec;
 
 use super::bits::{width_for, BitWriter};
-use super::format::Layout;
-use super::Table;
-use crate::geometry::{highest_pile, keys_per_cap};
-use crate::rules::{Params, Position};
-use crate::solver::{
+use super::{
     filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
 };
+use crate::geometry::{highest_pile, keys_per_cap};
+use crate::rules::{Params, Position};
 use crate::strategy::{DecideError, Oracle, Visit};
+use crate::table::{Layout, Table};
 use crate::value::Value;
 
 /// A token `(w, l, k)`: `k + 1` times `w` won piles then `l` lost ones; `l = 0`:
