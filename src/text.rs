@@ -104,6 +104,37 @@ impl PartialEq for Text {
 
 impl Eq for Text {}
 
+/// The position of `word` among the words of `list` separated by `sep`: one loop
+/// where a `match` on byte strings compiles to a comparison per byte (smaller code
+/// for the command and policy names). The list is a [`Text`], so that on the AVR
+/// it stays in program memory, not in RAM.
+///
+/// ```
+/// use nimbot::text::{text, word_index};
+/// assert_eq!(word_index(b"go", text!("new go opp"), b' '), Some(1));
+/// assert_eq!(word_index(b"opp", text!("new go opp"), b' '), Some(2));
+/// assert_eq!(word_index(b"g", text!("new go opp"), b' '), None);
+/// assert_eq!(word_index(b"", text!("new go opp"), b' '), None);
+/// ```
+#[inline(never)]
+pub fn word_index(word: &[u8], list: Text, sep: u8) -> Option<usize> {
+    // The list word under way: its index, its bytes so far (`at`), and whether
+    // they are the first `at` bytes of `word`.
+    let (mut index, mut at, mut same) = (0usize, 0usize, true);
+    for b in list.bytes().chain(Some(sep)) {
+        if b == sep {
+            if same && at == word.len() {
+                return Some(index);
+            }
+            (index, at, same) = (index.saturating_add(1), 0, true);
+        } else {
+            same &= word.get(at) == Some(&b);
+            at = at.saturating_add(1);
+        }
+    }
+    None
+}
+
 /// The bytes of `text` as an array of its length (for `text!` on the AVR).
 #[doc(hidden)]
 pub const fn array_of<const N: usize>(text: &str) -> [u8; N] {

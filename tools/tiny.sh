@@ -15,6 +15,9 @@
 #   tools/tiny.sh install  install what `test` needs (toolchains, qemu-user, python3-seccomp)
 #   tools/tiny.sh size     where the bytes go: an unstripped build per target, its sections
 #                          and its largest symbols grouped by module
+#   tools/tiny.sh lines    the x86_64 code's bytes by source file and by source line (a
+#                          build with line tables; inlined code counts where it was
+#                          written, not where it landed): where to look for smaller code
 #   tools/tiny.sh panics   which functions still call the panic machinery (a build that
 #                          links in spite of them), when the panic guard refuses a build
 #
@@ -200,6 +203,45 @@ size_report() {
   done
 }
 
+# Code bytes per source file and line, from a build with line tables: each
+# instruction counts for the innermost inlined frame in this repository's source
+# (the library's, core's and alloc's, count for the frame that called them).
+lines_report() {
+  local t=x86_64-unknown-linux-gnu bin
+  step "tiny: code bytes by source file and line ($t, a build with line tables)"
+  CARGO_PROFILE_RELEASE_STRIP=false CARGO_PROFILE_RELEASE_DEBUG=line-tables-only \
+    TARGET_DIR=tiny-lines tiny_cargo "$t" build --target-dir ../target/tiny-lines $(with_features)
+  bin=$(TARGET_DIR=tiny-lines built_of "$t")
+  objdump -d --no-show-raw-insn -w "$bin" | python3 -c '
+import collections, re, subprocess, sys
+bin = sys.argv[1]
+addrs = sorted(int(m.group(1), 16) for m in
+               (re.match(r"^\s+([0-9a-f]+):\s", l) for l in sys.stdin) if m)
+size = {a: min(b - a, 15) for a, b in zip(addrs, addrs[1:] + [addrs[-1] + 1])}
+out = subprocess.run(["addr2line", "-i", "-a", "-e", bin], capture_output=True, text=True,
+                     input="\n".join(map(hex, addrs))).stdout.split("\n")
+files, lines, here = collections.Counter(), collections.Counter(), None
+# Paths under the repository (the crates through tiny/repo, and tiny/ itself);
+# anything else (core, alloc, crates.io) counts for the frame that called it.
+own = re.compile("^" + re.escape(sys.argv[2]) + r"/(?:tiny/repo/)?(\S+?:(?:\d+|\?))")
+for l in out:
+    if re.fullmatch(r"0x[0-9a-f]+", l):
+        here = int(l, 16)
+        continue
+    m = own.match(l) if here is not None else None
+    if m:
+        where = m.group(1)
+        files[where.rsplit(":", 1)[0]] += size[here]
+        lines[where] += size[here]
+        here = None
+print(f"  {sum(size.values()):7d} bytes of code, {sum(files.values())} of them in this repository:")
+for name, n in files.most_common(25):
+    print(f"  {n:7d} {name}")
+print("  largest lines (\"?\": code the compiler made without a line):")
+for name, n in lines.most_common(25):
+    print(f"  {n:7d} {name}")' "$bin" "$ROOT"
+}
+
 panics() {
   local t=${1:-x86_64-unknown-linux-gnu} bin
   [ "${t%%-*}" = x86_64 ] || die "panics reads x86_64 code only (the host's objdump); the source is the same for aarch64"
@@ -253,6 +295,7 @@ case "${1:-build}" in
     echo "tiny: toolchains, qemu-user and python3-seccomp present"
     ;;
   size) size_report "${2:-}" ;;
+  lines) lines_report ;;
   panics) panics "${2:-}" ;;
   test)
     lint
@@ -279,5 +322,5 @@ case "${1:-build}" in
       timeout 600 python3 tools/tiny_test.py --beyond-only "$(out_of x86_64-unknown-linux-gnu)" "$FULL"
     )
     ;;
-  *) die "usage: tools/tiny.sh [build|install|test|size [FEATURES]|panics [TARGET]]" ;;
+  *) die "usage: tools/tiny.sh [build|install|test|size [FEATURES]|lines|panics [TARGET]]" ;;
 esac

@@ -17,7 +17,7 @@
 
 use crate::rules::{Move, Position};
 use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
-use crate::text::{match_text, Text};
+use crate::text::{match_text, text, Text};
 use crate::value::Value;
 
 mod win;
@@ -89,13 +89,8 @@ impl Policy {
 
     /// The policy called `name`, if any.
     pub fn from_name(name: &[u8]) -> Option<Self> {
-        match name {
-            b"first" => Some(Policy::First),
-            b"trap" => Some(Policy::Trap),
-            b"longest" => Some(Policy::Longest),
-            b"exploit" => Some(Policy::Exploit),
-            _ => None,
-        }
+        let i = crate::text::word_index(name, text!(policy_names!()), b'|')?;
+        Self::ALL.get(i).copied()
     }
 
     /// What the policy needs to know: an engine without it refuses the policy.

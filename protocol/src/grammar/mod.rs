@@ -21,7 +21,7 @@ use crate::Reply;
 mod response;
 mod words;
 
-use nimbot::text::{parse_u32, text, Text};
+use nimbot::text::{parse_u32, text, word_index, Text};
 use nimbot::{Move, Player, Policy};
 #[cfg(feature = "related-games")]
 use nimbot_supernim::{self as sn, MAX_HEAPS};
@@ -238,17 +238,20 @@ impl<'a> Command<'a> {
         let Some(name) = words.next() else {
             return Ok(None);
         };
-        let command = match name {
-            b"new" => Self::parse_new(&mut words)?,
-            b"go" => Command::Go,
-            b"opp" => Command::Opp(parse_opp(&mut words, context)?),
-            b"query" => Command::Query(Question::parse(
+        // By position in one list: a loop instead of a comparison per name, the
+        // smaller code.
+        let names = text!("new go opp query moves state end version limits policy help");
+        let command = match word_index(name, names, b' ') {
+            Some(0) => Self::parse_new(&mut words)?,
+            Some(1) => Command::Go,
+            Some(2) => Command::Opp(parse_opp(&mut words, context)?),
+            Some(3) => Command::Query(Question::parse(
                 &mut words,
                 text!("usage: query STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1)"),
             )?),
             // Not on the AVR: the Arduino Uno's 32 KB of flash have no room for it.
             #[cfg(not(target_arch = "avr"))]
-            b"moves" => {
+            Some(4) => {
                 let question = Question::parse(
                     &mut words,
                     text!("usage: moves STONES CAP OWN_RESETS OPP_RESETS PENDING(0|1) [FROM]"),
@@ -259,11 +262,11 @@ impl<'a> Command<'a> {
                 };
                 Command::Moves(question, from)
             }
-            b"state" => Command::State,
-            b"end" => Command::End,
-            b"version" => Command::Version,
-            b"limits" => Command::Limits,
-            b"policy" => Command::Policy(match words.next() {
+            Some(5) => Command::State,
+            Some(6) => Command::End,
+            Some(7) => Command::Version,
+            Some(8) => Command::Limits,
+            Some(9) => Command::Policy(match words.next() {
                 None => None,
                 Some(name) => {
                     words.end()?;
@@ -274,7 +277,7 @@ impl<'a> Command<'a> {
                     )))?)
                 }
             }),
-            b"help" => Command::Help,
+            Some(10) => Command::Help,
             _ => return Err(text!("unknown command (try help)")),
         };
         words.end()?;
@@ -336,7 +339,9 @@ impl<'a> Command<'a> {
                 }))
             }
             #[cfg(not(feature = "related-games"))]
-            Some(b"fibonacci" | b"supernim") => Err(text!("this build plays Expanding Nim only")),
+            Some(w) if word_index(w, text!("fibonacci supernim"), b' ').is_some() => {
+                Err(text!("this build plays Expanding Nim only"))
+            }
             _ => {
                 let usage = text!("usage: new STONES RESETS INIT_MAX first|second");
                 let [stones, resets, init_max] = words.numbers(usage)?;

@@ -1,6 +1,6 @@
 //! The words of a line: a phrase, tokens, numbers, lists of items, a seat, a flag.
 
-use nimbot::text::{match_text, parse_u32, text, Text};
+use nimbot::text::{match_text, parse_u32, text, word_index, Text};
 use nimbot::Player;
 
 use crate::Reply;
@@ -218,9 +218,12 @@ impl<'a> Words<'a> {
 
     /// The seat `first|second`; `usage` when it is missing or another word.
     pub(super) fn seat(&mut self, usage: Text) -> Result<Player, Text> {
-        match self.next() {
-            Some(b"first") => Ok(Player::First),
-            Some(b"second") => Ok(Player::Second),
+        match self
+            .next()
+            .and_then(|w| word_index(w, text!("first second"), b' '))
+        {
+            Some(0) => Ok(Player::First),
+            Some(1) => Ok(Player::Second),
             _ => Err(usage),
         }
     }
