@@ -463,3 +463,69 @@ fn seats_and_refusals_read_as_the_protocol_documents_them() {
     assert_eq!(IllegalMove::OutOfTurn.to_string(), "move out of turn");
     assert_eq!(IllegalMove::NoResetsLeft.to_string(), "no resets left");
 }
+
+/// `query`'s five numbers, `S C A B F` (docs/protocol.md), read back from a position.
+#[test]
+fn a_position_prints_as_the_query_command_reads_it() {
+    let p = Position::new(17, 5, 2, 3, true, 3).unwrap();
+    assert_eq!(p.to_string(), "17 5 2 3 1");
+    let p = Position::new(1000, 3, 0, 4, false, 3).unwrap();
+    assert_eq!(p.to_string(), "1000 3 0 4 0");
+}
+
+/// The mover may declare a reset only with one left; the pile can be any count from
+/// 1 to the largest the rules take.
+#[test]
+fn reset_choices_and_pile_counts_follow_the_rules() {
+    for own in 0..=4u8 {
+        let p = Position::new(20, 3, own, 1, false, 3).unwrap();
+        let want: &[bool] = if own == 0 { &[false] } else { &[false, true] };
+        assert_eq!(p.reset_choices(), want, "{own} resets left");
+        // The choices are exactly the reset flags of the legal moves.
+        let mut flags: Vec<bool> = p.moves().map(|m| m.reset).collect();
+        flags.dedup();
+        flags.sort_unstable();
+        flags.dedup();
+        assert_eq!(flags, want, "{own} resets left");
+    }
+    let p = Position::new(20, 3, 1, 1, false, 3).unwrap();
+    assert_eq!(p.with_stones(0), None, "an empty pile is no position");
+    assert_eq!(p.with_stones(7).map(|q| q.stones()), Some(7));
+    let top = nimbot::MAX_STONES;
+    assert_eq!(p.with_stones(top).map(|q| q.stones()), Some(top));
+    assert_eq!(p.with_stones(top + 1), None);
+    assert_eq!(p.with_stones(top + 2), None);
+    assert_eq!(p.with_stones(u32::MAX), None);
+}
+
+/// A run of piles that `trivial_run_end` reports starts where it was asked and has
+/// one value throughout (it may end early, never late), for every pile to 300 of
+/// positions with an open cap and a reset pending, M from 1 to 6, resets 0 to 3.
+#[test]
+fn trivial_runs_start_at_their_pile_and_keep_one_value() {
+    for m in 1..=6u32 {
+        for own in 0..=3u8 {
+            for opp in 0..=3u8 {
+                for pending in [false, true] {
+                    let at = |s: u32| Position::new(s, 1000, own, opp, pending, m).unwrap();
+                    for s in 1..=300u32 {
+                        let end = at(s).trivial_run_end(s);
+                        assert!(
+                            end >= s,
+                            "M {m} {own}/{opp} pending {pending}: {s} ends at {end}"
+                        );
+                        let v = at(s).trivial_value();
+                        assert!(v.is_some(), "the cap is open");
+                        for t in s..=end.min(300) {
+                            assert_eq!(
+                                at(t).trivial_value(),
+                                v,
+                                "M {m} {own}/{opp}: {s}..={end} at {t}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
