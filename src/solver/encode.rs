@@ -308,7 +308,7 @@ fn serialize(
 ///
 /// ```
 /// use nimbot::{solve_windowed, SolveBox};
-/// use nimbot::table::{Encoding, TableWriter};
+/// use nimbot::{Encoding, TableWriter};
 /// use nimbot::{Params, Table};
 ///
 /// let params = Params::new(200, 2, 3).unwrap();
