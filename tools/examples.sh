@@ -63,14 +63,19 @@ package_and_embed() {
   step "examples: cargo package ${crates[*]}"
   local args=()
   for c in "${crates[@]}"; do args+=(-p "$c"); done
+  local version
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+  # cargo verifies each package against the others through a registry of its own
+  # (target/package/tmp-registry), whose crates it unpacks once per path and version
+  # under ~/.cargo/registry/src/-HASH/ and then reuses: a copy from an earlier run of
+  # the same version would be compiled instead of this tree. Those copies go first.
+  for c in "${crates[@]}"; do rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$c-$version"; done
   # --allow-dirty: the check is of the tree as it is, committed or not.
   cargo package --locked --allow-dirty "${args[@]}"
   local outside
   outside=$(mktemp -d /tmp/nimbot-embedding.XXXXXX)
   trap 'rm -rf "$outside"' RETURN
   mkdir -p "$outside/src" "$outside/crates"
-  local version
-  version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
   for c in "${crates[@]}"; do
     tar xzf "$pkg/$c-$version.crate" -C "$outside/crates"
   done
