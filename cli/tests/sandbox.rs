@@ -16,7 +16,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::BIN;
+use common::{processes_with, BIN};
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -29,18 +29,6 @@ fn root() -> bool {
             .find(|l| l.starts_with("Uid:"))
             .is_some_and(|l| l.split_whitespace().nth(2) == Some("0"))
     })
-}
-
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|p| {
-            std::fs::read(p.path().join("cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
-        })
-        .count()
 }
 
 /// The control groups the run `pid` left at the top of any hierarchy.

@@ -18,7 +18,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{judge_record, BIN};
+use common::{judge_record, processes_with, BIN};
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -288,18 +288,6 @@ fn a_bot_asking_for_the_wrong_seat_is_the_one_that_loses_in_either_seat() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|p| {
-            std::fs::read(p.path().join("cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
-        })
-        .count()
 }
 
 #[test]

@@ -385,10 +385,9 @@ pub struct Jail {
     /// The memory killer's and the process limit's counts when it was taken
     /// (a group is used again by later games).
     base: (u64, u64),
-    /// Its group of the cpuset controller (where `cpuset.cpus` is written), the
-    /// cores a tournament may hand out, and those it holds for the game under way.
+    /// Its group of the cpuset controller (where `cpuset.cpus` is written), and
+    /// the cores it holds for the game under way.
     cpuset: Option<PathBuf>,
-    all_cpus: Vec<u32>,
     cores: Vec<u32>,
 }
 
@@ -472,7 +471,6 @@ impl Jail {
             scratch: Mutex::new(None),
             base: (0, 0),
             cpuset: None,
-            all_cpus: Vec::new(),
             cores: Vec::new(),
         };
         let leaf = format!("nimbot-{}-{name}", std::process::id());
@@ -508,7 +506,6 @@ impl Jail {
             }
         }
         if let Some(pin) = &m.pin {
-            jail.all_cpus.clone_from(&pin.cpus);
             let all = crate::cores::format_list(&pin.cpus);
             match (&pin.v1, jail.groups.first()) {
                 (Some(root), _) => {
@@ -540,9 +537,13 @@ impl Jail {
     /// or, if none are free, let it run on every core under its quota.
     fn pin(&mut self) {
         let Some(g) = &self.cpuset else { return };
+        // A cpuset group is made only where the machine has one to hand out.
+        let Some(all) = machine().ok().and_then(|m| m.pin.as_ref()).map(|p| &p.cpus) else {
+            return;
+        };
         let n = crate::cores::wanted(self.limits.cpu);
-        let mine = crate::cores::claim(n, &self.all_cpus);
-        let cpus = mine.as_deref().unwrap_or(&self.all_cpus);
+        let mine = crate::cores::claim(n, all);
+        let cpus = mine.as_deref().unwrap_or(all);
         if fs::write(g.join("cpuset.cpus"), crate::cores::format_list(cpus)).is_ok() {
             self.cores = mine.unwrap_or_default();
         } else if let Some(c) = mine {
