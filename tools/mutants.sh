@@ -34,7 +34,8 @@ cd "$ROOT"
 # arguments; the package's own unless the last field names more packages with
 # --test-package: the game loop is judged through its hooks in nimbot-match's
 # game_loop tests and through `nimbot serve` in nimbot-cli's referee and faults
-# tests; the table is its reader, the writer being the solver's) | more
+# tests; the table is its reader, the writer being the solver's; the protocol's
+# tests but supernim_protocol, three minutes of Super-Nim play) | more
 # cargo-mutants arguments (`legality` is the part of rules.rs that judges moves:
 # limit, resets, turn, end of game).
 SCOPES=(
@@ -45,7 +46,7 @@ SCOPES=(
   "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/error.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|"
   "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs src/distance.rs|--lib --test trap --test probe --test minimax --test table|"
   "supernim|nimbot-supernim|supernim/src/rules.rs supernim/src/solver.rs supernim/src/search.rs supernim/src/memo.rs supernim/src/perfect.rs|--lib --test game --test exact --test greedy|"
-  "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs||"
+  "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs|--lib --test grammar --test protocol --test properties --test engines --test protocol_games|"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "wire|nimbot-platform|platform/src/wire/message.rs||"
   "game-loop|nimbot-match|match/src/game_loop.rs|--lib --test game_loop --test refereed_game --test referee --test faults|--test-package nimbot-match --test-package nimbot-cli"
