@@ -438,3 +438,300 @@ fn the_core_never_depends_on_the_solver() {
         wrong.join(", ")
     );
 }
+
+/// A public name of the core: the file that defines it (`macro` for an exported
+/// macro) and the name.
+type Name = (String, String);
+
+/// The top-level items of a file: (name, public, exported macro), skipping what
+/// `#[doc(hidden)]` marks. Only lines at column 0 count: items inside `impl`
+/// blocks and inline modules are indented.
+fn top_items(text: &str) -> Vec<(String, bool, bool)> {
+    const KINDS: [&str; 9] = [
+        "const fn ",
+        "const ",
+        "static ",
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "type ",
+        "mod ",
+    ];
+    let mut out = Vec::new();
+    let mut attrs: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("#[") {
+            attrs.push(line);
+            continue;
+        }
+        let hidden = attrs.iter().any(|a| a.contains("doc(hidden)"));
+        let exported = attrs.iter().any(|a| a.contains("macro_export"));
+        if !line.starts_with("//") && !line.trim().is_empty() {
+            attrs.clear();
+        }
+        if hidden {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("macro_rules! ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.push((name, exported, exported));
+            continue;
+        }
+        let (public, rest) = match line.strip_prefix("pub ") {
+            Some(rest) => (true, rest),
+            // `pub(crate)` and the like: defined here, not public.
+            None => match line.strip_prefix("pub(").and_then(|r| r.split_once(") ")) {
+                Some((_, rest)) => (false, rest),
+                None => (false, line),
+            },
+        };
+        for kind in KINDS {
+            if let Some(after) = rest.strip_prefix(kind) {
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    out.push((name, public, false));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The `pub use` paths of a file's top level (trees expanded, `as` renames kept
+/// out), skipping `#[doc(hidden)]` ones and renames to `__` names.
+fn pub_uses(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut hidden = false;
+    while let Some(at) = rest.find('\n') {
+        let line = &rest[..at];
+        if line.starts_with("#[") {
+            hidden |= line.contains("doc(hidden)");
+        } else if line.starts_with("pub use ") {
+            let end = rest.find(';').unwrap_or(rest.len());
+            let tree = rest["pub use ".len()..end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let tree = tree.as_str();
+            if !hidden && !tree.contains(" as __") {
+                for path in expand(tree) {
+                    out.push(path.split("::").map(String::from).collect());
+                }
+            }
+            hidden = false;
+        } else if !line.trim().is_empty() && !line.starts_with("//") {
+            hidden = false;
+        }
+        rest = &rest[at + 1..];
+    }
+    out
+}
+
+/// The file that defines `name` as seen from the core's module `module`
+/// (following re-exports a few hops), or `macro` for an exported macro.
+fn defining_file(
+    module: &[String],
+    name: &str,
+    by_module: &BTreeMap<(String, Vec<String>), String>,
+    hops: usize,
+) -> Option<String> {
+    let file = by_module.get(&(String::new(), module.to_vec()))?;
+    let text = read(file);
+    let items = top_items(&text);
+    if let Some((_, _, exported)) = items.iter().find(|(n, _, _)| n == name) {
+        return Some(if *exported {
+            "macro".into()
+        } else {
+            file.clone()
+        });
+    }
+    if hops == 0 {
+        return None;
+    }
+    for path in pub_uses(&text)
+        .into_iter()
+        .chain(anchored_paths(&text).into_iter().map(|(_, p)| p))
+    {
+        if path.last().map(String::as_str) != Some(name) {
+            continue;
+        }
+        let mut target = module.to_vec();
+        let mut segs = path.as_slice();
+        match segs.first().map(String::as_str) {
+            Some("crate") => {
+                target.clear();
+                segs = &segs[1..];
+            }
+            Some("self") => segs = &segs[1..],
+            _ => {}
+        }
+        while segs.first().map(String::as_str) == Some("super") {
+            target.pop();
+            segs = &segs[1..];
+        }
+        target.extend(segs[..segs.len() - 1].iter().cloned());
+        if let Some(found) = defining_file(&target, name, by_module, hops - 1) {
+            return Some(found);
+        }
+        // A macro re-exported by its bare name (`pub use text;`).
+        if segs.len() == 1 {
+            return Some("macro".into());
+        }
+    }
+    None
+}
+
+/// The core's public names: what its root and its public modules (recursively)
+/// define or re-export, each counted once where it is defined.
+fn core_public_names() -> BTreeSet<Name> {
+    let mut by_module: BTreeMap<(String, Vec<String>), String> = BTreeMap::new();
+    for f in tracked_files() {
+        if let Some((krate, module)) = module_of(&f) {
+            if krate.is_empty() {
+                by_module.insert((krate, module), f);
+            }
+        }
+    }
+    let mut names = BTreeSet::new();
+    let mut modules: Vec<Vec<String>> = vec![Vec::new()];
+    while let Some(module) = modules.pop() {
+        let file = &by_module[&(String::new(), module.clone())];
+        let text = read(file);
+        for (name, public, exported) in top_items(&text) {
+            if exported {
+                names.insert(("macro".to_string(), name));
+            } else if public && text.contains(&format!("pub mod {name}")) {
+                let mut child = module.clone();
+                child.push(name);
+                modules.push(child);
+            } else if public {
+                names.insert((file.clone(), name));
+            }
+        }
+        for path in pub_uses(&text) {
+            let name = path.last().cloned().unwrap_or_default();
+            let defined = defining_file(&module, &name, &by_module, 0).is_some();
+            let file = if defined {
+                defining_file(&module, &name, &by_module, 0)
+            } else {
+                let mut m = module.clone();
+                let mut segs = path.as_slice();
+                match segs.first().map(String::as_str) {
+                    Some("crate") => {
+                        m.clear();
+                        segs = &segs[1..];
+                    }
+                    Some("self") => segs = &segs[1..],
+                    _ => {}
+                }
+                while segs.first().map(String::as_str) == Some("super") {
+                    m.pop();
+                    segs = &segs[1..];
+                }
+                m.extend(segs[..segs.len().saturating_sub(1)].iter().cloned());
+                defining_file(&m, &name, &by_module, 4)
+            };
+            let file =
+                file.unwrap_or_else(|| panic!("{module:?}: cannot find where {path:?} is defined"));
+            names.insert((file, name));
+        }
+    }
+    names
+}
+
+/// The names of docs/embedding.md's table of the core's public names (its
+/// second column, in backticks; macros without their `!`).
+fn documented_names() -> BTreeSet<String> {
+    let doc = read("docs/embedding.md");
+    let start = doc
+        .find("## The core's public names")
+        .expect("docs/embedding.md has the section \"The core's public names\"");
+    let section = &doc[start..];
+    let mut names = BTreeSet::new();
+    for line in section.lines().filter(|l| l.starts_with("| ")).skip(1) {
+        let cell = line.split('|').nth(2).unwrap_or("");
+        for (i, span) in cell.split('`').enumerate() {
+            if i % 2 == 1 {
+                let name = span.trim_end_matches('!');
+                // Features named beside a name are in lower case with a dash.
+                if !name.contains('-') && name != "serde" && name != "default-table" {
+                    names.insert(name.to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// At most this many public names in the core, root and public modules together
+/// (issue 46).
+const MAX_PUBLIC_NAMES: usize = 60;
+
+#[test]
+fn the_core_keeps_few_public_names_and_lists_them() {
+    let names = core_public_names();
+    let listing: Vec<String> = names.iter().map(|(f, n)| format!("{n} ({f})")).collect();
+    assert!(
+        names.len() <= MAX_PUBLIC_NAMES,
+        "the core exports {} names, more than {MAX_PUBLIC_NAMES}: {}",
+        names.len(),
+        listing.join(", ")
+    );
+    let exported: BTreeSet<String> = names.into_iter().map(|(_, n)| n).collect();
+    let documented = documented_names();
+    assert_eq!(
+        exported.difference(&documented).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "public names of the core missing from docs/embedding.md's table"
+    );
+    assert_eq!(
+        documented.difference(&exported).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "docs/embedding.md's table names what the core does not export"
+    );
+}
+
+#[test]
+fn the_name_counter_sees_items_uses_and_hidden_ones() {
+    let text = "pub struct A;\npub(crate) fn b() {}\n#[doc(hidden)]\npub fn c() {}\n\
+                impl A {\n    pub fn d() {}\n}\n#[macro_export]\nmacro_rules! e { () => {} }\n\
+                pub use self::x::{F, G as H};\n#[doc(hidden)]\npub use y::I;\n";
+    let items: Vec<(String, bool, bool)> = top_items(text);
+    assert_eq!(
+        items,
+        vec![
+            ("A".into(), true, false),
+            ("b".into(), false, false),
+            ("e".into(), true, true),
+        ]
+    );
+    assert_eq!(
+        pub_uses(text),
+        vec![
+            vec!["self".to_string(), "x".into(), "F".into()],
+            vec!["self".to_string(), "x".into(), "G".into()],
+        ]
+    );
+}
+
+#[test]
+fn the_core_stays_within_its_lines() {
+    let lines: usize = tracked_files()
+        .iter()
+        .filter(|f| f.starts_with("src/") && f.ends_with(".rs"))
+        .map(|f| read(f).lines().count())
+        .sum();
+    assert!(
+        lines <= 7_000,
+        "src/ is {lines} lines, more than 7,000 (issue 46)"
+    );
+}
