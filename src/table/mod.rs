@@ -5,11 +5,12 @@
 //!   the solver and the distances;
 //! - `source`: where the bytes are read from ([`ByteSource`]: a slice, program
 //!   memory, external flash);
-//! - `format`: the serialized fields and [`Layout`], the `const fn` that checks a
-//!   blob (at compile time for an embedded one); `checksum`: the CRC-32 after them;
+//! - [`format`]: the serialized fields and [`Layout`], the `const fn` that checks a
+//!   blob (at compile time for an embedded one), and every fact of the format a
+//!   writer shares with this reader (public: the writer is the crate
+//!   `nimbot-solve`'s, which this module never imports); `checksum`: the CRC-32;
 //! - `bits`: the bit reader; `index`: where each cap starts;
 //! - `layer`: how layer values are coded (periods with repeats);
-//! - `encode` (feature `encode`): the writer, for `nimbot-table` and tests;
 //! - `error`: blobs refused when opened ([`TableError`]), probes that fail
 //!   ([`ProbeError`]).
 //!
@@ -17,15 +18,13 @@
 //! the [`ByteSource`] with checked arithmetic, and reports a layer that does not
 //! decode as [`ProbeError::Corrupt`].
 
-// `pub(crate)`: the solver's coder and the table writer (src/solver/) read and
-// write the same format; nothing here imports them.
-pub(crate) mod bits;
+mod bits;
 mod cache;
 mod checksum;
 mod error;
-pub(crate) mod format;
+pub mod format;
 mod index;
-pub(crate) mod layer;
+mod layer;
 mod source;
 
 use self::bits::BitReader;
@@ -39,12 +38,8 @@ use crate::strategy::{best_move, DecideError, Decision, Oracle, Visit};
 use crate::value::Value;
 
 pub use self::error::{ProbeError, TableError};
-pub use self::format::{Layout, FORMAT_VERSION};
+pub use self::format::Layout;
 pub use self::source::{ByteSource, EmbeddedSource};
-// The format's facts a writer needs (feature `encode`); the writer itself is the
-// solver's side (src/solver/encode.rs, at the crate's root).
-#[cfg(feature = "encode")]
-pub use self::{checksum::crc32, format::MAGIC};
 
 /// The table embedded at build time (feature `default-table`): `table/default.nimt`
 /// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see
@@ -120,17 +115,6 @@ impl<'a> Table<&'a [u8]> {
             .get(at..at.saturating_add(len))
             .and_then(|b| core::str::from_utf8(b).ok())
             .unwrap_or("")
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> Table<&'a [u8]> {
-    /// The table of a coded solution: its bytes and the layout made with them.
-    pub(crate) const fn coded(bytes: &'a [u8], layout: Layout) -> Self {
-        Table {
-            source: bytes,
-            layout,
-        }
     }
 }
 

@@ -20,11 +20,8 @@ mod hosts;
 #[allow(unsafe_code)]
 mod sys;
 
-use nimbot::{
-    text::{parse_micros, parse_u32, parse_u64, text, word_index, Decimal},
-    DecideError, Decision, DistanceCache, Engine, Evaluation, Knowledge, Limits, Oracle, Params,
-    Player, Policy, Position, SolutionCache, SolveBox, Table,
-};
+use nimbot::{text::{parse_micros, parse_u32, parse_u64, text, word_index, Decimal}, DecideError, Decision, Engine, Evaluation, Knowledge, Limits, Oracle, Params, Player, Policy, Position, Table};
+use nimbot_solve::{DistanceCache, SolutionCache, SolveBox};
 use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::tcp_client::{Client, ClientError, Step};
 use nimbot_platform::text_client::{TextAction, TextClient, TextError};

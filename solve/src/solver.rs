@@ -38,7 +38,8 @@ use alloc::vec::Vec;
 
 // The writing side of the table's format lives here, beside the solver it codes:
 // the bit writer, the cap coder (solutions kept coded in memory) and the table
-// writer (feature `encode`). The reader (src/table/) imports none of it.
+// writer (feature `encode`). The reader (the core's `nimbot::table`) imports none
+// of it: this crate depends on the core, never the other way.
 mod bits;
 mod code;
 #[cfg(feature = "encode")]
@@ -52,10 +53,8 @@ pub use encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWri
 pub use windowed::SharedSolve;
 pub use windowed::{solve_windowed, PileBits, PileSink};
 
-use crate::geometry::{keys_per_cap, Layers};
-use crate::rules::{Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::DecideError;
-use crate::value::Value;
+use nimbot::table::format::keys_per_cap;
+use nimbot::{DecideError, Position, Value, MAX_RESETS, MAX_STONES};
 
 /// Why a box could not be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +89,7 @@ impl SolveError {
     }
 }
 
-crate::error_from_as_str!(SolveError);
+nimbot::error_from_as_str!(SolveError);
 
 /// An engine that solves on demand reports a box it has no memory for as too large
 /// to solve here, and any other refusal as outside its limits.
@@ -745,9 +744,54 @@ impl CaplessTable {
     }
 }
 
+/// The caps with stored piles, lowest first, as `(cap, highest stored pile)`: caps
+/// `c_min, c_min + 1, ...` while some pile lies above the cap.
+#[derive(Clone, Debug)]
+pub(crate) struct Layers {
+    c: u64,
+    hi: u64,
+}
+
+impl Layers {
+    /// The caps of the box of games of at most `n_max` stones from cap `c_min`.
+    pub(crate) const fn new(n_max: u32, c_min: u32) -> Self {
+        Layers {
+            c: c_min as u64,
+            hi: n_max as u64,
+        }
+    }
+}
+
+impl Iterator for Layers {
+    type Item = (u32, u32);
+
+    fn next(&mut self) -> Option<(u32, u32)> {
+        if self.hi <= self.c {
+            return None;
+        }
+        let out = (u32::try_from(self.c).ok()?, u32::try_from(self.hi).ok()?);
+        self.hi -= self.c;
+        self.c += 1;
+        Some(out)
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use nimbot::table::format::highest_pile;
+
+    /// The caps of the default table's box, as the core's geometry counts them.
+    #[test]
+    fn caps_of_the_default_box() {
+        let caps: Vec<_> = Layers::new(999, 3).collect();
+        assert_eq!(caps.first(), Some(&(3, 999)));
+        // 3 + 4 + ... + 43 = 943 stones leave 56 > 44 for cap 44; cap 45 has none.
+        assert_eq!(caps.last(), Some(&(44, 56)));
+        for &(c, hi) in &caps {
+            assert_eq!(highest_pile(999, 3, c), Some(hi));
+        }
+    }
 
     #[test]
     fn the_cache_keeps_a_solution_while_it_answers_and_keeps_to_its_budget() {

@@ -12,11 +12,10 @@ use alloc::vec::Vec;
 
 use super::bits::BitWriter;
 use super::code::{self, index_of, CapCoder};
+use super::Layers;
 use super::{PileSink, Solution, SolveBox, SolveError};
-use crate::geometry::{key, keys_per_cap, Layers};
-use crate::rules::{Params, Position};
-use crate::table::format::TableFile;
-use crate::table::{crc32, TableError, FORMAT_VERSION, MAGIC};
+use nimbot::table::format::{crc32, key, keys_per_cap, TableFile, FORMAT_VERSION, MAGIC};
+use nimbot::{Params, Position, TableError};
 
 /// Choices the writer makes; every choice gives a valid table of the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,9 +306,8 @@ fn serialize(
 /// blob as [`encode`] of the full solution.
 ///
 /// ```
-/// use nimbot::{solve_windowed, SolveBox};
-/// use nimbot::{Encoding, TableWriter};
 /// use nimbot::{Params, Table};
+/// use nimbot_solve::{solve_windowed, Encoding, SolveBox, TableWriter};
 ///
 /// let params = Params::new(200, 2, 3).unwrap();
 /// let mut writer = TableWriter::new(&params, Encoding::default()).unwrap();

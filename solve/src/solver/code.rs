@@ -19,11 +19,9 @@ use super::bits::{width_for, BitWriter};
 use super::{
     filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
 };
-use crate::geometry::{highest_pile, keys_per_cap};
-use crate::rules::{Params, Position};
-use crate::strategy::{DecideError, Oracle, Visit};
-use crate::table::{Layout, Table};
-use crate::value::Value;
+use nimbot::table::format::highest_pile;
+use nimbot::table::{Layout, Table};
+use nimbot::{DecideError, Oracle, Params, Position, Value, Visit};
 
 /// A token `(w, l, k)`: `k + 1` times `w` won piles then `l` lost ones; `l = 0`:
 /// lost for ever (the last token).
@@ -641,20 +639,15 @@ impl CodedSolution {
         if size.saturating_mul(8) > u64::from(u32::MAX) {
             return Err(SolveError::TooLong);
         }
-        let layout = Layout {
+        let layout = Layout::of_stream(
             params,
-            c_min: bx.c_min,
-            caps: bx.layer_bounds().count() as u32,
-            keys: keys_per_cap(bx.resets) as u32,
-            generator: (0, 0),
-            index_at: stream_bits.div_ceil(8) as u32,
-            offset_bits: u32::from(offset_bits),
-            base_bits: u32::from(base_bits),
-            stream_at: 0,
-            stream_bits: stream_bits as u32,
-            size: size as u32,
-            checksum: 0,
-        };
+            bx.c_min,
+            stream_bits as u32,
+            u32::from(offset_bits),
+            u32::from(base_bits),
+            size as u32,
+        )
+        .map_err(|_| SolveError::TooLong)?;
         Ok(CodedSolution { bx, bytes, layout })
     }
 
@@ -669,8 +662,12 @@ impl CodedSolution {
     }
 
     /// Its values as a table: probe it, or decide with it.
-    pub fn table(&self) -> Table<&[u8]> {
-        Table::coded(self.bytes.bytes(), self.layout)
+    ///
+    /// # Errors
+    /// [`DecideError::BadTable`] if its bytes and layout disagree (a bug of the
+    /// coder: the layout is made from the very bytes).
+    pub fn table(&self) -> Result<Table<&[u8]>, DecideError> {
+        Table::from_source(self.bytes.bytes(), self.layout).map_err(|_| DecideError::BadTable)
     }
 
     /// The value of `pos` for its mover, or `None` outside the box (positions
@@ -679,7 +676,7 @@ impl CodedSolution {
         if pos.init_max() != self.bx.init_max {
             return None;
         }
-        self.table().probe(pos).ok()
+        self.table().ok()?.probe(pos).ok()
     }
 
     /// The highest pile of cap `c` it answers (`None` beyond its caps).
@@ -694,11 +691,11 @@ impl Oracle for CodedSolution {
         if pos.init_max() != self.bx.init_max {
             return Err(DecideError::OutOfRange);
         }
-        Oracle::value(&self.table(), pos)
+        Oracle::value(&self.table()?, pos)
     }
 
     fn runs(&self, layer: &Position, lo: u32, hi: u32, f: &mut Visit) -> Result<(), DecideError> {
-        self.table().runs(layer, lo, hi, f)
+        self.table()?.runs(layer, lo, hi, f)
     }
 }
 

@@ -28,7 +28,7 @@ pub use shared::SharedSolve;
 #[cfg(not(feature = "small-solver"))]
 use super::ScalarCap;
 use super::{filled, storage, CaplessTable, SolveBox, SolveError};
-use crate::geometry::{highest_pile, keys_per_cap};
+use nimbot::table::format::{highest_pile, keys_per_cap};
 
 /// Where the windowed solver hands its values: caps from the top, each cap's piles
 /// upward, a block of piles at a time.
@@ -722,7 +722,7 @@ mod tests {
         for s in (c + 1..=200).step_by(7) {
             let at = (s - c - 1) as usize * 2;
             for (a, b, f) in [(0, 0, false), (7, 3, true), (2, 7, false), (5, 5, true)] {
-                let pos = crate::rules::Position::new(s, *c, a, b, f, 3).unwrap();
+                let pos = nimbot::Position::new(s, *c, a, b, f, 3).unwrap();
                 assert_eq!(
                     bits.wins(&words[at..at + 2], a, b, f),
                     sol.value(&pos).unwrap().is_won()

@@ -34,9 +34,9 @@
 
 use alloc::vec::Vec;
 
-use crate::geometry;
-use crate::rules::Position;
 use crate::solver::{filled, SolveBox, SolveError};
+use nimbot::table::format as geometry;
+use nimbot::Position;
 
 /// The largest distance [`Distances`] keeps (two bytes a position).
 pub const MAX_DISTANCE: u16 = u16::MAX - 1;

@@ -13,8 +13,8 @@ use alloc::vec::Vec;
 use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::{solve_wide, Above, Window};
-use crate::geometry::{highest_pile, keys_per_cap};
 use crate::solver::{filled_with, CaplessTable, PileSink, SolveBox, SolveError};
+use nimbot::table::format::{highest_pile, keys_per_cap};
 
 /// A windowed solve shared by several threads: each calls [`SharedSolve::work`]
 /// with a sink of its own, which receives whole caps (from the top, not
