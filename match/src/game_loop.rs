@@ -228,14 +228,12 @@ pub trait Hooks {
     fn thread_wrap(&self) -> fn(Box<dyn FnOnce() + Send>) {
         |work| work()
     }
-    /// Connection `conn` came, `open` others are open: keep it?
-    fn on_connect(&mut self, _conn: usize, _stream: &TcpStream, _open: usize) -> bool {
-        true
-    }
-    /// How long a connection has to say hello before it is dropped.
-    fn hello_timeout(&self) -> Option<Duration> {
-        None
-    }
+    /// Connection `conn` came, `open` others are open: keep it? (No default:
+    /// each referee says whom it keeps.)
+    fn on_connect(&mut self, conn: usize, stream: &TcpStream, open: usize) -> bool;
+    /// How long a connection has to say hello before it is dropped (`None`:
+    /// as long as it likes). No default: each referee says.
+    fn hello_timeout(&self) -> Option<Duration>;
     /// Connection `conn` said hello (the hello's name and asked seat): seat,
     /// wait or drop. A hook that ends the game here says so in [`Hooks::over`].
     fn on_hello(&mut self, conn: usize, name: &[u8], asked: Player) -> Join;
