@@ -99,7 +99,8 @@ mod value;
 
 // The domain's types, reached from the root whatever file they live in.
 pub use engine::{bot_move, Engine, Limits, MoveError, TableEngine};
-pub use policy::{reply_counts, Knowledge, Policy, Win, WinChoice};
+pub use policy::win::WinChoice;
+pub use policy::{reply_counts, Knowledge, Policy, Win};
 pub use probe::{evaluate_move, root_moves, MoveEvaluation};
 pub use rng::SplitMix64;
 pub use rules::{
