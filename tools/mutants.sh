@@ -45,7 +45,7 @@ SCOPES=(
   "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe|--test-package nimbot --test-package nimbot-solve"
   "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/error.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|--test-package nimbot --test-package nimbot-solve"
   "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs|--lib --test trap --test probe --test minimax --test table|--test-package nimbot --test-package nimbot-solve"
-  "solver|nimbot-solve|solve/src/solver.rs solve/src/solver/windowed.rs solve/src/distance.rs solve/src/engine.rs|--lib --test minimax --test probe --test trap --test table|"
+  "solver|nimbot-solve|solve/src/solver.rs solve/src/solver/base.rs solve/src/solver/scalar.rs solve/src/solver/windowed.rs solve/src/solver/windowed/shared.rs solve/src/distance.rs solve/src/engine.rs|--lib --test minimax --test probe --test trap --test table|"
   "writer|nimbot-solve|solve/src/solver/bits.rs solve/src/solver/code.rs solve/src/solver/encode.rs|--lib --test table|"
   "supernim|nimbot-supernim|supernim/src/rules.rs supernim/src/solver.rs supernim/src/search.rs supernim/src/memo.rs supernim/src/perfect.rs|--lib --test game --test exact --test greedy|"
   "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs||"

@@ -34,7 +34,7 @@
 
 use alloc::vec::Vec;
 
-use crate::solver::{filled, SolveBox, SolveError};
+use crate::solver::base::{filled, SolveBox, SolveError};
 use nimbot::table::Layout;
 use nimbot::Position;
 

@@ -11,7 +11,7 @@ use nimbot::{
 };
 
 use crate::distance::{DistanceCache, Distances};
-use crate::solver::{CodedSolution, Solution, SolutionCache, SolveBox};
+use crate::{CodedSolution, Solution, SolutionCache, SolveBox};
 
 impl Oracle for Solution {
     fn value(&self, pos: &Position) -> Result<Value, DecideError> {

@@ -62,11 +62,13 @@ mod solver;
 
 pub use distance::{DistanceCache, Distances, MAX_DISTANCE};
 pub use engine::{longest_move, SolvingEngine, TableOrSolverEngine};
-#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
-pub use solver::SharedSolve;
+// Each name from the file that defines it (the solver's files import one another
+// only downward: tools/tidy/tests/layout.rs).
+pub use solver::base::{SolveBox, SolveError};
+pub use solver::code::CodedSolution;
 #[cfg(feature = "encode")]
-pub use solver::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter};
-pub use solver::{
-    solve_windowed, CodedSolution, PileBits, PileSink, Solution, SolutionCache, SolveBox,
-    SolveError,
-};
+pub use solver::encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter};
+#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
+pub use solver::windowed::shared::SharedSolve;
+pub use solver::windowed::{solve_windowed, PileBits, PileSink};
+pub use solver::{Solution, SolutionCache};

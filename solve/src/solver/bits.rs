@@ -2,7 +2,7 @@
 //! the core table reader's bit reader (nimbot's src/table/bits.rs), with fallible
 //! memory.
 
-use super::{Growing, SolveError};
+use super::base::{Growing, SolveError};
 
 /// Bits needed to write values `0..n` (at least 1).
 pub(crate) fn width_for(n: u64) -> u8 {

@@ -10,10 +10,11 @@
 
 use alloc::vec::Vec;
 
+use super::base::{Layers, SolveBox, SolveError};
 use super::bits::BitWriter;
 use super::code::{self, index_of, CapCoder};
-use super::Layers;
-use super::{PileSink, Solution, SolveBox, SolveError};
+use super::windowed::PileSink;
+use super::Solution;
 use nimbot::table::format::{crc32, TableFile, FORMAT_VERSION, MAGIC};
 use nimbot::table::Layout;
 use nimbot::{Params, Position, TableError};

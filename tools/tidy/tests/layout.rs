@@ -414,17 +414,6 @@ const KNOWN_LOOPS: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "solve/src/solver.rs",
-            "solve/src/solver/bits.rs",
-            "solve/src/solver/code.rs",
-            "solve/src/solver/encode.rs",
-            "solve/src/solver/windowed.rs",
-            "solve/src/solver/windowed/shared.rs",
-        ],
-        "issue 46: SolveBox, SolveError and the scalar path belong in leaf modules",
-    ),
-    (
-        &[
             "tiny/src/main.rs",
             "tiny/src/sys.rs",
             "tiny/src/sys/heap.rs",

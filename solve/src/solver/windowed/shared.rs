@@ -12,8 +12,10 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+use super::PileSink;
 use super::{solve_wide, Above, Window};
-use crate::solver::{filled_with, CaplessTable, PileSink, SolveBox, SolveError};
+use crate::solver::base::{filled_with, SolveBox, SolveError};
+use crate::solver::scalar::CaplessTable;
 use nimbot::table::Layout;
 
 /// A windowed solve shared by several threads: each calls [`SharedSolve::work`]
