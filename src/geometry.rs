@@ -1,7 +1,7 @@
 //! The geometry of a box of games: which caps and piles hold positions whose cap
 //! still binds. Defined once here for the table reader and, through
-//! [`table::format`](crate::table::format), for the solver, its distances and the
-//! table writer (crate `nimbot-solve`).
+//! [`Layout`](crate::table::Layout)'s functions of the same names, for the
+//! solver, its distances and the table writer (crate `nimbot-solve`).
 //!
 //! A cap `c` above the box's lowest cap `c_min` only exists after takes of `c_min,
 //! c_min + 1, ..., c - 1`, so in games of at most `n_max` stones its piles stop at
@@ -12,14 +12,14 @@ use crate::num::checked_mul;
 
 /// Layers per cap: every (own, opponent) reset pair and both values of the pending
 /// flag, `2 (R + 1)^2`.
-pub const fn keys_per_cap(resets: u8) -> usize {
+pub(crate) const fn keys_per_cap(resets: u8) -> usize {
     let r = resets as usize + 1;
     2 * r * r
 }
 
 /// The key of a layer within its cap: own resets, then opponent resets, then the
 /// pending flag, each ascending.
-pub const fn key(resets: u8, own: u8, opp: u8, pending: bool) -> usize {
+pub(crate) const fn key(resets: u8, own: u8, opp: u8, pending: bool) -> usize {
     let r = resets as usize + 1;
     (own as usize * r + opp as usize) * 2 + pending as usize
 }
@@ -27,7 +27,7 @@ pub const fn key(resets: u8, own: u8, opp: u8, pending: bool) -> usize {
 /// The highest pile of cap `c` in a box of at most `n_max` stones starting at cap
 /// `c_min`, `n_max - (c_min + ... + (c - 1))`, in `u32` arithmetic (the table's
 /// probes use no 64-bit arithmetic): `None` when no position has that cap.
-pub const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> {
+pub(crate) const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> {
     if c <= c_min {
         return Some(n_max);
     }

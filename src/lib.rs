@@ -99,7 +99,8 @@ mod value;
 
 // The domain's types, reached from the root whatever file they live in.
 pub use engine::{bot_move, Engine, Limits, MoveError, TableEngine};
-pub use policy::{reply_counts, Knowledge, Policy, Win, WinChoice};
+pub use policy::win::WinChoice;
+pub use policy::{reply_counts, Knowledge, Policy, Win};
 pub use probe::{evaluate_move, root_moves, MoveEvaluation};
 pub use rng::SplitMix64;
 pub use rules::{
@@ -110,19 +111,14 @@ pub use strategy::{best_move, position_value, DecideError, Decision, Oracle, Vis
 pub use table::{Table, TableError};
 pub use value::{Evaluation, Value};
 
-/// The crate version (the line protocol's `version` reports it).
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Which build this is: the commit it was built from and the embedded table's
-/// CRC-32 (what `nimbot-table info` prints), e.g. `commit 0123456789ab table
-/// 5e1f00c2`; `-dirty` follows the commit when tracked files differed from it,
-/// `unknown` stands for it when the source came without git (a tarball), and the
-/// table is `none` without the `default-table` feature. Set by build.rs
-/// (docs/release.md).
-pub const BUILD: &str = env!("NIMBOT_BUILD");
-
-/// The software's name, version and build, as the line protocol's `version`,
-/// `nimbot --version` and the tiny binary's `--version` report it.
+/// The software's name, the crate's version and the build, as the line
+/// protocol's `version`, `nimbot --version` and the tiny binary's `--version`
+/// report it. The build is the commit it was built from and the embedded table's
+/// CRC-32 (what `nimbot-table info` prints), e.g. `nimbot 0.1.0 commit
+/// 0123456789ab table 5e1f00c2`; `-dirty` follows the commit when tracked files
+/// differed from it, `unknown` stands for it when the source came without git (a
+/// tarball), and the table is `none` without the `default-table` feature. Set by
+/// build.rs (docs/release.md).
 pub const SOFTWARE: &str = concat!(
     "nimbot ",
     env!("CARGO_PKG_VERSION"),

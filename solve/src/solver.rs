@@ -53,7 +53,7 @@ pub use encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWri
 pub use windowed::SharedSolve;
 pub use windowed::{solve_windowed, PileBits, PileSink};
 
-use nimbot::table::format::keys_per_cap;
+use nimbot::table::Layout;
 use nimbot::{DecideError, Position, Value, MAX_RESETS, MAX_STONES};
 
 /// Why a box could not be solved.
@@ -291,7 +291,7 @@ impl SolveBox {
         if self.validate().is_err() {
             return 0;
         }
-        let layers = self.layer_bounds().count() as u64 * keys_per_cap(self.resets) as u64;
+        let layers = self.layer_bounds().count() as u64 * Layout::keys_per_cap(self.resets) as u64;
         self.windowed_bytes() + code::fixed_bytes(self) + layers * 16 + u64::from(self.n_max) / 8
     }
 
@@ -779,7 +779,6 @@ impl Iterator for Layers {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use nimbot::table::format::highest_pile;
 
     /// The caps of the default table's box, as the core's geometry counts them.
     #[test]
@@ -789,7 +788,7 @@ pub(crate) mod tests {
         // 3 + 4 + ... + 43 = 943 stones leave 56 > 44 for cap 44; cap 45 has none.
         assert_eq!(caps.last(), Some(&(44, 56)));
         for &(c, hi) in &caps {
-            assert_eq!(highest_pile(999, 3, c), Some(hi));
+            assert_eq!(Layout::highest_pile(999, 3, c), Some(hi));
         }
     }
 

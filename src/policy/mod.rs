@@ -12,7 +12,7 @@
 //! Here: the policies' names, [`Policy::decide`] for the ones that need values only
 //! ([`Policy::First`], [`Policy::Trap`]), the trap criterion ([`reply_counts`]) and,
 //! in `nimbot-solve`, `longest_move`; the won side's choice ([`Win`]) and the engine
-//! adapter that plays it ([`WinChoice`], in `win.rs`). The `exploit` policy's
+//! adapter that plays it ([`WinChoice`](crate::WinChoice), in `win.rs`). The `exploit` policy's
 //! ensemble of models lives in the `nimbot-engine` crate (it needs threads).
 
 use crate::rules::{Move, Position};
@@ -20,8 +20,9 @@ use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
 use crate::text::{match_text, text, Text};
 use crate::value::Value;
 
-mod win;
-pub use win::WinChoice;
+// The engine adapter that plays a won side's choice: it imports this file and the
+// engine, so this file does not import it back (the crate's root re-exports it).
+pub(crate) mod win;
 
 /// How to move in a lost position. Won positions always get a winning move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -9,16 +9,16 @@
 //!
 //! Everything the writer shares with the reader is here, once: the header's fields
 //! in order, [`MAGIC`], [`FORMAT_VERSION`], the checksum ([`crc32`]), which caps,
-//! piles and layers a box stores ([`keys_per_cap`], [`key`], [`highest_pile`]) and
-//! the layout of a stream coded in memory ([`Layout::of_stream`]).
+//! piles and layers a box stores ([`Layout::keys_per_cap`], [`Layout::key`],
+//! [`Layout::highest_pile`]) and the layout of a stream coded in memory
+//! ([`Layout::of_stream`]).
 
 use super::error::TableError;
-use crate::geometry::cap_count;
+use crate::geometry::{self, cap_count, keys_per_cap};
 use crate::rules::Params;
 use crate::text::text;
 
 pub use super::checksum::crc32;
-pub use crate::geometry::{highest_pile, key, keys_per_cap};
 
 /// The first four bytes of every table.
 pub const MAGIC: [u8; 4] = *b"NIMT";
@@ -321,6 +321,25 @@ impl Layout {
             size,
             checksum: 0,
         })
+    }
+
+    /// Layers per cap: every (own, opponent) reset pair and both values of the
+    /// pending flag, `2 (R + 1)^2`.
+    pub const fn keys_per_cap(resets: u8) -> usize {
+        geometry::keys_per_cap(resets)
+    }
+
+    /// The key of a layer within its cap: own resets, then opponent resets, then
+    /// the pending flag, each ascending.
+    pub const fn key(resets: u8, own: u8, opp: u8, pending: bool) -> usize {
+        geometry::key(resets, own, opp, pending)
+    }
+
+    /// The highest pile of cap `c` in a box of at most `n_max` stones starting at
+    /// cap `c_min`, `n_max - (c_min + ... + (c - 1))`: `None` when no position
+    /// has that cap.
+    pub const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> {
+        geometry::highest_pile(n_max, c_min, c)
     }
 
     /// The game the table covers: N_max, R and M.

@@ -39,14 +39,15 @@ use crate::value::Value;
 
 pub use self::error::{ProbeError, TableError};
 pub use self::format::Layout;
-pub use self::source::{ByteSource, EmbeddedSource};
+pub use self::source::ByteSource;
+pub(crate) use self::source::EmbeddedSource;
 
 /// The table embedded at build time (feature `default-table`): `table/default.nimt`
 /// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see
 /// `build.rs`). Open it with [`Table::embedded`]. Without the feature no blob is
 /// embedded: open your own with [`Table::from_bytes`], e.g.
 /// `Table::from_bytes(include_bytes!("my.nimt"))`.
-/// It is read as an [`EmbeddedSource`]: a slice, or program memory on the AVR.
+/// It is read as a slice, or from program memory on the AVR.
 #[cfg(feature = "default-table")]
 pub static EMBEDDED_TABLE: EmbeddedSource = {
     let bytes: &nimbot_progmem::ProgMem<[u8]> = &EMBEDDED_BYTES;
@@ -82,8 +83,8 @@ const fn build_error(e: TableError) -> ! {
     }
 }
 
-/// A checked table, reading its bytes from a [`ByteSource`]: by default an
-/// [`EmbeddedSource`] (a `&'static` blob in flash, as a slice or in the AVR's
+/// A checked table, reading its bytes from a [`ByteSource`]: by default
+/// the embedded source (a `&'static` blob in flash, as a slice or in the AVR's
 /// program memory), or a slice of any lifetime from [`Table::from_bytes`]. Copying
 /// it copies the source handle and a few fields, not the blob.
 #[derive(Clone, Copy, Debug)]
@@ -433,14 +434,16 @@ impl<S: ByteSource> Table<S> {
 /// same cap, do not each skip the same earlier layers again. Same answers as the
 /// [`Table`]; make one per decision with [`Table::cached`] (about 200 bytes of
 /// stack).
-pub struct Cached<'t, S = EmbeddedSource> {
+struct Cached<'t, S> {
     table: &'t Table<S>,
     cache: LayerCache,
 }
 
 impl<S: ByteSource> Table<S> {
-    /// This table with a memory of layer offsets for one decision ([`Cached`]).
-    pub fn cached(&self) -> Cached<'_, S> {
+    /// This table with a memory of layer offsets for one decision: the same
+    /// answers, with fewer bits skipped when a decision reads many layers of the
+    /// same caps (about 200 bytes of stack; make one per decision).
+    pub fn cached(&self) -> impl Oracle + '_ {
         Cached {
             table: self,
             cache: LayerCache::new(),
@@ -448,7 +451,7 @@ impl<S: ByteSource> Table<S> {
     }
 }
 
-/// The [`Oracle`] of a table read without ([`Table`]) or with ([`Cached`]) a
+/// The [`Oracle`] of a table read without ([`Table`]) or with (`Cached`) a
 /// memory of layer offsets: one body, but for where the table is and the cache it
 /// passes on (`None` or the decision's own).
 macro_rules! table_oracle {

@@ -19,7 +19,6 @@ use super::bits::{width_for, BitWriter};
 use super::{
     filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
 };
-use nimbot::table::format::highest_pile;
 use nimbot::table::{Layout, Table};
 use nimbot::{DecideError, Oracle, Params, Position, Value, Visit};
 
@@ -681,7 +680,7 @@ impl CodedSolution {
 
     /// The highest pile of cap `c` it answers (`None` beyond its caps).
     pub fn highest_pile(&self, c: u32) -> Option<u32> {
-        highest_pile(self.bx.n_max, self.bx.c_min, c)
+        Layout::highest_pile(self.bx.n_max, self.bx.c_min, c)
     }
 }
 

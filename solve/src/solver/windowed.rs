@@ -28,7 +28,7 @@ pub use shared::SharedSolve;
 #[cfg(not(feature = "small-solver"))]
 use super::ScalarCap;
 use super::{filled, storage, CaplessTable, SolveBox, SolveError};
-use nimbot::table::format::{highest_pile, keys_per_cap};
+use nimbot::table::Layout;
 
 /// Where the windowed solver hands its values: caps from the top, each cap's piles
 /// upward, a block of piles at a time.
@@ -161,7 +161,7 @@ pub fn solve_windowed(
         return Ok(());
     };
     let total = bx.stored_positions();
-    let per_pile = keys_per_cap(bx.resets) as u64;
+    let per_pile = Layout::keys_per_cap(bx.resets) as u64;
     let capless = CaplessTable::new(bx.init_max, bx.resets, c_top + 2)?;
     let r = usize::from(bx.resets) + 1;
     let mut done = 0u64;
@@ -169,7 +169,11 @@ pub fn solve_windowed(
         done += u64::from(hi - c) * per_pile;
         progress(done, total);
     };
-    let hi_of = |c: u32| highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+    let hi_of = |c: u32| {
+        Layout::highest_pile(bx.n_max, bx.c_min, c)
+            .unwrap_or(c)
+            .max(c)
+    };
     if r * r <= 64 {
         let mut w = Window::new(&bx, &capless, c_top)?;
         let mut above = filled(bx.n_max as usize + 2, [0u64; 2])?;
@@ -202,7 +206,9 @@ fn solve_wide(
     {
         let mut s = Scalar::new(bx)?;
         for c in (bx.c_min..=c_top).rev() {
-            let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+            let hi = Layout::highest_pile(bx.n_max, bx.c_min, c)
+                .unwrap_or(c)
+                .max(c);
             let cap = ScalarCap { bx, capless, c, hi };
             s.solve_cap(cap, sink)?;
             step(c, hi);
