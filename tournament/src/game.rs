@@ -45,7 +45,7 @@ pub static REFEREE_NS: AtomicU64 = AtomicU64::new(0);
 
 use crate::thread_cpu_ns;
 
-pub(crate) fn count_cpu(start: u64) {
+fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);
 }
 
@@ -227,7 +227,10 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
                     let (done, got) = sync_channel(1);
                     thread::spawn(move || {
-                        let _ = done.send(drain(err, path));
+                        let cpu = thread_cpu_ns();
+                        let kept = drain(err, path);
+                        count_cpu(cpu);
+                        let _ = done.send(kept);
                     });
                     b.stderr.push(got);
                     b.stderr_seat.push(order);

@@ -6,9 +6,6 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use crate::game::count_cpu;
-use crate::thread_cpu_ns;
-
 /// Whole stderr kept on disk per bot and game; the tail kept in the results.
 const STDERR_CAP: u64 = 1 << 20;
 const TAIL: usize = 2000;
@@ -16,7 +13,6 @@ const TAIL: usize = 2000;
 /// (made at the first byte: a bot that writes nothing leaves no file), the last
 /// [`TAIL`] bytes and the length returned.
 pub(crate) fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
-    let cpu = thread_cpu_ns();
     let mut file: Option<File> = None;
     let mut tail: Vec<u8> = Vec::new();
     let mut total = 0u64;
@@ -44,7 +40,6 @@ pub(crate) fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
     if tail.len() > TAIL {
         tail.drain(..tail.len() - TAIL);
     }
-    count_cpu(cpu);
     (String::from_utf8_lossy(&tail).into_owned(), total)
 }
 
