@@ -72,3 +72,8 @@ pub use solver::encode::{encode, encode_values, encode_with, runs_of, Encoding, 
 pub use solver::windowed::shared::SharedSolve;
 pub use solver::windowed::{solve_windowed, PileBits, PileSink};
 pub use solver::{Solution, SolutionCache};
+
+// The README's example runs with the doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
