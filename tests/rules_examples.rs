@@ -3,7 +3,7 @@
 //! the parameter / position validation errors.
 
 use nimbot::{
-    Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError,
+    Game, IllegalMove, Move, Outcome, ParamError, Params, Player, Position, PositionError, Value,
 };
 
 const P1: Player = Player::First;
@@ -462,6 +462,19 @@ fn seats_and_refusals_read_as_the_protocol_documents_them() {
     assert_eq!(IllegalMove::GameOver.to_string(), "the game is over");
     assert_eq!(IllegalMove::OutOfTurn.to_string(), "move out of turn");
     assert_eq!(IllegalMove::NoResetsLeft.to_string(), "no resets left");
+}
+
+/// The value words `query` and `moves` answer with (docs/protocol.md: `win K F D` or
+/// `lose K F D`), and which is which.
+#[test]
+fn values_read_as_the_protocol_documents_them() {
+    assert_eq!(
+        (Value::Won.as_word(), Value::Lost.as_word()),
+        ("win", "lose")
+    );
+    assert_eq!(Value::from_mover_wins(true), Value::Won);
+    assert_eq!(Value::from_mover_wins(false), Value::Lost);
+    assert!(Value::Won.is_won() && !Value::Lost.is_won());
 }
 
 /// `query`'s five numbers, `S C A B F` (docs/protocol.md), read back from a position.
