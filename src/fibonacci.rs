@@ -56,7 +56,7 @@ crate::text::error_from_text!(Error);
 /// Walks up the Fibonacci numbers to the largest one `<= n`, then back down
 /// greedily: O(log n) steps, no table, no overflow (the walk up stops before
 /// `u64` would overflow).
-pub fn zeckendorf_smallest(n: u64) -> u64 {
+pub(crate) fn zeckendorf_smallest(n: u64) -> u64 {
     if n == 0 {
         return 0;
     }

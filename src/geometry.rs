@@ -1,5 +1,7 @@
 //! The geometry of a box of games: which caps and piles hold positions whose cap
-//! still binds. Defined once here for the solver, the table and the distances.
+//! still binds. Defined once here for the table reader and, through
+//! [`Layout`](crate::table::Layout)'s functions of the same names, for the
+//! solver, its distances and the table writer (crate `nimbot-solve`).
 //!
 //! A cap `c` above the box's lowest cap `c_min` only exists after takes of `c_min,
 //! c_min + 1, ..., c - 1`, so in games of at most `n_max` stones its piles stop at
@@ -43,7 +45,7 @@ pub(crate) const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> 
     n_max.checked_sub(below)
 }
 
-/// How many caps have stored piles (what [`Layers`] yields), at compile time too.
+/// How many caps have stored piles, at compile time too.
 pub(crate) const fn cap_count(n_max: u32, c_min: u32) -> u32 {
     let (mut c, mut hi, mut n) = (c_min, n_max, 0);
     // c < hi <= n_max, so c + 1 cannot overflow.
@@ -55,56 +57,17 @@ pub(crate) const fn cap_count(n_max: u32, c_min: u32) -> u32 {
     n
 }
 
-/// The caps with stored piles, lowest first, as `(cap, highest stored pile)`: caps
-/// `c_min, c_min + 1, ...` while some pile lies above the cap.
-#[cfg(feature = "alloc")]
-#[derive(Clone, Debug)]
-pub(crate) struct Layers {
-    c: u64,
-    hi: u64,
-}
-
-#[cfg(feature = "alloc")]
-impl Layers {
-    /// The caps of the box of games of at most `n_max` stones from cap `c_min`.
-    pub(crate) const fn new(n_max: u32, c_min: u32) -> Self {
-        Layers {
-            c: c_min as u64,
-            hi: n_max as u64,
-        }
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl Iterator for Layers {
-    type Item = (u32, u32);
-
-    fn next(&mut self) -> Option<(u32, u32)> {
-        if self.hi <= self.c {
-            return None;
-        }
-        let out = (u32::try_from(self.c).ok()?, u32::try_from(self.hi).ok()?);
-        self.hi -= self.c;
-        self.c += 1;
-        Some(out)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::vec::Vec;
 
     #[test]
     fn caps_of_the_default_box() {
-        let caps: Vec<_> = Layers::new(999, 3).collect();
-        assert_eq!(caps.first(), Some(&(3, 999)));
         // 3 + 4 + ... + 43 = 943 stones leave 56 > 44 for cap 44; cap 45 has none.
-        assert_eq!(caps.last(), Some(&(44, 56)));
-        for &(c, hi) in &caps {
-            assert_eq!(highest_pile(999, 3, c), Some(hi));
-        }
-        assert_eq!(cap_count(999, 3), caps.len() as u32);
+        assert_eq!(highest_pile(999, 3, 3), Some(999));
+        assert_eq!(highest_pile(999, 3, 44), Some(56));
+        assert_eq!(highest_pile(999, 3, 45), Some(12));
+        assert_eq!(cap_count(999, 3), 42);
         assert_eq!(cap_count(3, 3), 0);
         assert_eq!(
             highest_pile(1_000_000_000, 1, 44_721),

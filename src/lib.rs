@@ -37,31 +37,28 @@
 //! - how to move: [`Policy`] in a lost position ([`Policy::decide`],
 //!   [`reply_counts`], `longest_move`), [`Win`] in a won one ([`WinChoice`] plays
 //!   it), and what each needs to know ([`Knowledge`]);
-//! - engines: [`Engine`] (what adapters ask for a move), [`TableEngine`], with
-//!   `alloc` `SolvingEngine` and `TableOrSolverEngine`; [`Limits`], [`Decision`],
+//! - engines: [`Engine`] (what adapters ask for a move), [`TableEngine`]; [`Limits`], [`Decision`],
 //!   [`DecideError`]; [`bot_move`], the one function that plays a move in a game
 //!   ([`MoveError`]);
 //! - the root probe: [`root_moves`], [`evaluate_move`], [`MoveEvaluation`];
-//! - the oracles in memory (feature `alloc`): `Solution`, `SolveBox`,
-//!   `SolutionCache`, `CodedSolution` (a solve kept in the table's format),
-//!   `SolveError`, `Distances`, `DistanceCache`, `MAX_DISTANCE`; and the table
-//!   writer (feature `encode`): `encode`, `encode_with`, `encode_values`,
-//!   `runs_of`, `Encoding`, `TableWriter`;
 //! - [`SplitMix64`], the one seeded generator.
 //!
 //! And three modules, each a domain of its own:
 //! - [`table`]: the precomputed solution in flash ([`Table`], [`TableError`] also at
-//!   the root) and its format: the reader, which imports nothing of the solver;
+//!   the root) and its format ([`table::format`]: the facts the writer shares with
+//!   the reader);
 //! - [`mod@text`]: the fixed text of messages and words (kept in program memory on
 //!   the AVR), which the line protocol replies with, and decimal numbers in and out
 //!   without `core::fmt` ([`text::Decimal`], [`text::parse_u32`]);
 //! - `fibonacci` (feature `related-games`): Fibonacci Nim's rules (Super-Nim is
 //!   the crate `nimbot-supernim`).
 //!
-//! Outside this crate: the line protocol (`nimbot-protocol`), the tournament
+//! Outside this crate: the exact solver, its engines, distances to the end and the
+//! table writer (`nimbot-solve`, `no_std` with a heap: it depends on this crate,
+//! never the other way), the line protocol (`nimbot-protocol`), the tournament
 //! platform's wire, clients and referee (`nimbot-platform`), Super-Nim
-//! (`nimbot-supernim`), all `no_std`; and the host's strategy, the `exploit` policy's models and the arena (`nimbot-engine`,
-//! with threads).
+//! (`nimbot-supernim`), all `no_std`; and the host's strategy, the `exploit`
+//! policy's models and the arena (`nimbot-engine`, with threads).
 //!
 //! # Errors
 //! Opening a table checks its checksum and every header field ([`TableError`]); a
@@ -72,27 +69,19 @@
 //! - `default-table` (default): the solution table `table/default.nimt` (N <= 999,
 //!   R <= 4, M = 3) embedded in the crate, `Table::embedded()`; leave it out to bring
 //!   your own with [`Table::from_bytes`].
-//! - `alloc`: the exact solver, distances and `SolvingEngine` (needs a global
-//!   allocator only; the crate never links the standard library). The host binary
-//!   `nimbot` is a package of its own (`cli/`), so no feature pulls its
-//!   dependencies.
 //! - `related-games`: Fibonacci Nim (`nimbot-protocol` plays it, and Super-Nim,
 //!   with its feature of the same name).
-//! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name).
-//! - `encode`: the table writer (`encode`, `TableWriter` and friends), for
-//!   `nimbot-table`.
+//! - `serde`: `serde::Serialize` for [`Position`] (its six numbers by name) and for
+//!   the table's header (`table::format::TableFile`, which `nimbot-solve`'s writer
+//!   serializes).
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "alloc")]
-extern crate alloc;
 // The unit tests print and collect with the standard library; the crate never does.
 #[cfg(test)]
 extern crate std;
 
-#[cfg(feature = "alloc")]
-mod distance;
 mod engine;
 mod error;
 #[cfg(feature = "related-games")]
@@ -103,54 +92,33 @@ mod policy;
 mod probe;
 mod rng;
 mod rules;
-#[cfg(feature = "alloc")]
-mod solver;
 mod strategy;
 pub mod table;
 pub mod text;
 mod value;
 
 // The domain's types, reached from the root whatever file they live in.
-#[cfg(feature = "alloc")]
-pub use distance::{DistanceCache, Distances, MAX_DISTANCE};
 pub use engine::{bot_move, Engine, Limits, MoveError, TableEngine};
-#[cfg(feature = "alloc")]
-pub use engine::{SolvingEngine, TableOrSolverEngine};
-#[cfg(feature = "alloc")]
-pub use policy::longest_move;
-pub use policy::{reply_counts, Knowledge, Policy, Win, WinChoice};
+pub use policy::win::WinChoice;
+pub use policy::{reply_counts, Knowledge, Policy, Win};
 pub use probe::{evaluate_move, root_moves, MoveEvaluation};
 pub use rng::SplitMix64;
 pub use rules::{
     Game, IllegalMove, Move, Moves, Outcome, ParamError, Params, Player, Position, PositionError,
     MAX_RESETS, MAX_STONES,
 };
-#[cfg(all(feature = "alloc", target_has_atomic = "64", target_has_atomic = "ptr"))]
-pub use solver::SharedSolve;
-#[cfg(feature = "encode")]
-pub use solver::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter};
-#[cfg(feature = "alloc")]
-pub use solver::{
-    solve_windowed, CodedSolution, PileBits, PileSink, Solution, SolutionCache, SolveBox,
-    SolveError,
-};
 pub use strategy::{best_move, position_value, DecideError, Decision, Oracle, Visit};
 pub use table::{Table, TableError};
 pub use value::{Evaluation, Value};
 
-/// The crate version (the line protocol's `version` reports it).
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Which build this is: the commit it was built from and the embedded table's
-/// CRC-32 (what `nimbot-table info` prints), e.g. `commit 0123456789ab table
-/// 5e1f00c2`; `-dirty` follows the commit when tracked files differed from it,
-/// `unknown` stands for it when the source came without git (a tarball), and the
-/// table is `none` without the `default-table` feature. Set by build.rs
-/// (docs/release.md).
-pub const BUILD: &str = env!("NIMBOT_BUILD");
-
-/// The software's name, version and build, as the line protocol's `version`,
-/// `nimbot --version` and the tiny binary's `--version` report it.
+/// The software's name, the crate's version and the build, as the line
+/// protocol's `version`, `nimbot --version` and the tiny binary's `--version`
+/// report it. The build is the commit it was built from and the embedded table's
+/// CRC-32 (what `nimbot-table info` prints), e.g. `nimbot 0.1.0 commit
+/// 0123456789ab table 5e1f00c2`; `-dirty` follows the commit when tracked files
+/// differed from it, `unknown` stands for it when the source came without git (a
+/// tarball), and the table is `none` without the `default-table` feature. Set by
+/// build.rs (docs/release.md).
 pub const SOFTWARE: &str = concat!(
     "nimbot ",
     env!("CARGO_PKG_VERSION"),

@@ -34,17 +34,20 @@ cd "$ROOT"
 # arguments; the package's own unless the last field names more packages with
 # --test-package: the game loop is judged through its hooks in nimbot-match's
 # game_loop tests and through `nimbot serve` in nimbot-cli's referee and faults
-# tests; the table is its reader, the writer being the solver's; the protocol's
-# tests but supernim_protocol, three minutes of Super-Nim play) | more
+# tests; the core's rules, table and policies also against the solver in
+# nimbot-solve's tests; the table is its reader, the writer being the solver's; the
+# protocol's tests but supernim_protocol, three minutes of Super-Nim play) | more
 # cargo-mutants arguments (`legality` is the part of rules.rs that judges moves:
 # limit, resets, turn, end of game).
 SCOPES=(
-  "legality|nimbot|src/rules.rs|--test rules_examples --test properties|--re check_count --re check_resets --re check_stones --re check_init_max --re Params::new --re Game::check --re Game::play --re Game::limit --re Game::cap --re Game::position --re Position::new --re Position::check --re Position::after --re Position::limit --re Position::moves --re Moves>::"
-  "rules|nimbot|src/rules.rs|--lib --test rules_examples --test properties --test minimax|"
+  "legality|nimbot|src/rules.rs|--test rules_examples --test properties|--test-package nimbot --test-package nimbot-solve --re check_count --re check_resets --re check_stones --re check_init_max --re Params::new --re Game::check --re Game::play --re Game::limit --re Game::cap --re Game::position --re Position::new --re Position::check --re Position::after --re Position::limit --re Position::moves --re Moves>::"
+  "rules|nimbot|src/rules.rs|--lib --test rules_examples --test properties --test minimax|--test-package nimbot --test-package nimbot-solve"
   "fibonacci|nimbot|src/fibonacci.rs|--test fibonacci|"
-  "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe|"
-  "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/error.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|"
-  "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs src/distance.rs|--lib --test trap --test probe --test minimax --test table|"
+  "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe|--test-package nimbot --test-package nimbot-solve"
+  "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/error.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|--test-package nimbot --test-package nimbot-solve"
+  "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs|--lib --test trap --test probe --test minimax --test table|--test-package nimbot --test-package nimbot-solve"
+  "solver|nimbot-solve|solve/src/solver.rs solve/src/solver/base.rs solve/src/solver/scalar.rs solve/src/solver/windowed.rs solve/src/solver/windowed/shared.rs solve/src/distance.rs solve/src/engine.rs|--lib --test minimax --test probe --test trap --test table|"
+  "writer|nimbot-solve|solve/src/solver/bits.rs solve/src/solver/code.rs solve/src/solver/encode.rs|--lib --test table|"
   "supernim|nimbot-supernim|supernim/src/rules.rs supernim/src/solver.rs supernim/src/search.rs supernim/src/memo.rs supernim/src/perfect.rs|--lib --test game --test exact --test greedy|"
   "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs|--lib --test grammar --test protocol --test properties --test engines --test protocol_games|"
   "referee|nimbot-platform|platform/src/referee.rs||"

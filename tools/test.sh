@@ -69,10 +69,14 @@ done
 step "lints (cargo clippy, warnings denied)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "the core, Super-Nim and the line protocol build with no features, and with each optional feature alone (all are no_std in every build)"
+step "the core, the solver, Super-Nim and the line protocol build with no features, and with each optional feature alone (all are no_std in every build)"
 cargo rustc -p nimbot --lib --no-default-features -- -D warnings
-for feature in alloc small-solver default-table related-games encode serde; do
+for feature in default-table related-games serde; do
   cargo rustc -p nimbot --lib --no-default-features --features "$feature" -- -D warnings
+done
+cargo rustc -p nimbot-solve --lib -- -D warnings
+for feature in default-table small-solver encode; do
+  cargo rustc -p nimbot-solve --lib --features "$feature" -- -D warnings
 done
 cargo rustc -p nimbot-supernim --lib -- -D warnings
 cargo rustc -p nimbot-supernim --lib --features alloc -- -D warnings

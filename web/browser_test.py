@@ -36,6 +36,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+import zlib
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -109,13 +110,21 @@ class StaticSite:
                 if path.endswith(".wasm"):
                     time.sleep(hold_module)
                 kind, body, packed = files.get("/index.html" if path == "/" else path, ("text/plain", b"not found\n", None))
-                encoding = ""
+                encoding, tag = "", ""
                 if packed and kind != "application/octet-stream" and "gzip" in self.headers.get("Accept-Encoding", ""):
                     body, encoding = packed, "Content-Encoding: gzip\r\n"
-                status = "200 OK" if packed else "404 Not Found"
-                self.wfile.write(f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
-                                 f"{encoding}Vary: Accept-Encoding\r\nCache-Control: no-cache\r\n"
-                                 "X-Content-Type-Options: nosniff\r\n\r\n".encode() + body)
+                if packed:
+                    # A validator as `nimbot web` sends (its bytes' CRC-32 and
+                    # length, and the encoding): a browser that has the file gets 304.
+                    plain = files["/index.html" if path == "/" else path][1]
+                    tag = f'"{zlib.crc32(plain):08x}-{len(plain):x}{"-gz" if encoding else ""}"'
+                fresh = tag and tag in [t.strip() for t in self.headers.get("If-None-Match", "").split(",")]
+                status = "304 Not Modified" if fresh else "200 OK" if packed else "404 Not Found"
+                length = "" if fresh else f"Content-Length: {len(body)}\r\n"
+                validator = f"ETag: {tag}\r\n" if tag else ""
+                self.wfile.write(f"HTTP/1.1 {status}\r\nContent-Type: {kind}\r\n{length}{encoding}{validator}"
+                                 "Vary: Accept-Encoding\r\nCache-Control: no-cache\r\n"
+                                 "X-Content-Type-Options: nosniff\r\n\r\n".encode() + (b"" if fresh else body))
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"

@@ -485,8 +485,13 @@ mod tests {
             r#"{"kind":"end","winner":0,"reason":"Player bob exceeded time limit"}"#,
             "\n"
         );
-        let a =
-            Analysis::of_text(&mut nimbot::TableOrSolverEngine::embedded(), text, 0, 0).unwrap();
+        let a = Analysis::of_text(
+            &mut nimbot_solve::TableOrSolverEngine::embedded(),
+            text,
+            0,
+            0,
+        )
+        .unwrap();
         assert_eq!(a.names, ["alice".to_string(), "bob".to_string()]);
         assert_eq!(a.winner, Some(0), "the end line names the winner");
         assert!(a.from_record);

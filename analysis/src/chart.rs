@@ -331,7 +331,7 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::TableOrSolverEngine;
+    use nimbot_solve::TableOrSolverEngine;
 
     /// N = 8, R = 0: taking 1 wins; the first player takes 2 and throws it away.
     const LOG: &str = "\

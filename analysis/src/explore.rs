@@ -257,7 +257,7 @@ fn line_table(pos: &Position, plies: &[MoveEvaluation]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::TableOrSolverEngine;
+    use nimbot_solve::TableOrSolverEngine;
 
     #[test]
     fn best_first_puts_the_fastest_win_first_and_the_line_counts_down() {

@@ -279,7 +279,7 @@ pub fn parse(text: &str) -> Result<Record, String> {
 mod tests {
     use super::*;
     use crate::notation::parse_moves;
-    use nimbot::TableOrSolverEngine;
+    use nimbot_solve::TableOrSolverEngine;
 
     fn header(params: Params) -> Header {
         let names = ["a \"quoted\" name".to_owned(), "b".to_owned()];

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use nimbot::{
     DecideError, Decision, Engine, Evaluation, Limits, Move, Params, Player, Policy, Position,
-    TableOrSolverEngine,
 };
+use nimbot_solve::TableOrSolverEngine;
 
 use crate::device::{Device, Port};
 use crate::link::{BoardInfo, Fault, Link, Out, PROTOCOLS};

@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::TableOrSolverEngine;
 use nimbot_analysis::analysis::{related_game, Analysis};
 use nimbot_analysis::chart::Chart;
+use nimbot_solve::TableOrSolverEngine;
 
 #[derive(Args, Debug)]
 #[command(

@@ -2,10 +2,6 @@
 //! `web/site/`) served on loopback from files compiled into the binary. The site
 //! computes everything in the browser (the core as WebAssembly), so this is a
 //! plain static file server: GET and HEAD of a handful of paths, nothing else.
-//! A client that accepts gzip (every browser) gets the page, the script and the
-//! module gzipped (compressed once, before the server listens, so that the first
-//! visitor does not wait for it: about 35 ms here): what the page's
-//! transfer size counts.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
@@ -26,51 +22,59 @@ pub struct WebArgs {
     port: u16,
 }
 
-/// The site: path, content type, bytes.
-pub const FILES: &[(&str, &str, &[u8])] = &[
-    (
-        "/index.html",
-        "text/html; charset=utf-8",
-        include_bytes!("../../web/site/index.html"),
-    ),
-    (
-        "/app.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../web/site/app.js"),
-    ),
-    (
-        "/nimbot.wasm",
-        "application/wasm",
-        include_bytes!("../../web/site/nimbot.wasm"),
-    ),
-    (
-        "/distances.bin",
-        "application/octet-stream",
-        include_bytes!("../../web/site/distances.bin"),
-    ),
-];
-
-/// Whether a file of this type is sent gzipped to a client that takes gzip
-/// (distances.bin is gzip already: the page unzips it itself).
-fn compressible(kind: &str) -> bool {
-    kind != "application/octet-stream"
+/// A file of `web/site/` as served: its path, type and bytes, the bytes gzipped
+/// (the best compression: what the page's transfer counts; not distances.bin,
+/// gzip already), and its ETags plain and gzipped (CRC-32 and length): a browser
+/// that has a file asks with `If-None-Match` and gets `304 Not Modified`, so a
+/// second visit reuses its bytes (and Chromium the module it compiled).
+struct File {
+    path: &'static str,
+    kind: &'static str,
+    body: &'static [u8],
+    gz: Option<Vec<u8>>,
+    tags: [String; 2],
 }
 
-/// `FILES`' bodies gzipped (the best compression), made once.
-fn gzipped(index: usize) -> &'static [u8] {
-    static GZ: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
-    let all = GZ.get_or_init(|| {
-        FILES
-            .iter()
-            .map(|(_, _, body)| {
-                let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-                // Writing to memory does not fail.
-                let _ = z.write_all(body);
-                z.finish().unwrap_or_default()
-            })
-            .collect()
-    });
-    all.get(index).map_or(&[], Vec::as_slice)
+macro_rules! site_file {
+    ($name:literal, $kind:literal) => {
+        (
+            concat!("/", $name),
+            $kind,
+            &include_bytes!(concat!("../../web/site/", $name))[..],
+        )
+    };
+}
+
+/// The site, compressed once (before the server listens: a first visitor would
+/// wait for it, about 35 ms here).
+fn site() -> &'static [File] {
+    static SITE: OnceLock<Vec<File>> = OnceLock::new();
+    SITE.get_or_init(|| {
+        [
+            site_file!("index.html", "text/html; charset=utf-8"),
+            site_file!("app.js", "text/javascript; charset=utf-8"),
+            site_file!("nimbot.wasm", "application/wasm"),
+            site_file!("distances.bin", "application/octet-stream"),
+        ]
+        .into_iter()
+        .map(|(path, kind, body)| {
+            let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            let _ = z.write_all(body); // to memory: cannot fail
+            let gz = (kind != "application/octet-stream").then(|| z.finish().unwrap_or_default());
+            let mut crc = flate2::Crc::new();
+            crc.update(body);
+            let tag = |zip| format!("\"{:08x}-{:x}{zip}\"", crc.sum(), body.len());
+            let tags = [tag(""), tag("-gz")];
+            File {
+                path,
+                kind,
+                body,
+                gz,
+                tags,
+            }
+        })
+        .collect()
+    })
 }
 
 pub fn run(args: &WebArgs) -> ExitCode {
@@ -89,15 +93,11 @@ pub fn run(args: &WebArgs) -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let addr = match listener.local_addr() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("nimbot web: {e}");
-            return ExitCode::from(3);
-        }
+    let Ok(addr) = listener.local_addr() else {
+        eprintln!("nimbot web: the socket has no address");
+        return ExitCode::from(3);
     };
-    // Compressed now, not on the first request (a page's first load would wait for it).
-    let _ = gzipped(0);
+    let _ = site();
     println!("serving http://{addr}/ (Ctrl-C stops)");
     for stream in listener.incoming().flatten() {
         std::thread::spawn(move || {
@@ -121,41 +121,59 @@ fn respond(stream: TcpStream) -> std::io::Result<()> {
         if reader.read_line(&mut request)? == 0 {
             return Ok(());
         }
-        // The headers: whether the client takes gzip, and their end.
+        // The headers: whether the client takes gzip, the validators it has, and
+        // their end.
         let mut gzip = false;
+        let mut has = String::new();
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
                 break;
             }
-            if let Some((name, value)) = header.split_once(':') {
-                gzip |= name.trim().eq_ignore_ascii_case("accept-encoding")
-                    && value.split(',').any(|v| v.trim().starts_with("gzip"));
+            // (Our validators are lower case, like every header's name.)
+            let header = header.to_ascii_lowercase();
+            if let Some(value) = header.strip_prefix("accept-encoding:") {
+                gzip = value.split(',').any(|v| v.trim().starts_with("gzip"));
+            } else if let Some(value) = header.strip_prefix("if-none-match:") {
+                has = value.trim().to_owned();
             }
         }
         let mut words = request.split_whitespace();
         let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
         let path = target.split(['?', '#']).next().unwrap_or("");
         let path = if path == "/" { "/index.html" } else { path };
-        let file = FILES.iter().position(|(p, _, _)| *p == path);
-        let (status, kind, body, encoding): (&str, &str, &[u8], &str) = match (method, file) {
-            ("GET" | "HEAD", Some(i)) => {
-                let (_, kind, body) = FILES[i];
-                if gzip && compressible(kind) {
-                    ("200 OK", kind, gzipped(i), "Content-Encoding: gzip\r\n")
-                } else {
-                    ("200 OK", kind, body, "")
-                }
+        let file = site().iter().find(|f| f.path == path);
+        let (status, kind, body, more): (&str, &str, &[u8], String) = match (method, file) {
+            ("GET" | "HEAD", Some(f)) => {
+                let (body, tag, zip) = match &f.gz {
+                    Some(gz) if gzip => (&gz[..], &f.tags[1], "Content-Encoding: gzip\r\n"),
+                    _ => (f.body, &f.tags[0], ""),
+                };
+                let fresh = has.split(',').any(|t| t.trim() == tag || t.trim() == "*");
+                let status = if fresh { "304 Not Modified" } else { "200 OK" };
+                (status, f.kind, body, format!("{zip}ETag: {tag}\r\n"))
             }
-            ("GET" | "HEAD", None) => ("404 Not Found", "text/plain", b"not found\n", ""),
-            _ => ("405 Method Not Allowed", "text/plain", b"GET only\n", ""),
+            ("GET" | "HEAD", None) => {
+                ("404 Not Found", "text/plain", b"not found\n", String::new())
+            }
+            _ => (
+                "405 Method Not Allowed",
+                "text/plain",
+                b"GET only\n",
+                String::new(),
+            ),
         };
-        // The headers and the body in one write.
+        // A 304 has no body: the length is the client's copy's.
+        let (body, length) = match status.starts_with("304") {
+            true => (&[][..], String::new()),
+            false => (body, format!("Content-Length: {}\r\n", body.len())),
+        };
+        // The headers and the body in one write. `no-cache`: a browser may keep
+        // the files but asks each time whether they changed (a new build of the
+        // binary serves new ones).
         let mut answer = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-             {encoding}Vary: Accept-Encoding\r\nCache-Control: no-cache\r\n\
-             X-Content-Type-Options: nosniff\r\n\r\n",
-            body.len()
+            "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\n{length}{more}Vary: Accept-Encoding\r\n\
+             Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\r\n"
         )
         .into_bytes();
         if method != "HEAD" {

@@ -9,7 +9,8 @@ use std::thread;
 use std::time::Duration;
 
 use common::{connect_with, first_wins, spawn, Referee, BIN};
-use nimbot::{best_move, position_value, Game, Move, Outcome, Params, Solution, SolveBox};
+use nimbot::{best_move, position_value, Game, Move, Outcome, Params};
+use nimbot_solve::{Solution, SolveBox};
 
 fn analyze(log: &str, extra: &[&str]) -> Output {
     let dir = std::env::temp_dir().join(format!("nimbot-analyze-{}", std::process::id()));

@@ -6,7 +6,8 @@
 
 use std::process::Command;
 
-use nimbot::{Game, Move, Params, Position, Solution, SolveBox, SplitMix64, Value};
+use nimbot::{Game, Move, Params, Position, SplitMix64, Value};
+use nimbot_solve::{Solution, SolveBox};
 use serde_json::Value as Json;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
@@ -141,7 +142,7 @@ fn after_refuses_bad_moves_with_the_reason() {
 fn line_is_best_play_with_the_distance_falling_by_one() {
     let mut rng = SplitMix64::new(7);
     let sol = Solution::solve(SolveBox::games(400, 4, 3)).unwrap();
-    let dist = nimbot::Distances::solve(SolveBox::games(400, 4, 3)).unwrap();
+    let dist = nimbot_solve::Distances::solve(SolveBox::games(400, 4, 3)).unwrap();
     for _ in 0..30 {
         let n = 2 + rng.below(399) as u32;
         let params = Params::new(n, 4, 3).unwrap();

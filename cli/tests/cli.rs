@@ -465,3 +465,112 @@ fn protocol_parse_prints_what_protocol_md_shows() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o).lines().collect::<Vec<_>>(), block[1..]);
 }
+
+/// One HTTP/1.1 request on a fresh connection: the status line, the headers
+/// (names lowercased) and the body (read to the length the headers give).
+fn http(addr: &str, request: &str) -> (String, Vec<(String, String)>, Vec<u8>) {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(addr).expect("nimbot web accepts");
+    stream.write_all(request.as_bytes()).expect("request sent");
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    reader.read_line(&mut status).expect("status line");
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("header line");
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line.split_once(':').expect("a header is NAME: VALUE");
+        headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+    }
+    let length = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .map_or(0, |(_, v)| v.parse::<usize>().expect("a length"));
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).expect("the body");
+    (status.trim_end().to_owned(), headers, body)
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn web_serves_the_site_gzipped_and_revalidates_with_etags() {
+    let mut child = common::Kid(
+        Command::new(common::BIN)
+            .args(["web", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nimbot web runs"),
+    );
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.0.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("the line naming the address");
+    let addr = line
+        .strip_prefix("serving http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("nimbot web printed {line:?}"))
+        .to_owned();
+    let site = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/site/");
+    for (path, file) in [
+        ("/", "index.html"),
+        ("/app.js", "app.js"),
+        ("/nimbot.wasm", "nimbot.wasm"),
+    ] {
+        let want = std::fs::read(format!("{site}{file}")).expect("the committed site");
+        // gzip to a client that takes it: the same bytes once unzipped.
+        let get = format!("GET {path} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip, br\r\n\r\n");
+        let (status, headers, body) = http(&addr, &get);
+        assert_eq!(status, "HTTP/1.1 200 OK", "{path}");
+        assert_eq!(header(&headers, "content-encoding"), Some("gzip"), "{path}");
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut plain)
+            .expect("gzip");
+        assert!(plain == want, "{path}: unzipped, not the committed {file}");
+        // The validator asked again: 304 and no body; another one: the file.
+        let tag = header(&headers, "etag").expect("an ETag").to_owned();
+        let again =
+            format!("GET {path} HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: {tag}\r\n\r\n");
+        let (status, headers, body) = http(&addr, &again);
+        assert_eq!(
+            (status.as_str(), body.len()),
+            ("HTTP/1.1 304 Not Modified", 0),
+            "{path}"
+        );
+        assert_eq!(header(&headers, "etag"), Some(tag.as_str()));
+        let stale = format!(
+            "GET {path} HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: \"0-0\"\r\n\r\n"
+        );
+        assert_eq!(http(&addr, &stale).0, "HTTP/1.1 200 OK", "{path}");
+        // Without gzip: the file itself, under another validator.
+        let (status, headers, body) = http(&addr, &format!("GET {path} HTTP/1.1\r\n\r\n"));
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        assert!(
+            body == want && header(&headers, "content-encoding").is_none(),
+            "{path}"
+        );
+        assert_ne!(
+            header(&headers, "etag"),
+            Some(tag.as_str()),
+            "{path}: one tag for two encodings"
+        );
+    }
+    assert!(http(&addr, "GET /nothing HTTP/1.1\r\n\r\n")
+        .0
+        .starts_with("HTTP/1.1 404"));
+    assert!(http(&addr, "POST / HTTP/1.1\r\n\r\n")
+        .0
+        .starts_with("HTTP/1.1 405"));
+}

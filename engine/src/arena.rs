@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 use crate::exploit::{HostEngine, Models};
 use crate::models::{Belief, Model, ModelSolution, Order, Solved};
 use nimbot::{
-    best_move, longest_move, position_value, DecideError, Distances, Engine, Game, IllegalMove,
-    Move, Outcome, ParamError, Params, Player, Policy, Position, Solution, SolveBox, SolveError,
-    Value,
+    best_move, position_value, DecideError, Engine, Game, IllegalMove, Move, Outcome, ParamError,
+    Params, Player, Policy, Position, Value,
 };
+use nimbot_solve::{longest_move, Distances, Solution, SolveBox, SolveError};
 
 /// The arenas' generator: the core's, so one seed means the same games everywhere.
 pub use nimbot::SplitMix64 as Rng;

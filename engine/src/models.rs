@@ -618,7 +618,8 @@ impl Solved<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimbot::{position_value, Solution, SolveBox};
+    use nimbot::position_value;
+    use nimbot_solve::{Solution, SolveBox};
 
     /// Plain memoized minimax of `rules`, the independent reference.
     fn brute(rules: &Rules, st: &State, memo: &mut std::collections::HashMap<State, bool>) -> bool {

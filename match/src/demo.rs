@@ -1,10 +1,8 @@
 //! A demonstration game (`nimbot demo`): nimbot against a random legal mover
 //! (or itself) on a solved box, told move by move.
 
-use nimbot::{
-    best_move, Game, Move, Outcome, Params, Player, Solution, SolveBox, SolvingEngine, SplitMix64,
-    Value,
-};
+use nimbot::{best_move, Game, Move, Outcome, Params, Player, SplitMix64, Value};
+use nimbot_solve::{Solution, SolveBox, SolvingEngine};
 
 /// Play one game of `params`, nimbot in `bot`'s seat against a random legal
 /// mover (or itself, `mirror`) drawn with `seed`, and `say` it: a head line, a

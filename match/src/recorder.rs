@@ -12,9 +12,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use nimbot::{Game, Move, Player, Policy, TableOrSolverEngine};
+use nimbot::{Game, Move, Player, Policy};
 use nimbot_analysis::record::{self, EndLine, Header, Played};
 use nimbot_platform::wire::StateFields;
+use nimbot_solve::TableOrSolverEngine;
 
 /// Collects a game while it is played and writes its record at the end.
 pub struct Recorder {

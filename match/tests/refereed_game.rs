@@ -9,13 +9,14 @@ use std::net::{TcpListener, TcpStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use nimbot::{Params, Player, Policy, Solution, SolveBox, TableOrSolverEngine, Value};
+use nimbot::{Params, Player, Policy, Value};
 use nimbot_analysis::analysis::Analysis;
 use nimbot_match::client::play_tcp;
 use nimbot_match::recorder::Recorder;
 use nimbot_match::serve::{referee, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 use nimbot_platform::tcp_client::Client;
+use nimbot_solve::{Solution, SolveBox, TableOrSolverEngine};
 
 const WAIT: Duration = Duration::from_secs(30);
 

@@ -9,11 +9,12 @@ mod common;
 
 use common::{all_moves, dialogue, query, send};
 use nimbot::{
-    evaluate_move, longest_move, root_moves, Distances, Engine, Move, Params, Policy, Position,
-    Solution, SolveBox, SplitMix64, Table, TableEngine, TableOrSolverEngine, Value,
+    evaluate_move, root_moves, Engine, Move, Params, Policy, Position, SplitMix64, Table,
+    TableEngine, Value,
 };
 use nimbot_protocol::grammar::{Entry, Response};
 use nimbot_protocol::Session;
+use nimbot_solve::{longest_move, Distances, Solution, SolveBox, TableOrSolverEngine};
 
 /// Positions of the solved box of games up to 999 stones (R = 4, M = 3), drawn
 /// at random (the same ones every run).

@@ -587,7 +587,7 @@ fn protocol_json() -> String {
          \"commands\": [\n{}\n  ]\n}}\n",
         q(BANNER),
         // The name and version only: the build's words after them (the commit and
-        // the table, nimbot::BUILD) change with every commit.
+        // the table, nimbot::SOFTWARE) change with every commit.
         q(concat!("nimbot ", env!("CARGO_PKG_VERSION"))),
         q(HELP_GAMES),
         q(HELP_EXPANDING),

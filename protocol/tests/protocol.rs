@@ -7,11 +7,10 @@ use std::convert::Infallible;
 
 use common::{dialogue, opening, refused, send, session};
 
-use nimbot::{
-    best_move, position_value, Game, Move, Outcome, Params, Player, Position, Solution, SolveBox,
-};
+use nimbot::{best_move, position_value, Game, Move, Outcome, Params, Player, Position};
 use nimbot_protocol::grammar::Response;
 use nimbot_protocol::{serve, serve_async, Line, MAX_LINE};
+use nimbot_solve::{Solution, SolveBox};
 
 /// A reader that hands out at most `step` bytes per read, to split lines anywhere.
 struct Chunked<'a> {

@@ -4,15 +4,15 @@
 //! saved by an opponent's mistake, and a [`Policy`] is a bet on which mistake. Each
 //! needs some knowledge of the game ([`Policy::needs`]): the value of positions (any
 //! [`Oracle`], the flash table included), distances to the end (the in-memory
-//! solver's [`Distances`](crate::distance::Distances), feature `alloc`) or models
+//! solver's distances, crate `nimbot-solve`) or models
 //! of the opponent (`HostEngine` of the `nimbot-engine` crate). An engine plays the
 //! policies its knowledge allows and refuses the others
 //! ([`Engine::plays`](crate::Engine::plays)); none plays one under another's name.
 //!
 //! Here: the policies' names, [`Policy::decide`] for the ones that need values only
 //! ([`Policy::First`], [`Policy::Trap`]), the trap criterion ([`reply_counts`]) and,
-//! with `alloc`, [`longest_move`]; the won side's choice ([`Win`]) and the engine
-//! adapter that plays it ([`WinChoice`], in `win.rs`). The `exploit` policy's
+//! in `nimbot-solve`, `longest_move`; the won side's choice ([`Win`]) and the engine
+//! adapter that plays it ([`WinChoice`](crate::WinChoice), in `win.rs`). The `exploit` policy's
 //! ensemble of models lives in the `nimbot-engine` crate (it needs threads).
 
 use crate::rules::{Move, Position};
@@ -20,8 +20,9 @@ use crate::strategy::{best_move, layer_runs, DecideError, Decision, Oracle};
 use crate::text::{match_text, text, Text};
 use crate::value::Value;
 
-mod win;
-pub use win::WinChoice;
+// The engine adapter that plays a won side's choice: it imports this file and the
+// engine, so this file does not import it back (the crate's root re-exports it).
+pub(crate) mod win;
 
 /// How to move in a lost position. Won positions always get a winning move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -37,7 +38,7 @@ pub enum Policy {
     Trap,
     /// Hold out longest: the move after which the game lasts longest when the
     /// opponent wins as fast as it can, then as [`Policy::Trap`]. Needs distances to
-    /// the end of the solved game ([`longest_move`]).
+    /// the end of the solved game (`nimbot_solve::longest_move`).
     Longest,
     /// Exploit systematic error: weigh an ensemble of plausible wrong models of the
     /// game, learn during the game which ones fit the opponent's moves, and play the
@@ -509,47 +510,5 @@ fn trap_move<O: Oracle + ?Sized>(oracle: &O, pos: &Position) -> Result<Move, Dec
 fn consider(best: &mut Option<(u32, Move)>, w: u32, mv: Move) {
     if best.is_none_or(|(bw, b)| (w, mv.take, mv.reset) < (bw, b.take, b.reset)) {
         *best = Some((w, mv));
-    }
-}
-
-#[cfg(feature = "alloc")]
-pub use longest::longest_move;
-
-#[cfg(feature = "alloc")]
-mod longest {
-    use super::*;
-    use crate::distance::Distances;
-
-    /// [`Policy::Longest`]'s move: a winning move whenever `pos` is won (as
-    /// [`best_move`]); in a lost position the move after which the game lasts
-    /// longest with best play, then the one leaving the opponent the fewest winning
-    /// replies, then the smallest take, then no reset.
-    ///
-    /// # Errors
-    /// As [`best_move`]; [`DecideError::OutOfRange`] if `distances` do not cover a
-    /// position the move leads to.
-    pub fn longest_move<O: Oracle + ?Sized>(
-        solution: &O,
-        distances: &Distances,
-        pos: &Position,
-    ) -> Result<Decision, DecideError> {
-        won_else(solution, pos, |first| {
-            // (move, plies to the end, the opponent's winning replies) of the best so far.
-            let mut best: Option<(Move, u16, u32)> = None;
-            for mv in pos.moves() {
-                let Ok(Some(next)) = pos.after(mv) else {
-                    continue;
-                };
-                let length = distances.get(&next).ok_or(DecideError::OutOfRange)?;
-                let (w, _) = reply_counts(solution, &next)?;
-                let key = (core::cmp::Reverse(length), w, mv.take, mv.reset);
-                if best
-                    .is_none_or(|(b, bl, bw)| key < (core::cmp::Reverse(bl), bw, b.take, b.reset))
-                {
-                    best = Some((mv, length, w));
-                }
-            }
-            Ok(best.map_or(first, |(mv, _, _)| mv))
-        })
     }
 }

@@ -5,7 +5,7 @@
 //! layers, several in the same cap: without memory every read skips the same lists
 //! again. [`LayerCache`] keeps, for the last few caps read, the stream offsets
 //! found while skipping, so that each list of a cap is skipped once per decision.
-//! It lives on the stack of one decision ([`super::Cached`]); a table holds none.
+//! It lives on the stack of one decision (`Cached`, made by `Table::cached`); a table holds none.
 
 use core::cell::Cell;
 

@@ -1,44 +1,59 @@
 //! The serialized form of a table (specified in `table/FORMAT.md`): one postcard
 //! value followed by the CRC-32 of its bytes.
 //!
-//! The writer serializes [`TableFile`] with postcard; the reader is
-//! [`Layout::check`], a `const fn` that parses the same fields by hand, so that a
-//! table embedded at build time is checked by the compiler (a damaged one fails the
-//! build) and the firmware carries no parser at all.
+//! The writer (crate `nimbot-solve`, feature `encode`) serializes `TableFile`
+//! (feature `serde`) with postcard; the reader is [`Layout::check`], a `const fn`
+//! that parses the same fields by hand, so that a table embedded at build time is
+//! checked by the compiler (a damaged one fails the build) and the firmware carries
+//! no parser at all.
+//!
+//! Everything the writer shares with the reader is here, once: the header's fields
+//! in order, [`MAGIC`], [`FORMAT_VERSION`], the checksum ([`crc32`]), which caps,
+//! piles and layers a box stores ([`Layout::keys_per_cap`], [`Layout::key`],
+//! [`Layout::highest_pile`]) and the layout of a stream coded in memory
+//! ([`Layout::of_stream`]).
 
-use super::checksum::crc32;
 use super::error::TableError;
-use crate::geometry::{cap_count, keys_per_cap};
+use crate::geometry::{self, cap_count, keys_per_cap};
 use crate::rules::Params;
 use crate::text::text;
+
+pub use super::checksum::crc32;
 
 /// The first four bytes of every table.
 pub const MAGIC: [u8; 4] = *b"NIMT";
 /// The format version this crate reads and writes.
 pub const FORMAT_VERSION: u32 = 3;
 
-/// The postcard value at the front of a table blob; field order is the format.
-#[cfg(feature = "encode")]
+/// The postcard value at the front of a table blob; field order is the format
+/// (feature `serde`: what the writer of `nimbot-solve` serializes).
+#[cfg(feature = "serde")]
 #[derive(serde::Serialize, Clone, Debug)]
-pub(crate) struct TableFile<'a> {
-    pub(crate) magic: [u8; 4],
-    pub(crate) format_version: u32,
-    pub(crate) generator: &'a str,
-    pub(crate) n_max: u32,
-    pub(crate) resets: u8,
-    pub(crate) init_max: u32,
+pub struct TableFile<'a> {
+    /// [`MAGIC`].
+    pub magic: [u8; 4],
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The generator's name.
+    pub generator: &'a str,
+    /// The largest pile of the games covered.
+    pub n_max: u32,
+    /// Resets per player.
+    pub resets: u8,
+    /// M, the first move's limit.
+    pub init_max: u32,
     /// Width of a cap's stream offset in the index, in bits.
-    pub(crate) offset_bits: u8,
+    pub offset_bits: u8,
     /// Width of a base layer's offset from its cap's start, in bits.
-    pub(crate) base_bits: u8,
+    pub base_bits: u8,
     /// Caps with stored piles (index entries).
-    pub(crate) caps: u32,
+    pub caps: u32,
     /// Per cap: its start in the stream, then its two base layers' offsets from it.
-    pub(crate) index: &'a [u8],
+    pub index: &'a [u8],
     /// Bits used in `stream`.
-    pub(crate) stream_bits: u32,
+    pub stream_bits: u32,
     /// The coded caps, one after another.
-    pub(crate) stream: &'a [u8],
+    pub stream: &'a [u8],
 }
 
 /// Where everything is in a checked table blob: the game it covers and the byte
@@ -264,6 +279,67 @@ impl Layout {
             c += 1;
         }
         Ok(layout)
+    }
+
+    /// The layout of caps coded in memory without a header (the solver's coded
+    /// solution of a box starting at cap `c_min`): the stream from byte 0 with
+    /// `stream_bits` bits, then the index at the next whole byte with fields of
+    /// `offset_bits` and `base_bits`, `size` bytes in all. Only the sizes are
+    /// checked; a stream that does not decode makes probes fail, never panic.
+    ///
+    /// # Errors
+    /// [`TableError::Truncated`] if the stream and index do not fit `size` bytes,
+    /// [`TableError::Malformed`] for a field width outside 1 to 32 bits.
+    pub const fn of_stream(
+        params: Params,
+        c_min: u32,
+        stream_bits: u32,
+        offset_bits: u32,
+        base_bits: u32,
+        size: u32,
+    ) -> Result<Layout, TableError> {
+        if offset_bits == 0 || offset_bits > 32 || base_bits == 0 || base_bits > 32 {
+            return Err(TableError::Malformed(text!("field width")));
+        }
+        let caps = cap_count(params.stones(), c_min);
+        let index_at = stream_bits.div_ceil(8);
+        let index_bytes = (caps as u64 * (offset_bits + 2 * base_bits) as u64).div_ceil(8);
+        if index_at as u64 + index_bytes > size as u64 {
+            return Err(TableError::Truncated);
+        }
+        Ok(Layout {
+            params,
+            c_min,
+            caps,
+            keys: keys_per_cap(params.resets()) as u32,
+            generator: (0, 0),
+            index_at,
+            offset_bits,
+            base_bits,
+            stream_at: 0,
+            stream_bits,
+            size,
+            checksum: 0,
+        })
+    }
+
+    /// Layers per cap: every (own, opponent) reset pair and both values of the
+    /// pending flag, `2 (R + 1)^2`.
+    pub const fn keys_per_cap(resets: u8) -> usize {
+        geometry::keys_per_cap(resets)
+    }
+
+    /// The key of a layer within its cap: own resets, then opponent resets, then
+    /// the pending flag, each ascending.
+    pub const fn key(resets: u8, own: u8, opp: u8, pending: bool) -> usize {
+        geometry::key(resets, own, opp, pending)
+    }
+
+    /// The highest pile of cap `c` in a box of at most `n_max` stones starting at
+    /// cap `c_min`, `n_max - (c_min + ... + (c - 1))`: `None` when no position
+    /// has that cap.
+    pub const fn highest_pile(n_max: u32, c_min: u32, c: u32) -> Option<u32> {
+        geometry::highest_pile(n_max, c_min, c)
     }
 
     /// The game the table covers: N_max, R and M.

@@ -5,11 +5,12 @@
 //!   the solver and the distances;
 //! - `source`: where the bytes are read from ([`ByteSource`]: a slice, program
 //!   memory, external flash);
-//! - `format`: the serialized fields and [`Layout`], the `const fn` that checks a
-//!   blob (at compile time for an embedded one); `checksum`: the CRC-32 after them;
+//! - [`format`]: the serialized fields and [`Layout`], the `const fn` that checks a
+//!   blob (at compile time for an embedded one), and every fact of the format a
+//!   writer shares with this reader (public: the writer is the crate
+//!   `nimbot-solve`'s, which this module never imports); `checksum`: the CRC-32;
 //! - `bits`: the bit reader; `index`: where each cap starts;
 //! - `layer`: how layer values are coded (periods with repeats);
-//! - `encode` (feature `encode`): the writer, for `nimbot-table` and tests;
 //! - `error`: blobs refused when opened ([`TableError`]), probes that fail
 //!   ([`ProbeError`]).
 //!
@@ -17,15 +18,13 @@
 //! the [`ByteSource`] with checked arithmetic, and reports a layer that does not
 //! decode as [`ProbeError::Corrupt`].
 
-// `pub(crate)`: the solver's coder and the table writer (src/solver/) read and
-// write the same format; nothing here imports them.
-pub(crate) mod bits;
+mod bits;
 mod cache;
 mod checksum;
 mod error;
-pub(crate) mod format;
+pub mod format;
 mod index;
-pub(crate) mod layer;
+mod layer;
 mod source;
 
 use self::bits::BitReader;
@@ -39,19 +38,16 @@ use crate::strategy::{best_move, DecideError, Decision, Oracle, Visit};
 use crate::value::Value;
 
 pub use self::error::{ProbeError, TableError};
-pub use self::format::{Layout, FORMAT_VERSION};
-pub use self::source::{ByteSource, EmbeddedSource};
-// The format's facts a writer needs (feature `encode`); the writer itself is the
-// solver's side (src/solver/encode.rs, at the crate's root).
-#[cfg(feature = "encode")]
-pub use self::{checksum::crc32, format::MAGIC};
+pub use self::format::Layout;
+pub use self::source::ByteSource;
+pub(crate) use self::source::EmbeddedSource;
 
 /// The table embedded at build time (feature `default-table`): `table/default.nimt`
 /// (N <= 999, R <= 4, M = 3) unless the build set `NIMBOT_TABLE` to another blob (see
 /// `build.rs`). Open it with [`Table::embedded`]. Without the feature no blob is
 /// embedded: open your own with [`Table::from_bytes`], e.g.
 /// `Table::from_bytes(include_bytes!("my.nimt"))`.
-/// It is read as an [`EmbeddedSource`]: a slice, or program memory on the AVR.
+/// It is read as a slice, or from program memory on the AVR.
 #[cfg(feature = "default-table")]
 pub static EMBEDDED_TABLE: EmbeddedSource = {
     let bytes: &nimbot_progmem::ProgMem<[u8]> = &EMBEDDED_BYTES;
@@ -87,8 +83,8 @@ const fn build_error(e: TableError) -> ! {
     }
 }
 
-/// A checked table, reading its bytes from a [`ByteSource`]: by default an
-/// [`EmbeddedSource`] (a `&'static` blob in flash, as a slice or in the AVR's
+/// A checked table, reading its bytes from a [`ByteSource`]: by default
+/// the embedded source (a `&'static` blob in flash, as a slice or in the AVR's
 /// program memory), or a slice of any lifetime from [`Table::from_bytes`]. Copying
 /// it copies the source handle and a few fields, not the blob.
 #[derive(Clone, Copy, Debug)]
@@ -120,17 +116,6 @@ impl<'a> Table<&'a [u8]> {
             .get(at..at.saturating_add(len))
             .and_then(|b| core::str::from_utf8(b).ok())
             .unwrap_or("")
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> Table<&'a [u8]> {
-    /// The table of a coded solution: its bytes and the layout made with them.
-    pub(crate) const fn coded(bytes: &'a [u8], layout: Layout) -> Self {
-        Table {
-            source: bytes,
-            layout,
-        }
     }
 }
 
@@ -449,14 +434,16 @@ impl<S: ByteSource> Table<S> {
 /// same cap, do not each skip the same earlier layers again. Same answers as the
 /// [`Table`]; make one per decision with [`Table::cached`] (about 200 bytes of
 /// stack).
-pub struct Cached<'t, S = EmbeddedSource> {
+struct Cached<'t, S> {
     table: &'t Table<S>,
     cache: LayerCache,
 }
 
 impl<S: ByteSource> Table<S> {
-    /// This table with a memory of layer offsets for one decision ([`Cached`]).
-    pub fn cached(&self) -> Cached<'_, S> {
+    /// This table with a memory of layer offsets for one decision: the same
+    /// answers, with fewer bits skipped when a decision reads many layers of the
+    /// same caps (about 200 bytes of stack; make one per decision).
+    pub fn cached(&self) -> impl Oracle + '_ {
         Cached {
             table: self,
             cache: LayerCache::new(),
@@ -464,7 +451,7 @@ impl<S: ByteSource> Table<S> {
     }
 }
 
-/// The [`Oracle`] of a table read without ([`Table`]) or with ([`Cached`]) a
+/// The [`Oracle`] of a table read without ([`Table`]) or with (`Cached`) a
 /// memory of layer offsets: one body, but for where the table is and the cache it
 /// passes on (`None` or the decision's own).
 macro_rules! table_oracle {

@@ -57,12 +57,12 @@ pub trait ByteSource {
 /// [`Table`](super::Table): flash mapped into the address space, read as a slice, on
 /// every target but the AVR.
 #[cfg(not(target_arch = "avr"))]
-pub type EmbeddedSource = &'static [u8];
+pub(crate) type EmbeddedSource = &'static [u8];
 /// Where the table embedded at build time is read from, and the default source of a
 /// [`Table`](super::Table): program memory, read with `lpm`, on the AVR, whose flash
 /// is an address space of its own (a slice there would be a copy in its 2 KB of RAM).
 #[cfg(target_arch = "avr")]
-pub type EmbeddedSource = &'static ProgMem<[u8]>;
+pub(crate) type EmbeddedSource = &'static ProgMem<[u8]>;
 
 impl ByteSource for [u8] {
     fn len(&self) -> u32 {

@@ -22,14 +22,15 @@ mod sys;
 
 use nimbot::{
     text::{parse_micros, parse_u32, parse_u64, text, word_index, Decimal},
-    DecideError, Decision, DistanceCache, Engine, Evaluation, Knowledge, Limits, Oracle, Params,
-    Player, Policy, Position, SolutionCache, SolveBox, Table,
+    DecideError, Decision, Engine, Evaluation, Knowledge, Limits, Oracle, Params, Player, Policy,
+    Position, Table,
 };
 use nimbot_platform::json::{Feed, Splitter};
 use nimbot_platform::tcp_client::{Client, ClientError, Step};
 use nimbot_platform::text_client::{TextAction, TextClient, TextError};
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_LOST, EXIT_USAGE, MAX_MESSAGE};
 use nimbot_protocol::{serve, Session};
+use nimbot_solve::{DistanceCache, SolutionCache, SolveBox};
 
 use core::mem::ManuallyDrop;
 use sys::heap::OUT_OF_MEMORY;

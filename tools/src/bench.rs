@@ -11,9 +11,9 @@ use std::process::ExitCode;
 use clap::Args;
 use std::time::Instant;
 
-use nimbot::{
-    encode_with as encode_table_with, Encoding as TableEncoding, Params, Position, Solution,
-    SolveBox, Table,
+use nimbot::{Params, Position, Table};
+use nimbot_solve::{
+    encode_with as encode_table_with, Encoding as TableEncoding, Solution, SolveBox,
 };
 
 use crate::generate::{generate, LimitArgs};

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use nimbot::{encode, Encoding, TableWriter};
-use nimbot::{Params, Solution, SolveBox, Table};
+use nimbot::{Params, Table};
+use nimbot_solve::{encode, Encoding, TableWriter};
+use nimbot_solve::{Solution, SolveBox};
 
 use crate::{grouped, parallel, progress, GENERATOR};
 

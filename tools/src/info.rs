@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{table::FORMAT_VERSION, Table};
+use nimbot::{table::format::FORMAT_VERSION, Table};
 
 use crate::decoded::keys_per_cap;
 use crate::{grouped, open, read};

@@ -97,7 +97,7 @@ pub fn read(path: &Path) -> Result<Vec<u8>, String> {
 pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Table<&'a [u8]>, String> {
     // Name the first thing wrong with a file that is no table at all: its first
     // bytes (the checksum the core checks first covers the whole file).
-    if !bytes.starts_with(&nimbot::table::MAGIC) {
+    if !bytes.starts_with(&nimbot::table::format::MAGIC) {
         return Err(format!(
             "{} is not a nimbot table: it does not start with the magic bytes \"NIMT\"",
             path.display()

@@ -3,7 +3,8 @@
 //! measures the real solver against; the core, the firmware and the tiny binary
 //! carry none of this.
 
-use nimbot::{Move, Position, SolveBox};
+use nimbot::{Move, Position};
+use nimbot_solve::SolveBox;
 
 /// Layers `(c, highest stored pile)` of the box, lowest cap first.
 fn layer_bounds(bx: &SolveBox) -> Vec<(u32, u32)> {

@@ -4,7 +4,7 @@
 use std::num::NonZeroUsize;
 use std::thread;
 
-use nimbot::{solve_windowed, PileSink, SharedSolve, SolveBox, SolveError};
+use nimbot_solve::{solve_windowed, PileSink, SharedSolve, SolveBox, SolveError};
 
 /// Threads to solve with unless told: the machine's cores.
 pub fn default_threads() -> NonZeroUsize {

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use nimbot::{Distances, Params, Position, Solution, SolveBox, Value};
+use nimbot::{Params, Position, Value};
+use nimbot_solve::{Distances, Solution, SolveBox};
 
 use crate::generate::LimitArgs;
 use crate::grouped;

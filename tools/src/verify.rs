@@ -18,7 +18,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{Move, PileBits, PileSink, Position, SolveBox, SolveError, Table};
+use nimbot::{Move, Position, Table};
+use nimbot_solve::{PileBits, PileSink, SolveBox, SolveError};
 
 use crate::decoded::Decoded;
 

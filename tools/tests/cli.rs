@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use nimbot::{encode_values as encode_table_values, Params, Position, Solution, SolveBox};
+use nimbot::{Params, Position};
+use nimbot_solve::{encode_values as encode_table_values, Solution, SolveBox};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nimbot-table");
 

@@ -14,11 +14,9 @@
 //! other seat, or a second one, is its sender's fault). Nothing is shared with other
 //! games but a CPU counter for the benchmark.
 
-use std::fs::File;
-use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -38,6 +36,7 @@ use crate::confine;
 use crate::engine::{self, Bot, Confined, Seat};
 pub use crate::played::{EndKind, Ending, Pairing, Played, Rules};
 use crate::sandbox;
+use crate::stderr::{drain, last_line};
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
@@ -50,9 +49,6 @@ fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);
 }
 
-/// Whole stderr kept on disk per bot and game; the tail kept in the results.
-const STDERR_CAP: u64 = 1 << 20;
-const TAIL: usize = 2000;
 /// How long a bot whose socket closed is given to show its process ended.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 /// How long a bot whose connection closed is given to show it crashed (a Python
@@ -61,42 +57,6 @@ const EXIT_GRACE: Duration = Duration::from_millis(300);
 const CRASH_GRACE: Duration = Duration::from_secs(2);
 /// How long bots are given to exit after the last state message.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
-
-/// Read a bot's stderr to the end: the first [`STDERR_CAP`] bytes to `path`
-/// (made at the first byte: a bot that writes nothing leaves no file), the last
-/// [`TAIL`] bytes and the length returned.
-fn drain(mut from: impl Read, path: PathBuf) -> (String, u64) {
-    let cpu = thread_cpu_ns();
-    let mut file: Option<File> = None;
-    let mut tail: Vec<u8> = Vec::new();
-    let mut total = 0u64;
-    let mut buf = [0u8; 8192];
-    while let Ok(n) = from.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        let chunk = &buf[..n];
-        if total == 0 {
-            file = File::create(&path).ok();
-        }
-        if total < STDERR_CAP {
-            if let Some(f) = file.as_mut() {
-                let keep = (STDERR_CAP - total).min(n as u64) as usize;
-                let _ = f.write_all(&chunk[..keep]);
-            }
-        }
-        total += n as u64;
-        tail.extend_from_slice(chunk);
-        if tail.len() > 4 * TAIL {
-            tail.drain(..tail.len() - TAIL);
-        }
-    }
-    if tail.len() > TAIL {
-        tail.drain(..tail.len() - TAIL);
-    }
-    count_cpu(cpu);
-    (String::from_utf8_lossy(&tail).into_owned(), total)
-}
 
 fn secs(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e4).round() / 1e4
@@ -126,15 +86,6 @@ fn status_text(s: ExitStatus) -> String {
     } else {
         "exited".into()
     }
-}
-
-/// The last non-empty line of a bot's stderr, for the ending's text.
-fn last_line(tail: &str) -> Option<String> {
-    tail.lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(|l| l.chars().take(160).collect())
 }
 
 struct Bots {
@@ -276,7 +227,10 @@ pub fn play(pairing: &Pairing, bots: &[Bot], rules: &Rules, dir: &Path, isolated
                     let path = dir.join("stderr").join(format!("game-{id:05}-{order}.txt"));
                     let (done, got) = sync_channel(1);
                     thread::spawn(move || {
-                        let _ = done.send(drain(err, path));
+                        let cpu = thread_cpu_ns();
+                        let kept = drain(err, path);
+                        count_cpu(cpu);
+                        let _ = done.send(kept);
                     });
                     b.stderr.push(got);
                     b.stderr_seat.push(order);

@@ -28,6 +28,7 @@ pub mod progress;
 pub mod report;
 pub mod sandbox;
 pub mod stats;
+mod stderr;
 pub mod store;
 
 use std::collections::VecDeque;

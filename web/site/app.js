@@ -1097,9 +1097,14 @@ window.nimbot = { probe, after, decide, bestLine, replay, analysis, fibExplore, 
     W = (await window.nimbotInstance).exports;
     distancesLoaded = loadDistances().catch(() => {});
     route();
-    // The policies nimbot plays here, from the registry (Policy::ALL).
-    $('pl-policy').innerHTML = policies().map((p) =>
-      `<option value="${esc(p.name)}"${p.default ? ' selected' : ''}>${esc(p.name)} (${esc(p.summary)})</option>`).join('');
+    // The policies nimbot plays here, from the registry (Policy::ALL): at once
+    // for the play view, else after the first answer is painted.
+    const fillPolicies = () => {
+      $('pl-policy').innerHTML = policies().map((p) =>
+        `<option value="${esc(p.name)}"${p.default ? ' selected' : ''}>${esc(p.name)} (${esc(p.summary)})</option>`).join('');
+    };
+    const filled = $('play').hidden ? new Promise((done) => afterPaint(() => { fillPolicies(); done(); })) : fillPolicies();
+    await filled;
     await distancesLoaded;
     window.nimbotReady = true;
   } catch (err) {

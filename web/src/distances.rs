@@ -1,6 +1,6 @@
 //! The table box's distances as the site ships them (`web/site/distances.bin`).
 
-use nimbot::{Distances, SolveBox};
+use nimbot_solve::{Distances, SolveBox};
 
 use crate::{take_input, with_engine, Refusal};
 

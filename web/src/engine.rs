@@ -2,9 +2,9 @@
 //! beyond them.
 
 use nimbot::{
-    DecideError, Decision, Distances, Engine, Evaluation, Limits, Params, Policy, Position,
-    Solution, SolveBox, SolvingEngine, Table, TableEngine, TableOrSolverEngine,
+    DecideError, Decision, Engine, Evaluation, Limits, Params, Policy, Position, Table, TableEngine,
 };
+use nimbot_solve::{Distances, Solution, SolveBox, SolvingEngine, TableOrSolverEngine};
 
 use crate::{SOLVER_BUDGET, TABLE};
 
@@ -20,7 +20,7 @@ pub struct WebEngine {
     pub(crate) table_distances: Option<Distances>,
     /// The table box's values as the solver's bits (about 0.2 MB, made on the
     /// first `longest` move in a lost position): with the box's distances, what
-    /// [`longest_move`](nimbot::longest_move) reads.
+    /// [`longest_move`](nimbot_solve::longest_move) reads.
     table_solution: Option<Solution>,
 }
 
@@ -57,7 +57,7 @@ impl WebEngine {
             self.table_distances.as_ref()?,
         );
         dist.covers(pos)
-            .then(|| nimbot::longest_move(sol, dist, pos))
+            .then(|| nimbot_solve::longest_move(sol, dist, pos))
     }
 
     /// Whether the table answers `pos` (it lies in a game the table covers).

@@ -35,7 +35,8 @@
 
 use std::cell::RefCell;
 
-use nimbot::{Distances, Position};
+use nimbot::Position;
+use nimbot_solve::Distances;
 
 mod distances;
 mod engine;
@@ -225,7 +226,7 @@ pub(crate) fn code(r: Result<i32, Refusal>) -> i32 {
 ///
 /// # Errors
 /// The solver's, if the box cannot be solved here.
-pub fn table_box_distances() -> Result<Distances, nimbot::SolveError> {
+pub fn table_box_distances() -> Result<Distances, nimbot_solve::SolveError> {
     Distances::solve(WebEngine::new().table_box)
 }
 

@@ -103,15 +103,13 @@ mod distances_tests {
 mod export_tests {
     use crate::expanding::move_words;
     use crate::*;
-    use nimbot::{
-        Engine, Move, Params, Policy, Position, SolvingEngine, Table, TableEngine,
-        TableOrSolverEngine,
-    };
+    use nimbot::{Engine, Move, Params, Policy, Position, Table, TableEngine};
     use nimbot_analysis::analysis::Analysis;
     use nimbot_analysis::chart::Chart;
     use nimbot_analysis::explore::{best_first, line, probe};
     use nimbot_analysis::notation::move_text;
     use nimbot_analysis::record;
+    use nimbot_solve::{SolvingEngine, TableOrSolverEngine};
 
     /// The command line's engine: the same table, the solver beside it.
     fn cli_engine() -> TableOrSolverEngine<'static> {

@@ -11,8 +11,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use nimbot::{Engine, Params, Policy, SolvingEngine};
+use nimbot::{Engine, Params, Policy};
 use nimbot_judge::Judge;
+use nimbot_solve::SolvingEngine;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nimbot");
 

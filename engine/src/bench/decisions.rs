@@ -10,10 +10,8 @@ use std::sync::Arc;
 use crate::arena::{play, ModelBot, Mover};
 use crate::exploit::{Ensemble, Models};
 use crate::models::{Model, Order, Solved};
-use nimbot::{
-    best_move, longest_move, position_value, DecideError, Distances, Move, Params, Player,
-    Position, Solution, Value,
-};
+use nimbot::{best_move, position_value, DecideError, Move, Params, Player, Position, Value};
+use nimbot_solve::{longest_move, Distances, Solution};
 
 /// Every lost position nimbot meets, with the ensemble as it stood before it
 /// chose there, in games against each systematic family of `models`: starts from

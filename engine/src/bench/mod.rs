@@ -9,8 +9,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use nimbot::{best_move, Position, Solution, SolveBox};
+use nimbot::{best_move, Position};
 use nimbot_latency::{latency, median};
+use nimbot_solve::{Solution, SolveBox};
 
 pub mod decisions;
 pub mod exploit;

@@ -2,9 +2,10 @@
 //! dialogues checked line by line, `moves` and `query` read by the grammar.
 #![allow(dead_code)]
 
-use nimbot::{Engine, Move, Player, SolvingEngine, Value};
+use nimbot::{Engine, Move, Player, Value};
 use nimbot_protocol::grammar::{Entry, Response};
 use nimbot_protocol::{Session, MAX_REPLY};
+use nimbot_solve::SolvingEngine;
 
 /// A protocol session on the in-memory solver.
 pub fn session() -> Session<SolvingEngine> {

@@ -254,13 +254,13 @@ fn format_md_fields() -> Vec<String> {
 #[test]
 fn the_table_fields_are_in_one_order_in_the_spec_the_writer_and_the_reader() {
     let source = read("src/table/format.rs");
-    let start = source
-        .find("struct TableFile")
-        .expect("src/table/format.rs defines TableFile (the writer's fields)");
+    let start = source.find("struct TableFile").expect(
+        "src/table/format.rs defines TableFile (the fields nimbot-solve's writer serializes)",
+    );
     let body = &source[start..start + source[start..].find("\n}").expect("its end")];
     let writer: Vec<String> = body
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("pub(crate) "))
+        .filter_map(|l| l.trim().strip_prefix("pub "))
         .filter_map(|l| l.split_once(':').map(|(name, _)| name.to_string()))
         .collect();
     // The reader checks the magic and the version in place, then names each field.

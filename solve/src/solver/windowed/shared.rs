@@ -12,9 +12,11 @@
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+use super::PileSink;
 use super::{solve_wide, Above, Window};
-use crate::geometry::{highest_pile, keys_per_cap};
-use crate::solver::{filled_with, CaplessTable, PileSink, SolveBox, SolveError};
+use crate::solver::base::{filled_with, SolveBox, SolveError};
+use crate::solver::scalar::CaplessTable;
+use nimbot::table::Layout;
 
 /// A windowed solve shared by several threads: each calls [`SharedSolve::work`]
 /// with a sink of its own, which receives whole caps (from the top, not
@@ -90,7 +92,7 @@ impl SharedSolve {
     ) -> Result<(), SolveError> {
         let bx = &self.bx;
         let total = bx.stored_positions();
-        let per_pile = keys_per_cap(bx.resets) as u64;
+        let per_pile = Layout::keys_per_cap(bx.resets) as u64;
         let r = usize::from(bx.resets) + 1;
         if self.failed.load(Ordering::Acquire) {
             return Ok(());
@@ -119,7 +121,9 @@ impl SharedSolve {
             else {
                 return Ok(());
             };
-            let hi = highest_pile(bx.n_max, bx.c_min, c).unwrap_or(c).max(c);
+            let hi = Layout::highest_pile(bx.n_max, bx.c_min, c)
+                .unwrap_or(c)
+                .max(c);
             window.solve_cap(c, hi, c == self.c_top, &mut link, sink)?;
             let n = u64::from(hi - c) * per_pile;
             progress(self.done.fetch_add(n, Ordering::Relaxed) + n, total);

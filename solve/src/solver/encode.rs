@@ -10,13 +10,14 @@
 
 use alloc::vec::Vec;
 
+use super::base::{Layers, SolveBox, SolveError};
 use super::bits::BitWriter;
 use super::code::{self, index_of, CapCoder};
-use super::{PileSink, Solution, SolveBox, SolveError};
-use crate::geometry::{key, keys_per_cap, Layers};
-use crate::rules::{Params, Position};
-use crate::table::format::TableFile;
-use crate::table::{crc32, TableError, FORMAT_VERSION, MAGIC};
+use super::windowed::PileSink;
+use super::Solution;
+use nimbot::table::format::{crc32, TableFile, FORMAT_VERSION, MAGIC};
+use nimbot::table::Layout;
+use nimbot::{Params, Position, TableError};
 
 /// Choices the writer makes; every choice gives a valid table of the same values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,7 +208,7 @@ fn encode_cap(
     for a in 0..=r {
         for b in 0..=r {
             for f in [false, true] {
-                let k = key(r, a, b, f);
+                let k = Layout::key(r, a, b, f);
                 if a == 0 && b == 0 {
                     continue;
                 }
@@ -223,7 +224,7 @@ fn encode_cap(
                     }
                 } else {
                     let d = u32::from(m) * (params.init_max() + 1);
-                    let source = &bounds[key(r, a - m, b - m, f)];
+                    let source = &bounds[Layout::key(r, a - m, b - m, f)];
                     let copy = encoding.copies && delayed_copy(&bounds[k], source, d, n);
                     match (copy, head(&bounds[k], d.min(n))) {
                         (true, Ok(kind)) => kind,
@@ -246,7 +247,7 @@ fn encode_cap(
     let mut base = [0u64; 2];
     for (f, at) in base.iter_mut().enumerate() {
         *at = stream.bits - start;
-        write_tokens(stream, &layers[key(r, 0, 0, f == 1)])?;
+        write_tokens(stream, &layers[Layout::key(r, 0, 0, f == 1)])?;
     }
     Ok(base)
 }
@@ -258,7 +259,7 @@ fn encode_layers(
     generator: &str,
     encoding: &Encoding,
 ) -> Result<Vec<u8>, SolveError> {
-    let per_cap = keys_per_cap(params.resets());
+    let per_cap = Layout::keys_per_cap(params.resets());
     let mut stream = BitWriter::default();
     let mut entries = Vec::new();
     for ((c, hi), cap_layers) in
@@ -307,9 +308,8 @@ fn serialize(
 /// blob as [`encode`] of the full solution.
 ///
 /// ```
-/// use nimbot::{solve_windowed, SolveBox};
-/// use nimbot::{Encoding, TableWriter};
 /// use nimbot::{Params, Table};
+/// use nimbot_solve::{solve_windowed, Encoding, SolveBox, TableWriter};
 ///
 /// let params = Params::new(200, 2, 3).unwrap();
 /// let mut writer = TableWriter::new(&params, Encoding::default()).unwrap();

@@ -38,141 +38,24 @@ use alloc::vec::Vec;
 
 // The writing side of the table's format lives here, beside the solver it codes:
 // the bit writer, the cap coder (solutions kept coded in memory) and the table
-// writer (feature `encode`). The reader (src/table/) imports none of it.
+// writer (feature `encode`). The reader (the core's `nimbot::table`) imports none
+// of it: this crate depends on the core, never the other way. The crate's root
+// re-exports each public name from the file that defines it; the files below
+// import what they share from `base` and `scalar`, never from this file.
+pub(crate) mod base;
 mod bits;
-mod code;
+pub(crate) mod code;
 #[cfg(feature = "encode")]
-mod encode;
-mod windowed;
+pub(crate) mod encode;
+mod scalar;
+pub(crate) mod windowed;
 
-pub use code::CodedSolution;
-#[cfg(feature = "encode")]
-pub use encode::{encode, encode_values, encode_with, runs_of, Encoding, TableWriter};
-#[cfg(all(target_has_atomic = "64", target_has_atomic = "ptr"))]
-pub use windowed::SharedSolve;
-pub use windowed::{solve_windowed, PileBits, PileSink};
-
-use crate::geometry::{keys_per_cap, Layers};
-use crate::rules::{Position, MAX_RESETS, MAX_STONES};
-use crate::strategy::DecideError;
-use crate::value::Value;
-
-/// Why a box could not be solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SolveError {
-    /// `n_max` is 0 or above [`MAX_STONES`], or `init_max` is 0.
-    BadParams,
-    /// More resets than [`MAX_RESETS`], or than 7 for the windowed solver in a
-    /// build with feature `small-solver` (the tiny binary).
-    TooManyResets,
-    /// `c_min` is below `init_max`.
-    CapBelowInitMax,
-    /// The allocator refused the memory the box needs (see [`SolveBox::memory_bytes`]).
-    OutOfMemory,
-    /// A distance to the end does not fit the 16 bits [`Distances`] keeps per
-    /// position (boxes of well over 100,000 stones).
-    ///
-    /// [`Distances`]: crate::distance::Distances
-    TooLong,
-}
-
-impl SolveError {
-    /// A short, static description.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            SolveError::BadParams => "stones or init max out of range",
-            SolveError::TooManyResets => "too many resets for this solver",
-            SolveError::CapBelowInitMax => "cap is below init max",
-            SolveError::OutOfMemory => "not enough memory to solve the box",
-            SolveError::TooLong => "a distance exceeds 65,534 plies",
-        }
-    }
-}
-
-crate::error_from_as_str!(SolveError);
-
-/// An engine that solves on demand reports a box it has no memory for as too large
-/// to solve here, and any other refusal as outside its limits.
-impl From<SolveError> for DecideError {
-    fn from(e: SolveError) -> Self {
-        match e {
-            SolveError::OutOfMemory | SolveError::TooLong => DecideError::TooLarge,
-            _ => DecideError::OutOfRange,
-        }
-    }
-}
-
-/// A vector of `len` copies of `value`, or [`SolveError::OutOfMemory`]: the memory
-/// is reserved fallibly first, and filled only while there is capacity, so no path
-/// can grow the vector (which would abort when out of memory).
-pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| SolveError::OutOfMemory)?;
-    while v.len() < len && v.len() < v.capacity() {
-        v.push(value.clone());
-    }
-    Ok(v)
-}
-
-/// [`filled`] with values made by `make`, for items that are not `Clone` (the
-/// shared solve's atomics) or dear to clone (the coder's token lists).
-pub(crate) fn filled_with<T>(
-    len: usize,
-    mut make: impl FnMut() -> T,
-) -> Result<Vec<T>, SolveError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| SolveError::OutOfMemory)?;
-    while v.len() < len && v.len() < v.capacity() {
-        v.push(make());
-    }
-    Ok(v)
-}
-
-/// A vector that grows without ever calling `Vec::push` (whose growth path can
-/// abort or panic, which the tiny binary's link-time guard refuses): when full,
-/// its items move to a new array twice as long, reserved fallibly by [`filled`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Growing<T> {
-    items: Vec<T>,
-    len: usize,
-}
-
-impl<T: Copy + Default> Growing<T> {
-    /// Append `value`, or [`SolveError::OutOfMemory`].
-    #[inline(never)]
-    pub(crate) fn push(&mut self, value: T) -> Result<(), SolveError> {
-        if self.len >= self.items.len() {
-            let mut bigger = filled(self.items.len().saturating_mul(2).max(8), T::default())?;
-            for (b, &old) in bigger.iter_mut().zip(self.items.iter()) {
-                *b = old;
-            }
-            self.items = bigger;
-        }
-        if let Some(slot) = self.items.get_mut(self.len) {
-            *slot = value;
-            self.len += 1;
-        }
-        Ok(())
-    }
-
-    /// The items so far.
-    pub(crate) fn as_slice(&self) -> &[T] {
-        self.items.get(..self.len).unwrap_or(&[])
-    }
-
-    /// The last item.
-    pub(crate) fn last_mut(&mut self) -> Option<&mut T> {
-        self.items.get_mut(self.len.checked_sub(1)?)
-    }
-
-    /// Empty it, keeping its memory.
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-    }
-}
+use base::{filled, storage, SolveBox, SolveError};
+use code::CodedSolution;
+use nimbot::table::Layout;
+use nimbot::{DecideError, Position, Value};
+use scalar::{CaplessTable, ScalarCap};
+use windowed::{solve_windowed, PileSink};
 
 /// One solution kept for the next question, and a memory budget: a box is solved
 /// only when the kept solution does not answer, and only if it fits the budget
@@ -227,60 +110,9 @@ impl SolutionCache {
     }
 }
 
-/// The limits of one solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SolveBox {
-    /// Largest pile of a game in the box.
-    pub n_max: u32,
-    /// Resets per player; a box for R covers every smaller number.
-    pub resets: u8,
-    /// M, the initial maximum.
-    pub init_max: u32,
-    /// Smallest cap in the box: M for whole games.
-    pub c_min: u32,
-}
-
+/// What a solve needs in memory, by solver (the windowed solver's and the coder's
+/// own estimates: this file is their parent).
 impl SolveBox {
-    /// The box of all games with at most `n_max` stones, `resets` resets and initial max M.
-    pub const fn games(n_max: u32, resets: u8, init_max: u32) -> Self {
-        SolveBox {
-            n_max,
-            resets,
-            init_max,
-            c_min: init_max,
-        }
-    }
-
-    /// The smallest box that holds `pos` (and so every position reachable from it).
-    // One copy for its callers (the tiny binary's engine asks in three places).
-    #[inline(never)]
-    pub fn around(pos: &Position) -> Self {
-        SolveBox {
-            n_max: pos.stones(),
-            resets: pos.own_resets().max(pos.opp_resets()),
-            init_max: pos.init_max(),
-            c_min: pos.cap(),
-        }
-    }
-
-    pub(crate) fn validate(&self) -> Result<(), SolveError> {
-        if self.n_max == 0 || self.n_max > MAX_STONES || self.init_max == 0 {
-            return Err(SolveError::BadParams);
-        }
-        if self.resets > MAX_RESETS {
-            return Err(SolveError::TooManyResets);
-        }
-        if self.c_min < self.init_max {
-            return Err(SolveError::CapBelowInitMax);
-        }
-        Ok(())
-    }
-
-    /// Layers `(c, highest stored pile)` of the box, lowest cap first.
-    pub(crate) fn layer_bounds(&self) -> Layers {
-        Layers::new(self.n_max, self.c_min)
-    }
-
     /// Bytes a coded solve of this box ([`CodedSolution::solve`], what the
     /// solving engines keep) takes at its peak: the windowed solver's work
     /// ([`SolveBox::windowed_bytes`]), the coder's arrays, and an allowance for
@@ -292,7 +124,7 @@ impl SolveBox {
         if self.validate().is_err() {
             return 0;
         }
-        let layers = self.layer_bounds().count() as u64 * keys_per_cap(self.resets) as u64;
+        let layers = self.layer_bounds().count() as u64 * Layout::keys_per_cap(self.resets) as u64;
         self.windowed_bytes() + code::fixed_bytes(self) + layers * 16 + u64::from(self.n_max) / 8
     }
 
@@ -322,31 +154,6 @@ impl SolveBox {
         }
         windowed::work_bytes(self)
     }
-
-    /// Positions the box stores (those with `c < s`), counting every reset pair and
-    /// both values of f. Cheap: use it to refuse a box too large to solve.
-    pub fn stored_positions(&self) -> u64 {
-        if self.validate().is_err() {
-            return 0;
-        }
-        let per_pile = 2 * (u64::from(self.resets) + 1).pow(2);
-        self.layer_bounds()
-            .map(|(c, hi)| u64::from(hi - c) * per_pile)
-            .sum()
-    }
-}
-
-/// Storage of one pile: the bit offset of the f = 1 plane, and words per pile. A
-/// position `(a, b, f)` is bit `f * stride + a (R+1) + b`.
-const fn storage(resets: u8) -> (usize, usize) {
-    let r = resets as usize + 1;
-    let rr = r * r;
-    let stride = if 2 * rr <= 64 {
-        rr
-    } else {
-        rr.div_ceil(64) * 64
-    };
-    (stride, (stride + rr).div_ceil(64))
 }
 
 /// The solved box: one bit per stored position, 1 = the mover wins.
@@ -581,173 +388,22 @@ impl PileSink for Solution {
     }
 }
 
-/// One cap solved position by position: the reference the windowed solver's
-/// masks are tested against, and the only path for boxes with more than 7
-/// resets (whose masks would not fit a word).
-struct ScalarCap<'a> {
-    bx: &'a SolveBox,
-    capless: &'a CaplessTable,
-    c: u32,
-    hi: u32,
-}
-
-impl ScalarCap<'_> {
-    /// Solve piles `c + 1 ..= hi` into `cur` (zeroed first, [`storage`]'s words
-    /// a pile), reading the cap above's piles `c + 2 ..` (of that cap) from
-    /// `above` (`None` above the top cap). `last` is a work array of `2 (R+1)^2`
-    /// piles: per layer `(x, y, f)`, the largest losing pile below the current
-    /// one (0 if none).
-    fn solve(&self, last: &mut [u32], cur: &mut [u64], above: Option<&[u64]>) {
-        let (c, hi) = (self.c, self.hi);
-        let m = self.bx.init_max;
-        let r = usize::from(self.bx.resets) + 1;
-        let (stride, wpp) = storage(self.bx.resets);
-        let bit = |words: &[u64], at: usize, b: usize| {
-            words
-                .get(at + b / 64)
-                .is_some_and(|w| w >> (b % 64) & 1 == 1)
-        };
-        // The layer (x, y, f): its bit in a pile and its slot in `last`.
-        let layer = |x: usize, y: usize, f: usize| (f * stride + x * r + y, (x * r + y) * 2 + f);
-        let last_at = |last: &[u32], x: usize, y: usize, f: usize| {
-            last.get(layer(x, y, f).1).copied().unwrap_or(0)
-        };
-        if let Some(cur) = cur.get_mut(..(hi - c) as usize * wpp) {
-            cur.fill(0);
-        }
-        for s in c..=hi {
-            let at = (s.saturating_sub(c + 1)) as usize * wpp;
-            for x in 0..r {
-                for y in 0..r {
-                    for f in 0..2 {
-                        let (b, slot) = layer(x, y, f);
-                        if s == c {
-                            // Piles up to c are decided by the rules: without a
-                            // pending reset the mover takes everything; with one it
-                            // is the capless game (its last loss is found here).
-                            if let Some(l) = last.get_mut(slot) {
-                                *l = if f == 0 {
-                                    0
-                                } else {
-                                    (1..=c)
-                                        .rev()
-                                        .find(|&p| !self.capless.wins(p, x as u8, y as u8))
-                                        .unwrap_or(0)
-                                };
-                            }
-                            continue;
-                        }
-                        let limit = if f == 1 { m } else { c };
-                        let lo = s - limit.min(c - 1);
-                        let mut win = last_at(last, y, x, 0) >= lo
-                            || (x > 0 && last_at(last, y, x - 1, 1) >= lo);
-                        if !win && limit >= c {
-                            // Take exactly c: the cap becomes c + 1.
-                            let s2 = s - c;
-                            if s2 <= c + 1 {
-                                win = x > 0 && !self.capless.wins(s2, y as u8, (x - 1) as u8);
-                            } else if let Some(above) = above {
-                                let up = (s2 - c - 2) as usize * wpp;
-                                win = !bit(above, up, layer(y, x, 0).0)
-                                    || (x > 0 && !bit(above, up, layer(y, x - 1, 1).0));
-                            }
-                        }
-                        if let Some(w) = cur.get_mut(at + b / 64) {
-                            *w |= u64::from(win) << (b % 64);
-                        }
-                    }
-                }
-            }
-            // The pile's losses, now that every layer of it is known (its moves
-            // read only lower piles).
-            if s > c {
-                for x in 0..r {
-                    for y in 0..r {
-                        for f in 0..2 {
-                            let (b, slot) = layer(x, y, f);
-                            if !bit(cur, at, b) {
-                                if let Some(l) = last.get_mut(slot) {
-                                    *l = s;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The capless game (see [`Position::capless_wins`]) tabulated by a plain window DP
-/// over piles, for the solver's inner loop. Beyond `M (x + y + 1)` stones nobody can
-/// finish before someone runs out of resets, and the mover wins iff `x > y`.
-#[derive(Debug)]
-struct CaplessTable {
-    init_max: u32,
-    r: usize,
-    /// `wins[s * r * r + x * r + y]` for piles `1 ..= stored` (index 0 unused).
-    wins: Vec<bool>,
-    stored: u32,
-    /// `M (2R + 1)`: every pile above is decided by the resets alone.
-    settled: u32,
-}
-
-impl CaplessTable {
-    /// The table for piles up to `up_to` (larger ones are answered by
-    /// [`Position::capless_wins`]).
-    fn new(init_max: u32, resets: u8, up_to: u32) -> Result<Self, SolveError> {
-        let r = usize::from(resets) + 1;
-        let settled = init_max.saturating_mul(2 * u32::from(resets) + 1);
-        let stored = settled.min(up_to);
-        let mut wins = filled((stored as usize + 1) * r * r, false)?;
-        // Largest losing pile so far per (x, y).
-        let mut last = filled(r * r, 0u32)?;
-        for (s, piles) in (1..=stored).zip(wins.chunks_exact_mut((r * r).max(1)).skip(1)) {
-            for x in 0..r {
-                for y in 0..r {
-                    let w = s <= init_max
-                        || (x > 0 && {
-                            let lo = s.saturating_sub(init_max).max(1);
-                            last.get(y * r + x - 1).is_some_and(|&l| l >= lo)
-                        });
-                    if let Some(p) = piles.get_mut(x * r + y) {
-                        *p = w;
-                    }
-                }
-            }
-            for (l, &won) in last.iter_mut().zip(piles.iter()) {
-                if !won {
-                    *l = s;
-                }
-            }
-        }
-        Ok(CaplessTable {
-            init_max,
-            r,
-            wins,
-            stored,
-            settled,
-        })
-    }
-
-    fn wins(&self, s: u32, x: u8, y: u8) -> bool {
-        if s <= self.init_max {
-            return true;
-        }
-        if s > self.settled {
-            return x > y;
-        }
-        if s > self.stored {
-            return Position::capless_wins(s, x, y, self.init_max);
-        }
-        let at = s as usize * self.r * self.r + usize::from(x) * self.r + usize::from(y);
-        self.wins.get(at).copied().unwrap_or(false)
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
+    use super::base::Layers;
     use super::*;
+
+    /// The caps of the default table's box, as the core's geometry counts them.
+    #[test]
+    fn caps_of_the_default_box() {
+        let caps: Vec<_> = Layers::new(999, 3).collect();
+        assert_eq!(caps.first(), Some(&(3, 999)));
+        // 3 + 4 + ... + 43 = 943 stones leave 56 > 44 for cap 44; cap 45 has none.
+        assert_eq!(caps.last(), Some(&(44, 56)));
+        for &(c, hi) in &caps {
+            assert_eq!(Layout::highest_pile(999, 3, c), Some(hi));
+        }
+    }
 
     #[test]
     fn the_cache_keeps_a_solution_while_it_answers_and_keeps_to_its_budget() {

@@ -6,10 +6,8 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use nimbot::{
-    best_move, evaluate_move, root_moves, Engine, Params, Position, Solution, SolveBox,
-    TableOrSolverEngine,
-};
+use nimbot::{best_move, evaluate_move, root_moves, Engine, Params, Position};
+use nimbot_solve::{Solution, SolveBox, TableOrSolverEngine};
 
 /// A raw state in front of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

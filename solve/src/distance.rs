@@ -34,9 +34,9 @@
 
 use alloc::vec::Vec;
 
-use crate::geometry;
-use crate::rules::Position;
-use crate::solver::{filled, SolveBox, SolveError};
+use crate::solver::base::{filled, SolveBox, SolveError};
+use nimbot::table::Layout;
+use nimbot::Position;
 
 /// The largest distance [`Distances`] keeps (two bytes a position).
 pub const MAX_DISTANCE: u16 = u16::MAX - 1;
@@ -86,7 +86,7 @@ impl Distances {
     /// entries of `bx`.
     fn layout(bx: SolveBox) -> Result<(u32, Vec<usize>, usize), SolveError> {
         bx.validate()?;
-        let keys = geometry::keys_per_cap(bx.resets);
+        let keys = Layout::keys_per_cap(bx.resets);
         let caps = bx.layer_bounds().count();
         let open = bx.c_min + caps as u32;
         let mut first = filled(caps + 1, 0usize)?;
@@ -136,7 +136,7 @@ impl Distances {
     /// Bytes [`Distances::solve`] takes for `bx` (two per stored position and per
     /// open-cap one): check it before solving a large box.
     pub fn memory_bytes(bx: &SolveBox) -> u64 {
-        let keys = geometry::keys_per_cap(bx.resets) as u64;
+        let keys = Layout::keys_per_cap(bx.resets) as u64;
         let open = u64::from(bx.c_min) + bx.layer_bounds().count() as u64;
         (bx.stored_positions() + open * keys) * 2
     }
@@ -166,7 +166,7 @@ impl Distances {
         {
             return None;
         }
-        let key = geometry::key(self.bx.resets, own, opp, pos.reset_pending());
+        let key = Layout::key(self.bx.resets, own, opp, pos.reset_pending());
         if c >= s {
             // The cap no longer binds: with no pending reset the mover takes all.
             if !pos.reset_pending() {
@@ -183,7 +183,7 @@ impl Distances {
 
     /// The cap of block `i` (`usize::MAX`: the open caps) and its layers' range.
     fn block(&self, i: usize) -> Option<(u32, usize, usize)> {
-        let keys = geometry::keys_per_cap(self.bx.resets);
+        let keys = Layout::keys_per_cap(self.bx.resets);
         let start = match i {
             usize::MAX => 0,
             _ => *self.first.get(i)?,
@@ -242,7 +242,7 @@ impl Distances {
                     // same layers of the cap above.
                     let lo = s - limit.min(c - 1);
                     // The opponent's layer without a reset, then (one key lower) with one.
-                    let nat = geometry::key(resets, b, a, false);
+                    let nat = Layout::key(resets, b, a, false);
                     for layer in (nat - usize::from(a > 0))..=nat {
                         let open = (open_start, open_piles);
                         best.merge(slice(dist, open, layer, lo - 1, c.min(s - 1)));

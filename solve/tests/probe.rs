@@ -5,10 +5,8 @@
 //! parity against the solver on whole boxes is a unit test of the solver; the line
 //! protocol's `moves` on the probe is protocol/tests/engines.rs.)
 
-use nimbot::{
-    evaluate_move, position_value, root_moves, Engine, Move, Position, Solution, SolveBox,
-    SolvingEngine, SplitMix64,
-};
+use nimbot::{evaluate_move, position_value, root_moves, Engine, Move, Position, SplitMix64};
+use nimbot_solve::{Solution, SolveBox, SolvingEngine};
 
 /// A random position of the box of `n` stones (R, M): a stored one (cap below the
 /// pile) most of the time, sometimes one whose cap is open.

@@ -10,11 +10,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use nimbot::{
-    best_move, Game, IllegalMove, Move, Outcome, Params, Player, Position, Solution, SolveBox,
-    Table,
-};
+use nimbot::{best_move, Game, IllegalMove, Move, Outcome, Params, Player, Position, Table};
 use nimbot_judge::{Judge, Refusal};
+use nimbot_solve::{Solution, SolveBox};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------

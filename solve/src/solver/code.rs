@@ -15,15 +15,11 @@
 
 use alloc::vec::Vec;
 
+use super::base::{filled, filled_with, Growing, SolveBox, SolveError};
 use super::bits::{width_for, BitWriter};
-use super::{
-    filled, filled_with, solve_windowed, Growing, PileBits, PileSink, SolveBox, SolveError,
-};
-use crate::geometry::{highest_pile, keys_per_cap};
-use crate::rules::{Params, Position};
-use crate::strategy::{DecideError, Oracle, Visit};
-use crate::table::{Layout, Table};
-use crate::value::Value;
+use super::windowed::{solve_windowed, PileBits, PileSink};
+use nimbot::table::{Layout, Table};
+use nimbot::{DecideError, Oracle, Params, Position, Value, Visit};
 
 /// A token `(w, l, k)`: `k + 1` times `w` won piles then `l` lost ones; `l = 0`:
 /// lost for ever (the last token).
@@ -641,20 +637,15 @@ impl CodedSolution {
         if size.saturating_mul(8) > u64::from(u32::MAX) {
             return Err(SolveError::TooLong);
         }
-        let layout = Layout {
+        let layout = Layout::of_stream(
             params,
-            c_min: bx.c_min,
-            caps: bx.layer_bounds().count() as u32,
-            keys: keys_per_cap(bx.resets) as u32,
-            generator: (0, 0),
-            index_at: stream_bits.div_ceil(8) as u32,
-            offset_bits: u32::from(offset_bits),
-            base_bits: u32::from(base_bits),
-            stream_at: 0,
-            stream_bits: stream_bits as u32,
-            size: size as u32,
-            checksum: 0,
-        };
+            bx.c_min,
+            stream_bits as u32,
+            u32::from(offset_bits),
+            u32::from(base_bits),
+            size as u32,
+        )
+        .map_err(|_| SolveError::TooLong)?;
         Ok(CodedSolution { bx, bytes, layout })
     }
 
@@ -669,8 +660,12 @@ impl CodedSolution {
     }
 
     /// Its values as a table: probe it, or decide with it.
-    pub fn table(&self) -> Table<&[u8]> {
-        Table::coded(self.bytes.bytes(), self.layout)
+    ///
+    /// # Errors
+    /// [`DecideError::BadTable`] if its bytes and layout disagree (a bug of the
+    /// coder: the layout is made from the very bytes).
+    pub fn table(&self) -> Result<Table<&[u8]>, DecideError> {
+        Table::from_source(self.bytes.bytes(), self.layout).map_err(|_| DecideError::BadTable)
     }
 
     /// The value of `pos` for its mover, or `None` outside the box (positions
@@ -679,12 +674,12 @@ impl CodedSolution {
         if pos.init_max() != self.bx.init_max {
             return None;
         }
-        self.table().probe(pos).ok()
+        self.table().ok()?.probe(pos).ok()
     }
 
     /// The highest pile of cap `c` it answers (`None` beyond its caps).
     pub fn highest_pile(&self, c: u32) -> Option<u32> {
-        highest_pile(self.bx.n_max, self.bx.c_min, c)
+        Layout::highest_pile(self.bx.n_max, self.bx.c_min, c)
     }
 }
 
@@ -694,78 +689,15 @@ impl Oracle for CodedSolution {
         if pos.init_max() != self.bx.init_max {
             return Err(DecideError::OutOfRange);
         }
-        Oracle::value(&self.table(), pos)
+        Oracle::value(&self.table()?, pos)
     }
 
     fn runs(&self, layer: &Position, lo: u32, hi: u32, f: &mut Visit) -> Result<(), DecideError> {
-        self.table().runs(layer, lo, hi, f)
+        self.table()?.runs(layer, lo, hi, f)
     }
 }
 
+// Its tests compare it with the full `Solution` (solver.rs), which imports this
+// file: they live in a file of their own so that this one does not import it back.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solver::Solution;
-
-    /// A coded solution answers every position of its box as the full solution
-    /// does, for whole games and for boxes that start above cap M, and refuses
-    /// what lies outside.
-    #[test]
-    fn coded_solutions_answer_as_the_full_solution() {
-        // The solver's sample boxes, one beyond 7 resets and one whose caps start
-        // far above M.
-        let mut boxes = crate::solver::tests::SAMPLE_BOXES.to_vec();
-        boxes.push(SolveBox::games(120, 9, 3));
-        boxes.push(SolveBox {
-            n_max: 150,
-            resets: 1,
-            init_max: 2,
-            c_min: 40,
-        });
-        for bx in boxes {
-            let full = Solution::solve(bx).unwrap();
-            let coded = CodedSolution::solve(bx).unwrap();
-            assert_eq!(coded.solve_box(), bx);
-            let mut checked = 0u64;
-            for (c, hi) in full.layers() {
-                assert_eq!(coded.highest_pile(c), Some(hi));
-                for s in 1..=hi + 1 {
-                    for a in 0..=bx.resets {
-                        for b in 0..=bx.resets {
-                            for f in [false, true] {
-                                let pos = Position::new(s, c, a, b, f, bx.init_max).unwrap();
-                                assert_eq!(coded.value(&pos), full.value(&pos), "{bx:?} {pos:?}");
-                                checked += 1;
-                            }
-                        }
-                    }
-                }
-            }
-            assert!(checked > 1_000, "{bx:?}");
-            assert!(coded.size() > 0);
-            // Below the box's lowest cap, another M, more resets: not answered.
-            if bx.c_min > bx.init_max {
-                let below =
-                    Position::new(bx.n_max, bx.c_min - 1, 0, 0, false, bx.init_max).unwrap();
-                assert_eq!(coded.value(&below), None);
-            }
-            let other_m =
-                Position::new(bx.n_max, bx.c_min + 1, 0, 0, false, bx.init_max + 1).unwrap();
-            assert_eq!(coded.value(&other_m), None);
-            let more =
-                Position::new(bx.n_max, bx.c_min, bx.resets + 1, 0, false, bx.init_max).unwrap();
-            assert_eq!(coded.value(&more), None);
-        }
-    }
-
-    /// Memory: the coded solve's estimate grows with N, and a budget below it is
-    /// refused before solving.
-    #[test]
-    fn the_memory_model_grows_with_n() {
-        let small = SolveBox::games(100_000, 4, 3).memory_bytes();
-        let large = SolveBox::games(1_000_000, 4, 3).memory_bytes();
-        assert!(large < 12 * small, "{small} {large}");
-        assert!(large < 32 << 20, "{large}");
-        assert!(SolveBox::games(1_000_000, 4, 3).full_bytes() > 5_000_000_000);
-    }
-}
+mod tests;

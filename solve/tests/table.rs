@@ -1,10 +1,13 @@
 //! The table against the solver it was made from, and against damaged bytes.
 
 use nimbot::{
-    best_move, encode as encode_table, position_value, solve_windowed,
-    table::{crc32, ProbeError, TableError, EMBEDDED_TABLE},
-    DecideError, Encoding, Engine, Oracle, Params, Policy, Position, Solution, SolveBox,
-    SolvingEngine, Table, TableEngine, TableOrSolverEngine, TableWriter, Value,
+    best_move, position_value,
+    table::{format::crc32, ProbeError, TableError, EMBEDDED_TABLE},
+    DecideError, Engine, Oracle, Params, Policy, Position, Table, TableEngine, Value,
+};
+use nimbot_solve::{
+    encode as encode_table, solve_windowed, Encoding, Solution, SolveBox, SolvingEngine,
+    TableOrSolverEngine, TableWriter,
 };
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {

@@ -2,10 +2,8 @@
 //! against every alternative (its selection through the line protocol is tested
 //! by the protocol's crate, protocol/tests/engines.rs).
 
-use nimbot::{
-    best_move, encode as encode_table, longest_move, position_value, reply_counts, Distances, Move,
-    Oracle, Policy, Position, Solution, SolveBox, Table,
-};
+use nimbot::{best_move, position_value, reply_counts, Move, Oracle, Policy, Position, Table};
+use nimbot_solve::{encode as encode_table, longest_move, Distances, Solution, SolveBox};
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
