@@ -59,8 +59,9 @@ pub struct Listing {
 
 /// `moves POS` on `s`, every page (following `more I`), each reply read by
 /// [`Response::parse`] and checked to fit [`MAX_REPLY`]; with the number of pages.
-/// A page is as full as the line allows: it ends before a move only when that move
-/// and the longest `more I` (` more 4294967295`, 16 bytes) would not fit.
+/// A page is as full as the line allows: it leaves room for the longest `more I`
+/// (` more 4294967295`, 16 bytes), and ends before a move only when that move and
+/// that room would not fit.
 pub fn all_moves<E: Engine>(s: &mut Session<E>, pos: &str) -> (Listing, usize) {
     let mut listing: Option<Listing> = None;
     let mut from = 0;
@@ -97,6 +98,8 @@ pub fn all_moves<E: Engine>(s: &mut Session<E>, pos: &str) -> (Listing, usize) {
                 assert!(all.moves.len() > before, "{line} -> {reply}: an empty page");
                 assert_eq!(i as usize, all.moves.len(), "{line} -> {reply}");
                 let len = reply.rfind(" more ").unwrap_or(reply.len());
+                // Room for any `more I`, however far the list goes.
+                assert!(len + 16 <= MAX_REPLY, "{line} -> {reply}: no room for more");
                 cut = Some((len, reply.clone()));
                 from = i;
             }
