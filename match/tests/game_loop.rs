@@ -398,7 +398,7 @@ fn at_most_four_objects_of_each_seat_are_kept_before_the_start() {
     // Both seated players send moves, alternating, before a third hello starts
     // the game: four of each are judged in the order they came, the first
     // player's fifth is not (the first player is then to move and loses on
-    // its clock).
+    // its clock). The moves go 100 ms apart: their order is their arrival's.
     let probe = Probe {
         keep_early: true,
         start_on_third: true,
@@ -409,7 +409,7 @@ fn at_most_four_objects_of_each_seat_are_kept_before_the_start() {
     let mut b = Peer::join(addr, "b", 1);
     thread::sleep(Duration::from_millis(100));
     for i in 0..9 {
-        thread::sleep(Duration::from_millis(30));
+        thread::sleep(Duration::from_millis(100));
         if i % 2 == 0 {
             a.take(0, 1);
         } else {

@@ -713,12 +713,9 @@ impl Hooks for Game<'_> {
         }
     }
 
-    /// No hello timeout: a bot that connects and stays silent has not joined,
-    /// and the join timeout (or its exit) ends the game.
     fn hello_timeout(&self) -> Option<Duration> {
-        None
+        None // a silent bot has not joined: the join timeout or its exit ends the game
     }
-
     fn on_connect(&mut self, conn: usize, stream: &TcpStream, _open: usize) -> bool {
         let ends = owner::Ends::of(stream);
         let inode = ends
