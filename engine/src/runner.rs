@@ -139,7 +139,9 @@ impl Rules for nimbot::Game {
     type Refusal = IllegalMove;
 
     fn to_move(&self) -> Option<Player> {
-        self.position().map(|_| nimbot::Game::to_move(self))
+        nimbot::Game::winner(self)
+            .is_none()
+            .then(|| nimbot::Game::to_move(self))
     }
 
     fn play(&mut self, player: Player, mv: nimbot::Move) -> Result<(), IllegalMove> {
