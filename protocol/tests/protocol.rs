@@ -9,7 +9,7 @@ use common::{dialogue, opening, refused, send, session};
 
 use nimbot::{best_move, position_value, Game, Move, Outcome, Params, Player, Position};
 use nimbot_protocol::grammar::Response;
-use nimbot_protocol::{serve, serve_async, Line, MAX_LINE};
+use nimbot_protocol::{serve, serve_async, Line, LineReader, ServeError, MAX_LINE};
 use nimbot_solve::{Solution, SolveBox};
 
 /// A reader that hands out at most `step` bytes per read, to split lines anywhere.
@@ -473,4 +473,44 @@ fn a_full_length_line_with_crlf_is_accepted() {
             "read {step} bytes at a time"
         );
     }
+}
+
+/// The text of the reader's next line from `input` (`None`: the end; a line too
+/// long reads as `TOO LONG`).
+fn next_text(r: &mut LineReader, input: &mut &[u8]) -> Option<String> {
+    match r.next_line(input) {
+        Ok(Some(Line::Text(t))) => Some(String::from_utf8_lossy(t).into_owned()),
+        Ok(Some(Line::TooLong)) => Some("TOO LONG".into()),
+        Ok(None) => None,
+        Err(e) => match e {},
+    }
+}
+
+/// A reader restarted (as the firmware does after an error that garbled a line)
+/// forgets what it had read ahead and that its input had ended, and reads the
+/// next input as a new reader would.
+#[test]
+fn a_restarted_line_reader_reads_as_a_new_one() {
+    let mut r = LineReader::default();
+    let mut input: &[u8] = b"first\nsecond\n";
+    assert_eq!(next_text(&mut r, &mut input).as_deref(), Some("first"));
+    // `second` was read ahead with `first` (one chunk): a restart drops it.
+    r.restart();
+    let mut fresh: &[u8] = b"third\nhalf";
+    assert_eq!(next_text(&mut r, &mut fresh).as_deref(), Some("third"));
+    assert_eq!(next_text(&mut r, &mut fresh).as_deref(), Some("half"));
+    assert_eq!(next_text(&mut r, &mut fresh), None);
+    // The end of one input is not the end of the next.
+    r.restart();
+    let mut again: &[u8] = b"fourth\n";
+    assert_eq!(next_text(&mut r, &mut again).as_deref(), Some("fourth"));
+}
+
+/// `serve`'s error says which side failed, with the error.
+#[test]
+fn a_serve_error_names_the_side_that_failed() {
+    let read: ServeError<u8, u8> = ServeError::Read(4);
+    let write: ServeError<u8, u8> = ServeError::Write(5);
+    assert_eq!(read.to_string(), "reading the input failed: 4");
+    assert_eq!(write.to_string(), "writing a reply failed: 5");
 }

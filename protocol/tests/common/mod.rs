@@ -59,15 +59,27 @@ pub struct Listing {
 
 /// `moves POS` on `s`, every page (following `more I`), each reply read by
 /// [`Response::parse`] and checked to fit [`MAX_REPLY`]; with the number of pages.
+/// A page is as full as the line allows: it ends before a move only when that move
+/// and the longest `more I` (` more 4294967295`, 16 bytes) would not fit.
 pub fn all_moves<E: Engine>(s: &mut Session<E>, pos: &str) -> (Listing, usize) {
     let mut listing: Option<Listing> = None;
     let mut from = 0;
+    // The previous page's length without its ` more I`.
+    let mut cut: Option<(usize, String)> = None;
     for pages in 1.. {
         let line = format!("moves {pos} {from}");
         let reply = send(s, &line);
         let Some(Response::Moves(page)) = Response::parse(reply.as_bytes()) else {
             panic!("{line} -> {reply}: not a `moves` reply");
         };
+        assert!(reply.len() <= MAX_REPLY, "{line} -> {reply}");
+        if let Some((len, prev)) = cut.take() {
+            let first = reply.split(' ').nth(3).unwrap_or("");
+            assert!(
+                len + 1 + first.len() + 16 > MAX_REPLY,
+                "{prev} was cut before {first}, which fit"
+            );
+        }
         let all = listing.get_or_insert_with(|| Listing {
             value: page.value,
             distance: page.distance,
@@ -84,6 +96,8 @@ pub fn all_moves<E: Engine>(s: &mut Session<E>, pos: &str) -> (Listing, usize) {
             Some(i) => {
                 assert!(all.moves.len() > before, "{line} -> {reply}: an empty page");
                 assert_eq!(i as usize, all.moves.len(), "{line} -> {reply}");
+                let len = reply.rfind(" more ").unwrap_or(reply.len());
+                cut = Some((len, reply.clone()));
                 from = i;
             }
             None => return (listing.expect("a page was read"), pages),
