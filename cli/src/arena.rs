@@ -6,8 +6,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot_engine::supernim;
-use nimbot_supernim::{Model, Opponent};
+use nimbot_engine::supernim::{self, Opponent};
+use nimbot_supernim::Model;
 
 use crate::json;
 

@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 
 use crate::exploit::{HostEngine, Models};
 use crate::models::{Belief, Model, ModelSolution, Order, Solved};
+use crate::runner::{run, Seat, Stop};
 use nimbot::{
-    best_move, position_value, DecideError, Engine, Game, IllegalMove, Move, Outcome, ParamError,
-    Params, Player, Policy, Position, Value,
+    best_move, position_value, DecideError, Engine, Game, IllegalMove, Move, ParamError, Params,
+    Player, Policy, Position, Value,
 };
 use nimbot_solve::{longest_move, Distances, Solution, SolveBox, SolveError};
 
@@ -92,9 +93,10 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-/// Play one game of `params` between `nimbot`, seated at `seat`, and `opponent`.
-/// Both see every move before it is judged; a move the rules refuse loses for its
-/// mover, as on the server (for nimbot that is an error: it never plays one).
+/// Play one game of `params` between `nimbot`, seated at `seat`, and `opponent`,
+/// on the [runner](crate::runner). Both see every move before it is judged; a move
+/// the rules refuse loses for its mover, as on the server (for nimbot that is an
+/// error: it never plays one).
 ///
 /// # Errors
 /// [`GameError`] if a player cannot move or nimbot's move is refused.
@@ -109,39 +111,64 @@ pub fn play(
     nimbot.start(&params).map_err(failed)?;
     opponent.start(&params).map_err(failed)?;
     let mut game = Game::new(params);
-    let mut slowest = Duration::ZERO;
-    while let Some(pos) = game.position() {
-        let mover = game.to_move();
-        let ours = mover == seat;
-        let choice = if ours {
-            let t = Instant::now();
-            let mv = nimbot.choose(&pos);
-            slowest = slowest.max(t.elapsed());
-            mv
-        } else {
-            opponent.choose(&pos)
-        };
-        let mv = choice.map_err(|error| GameError::Decide { at: pos, error })?;
-        nimbot.observe(&pos, mv, ours);
-        opponent.observe(&pos, mv, !ours);
-        let nimbot_won = match game.play(mover, mv) {
-            Ok(Outcome::Continue) => continue,
-            Ok(Outcome::Won(winner)) => winner == seat,
-            Err(_) if !ours => true,
-            Err(error) => return Err(GameError::Illegal { at: pos, mv, error }),
-        };
-        return Ok(Played {
-            nimbot_won,
-            moves: game.moves(),
-            slowest,
-        });
-    }
-    // A game that is over has a winner, so the loop always returns.
+    let mut nimbot = Seated {
+        mover: nimbot,
+        slowest: Some(Duration::ZERO),
+    };
+    let mut opponent = Seated {
+        mover: opponent,
+        slowest: None,
+    };
+    let (first, second): (
+        &mut dyn Seat<Game, DecideError>,
+        &mut dyn Seat<Game, DecideError>,
+    ) = match seat {
+        Player::First => (&mut nimbot, &mut opponent),
+        Player::Second => (&mut opponent, &mut nimbot),
+    };
+    let nimbot_won = match run(&mut game, first, second, &mut |_| {}) {
+        Ok(end) => end.winner == Some(seat),
+        Err(Stop::Refused { by, .. }) if by != seat => true,
+        Err(stop) => {
+            let at = game.position().unwrap_or(start);
+            return Err(match stop {
+                Stop::Refused { mv, error, .. } => GameError::Illegal { at, mv, error },
+                Stop::NoMove { error, .. } => GameError::Decide { at, error },
+            });
+        }
+    };
     Ok(Played {
-        nimbot_won: game.winner() == Some(seat),
+        nimbot_won,
         moves: game.moves(),
-        slowest,
+        slowest: nimbot.slowest.unwrap_or_default(),
     })
+}
+
+/// A [`Mover`] in a seat of the runner: it sees the position in front of it,
+/// and its slowest decision is kept when `slowest` is `Some`.
+struct Seated<'a> {
+    mover: &'a mut dyn Mover,
+    slowest: Option<Duration>,
+}
+
+impl Seat<Game, DecideError> for Seated<'_> {
+    fn choose(&mut self, game: &Game) -> Result<Move, DecideError> {
+        // The runner asks only while the game goes on, so there is a position.
+        let pos = game.position().ok_or(DecideError::OutOfRange)?;
+        let Some(slowest) = self.slowest.as_mut() else {
+            return self.mover.choose(&pos);
+        };
+        let t = Instant::now();
+        let mv = self.mover.choose(&pos);
+        *slowest = (*slowest).max(t.elapsed());
+        mv
+    }
+
+    fn observe(&mut self, game: &Game, mv: Move, own: bool) {
+        if let Some(pos) = game.position() {
+            self.mover.observe(&pos, mv, own);
+        }
+    }
 }
 
 /// nimbot as an engine plays it, under one policy.

@@ -9,6 +9,8 @@
 //! - [`bench`](mod@bench): the host's benchmarks (solving, deciding, the exploit policy's
 //!   costs, Super-Nim's solver), as JSON lines;
 //! - [`matrix`]: the arena's report, as text and as JSON lines;
+//! - [`runner`]: the one runner of a two-player game, which the arena and
+//!   Super-Nim's matches play on;
 //! - [`supernim`]: Super-Nim's arena, nimbot's player in a match against one
 //!   opponent.
 //!
@@ -25,6 +27,7 @@ pub mod bench;
 pub mod exploit;
 pub mod matrix;
 pub mod models;
+pub mod runner;
 pub mod supernim;
 
 pub use exploit::{HostEngine, Models};

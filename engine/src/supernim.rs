@@ -2,16 +2,17 @@
 //! host's [`Perfect`], the boards' [`SearchPlayer`] or random moves) in a match
 //! against one opponent, nimbot in each seat for half the games, optionally with
 //! its moves near the cap audited against the exact solver; the report as text
-//! or as one JSON line.
+//! or as one JSON line. The games are played on the [runner](crate::runner).
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::bench::lines::round;
+use crate::runner::{run, Seat, Stop};
 use nimbot::SplitMix64;
 use nimbot_supernim::{
-    play_match_with, Chooser, Game, MatchConfig, MatchResult, Model, Move, Opponent, Perfect,
-    RandomPlayer, SearchPlayer, Solver, DEFAULT_NODE_BUDGET, PERFECT_NODE_BUDGET,
+    random_start, Chooser, End, Error, Game, GreedyPlayer, Model, Move, Perfect, RandomPlayer,
+    SearchPlayer, Solver, DEFAULT_NODE_BUDGET, PERFECT_NODE_BUDGET,
 };
 use serde::Serialize;
 
@@ -91,6 +92,139 @@ struct AuditLine {
     unfinished: u32,
 }
 
+/// The opponents of [`play_match`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// [`RandomPlayer`].
+    Random,
+    /// [`GreedyPlayer`].
+    Greedy,
+}
+
+/// Wins, losses and draws, from nimbot's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games nimbot won on points.
+    pub wins: u32,
+    /// Games it lost.
+    pub losses: u32,
+    /// Games with equal points.
+    pub draws: u32,
+}
+
+impl Tally {
+    fn add(&mut self, won: Option<bool>) {
+        match won {
+            Some(true) => self.wins += 1,
+            Some(false) => self.losses += 1,
+            None => self.draws += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+}
+
+/// Results of a match, from nimbot's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchResult {
+    /// Every game.
+    pub total: Tally,
+    /// The same games by nimbot's seat (first, second) and the parity of the
+    /// number of 2s in the start (even, odd): `by_seat[seat][parity]`.
+    pub by_seat: [[Tally; 2]; 2],
+    /// Games that ended because the player to move had no move within the heap
+    /// limit ([`End::Stalled`]).
+    pub stalled: u32,
+    /// Most heaps seen in one position.
+    pub most_heaps: usize,
+    /// Largest heap seen.
+    pub largest_heap: u16,
+}
+
+/// How a match is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    /// Games to play; nimbot moves first in the even-numbered ones.
+    pub games: u32,
+    /// Seed of the starts and of the opponent's choices.
+    pub seed: u64,
+    /// Move limit of each game.
+    pub move_limit: u32,
+}
+
+impl<C: Chooser + ?Sized> Seat<Game, Error> for C {
+    fn choose(&mut self, game: &Game) -> Result<Move, Error> {
+        Chooser::choose(self, game).ok_or(Error::NoSuchHeap)
+    }
+}
+
+/// Play `config.games` games of `bot` against `opponent`. Games `2k` and `2k + 1`
+/// share a start from [`random_start`] with the seats swapped, so `bot` sits in
+/// each seat half the time. Fully determined by the config (and `bot`).
+///
+/// # Errors
+/// A start the rules refuse (a move limit out of range), or the first player
+/// with no move or an illegal one.
+pub fn play_match(
+    bot: &mut dyn Seat<Game, Error>,
+    opponent: Opponent,
+    config: &MatchConfig,
+) -> Result<MatchResult, Error> {
+    let mut result = MatchResult::default();
+    for i in 0..config.games {
+        let pair = u64::from(i / 2);
+        let mut starts = SplitMix64::new(config.seed ^ pair.wrapping_mul(0xA24B_AED4_963E_E407));
+        let start = random_start(&mut starts);
+        let rng = SplitMix64::new(
+            config
+                .seed
+                .wrapping_add(u64::from(i).wrapping_mul(0x9FB2_1C65_1E98_DF25))
+                .rotate_left(17),
+        );
+        let mut random = RandomPlayer(rng);
+        let mut greedy = GreedyPlayer(rng);
+        let other: &mut dyn Seat<Game, Error> = match opponent {
+            Opponent::Random => &mut random,
+            Opponent::Greedy => &mut greedy,
+        };
+        let seat = if i % 2 == 0 {
+            nimbot::Player::First
+        } else {
+            nimbot::Player::Second
+        };
+        let twos = start.sizes().iter().filter(|&&h| h == 2).count() % 2;
+        let mut game = Game::new(start, config.move_limit)?;
+        let mut watch = |g: &Game| {
+            result.most_heaps = result.most_heaps.max(g.heaps().len());
+            let top = g.heaps().sizes().last().copied().unwrap_or(0);
+            result.largest_heap = result.largest_heap.max(top);
+        };
+        let finish = match seat {
+            nimbot::Player::First => run(&mut game, &mut *bot, other, &mut watch),
+            nimbot::Player::Second => run(&mut game, other, &mut *bot, &mut watch),
+        }
+        .map_err(|stop| match stop {
+            Stop::NoMove { error, .. } | Stop::Refused { error, .. } => error,
+        })?;
+        let won = finish.winner.map(|p| p == seat);
+        result.total.add(won);
+        if let Some(cell) = result
+            .by_seat
+            .get_mut(seat.index())
+            .and_then(|row| row.get_mut(twos))
+        {
+            cell.add(won);
+        }
+        if game.end() == Some(End::Stalled) {
+            result.stalled += 1;
+        }
+    }
+    Ok(result)
+}
+
 /// Play the match of `o`.
 ///
 /// # Errors
@@ -103,7 +237,6 @@ pub fn play(o: &Options) -> Result<Report, String> {
     let config = MatchConfig {
         games: o.games,
         seed: o.seed,
-        budget: nodes,
         move_limit: o.cap,
     };
     let started = Instant::now();
@@ -122,7 +255,7 @@ pub fn play(o: &Options) -> Result<Report, String> {
             Player::Random => Box::new(RandomPlayer(SplitMix64::new(o.seed ^ 0x5EED))),
         },
     };
-    let result = play_match_with(&mut audit, o.opponent, &config).map_err(|e| e.to_string())?;
+    let result = play_match(&mut audit, o.opponent, &config).map_err(|e| e.to_string())?;
     Ok(Report {
         game: "super-nim",
         opponent: match o.opponent {
@@ -134,9 +267,9 @@ pub fn play(o: &Options) -> Result<Report, String> {
         player: o.player.name(),
         budget: nodes,
         move_limit: o.cap,
-        wins: result.wins,
-        losses: result.losses,
-        draws: result.draws,
+        wins: result.total.wins,
+        losses: result.total.losses,
+        draws: result.total.draws,
         by_seat: split(&result),
         stalled: result.stalled,
         audit: o.audit.map(|plies| AuditLine {

@@ -77,10 +77,7 @@ mod solver;
 pub use belief::{Belief, Model, MODELS};
 #[cfg(feature = "alloc")]
 pub use perfect::{heap_reach, Perfect, PerfectDecision, HEAP_REACH, PERFECT_NODE_BUDGET};
-pub use players::{
-    play_match, play_match_with, random_start, referee, Chooser, GreedyPlayer, MatchConfig,
-    MatchResult, Opponent, RandomPlayer, SearchPlayer, Tally,
-};
+pub use players::{random_start, Chooser, GreedyPlayer, RandomPlayer, SearchPlayer};
 pub use rules::{
     Cursor, End, Error, Game, Heaps, Move, MoveList, Moves, Outcome, Verdict, BOARD_HEAPS,
     MAX_HEAPS, MAX_HEAP_SIZE, MAX_MOVES, MAX_MOVE_LIMIT,

@@ -1,13 +1,10 @@
 //! Super-Nim: move generation against hand-worked positions from the rules, the
-//! bounds, the game record, the search (and its values against a plain negamax),
-//! a self-play referee, and the player's results against a random and a greedy
-//! opponent.
+//! bounds, the game record and the search (and its values against a plain
+//! negamax). Games between players are played on `nimbot-engine`'s runner and
+//! tested there (`engine/tests/runner.rs`).
 
 use nimbot::{Player, SplitMix64};
-use nimbot_supernim::{
-    self as sn, decide_heaps, play_match, random_start, referee, Heaps, MatchConfig, Opponent,
-    SearchPlayer, BOARD_HEAPS, MAX_HEAPS,
-};
+use nimbot_supernim::{self as sn, decide_heaps, random_start, Heaps, BOARD_HEAPS, MAX_HEAPS};
 
 fn heaps(sizes: &[u32]) -> Heaps {
     Heaps::new(sizes).unwrap()
@@ -341,64 +338,4 @@ fn the_search_agrees_with_a_plain_negamax() {
         assert_eq!(got, want, "{:?}: {d:?}", h.sizes());
     }
     assert!(searched > 150, "{searched} positions searched");
-}
-
-#[test]
-fn self_play_games_end_within_the_move_limit() {
-    let mut rng = SplitMix64::new(11);
-    for _ in 0..10 {
-        let start = random_start(&mut rng);
-        let mut game = sn::Game::new(start, 120).unwrap();
-        let mut a = SearchPlayer { budget: 1_000 };
-        let mut b = SearchPlayer { budget: 1_000 };
-        let verdict = referee(&mut game, &mut a, &mut b).expect("only legal moves");
-        assert!(game.end().is_some() && game.plies() <= 120);
-        let (p, q) = (game.score(Player::First), game.score(Player::Second));
-        let expected = match p.cmp(&q) {
-            std::cmp::Ordering::Greater => sn::Verdict::Winner(Player::First),
-            std::cmp::Ordering::Less => sn::Verdict::Winner(Player::Second),
-            std::cmp::Ordering::Equal => sn::Verdict::Draw,
-        };
-        assert_eq!(verdict, expected);
-        assert!(p % 2 == 0 && q % 2 == 0);
-    }
-}
-
-const BUDGET: u32 = 2_000;
-const MOVE_LIMIT: u32 = 200;
-
-#[test]
-fn the_player_beats_a_random_opponent() {
-    // Measured: 98 wins, 2 draws, no loss in 100 games (seed 1, these settings).
-    let config = MatchConfig {
-        games: 60,
-        seed: 1,
-        budget: BUDGET,
-        move_limit: MOVE_LIMIT,
-    };
-    let r = play_match(Opponent::Random, &config).unwrap();
-    assert_eq!(r.wins + r.losses + r.draws, 60);
-    assert!(r.wins >= 54 && r.losses <= 1, "{r:?}");
-}
-
-#[test]
-fn the_player_does_at_least_as_well_as_greedy_on_every_start() {
-    // Against greedy most starts are draws: 2s only appear in pairs (a 4 split in
-    // two), and both players take one each, so a lone starting 2 goes to whoever
-    // moves first. On every start, over both seats, nimbot must win at least as
-    // many games as it loses, and over all starts clearly more.
-    let (mut wins, mut losses) = (0, 0);
-    for seed in 0..40 {
-        let config = MatchConfig {
-            games: 2,
-            seed: 1000 + seed,
-            budget: BUDGET,
-            move_limit: MOVE_LIMIT,
-        };
-        let r = play_match(Opponent::Greedy, &config).unwrap();
-        assert!(r.wins >= r.losses, "seed {seed}: {r:?}");
-        wins += r.wins;
-        losses += r.losses;
-    }
-    assert!(wins > losses, "{wins} wins, {losses} losses");
 }
