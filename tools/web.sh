@@ -14,7 +14,8 @@
 #   tools/web.sh bench   transfer size, first answer, moves per position, in the browser
 #                        (--url URL: a copy of web/site/ served elsewhere;
 #                        --versus DIR [--pairs N]: another build's site, its first
-#                        answer loaded in turn with this one's)
+#                        answer loaded in turn with this one's; --fresh N: N new
+#                        browsers time their very first navigation, default 1)
 #   tools/web.sh install what check, test and bench need (the pinned compiler
 #                        with the wasm target; chromium, chromium-driver,
 #                        python3-selenium; axe-core from npm into target/web-tools/)

@@ -1057,11 +1057,14 @@ def bench(args):
                 raw[name] = len(r.read())
         # A new browser's very first navigation, apart: it includes the
         # browser's own start.
-        fresh = browser(args.out)
-        try:
-            cold = first_answer(fresh, url)
-        finally:
-            fresh.quit()
+        colds = []
+        for _ in range(args.fresh):
+            fresh = browser(args.out)
+            try:
+                colds.append(first_answer(fresh, url))
+            finally:
+                fresh.quit()
+        cold = colds[0]
         # The nine loads: a browser that has shown another site first visits the
         # page (nothing of it cached), then comes back eight times (its files
         # revalidated, as a browser does with `no-cache`).
@@ -1094,6 +1097,9 @@ def bench(args):
               f"in the document {runs[0]['answer']:.1f} ms; a new browser's very first navigation (its own start "
               f"included, apart from the nine): on screen {cold['shown']:.1f} ms, in the document {cold['answer']:.1f} ms, "
               f"page received {cold['page']:.1f} ms, module instantiated {cold['instantiated']:.1f} ms")
+        if len(colds) > 1:
+            print(f"  {len(colds)} new browsers, each its very first navigation: on screen {stats([c['shown'] for c in colds])}, "
+                  f"in the document {stats([c['answer'] for c in colds])}")
         print("  where a load's time goes (medians from navigation start): page received "
               + ", ".join(f"{statistics.median(col(k)):.1f} ms" if k == "page" else f"{k} {statistics.median(col(k)):.1f} ms"
                           for k in ("page", "instantiated", "answer", "fcp", "painted")))
@@ -1140,6 +1146,7 @@ def main():
     ap.add_argument("--out", default="target/ci-artifacts/web")
     ap.add_argument("--versus", metavar="SITE", help="bench: another build's site directory, loaded in turn with web/site/")
     ap.add_argument("--pairs", type=int, default=9, help="bench --versus: how many loads of each (default 9)")
+    ap.add_argument("--fresh", type=int, default=1, help="bench: how many new browsers time their very first navigation, apart from the nine loads (default 1)")
     args = ap.parse_args()
     if not args.nimbot and not (args.mode == "bench" and args.url):
         ap.error("--nimbot is needed (bench takes --url instead)")
