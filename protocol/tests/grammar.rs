@@ -678,3 +678,72 @@ fn the_version_reply_names_the_commit_and_the_table() {
         other => panic!("{line:?} parsed as {other:?}"),
     }
 }
+
+/// A reply a session builds (its fixed text, its items) and the same reply read
+/// from a line compare equal exactly when they read the same, and a phrase prints
+/// as its words: a client compares what it parsed with what it expects this way.
+#[test]
+fn phrases_and_lists_compare_by_what_they_read() {
+    let parsed = |line: &'static [u8]| Response::parse(line).expect("a reply");
+    let said = |t: Text| Response::Help(Phrase::Text(t));
+    let help = nimbot::text::text!("new go opp");
+    assert_eq!(said(help), parsed(b"help new go opp"));
+    assert_eq!(parsed(b"help new go opp"), said(help));
+    assert_eq!(parsed(b"help new go opp"), parsed(b"help new go opp"));
+    for other in [
+        &b"help new go op"[..],
+        b"help new go opq",
+        b"help new go opp x",
+        b"help xew go opp",
+    ] {
+        let line = String::from_utf8_lossy(other);
+        assert_ne!(said(help), parsed(other), "{line}");
+        assert_ne!(parsed(other), said(help), "{line}");
+        assert_ne!(parsed(b"help new go opp"), parsed(other), "{line}");
+    }
+    assert_ne!(said(help), said(nimbot::text::text!("new go")));
+    assert_eq!(said(help), said(nimbot::text::text!("new go opp")));
+    assert_eq!(Phrase::Text(help).to_string(), "new go opp");
+    assert_eq!(
+        Phrase::Bytes(b"take 9 is outside 1..=4").to_string(),
+        "take 9 is outside 1..=4"
+    );
+
+    // A list of heaps: the session's items against a parsed line.
+    let state = |heaps: &'static [u16]| Response::SuperNimState {
+        heaps: List::of(heaps),
+        score: [1, 2],
+        turn: Turn::Bot,
+    };
+    let line = |heaps: &str| format!("state supernim heaps {heaps} score 1 2 turn bot");
+    fn read(text: &str) -> Response<'_> {
+        Response::parse(text.as_bytes()).expect("a state")
+    }
+    assert_eq!(state(&[3, 5]), read(&line("3,5")));
+    assert_eq!(read(&line("3,5")), state(&[3, 5]));
+    for other in ["3,6", "3", "3,5,1", "5,3"] {
+        assert_ne!(state(&[3, 5]), read(&line(other)), "{other}");
+        assert_ne!(read(&line(other)), state(&[3, 5]), "{other}");
+    }
+    assert_ne!(state(&[3, 5]), state(&[3, 6]));
+    for (heaps, empty) in [("-", true), ("4", false), ("3,5", false)] {
+        let text = line(heaps);
+        let Response::SuperNimState { heaps: list, .. } = read(&text) else {
+            panic!("{heaps}: not a Super-Nim state")
+        };
+        assert_eq!(list.is_empty(), empty, "{heaps}");
+    }
+    assert!(List::<u16>::of(&[]).is_empty());
+    assert!(!List::of(&[4u16]).is_empty());
+
+    // A page of moves: a parsed page with moves is not empty, one without is.
+    let Response::Moves(page) = parsed(b"moves win 3 1:w2 2r:l5") else {
+        panic!("not a moves page")
+    };
+    assert!(!page.moves.is_empty());
+    assert_eq!(page.moves.iter().count(), 2);
+    let Response::Moves(none) = parsed(b"moves lose 0") else {
+        panic!("not a moves page")
+    };
+    assert!(none.moves.is_empty(), "{none:?}");
+}
