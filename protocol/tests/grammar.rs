@@ -746,4 +746,16 @@ fn phrases_and_lists_compare_by_what_they_read() {
         panic!("not a moves page")
     };
     assert!(none.moves.is_empty(), "{none:?}");
+    // Gaps alone (a reader that keeps a line's trailing blanks) are no moves.
+    for line in [
+        &b"moves lose 0 "[..],
+        b"moves lose 0 \t ",
+        b"moves win 2  more 0",
+    ] {
+        let Some(Response::Moves(gaps)) = Response::parse(line) else {
+            panic!("{}: not a moves page", String::from_utf8_lossy(line))
+        };
+        assert!(gaps.moves.is_empty(), "{gaps:?}");
+        assert_eq!(gaps.moves.iter().count(), 0);
+    }
 }
