@@ -459,10 +459,13 @@ fn with_a_pace_a_message_waits_until_the_client_has_read_the_last_one() {
     assert!(result.unwrap().is_some());
 }
 
-#[test]
-fn a_game_on_a_fixed_port_frees_it_once_the_game_has_started() {
-    // `nimbot serve` stops listening when two are seated, so that the next game
-    // can bind the same port while this one is played.
+/// `nimbot serve`'s referee for a game of 20 stones on a free port: its
+/// address, its log, and the thread that returns the winner.
+fn serve_twenty_stones() -> (
+    std::net::SocketAddr,
+    Shared,
+    thread::JoinHandle<Result<Option<Player>, String>>,
+) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let options = options(20, 10.0, WAIT, Duration::ZERO);
@@ -472,6 +475,14 @@ fn a_game_on_a_fixed_port_frees_it_once_the_game_has_started() {
         let mut log = Log::new(Box::new(out));
         referee(&options, listener, &mut log, &mut None, &mut None)
     });
+    (addr, log, server)
+}
+
+#[test]
+fn a_game_on_a_fixed_port_frees_it_once_the_game_has_started() {
+    // `nimbot serve` stops listening when two are seated, so that the next game
+    // can bind the same port while this one is played.
+    let (addr, log, server) = serve_twenty_stones();
     let mut a = Peer::join(addr, "a", 0);
     let mut b = Peer::join(addr, "b", 1);
     a.next();
@@ -492,15 +503,7 @@ fn serves_log_says_the_pile_after_every_move() {
     // The log's lines after each move: the pile and limit the rules give
     // (recounted here: 20 stones, takes of 3, 2 and 1, M = 3, the limit
     // max(M, largest take + 1)).
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let options = options(20, 10.0, WAIT, Duration::ZERO);
-    let log = Shared::default();
-    let out = log.clone();
-    let server = thread::spawn(move || {
-        let mut log = Log::new(Box::new(out));
-        referee(&options, listener, &mut log, &mut None, &mut None)
-    });
+    let (addr, log, server) = serve_twenty_stones();
     let mut a = Peer::join(addr, "a", 0);
     let mut b = Peer::join(addr, "b", 1);
     a.next();

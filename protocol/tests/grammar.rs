@@ -764,20 +764,17 @@ fn phrases_and_lists_compare_by_what_they_read() {
 /// without it the line is no reply, and the last ` protocol ` is the one read.
 #[test]
 fn a_version_reply_without_its_software_is_not_one() {
+    let version = |software: &'static [u8]| {
+        Some(Response::Version {
+            software: Phrase::Bytes(software),
+            protocol: 2,
+        })
+    };
     assert_eq!(Response::parse(b"version  protocol 2"), None);
     assert_eq!(Response::parse(b"version protocol 2"), None);
-    assert_eq!(
-        Response::parse(b"version x protocol 2"),
-        Some(Response::Version {
-            software: Phrase::Bytes(b"x"),
-            protocol: 2
-        })
-    );
+    assert_eq!(Response::parse(b"version x protocol 2"), version(b"x"));
     assert_eq!(
         Response::parse(b"version nimbot protocol 9 protocol 2"),
-        Some(Response::Version {
-            software: Phrase::Bytes(b"nimbot protocol 9"),
-            protocol: 2
-        })
+        version(b"nimbot protocol 9")
     );
 }
