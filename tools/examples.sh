@@ -9,7 +9,8 @@
 #                             plays its scripted dialogue and fails on a wrong
 #                             reply), the thumbv6m build, then `package`
 #   tools/examples.sh package the crates a board needs (nimbot-progmem, nimbot,
-#                             nimbot-supernim, nimbot-protocol) packaged as
+#                             nimbot-supernim, nimbot-protocol), and nimbot-solve
+#                             (the protocol's tests use it), packaged as
 #                             crates.io would take them (`cargo package`, each
 #                             built alone from its .crate),
 #                             and docs/embedding.md's snippet built as written by a
@@ -59,7 +60,7 @@ build_for_target() {
 # whose UART is "your HAL"), with the table at the path the page names. Built for
 # the host, then checked for the Cortex-M0 (no std anywhere).
 package_and_embed() {
-  local crates=(nimbot-progmem nimbot nimbot-supernim nimbot-protocol) pkg=$ROOT/target/package c
+  local crates=(nimbot-progmem nimbot nimbot-solve nimbot-supernim nimbot-protocol) pkg=$ROOT/target/package c
   step "examples: cargo package ${crates[*]}"
   local args=()
   for c in "${crates[@]}"; do args+=(-p "$c"); done
