@@ -977,8 +977,9 @@ def before_the_module(d):
               and not d.execute_script("return !!window.nimbotFirstAnswer"),
               "before the module: the explorer is not shown without its answer")
         load(d, None)
-        check(d.find_element(By.ID, "ex-value").get_attribute("data-value") in ("win", "lose"),
-              "the explorer's answer once the module is in")
+        # Read in one script: the status line is redrawn when the distances come.
+        check(d.execute_script("const v = document.getElementById('ex-value'); return v && v.dataset.value;")
+              in ("win", "lose"), "the explorer's answer once the module is in")
         d.get("about:blank")
         d.execute_script("location.href = arguments[0]", site.url + "#play")
         until("return !!window.nimbot && !document.getElementById('play').hidden", "the play view is not shown")
