@@ -8,11 +8,13 @@
 #
 #   tools/mutants.sh list                 the scopes: package, files, test targets
 #   tools/mutants.sh run SCOPE [ARGS]     run one scope (ARGS go to cargo-mutants,
-#                                         e.g. --shard 0/4, --file src/rules.rs)
+#                                         e.g. --shard 0/4 --sharding round-robin)
 #   tools/mutants.sh resume SCOPE [ARGS]  go on where the last run of SCOPE stopped:
 #                                         skips what it caught (cargo-mutants --iterate)
 #   tools/mutants.sh changed SCOPE        only the mutants on lines changed since the
 #                                         commit of docs/mutants/SCOPE.txt (--in-diff)
+#   tools/mutants.sh recheck SCOPE        only the mutants docs/mutants/SCOPE.txt lists
+#                                         as missed or timed out (after new tests)
 #   tools/mutants.sh survivors            every missed mutant of the last results,
 #                                         file:line: what was changed
 #   tools/mutants.sh all                  every scope, one after the other (hours)
@@ -38,17 +40,18 @@ cd "$ROOT"
 # nimbot-solve's tests; the table is its reader, the writer being the solver's; the
 # protocol's tests but supernim_protocol, three minutes of Super-Nim play) | more
 # cargo-mutants arguments (`legality` is the part of rules.rs that judges moves:
-# limit, resets, turn, end of game).
+# limit, resets, turn, end of game; Super-Nim's tests but the values snapshot, which
+# compares the solver with its own earlier output and takes most of their time).
 SCOPES=(
   "legality|nimbot|src/rules.rs|--test rules_examples --test properties|--test-package nimbot --test-package nimbot-solve --re check_count --re check_resets --re check_stones --re check_init_max --re Params::new --re Game::check --re Game::play --re Game::limit --re Game::cap --re Game::position --re Position::new --re Position::check --re Position::after --re Position::limit --re Position::moves --re Moves>::"
   "rules|nimbot|src/rules.rs|--lib --test rules_examples --test properties --test minimax|--test-package nimbot --test-package nimbot-solve"
   "fibonacci|nimbot|src/fibonacci.rs|--test fibonacci|"
   "positions|nimbot|src/geometry.rs src/value.rs src/num.rs|--lib --test rules_examples --test properties --test minimax --test probe|--test-package nimbot --test-package nimbot-solve"
   "table|nimbot|src/table/bits.rs src/table/cache.rs src/table/checksum.rs src/table/error.rs src/table/format.rs src/table/index.rs src/table/layer.rs src/table/mod.rs src/table/source.rs src/probe.rs|--lib --test table --test probe --test minimax|--test-package nimbot --test-package nimbot-solve"
-  "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs|--lib --test trap --test probe --test minimax --test table|--test-package nimbot --test-package nimbot-solve"
+  "policies|nimbot|src/policy/mod.rs src/policy/win.rs src/strategy.rs src/engine.rs|--lib --test policies --test trap --test probe --test minimax --test table|--test-package nimbot --test-package nimbot-solve"
   "solver|nimbot-solve|solve/src/solver.rs solve/src/solver/base.rs solve/src/solver/scalar.rs solve/src/solver/windowed.rs solve/src/solver/windowed/shared.rs solve/src/distance.rs solve/src/engine.rs|--lib --test minimax --test probe --test trap --test table|"
   "writer|nimbot-solve|solve/src/solver/bits.rs solve/src/solver/code.rs solve/src/solver/encode.rs|--lib --test table|"
-  "supernim|nimbot-supernim|supernim/src/rules.rs supernim/src/solver.rs supernim/src/search.rs supernim/src/memo.rs supernim/src/perfect.rs|--lib --test game --test exact --test greedy|"
+  "supernim|nimbot-supernim|supernim/src/rules.rs supernim/src/solver.rs supernim/src/search.rs supernim/src/memo.rs supernim/src/perfect.rs|--lib --test game --test exact --test greedy|--cargo-test-arg=-- --cargo-test-arg=--skip --cargo-test-arg=the_values_of_the_small_starts_are_the_snapshot"
   "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs|--lib --test grammar --test protocol --test properties --test engines --test protocol_games|"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "wire|nimbot-platform|platform/src/wire/message.rs||"
@@ -114,7 +117,8 @@ if note != "full" and os.path.exists(old_path):
         m = re.match(r"^(caught|missed|timeout|unviable) (.*)$", line.rstrip("\n"))
         if m:
             found[m.group(1)][key(m.group(2))] = m.group(2)
-for out in sorted(glob.glob(f"target/mutants/{scope}*/mutants.out")):
+# Oldest output first, so that a later run (a recheck, a resumed run) has the last word.
+for out in sorted(glob.glob(f"target/mutants/{scope}*/mutants.out"), key=os.path.getmtime):
     # A resumed run (--iterate) lists what earlier runs caught, and the unviable
     # mutants they found, in previously_caught.txt: those keep their outcome from the
     # old summary or the previous output (mutants.out.old) when it is known.
@@ -178,6 +182,23 @@ run() {
   case "$mode" in
     run) [[ "$note" == shard ]] || rm -rf "target/mutants/$scope" "target/mutants/$scope-"* ;;
     resume) args+=(--iterate); note=resumed ;;
+    recheck)
+      [[ -f "docs/mutants/$scope.txt" ]] || die "no docs/mutants/$scope.txt to recheck: run the scope first"
+      # Each listed survivor by its whole name, as `cargo mutants --list` prints it.
+      local res
+      mapfile -t res < <(python3 -c '
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"^(missed|timeout) (.*)$", line.rstrip("\n"))
+    if m:
+        print("--re=^" + re.escape(m.group(2)) + "$")
+' "docs/mutants/$scope.txt")
+      [[ ${#res[@]} -gt 0 ]] || { echo "$scope: no survivors to recheck"; return; }
+      args+=("${res[@]}")
+      out="target/mutants/$scope-recheck"
+      rm -rf "$out"
+      note=rechecked
+      ;;
     changed)
       local base
       base="$(sed -n 's/^commit \([0-9a-f]*\).*/\1/p' "docs/mutants/$scope.txt" 2>/dev/null || true)"
@@ -202,7 +223,8 @@ run() {
   set -- "$@" $(for t in ${tests//--test /--test=}; do echo "--cargo-arg=$t"; done)
   mkdir -p "$out"
   # The mutants are made in a copy of the sources (one per scope) that stays between runs, with its
-  # own target folder, so that a run (or a resumed one) rebuilds only what changed.
+  # own target folder (target/mutants/build-SCOPE), so that a run (or a resumed one) rebuilds only
+  # what changed, and two scopes can run at once.
   local tree="$ROOT/target/mutants/tree-$scope"
   mkdir -p "$tree"
   git ls-files -co --exclude-standard >"$tree.files"
@@ -216,7 +238,7 @@ run() {
   start=$(date +%s)
   commit="$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD || echo +changes)"
   # shellcheck disable=SC2086
-  env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" CARGO_TARGET_DIR="$ROOT/target/mutants/build" nice -n "$NICE" cargo mutants "${args[@]}" "$@" || rc=$?
+  env "CARGO_PROFILE_${PROFILE^^}_INCREMENTAL=true" CARGO_TARGET_DIR="$ROOT/target/mutants/build-$scope" nice -n "$NICE" cargo mutants "${args[@]}" "$@" || rc=$?
   # 0: all caught; 2: some missed; 3: some timed out; others: the tool failed.
   case "$rc" in 0 | 2 | 3) ;; *) die "cargo mutants failed (exit $rc): see $out/mutants.out/debug.log" ;; esac
   summarize "$scope" "$(($(date +%s) - start))" "$note" "$commit"
@@ -230,7 +252,7 @@ case "$cmd" in
       printf '%-10s %-18s %s\n%10s tests: %s\n' "$name" "$(package_of "$(dirname "${files%% *}")")" "$files" "" "${tests:-all of the package}${extra:+ (only $extra)}"
     done
     ;;
-  run | resume | changed)
+  run | resume | changed | recheck)
     [[ $# -ge 2 ]] || die "usage: tools/mutants.sh $cmd SCOPE [cargo-mutants args]"
     shift
     run "$cmd" "$@"
