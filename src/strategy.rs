@@ -63,24 +63,6 @@ pub trait Oracle {
         Ok(())
     }
 
-    /// The largest pile `p` in `lo..=hi` such that `layer` with `p` stones (its own
-    /// pile ignored) is lost for its mover; `lo` is at least the cap + 1. One
-    /// [`Oracle::runs`] pass.
-    fn largest_loss_in(
-        &self,
-        layer: &Position,
-        lo: u32,
-        hi: u32,
-    ) -> Result<Option<u32>, DecideError> {
-        let mut found = None;
-        self.runs(layer, lo, hi, &mut |_, last, v| {
-            if v == Value::Lost {
-                found = Some(last);
-            }
-        })?;
-        Ok(found)
-    }
-
     /// How many piles `p` in `lo..=hi` leave `layer` (its own pile ignored) lost for
     /// its mover; `lo` is at least the cap + 1. One [`Oracle::runs`] pass.
     fn count_losses_in(&self, layer: &Position, lo: u32, hi: u32) -> Result<u32, DecideError> {

@@ -6,7 +6,7 @@
 
 use nimbot::{
     bot_move, DecideError, Decision, Engine, Evaluation, Game, Limits, Move, MoveError, Outcome,
-    Params, Player, Policy, Position, TableEngine, Value, Win,
+    Params, Player, Policy, Position, TableEngine, Value, Win, WinChoice,
 };
 
 /// The policies as docs/policies.md lists them, in the help texts' order.
@@ -198,4 +198,25 @@ fn bot_move_drops_a_reset_on_the_take_that_empties_the_pile_and_refuses_illegal_
         first,
     );
     assert!(matches!(four, Err(MoveError::Illegal(_))), "{four:?}");
+}
+
+#[test]
+fn a_win_choice_plays_what_its_engine_plays_and_covers_what_it_covers() {
+    // `--win fastest` wraps an engine: it changes won positions' moves, not what
+    // the engine plays or the games it covers.
+    for win in Win::ALL {
+        let mut engine = WinChoice::new(TableEngine::embedded(), win);
+        for policy in Policy::ALL {
+            let plays = matches!(policy, Policy::First | Policy::Trap);
+            assert_eq!(engine.plays(policy), plays, "{win:?} {policy:?}");
+        }
+        let limits = engine.limits();
+        let init_max = limits.init_max.unwrap();
+        let inside = Params::new(limits.max_stones, limits.max_resets, init_max).unwrap();
+        assert_eq!(engine.prepare(&inside), Ok(()));
+        let beyond = Params::new(limits.max_stones + 1, limits.max_resets, init_max).unwrap();
+        assert_eq!(engine.prepare(&beyond), Err(DecideError::OutOfRange));
+        let other_m = Params::new(20, 0, init_max + 1).unwrap();
+        assert_eq!(engine.prepare(&other_m), Err(DecideError::OutOfRange));
+    }
 }

@@ -117,8 +117,14 @@ if note != "full" and os.path.exists(old_path):
         m = re.match(r"^(caught|missed|timeout|unviable) (.*)$", line.rstrip("\n"))
         if m:
             found[m.group(1)][key(m.group(2))] = m.group(2)
+outputs = glob.glob(f"target/mutants/{scope}*/mutants.out")
+if note == "rechecked":
+    # Every survivor was run again, wherever it moved to: its new outcome replaces it.
+    found["missed"].clear()
+    found["timeout"].clear()
+    outputs = [f"target/mutants/{scope}-recheck/mutants.out"]
 # Oldest output first, so that a later run (a recheck, a resumed run) has the last word.
-for out in sorted(glob.glob(f"target/mutants/{scope}*/mutants.out"), key=os.path.getmtime):
+for out in sorted(outputs, key=os.path.getmtime):
     # A resumed run (--iterate) lists what earlier runs caught, and the unviable
     # mutants they found, in previously_caught.txt: those keep their outcome from the
     # old summary or the previous output (mutants.out.old) when it is known.
@@ -189,9 +195,10 @@ run() {
       mapfile -t res < <(python3 -c '
 import re, sys
 for line in open(sys.argv[1]):
-    m = re.match(r"^(missed|timeout) (.*)$", line.rstrip("\n"))
+    m = re.match(r"^(missed|timeout) ([^:]+):[0-9]+:[0-9]+: (.*)$", line.rstrip("\n"))
     if m:
-        print("--re=^" + re.escape(m.group(2)) + "$")
+        # At any line and column: edits above a survivor move it.
+        print("--re=^" + re.escape(m.group(2)) + ":[0-9]+:[0-9]+: " + re.escape(m.group(3)) + "$")
 ' "docs/mutants/$scope.txt")
       [[ ${#res[@]} -gt 0 ]] || { echo "$scope: no survivors to recheck"; return; }
       args+=("${res[@]}")

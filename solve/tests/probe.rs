@@ -5,8 +5,11 @@
 //! parity against the solver on whole boxes is a unit test of the solver; the line
 //! protocol's `moves` on the probe is protocol/tests/engines.rs.)
 
-use nimbot::{evaluate_move, position_value, root_moves, Engine, Move, Position, SplitMix64};
-use nimbot_solve::{Solution, SolveBox, SolvingEngine};
+use nimbot::{
+    evaluate_move, position_value, root_moves, Engine, Move, Policy, Position, SplitMix64, Win,
+    WinChoice,
+};
+use nimbot_solve::{Distances, Solution, SolveBox, SolvingEngine};
 
 /// A random position of the box of `n` stones (R, M): a stored one (cap below the
 /// pile) most of the time, sometimes one whose cap is open.
@@ -100,4 +103,47 @@ fn root_moves_are_the_legal_moves_up_to_the_pile_and_page_from_anywhere() {
     );
     assert_eq!(root_moves(&pos).nth(1_600_000_000), None);
     assert_eq!(root_moves(&pos).skip(1_599_999_999).count(), 1);
+}
+
+#[test]
+fn the_win_choice_plays_the_smallest_or_the_fastest_winning_move_as_asked() {
+    // Distances solved apart (nimbot_solve::Distances) judge `--win fastest`; the
+    // plain list of legal moves judges `--win smallest`.
+    let (n, r, m) = (300, 2, 3);
+    let sol = Solution::solve(SolveBox::games(n, r, m)).unwrap();
+    let dist = Distances::solve(sol.solve_box()).unwrap();
+    // What a winning move leaves: the distance of the lost position it hands over.
+    let left = |pos: &Position, mv: Move| match pos.after(mv).unwrap() {
+        None => Some(0),
+        Some(next) if !position_value(&sol, &next).unwrap().is_won() => dist.get(&next),
+        Some(_) => None,
+    };
+    let mut smallest = WinChoice::new(SolvingEngine::new(1 << 30), Win::Smallest);
+    let mut fastest = WinChoice::new(SolvingEngine::new(1 << 30), Win::Fastest);
+    let mut rng = SplitMix64::new(46);
+    let (mut won, mut differ) = (0, 0);
+    for _ in 0..400 {
+        let pos = random_position(&mut rng, n, r, m);
+        let a = smallest.decide(&pos, Policy::First).unwrap();
+        let b = fastest.decide(&pos, Policy::First).unwrap();
+        assert_eq!(a.value, b.value, "{pos:?}");
+        if !a.value.is_won() {
+            // Lost: the policy's move, the same under either choice.
+            assert_eq!(a.mv, b.mv, "{pos:?}");
+            continue;
+        }
+        won += 1;
+        let winning: Vec<(Move, u16)> = pos
+            .moves()
+            .filter_map(|mv| left(&pos, mv).map(|d| (mv, d)))
+            .collect();
+        // The smallest: the first winning move in the rules' order.
+        assert_eq!(a.mv, winning[0].0, "{pos:?}");
+        // The fastest: a winning move of least distance left, ties to the earlier.
+        let least = winning.iter().map(|&(_, d)| d).min().unwrap();
+        let first_least = winning.iter().find(|&&(_, d)| d == least).unwrap().0;
+        assert_eq!(b.mv, first_least, "{pos:?}");
+        differ += usize::from(a.mv != b.mv);
+    }
+    assert!(won > 100 && differ > 10, "{won} won, {differ} differ");
 }
