@@ -310,3 +310,89 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
         assert!(state.contains(&scores), "{state} vs {scores}");
     }
 }
+
+/// `opp MOVE` as the grammar reads it.
+fn opp_line(mv: sn::Move) -> String {
+    match mv {
+        sn::Move::Merge { from, onto } => format!("opp merge {from} {onto}"),
+        sn::Move::Grow(n) => format!("opp grow {n}"),
+        sn::Move::Split(n) => format!("opp split {n}"),
+    }
+}
+
+#[test]
+fn a_super_nim_session_plays_the_player_and_the_budget_it_was_asked_for() {
+    // The session against the Super-Nim players driven directly, on the same games:
+    // with `player perfect`, a learning `Perfect` that starts each game afresh and
+    // is shown every opponent move; with `player search [nodes K]`, the search with
+    // K nodes (the default budget without `nodes`). The opponent is greedy.
+    const CAP: u32 = 12;
+    let starts: Vec<Heaps> = Heaps::small_starts().step_by(9).collect();
+    assert!(starts.len() >= 20);
+    let (mut moves, mut perfect_not_search, mut budget_matters) = (0, 0, 0);
+    for (player, nodes) in [("perfect", None), ("search", Some(40)), ("search", None)] {
+        let mut s = session();
+        let mut perfect = sn::Perfect::learning(sn::PERFECT_NODE_BUDGET);
+        for (i, start) in starts.iter().enumerate() {
+            let seat = if i % 2 == 0 {
+                Player::First
+            } else {
+                Player::Second
+            };
+            let list: Vec<String> = start.sizes().iter().map(u16::to_string).collect();
+            let budget = nodes.map_or(String::new(), |k| format!(" nodes {k}"));
+            let new = format!(
+                "new supernim {} {} cap {CAP} player {player}{budget}",
+                list.join(","),
+                seat.name()
+            );
+            assert_eq!(send(&mut s, &new), "ok", "{new}");
+            perfect.new_opponent();
+            let mut greedy = sn::GreedyPlayer(SplitMix64::new(i as u64));
+            let mut game = sn::Game::new(start.clone(), CAP).unwrap();
+            let mut reply = if seat == Player::First {
+                send(&mut s, "go")
+            } else {
+                String::new()
+            };
+            while game.end().is_none() {
+                let mover = game.to_move();
+                if mover != seat {
+                    let mv = sn::Chooser::choose(&mut greedy, &game).unwrap();
+                    perfect.observe(game.heaps(), game.plies_left(), mv);
+                    game.play(mover, mv).unwrap();
+                    reply = send(&mut s, &opp_line(mv));
+                    continue;
+                }
+                let Some(Response::SuperNimMove { mv, .. }) = Response::parse(reply.as_bytes())
+                else {
+                    panic!("{new}: expected a move, got {reply:?}");
+                };
+                let searched = sn::decide(&game, sn::DEFAULT_NODE_BUDGET).mv.unwrap();
+                let want = match nodes {
+                    _ if player == "perfect" => {
+                        let d = perfect.decide(game.heaps(), game.plies_left(), game.lead());
+                        let best = d.mv.unwrap();
+                        perfect_not_search += usize::from(best != searched);
+                        best
+                    }
+                    Some(k) => {
+                        let few = sn::decide(&game, k).mv.unwrap();
+                        budget_matters += usize::from(few != searched);
+                        few
+                    }
+                    None => searched,
+                };
+                assert_eq!(mv, want, "{new}: {:?}", game.heaps().sizes());
+                moves += 1;
+                game.play(mover, mv).unwrap();
+            }
+        }
+    }
+    // Each player plays otherwise than the others somewhere, or this proves nothing.
+    assert!(moves > 100, "{moves}");
+    assert!(
+        perfect_not_search > 0 && budget_matters > 0,
+        "{perfect_not_search} {budget_matters}"
+    );
+}
