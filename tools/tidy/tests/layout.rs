@@ -396,14 +396,6 @@ const KNOWN_LOOPS: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "platform/src/wire/lines.rs",
-            "platform/src/wire/message.rs",
-            "platform/src/wire/mod.rs",
-        ],
-        "issue 46: wire/mod.rs's limits (MAX_NAME, ..) belong in a leaf module",
-    ),
-    (
-        &[
             "protocol/src/games.rs",
             "protocol/src/grammar/mod.rs",
             "protocol/src/grammar/response.rs",
