@@ -406,14 +406,6 @@ const KNOWN_LOOPS: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "tiny/src/main.rs",
-            "tiny/src/sys.rs",
-            "tiny/src/sys/heap.rs",
-        ],
-        "issue 46: what sys.rs takes from main.rs belongs in sys",
-    ),
-    (
-        &[
             "web/src/distances.rs",
             "web/src/engine.rs",
             "web/src/expanding.rs",
