@@ -396,16 +396,6 @@ const KNOWN_LOOPS: &[(&[&str], &str)] = &[
     ),
     (
         &[
-            "protocol/src/games.rs",
-            "protocol/src/grammar/mod.rs",
-            "protocol/src/grammar/response.rs",
-            "protocol/src/grammar/words.rs",
-            "protocol/src/lib.rs",
-        ],
-        "issue 46: lib.rs defines what the grammar and games import",
-    ),
-    (
-        &[
             "web/src/distances.rs",
             "web/src/engine.rs",
             "web/src/expanding.rs",
