@@ -373,40 +373,9 @@ fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     s.found
 }
 
-/// Loops known and being taken apart, each with its issue: the list only shrinks
-/// (a loop that is gone must leave it, the test says so).
-const KNOWN_LOOPS: &[(&[&str], &str)] = &[
-    // Found when the test began to count a parent's `use` and `pub use` of its
-    // children (issue 46): each parent defines what its children import.
-    (
-        &[
-            "cli/src/analyze.rs",
-            "cli/src/arena.rs",
-            "cli/src/board.rs",
-            "cli/src/connect.rs",
-            "cli/src/demo.rs",
-            "cli/src/exp_nim.rs",
-            "cli/src/line.rs",
-            "cli/src/main.rs",
-            "cli/src/moves.rs",
-            "cli/src/serve.rs",
-            "cli/src/tournament.rs",
-        ],
-        "issue 46: main.rs's shared helpers belong in a module of their own",
-    ),
-];
-
 #[test]
 fn no_two_files_import_each_other() {
-    let mut found = loops(&import_graph());
-    for (known, _) in KNOWN_LOOPS {
-        let before = found.len();
-        found.retain(|c| c.iter().map(String::as_str).ne(known.iter().copied()));
-        assert!(
-            found.len() < before,
-            "the loop {known:?} is gone: take it off KNOWN_LOOPS (tools/tidy/tests/layout.rs)"
-        );
-    }
+    let found = loops(&import_graph());
     assert!(
         found.is_empty(),
         "files that import each other (move what both need into a third file): {}",
