@@ -52,7 +52,7 @@ SCOPES=(
   "solver|nimbot-solve|solve/src/solver.rs solve/src/solver/base.rs solve/src/solver/scalar.rs solve/src/solver/windowed.rs solve/src/solver/windowed/shared.rs solve/src/distance.rs solve/src/engine.rs|--lib --test minimax --test probe --test trap --test table|"
   "writer|nimbot-solve|solve/src/solver/bits.rs solve/src/solver/code.rs solve/src/solver/encode.rs|--lib --test table|"
   "supernim|nimbot-supernim|supernim/src/rules.rs supernim/src/solver.rs supernim/src/search.rs supernim/src/memo.rs supernim/src/perfect.rs|--lib --test game --test exact --test greedy|--cargo-test-arg=-- --cargo-test-arg=--skip --cargo-test-arg=the_values_of_the_small_starts_are_the_snapshot"
-  "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/games.rs|--lib --test grammar --test protocol --test properties --test engines --test protocol_games|"
+  "protocol|nimbot-protocol|protocol/src/grammar/mod.rs protocol/src/grammar/words.rs protocol/src/grammar/response.rs protocol/src/lib.rs protocol/src/game.rs protocol/src/reply.rs protocol/src/games.rs|--lib --test grammar --test protocol --test properties --test engines --test protocol_games|"
   "referee|nimbot-platform|platform/src/referee.rs||"
   "wire|nimbot-platform|platform/src/wire/message.rs||"
   "game-loop|nimbot-match|match/src/game_loop.rs|--lib --test game_loop --test refereed_game --test referee --test faults|--test-package nimbot-match --test-package nimbot-cli"

@@ -60,7 +60,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         .ok()
         .and_then(|t| related_game(t, args.nodes, args.json))
     {
-        return crate::answer_text("analyze", answer);
+        return crate::exit::answer_text("analyze", answer);
     }
     let mut engine = TableOrSolverEngine::embedded();
     let analysis =
@@ -91,10 +91,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("nimbot analyze: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => crate::exit::usage("analyze", e),
     }
 }
 

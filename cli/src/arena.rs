@@ -136,7 +136,7 @@ fn super_nim(args: &ArenaArgs) -> ExitCode {
         cap: args.cap,
         audit: args.audit,
     });
-    crate::answer("arena", played, |report| {
+    crate::exit::answer("arena", played, |report| {
         if args.json {
             json::print(&report);
         } else {

@@ -11,7 +11,7 @@ use nimbot::{Player, Policy};
 use nimbot_bridge::device::Device;
 use nimbot_bridge::engine::{BoardEngine, BoardOptions, Fallback};
 
-use crate::PolicyArgs;
+use crate::policy::PolicyArgs;
 
 /// The exit status for a board that cannot play, before any seat is taken.
 const EXIT_BOARD: u8 = 2;

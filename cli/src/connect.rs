@@ -20,7 +20,7 @@ use nimbot_platform::tcp_client::Client;
 use nimbot_platform::wire::{GameResult, EXIT_FAILED, EXIT_USAGE};
 
 use crate::board::BoardArgs;
-use crate::PolicyArgs;
+use crate::policy::PolicyArgs;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("seat").required(true))]

@@ -36,7 +36,7 @@ enum Opponent {
 }
 
 pub fn run(args: &DemoArgs) -> ExitCode {
-    let params = match crate::params("demo", args.stones, args.resets, args.init_max) {
+    let params = match crate::exit::params("demo", args.stones, args.resets, args.init_max) {
         Ok(p) => p,
         Err(status) => return status,
     };

@@ -23,9 +23,9 @@ pub struct LineArgs {
 
 pub fn run(args: &LineArgs) -> ExitCode {
     if let Some(answer) = args.position.related(Ask::Line, args.json) {
-        return crate::answer_text("line", answer);
+        return crate::exit::answer_text("line", answer);
     }
     let answer = (args.position.expanding())
         .and_then(|pos| answer_line(&mut HostEngine::new(), &pos, args.json));
-    crate::answer_text("line", answer)
+    crate::exit::answer_text("line", answer)
 }

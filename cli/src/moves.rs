@@ -39,9 +39,9 @@ pub fn run(args: &MovesArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(answer) = args.position.related(Ask::Moves, args.json) {
-        return crate::answer_text("moves", answer);
+        return crate::exit::answer_text("moves", answer);
     }
     let answer =
         (args.position.expanding()).and_then(|pos| answer_moves(&mut engine, &pos, args.json));
-    crate::answer_text("moves", answer)
+    crate::exit::answer_text("moves", answer)
 }

@@ -77,9 +77,6 @@ pub fn run(args: &NimArenaArgs, seed: u64, json: bool) -> ExitCode {
     };
     match matrix::run(&options, &mut say) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("nimbot arena: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => crate::exit::usage("arena", e),
     }
 }

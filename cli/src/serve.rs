@@ -16,6 +16,8 @@ use nimbot_match::recorder::Recorder;
 use nimbot_match::serve::{referee, GameLog, Log, ServeOptions};
 use nimbot_platform::referee::CurrentMax;
 
+use crate::exit::{params, usage};
+
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  nimbot serve 100 4                     N = 100, R = 4, M = 3 on port 9000\n  nimbot serve 999 4 -m 3 -p 0 -t 120    any free port (printed), 120 s each\n  nimbot serve 50 2 --current-max limit --welcome-extras --log game.log"
@@ -91,7 +93,7 @@ impl From<Meaning> for CurrentMax {
 }
 
 pub fn run(args: &ServeArgs) -> ExitCode {
-    let params = match crate::params("serve", args.stones, args.resets, args.init_max) {
+    let params = match params("serve", args.stones, args.resets, args.init_max) {
         Ok(p) => p,
         Err(status) => return status,
     };
@@ -99,16 +101,12 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         || args.join_timeout.is_nan()
         || args.join_timeout < 0.0
     {
-        eprintln!("nimbot serve: times must be positive numbers of seconds");
-        return ExitCode::from(2);
+        return usage("serve", "times must be positive numbers of seconds");
     }
     let out: Box<dyn Write + Send> = match &args.log {
         Some(path) => match File::create(path) {
             Ok(f) => Box::new(f),
-            Err(e) => {
-                eprintln!("nimbot serve: cannot create {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
+            Err(e) => return usage("serve", format!("cannot create {}: {e}", path.display())),
         },
         None => Box::new(io::stderr()),
     };
@@ -135,20 +133,14 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     let mut game_log = match &args.game_log {
         Some(path) => match File::create(path) {
             Ok(f) => Some(GameLog::new(io::BufWriter::new(f))),
-            Err(e) => {
-                eprintln!("nimbot serve: cannot create {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
+            Err(e) => return usage("serve", format!("cannot create {}: {e}", path.display())),
         },
         None => None,
     };
     let mut recorder = match &args.record {
         Some(path) => match Recorder::create(path, "serve", None, None) {
             Ok(r) => Some(r),
-            Err(e) => {
-                eprintln!("nimbot serve: --record: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return usage("serve", format!("--record: {e}")),
         },
         None => None,
     };

@@ -5,9 +5,9 @@
 //! the functions here, each returning the reply for the grammar to write. A refused
 //! command leaves the game as it was.
 
+use super::game::{check_turn, refuse, turn_of, ActiveGame, Error};
 use super::grammar::{List, Response, SuperNimPlayer, SuperNimStart, Turn};
-use super::Reply;
-use super::{check_turn, refuse, turn_of, ActiveGame, Error};
+use super::reply::Reply;
 use nimbot::{fibonacci as fib, text::text, IllegalMove, Player};
 use nimbot_supernim::{self as sn, Heaps, DEFAULT_NODE_BUDGET, MAX_HEAPS};
 

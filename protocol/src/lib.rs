@@ -56,32 +56,32 @@ use embedded_io::{Read, Write};
 use embedded_io_async::{Read as AsyncRead, Write as AsyncWrite};
 use heapless::Vec;
 
-use grammar::{Command, Context, Opp, Phrase, Question, Reason, Response, State, Turn};
+use grammar::{Command, Context, Opp, Phrase, Question, Response, State};
 #[cfg(not(target_arch = "avr"))]
 use grammar::{Entry, List};
-#[cfg(feature = "related-games")]
-use nimbot::fibonacci as fib;
-use nimbot::text::{text, Text};
+use nimbot::text::text;
 use nimbot::{
-    bot_move, DecideError, Engine, Game, IllegalMove, MoveError, Outcome, Params, Player, Policy,
-    Position,
+    bot_move, DecideError, Engine, Game, MoveError, Outcome, Params, Player, Policy, Position,
 };
 #[cfg(not(target_arch = "avr"))]
 use nimbot::{evaluate_move, root_moves};
-#[cfg(feature = "related-games")]
-use nimbot_supernim as sn;
 
+mod game;
 #[cfg(feature = "related-games")]
 mod games;
 pub mod grammar;
+mod reply;
+
+pub use game::ActiveGame;
 #[cfg(feature = "related-games")]
 pub use games::SUPERNIM_MOVE_LIMIT;
 pub use grammar::BANNER;
+pub use reply::{Reply, MAX_REPLY};
+
+use game::{check_turn, refuse, turn_of, Error};
 
 /// Longest accepted command line, in bytes, without its line ending.
 pub const MAX_LINE: usize = 80;
-/// Longest reply line, in bytes, without its line ending.
-pub const MAX_REPLY: usize = 120;
 /// The protocol's version, reported by `version`.
 ///
 /// 1: Expanding Nim only. 2: also Fibonacci Nim and Super-Nim (`new fibonacci`,
@@ -157,47 +157,6 @@ const HELP_LIST: &str = match core::str::from_utf8(HELP.as_bytes().split_at(5).1
     Ok(list) => list,
     Err(_) => panic!("the help is ASCII"),
 };
-
-/// One reply line, without its line ending: at most [`MAX_REPLY`] bytes of ASCII,
-/// kept on the stack. Read it as bytes (it dereferences to `[u8]`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reply(Vec<u8, MAX_REPLY>);
-
-impl Reply {
-    /// The line's bytes.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl core::ops::Deref for Reply {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl AsRef<[u8]> for Reply {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-/// The game a session is playing, with the bot's seat.
-// On a host a Super-Nim game holds up to 1024 heaps (2 KB) in place: the core
-// does not box (no heap), and a session holds one game.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ActiveGame {
-    /// Expanding Nim with resets (`new N R M ...`).
-    Expanding(Game, Player),
-    /// Fibonacci Nim (`new fibonacci ...`).
-    #[cfg(feature = "related-games")]
-    Fibonacci(fib::Game, Player),
-    /// Super-Nim (`new supernim ...`).
-    #[cfg(feature = "related-games")]
-    SuperNim(sn::Game, Player),
-}
 
 /// A protocol session: the engine, the policy and the game in progress, if any.
 #[derive(Debug)]
@@ -550,45 +509,6 @@ impl<E: Engine> Session<E> {
             #[cfg(feature = "related-games")]
             Some(ActiveGame::SuperNim(game, bot)) => games::sn_state(game, *bot).write(out),
         }
-    }
-}
-
-/// Why a command was refused: the words of its `error ...` line. The refusal
-/// of an illegal move, with numbers, is written where it arises ([`refuse`]).
-type Error = Text;
-
-/// Writes the refusal of the illegal move `e` (with the take and the limit of a
-/// take out of range) to `out`.
-fn refuse(e: IllegalMove, out: &mut Reply) {
-    let reason = match e {
-        IllegalMove::BadTake { take, limit } => Reason::BadTake { take, limit },
-        e => Reason::Illegal(Phrase::Text(e.text())),
-    };
-    Response::Error(reason).write(out);
-}
-
-/// The refusal of a move out of turn or after the end, if any.
-#[cfg_attr(not(target_pointer_width = "64"), inline(always))]
-fn check_turn(over: bool, to_move: Player, bot: Player, want_bot: bool) -> Result<(), Error> {
-    if over {
-        return Err(text!("the game is over"));
-    }
-    match (to_move == bot, want_bot) {
-        (true, false) => Err(text!("out of turn: the bot is to move (send go)")),
-        (false, true) => Err(text!("out of turn: the opponent is to move (send opp)")),
-        _ => Ok(()),
-    }
-}
-
-/// Whose turn it is (or the result: `over` is `Some(winner)`, a draw `Some(None)`),
-/// from the bot's side.
-fn turn_of(over: Option<Option<Player>>, to_move: Player, bot: Player) -> Turn {
-    match over {
-        Some(Some(p)) if p == bot => Turn::Won,
-        Some(Some(_)) => Turn::Lost,
-        Some(None) => Turn::Draw,
-        None if to_move == bot => Turn::Bot,
-        None => Turn::Opponent,
     }
 }
 

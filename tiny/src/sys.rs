@@ -1,10 +1,10 @@
-//! The whole operating-system boundary: program entry, the handful of Linux system
-//! calls the tiny binary makes (raw `syscall` / `svc` instructions, see [`arch`]),
-//! and the heap over `mmap` ([`heap`]). All of the crate's `unsafe` code is in this
-//! module.
+//! The whole operating-system boundary: program entry ([`entry`]), the handful of
+//! Linux system calls the tiny binary makes (raw `syscall` / `svc` instructions, see
+//! [`arch`]), and the heap over `mmap` ([`heap`]). All of the crate's `unsafe` code
+//! is in this module.
 //!
-//! No C library is linked, so there is nothing else to call: `_start` in [`arch`] is
-//! the ELF entry point, and each function here is one system call. The calls, per
+//! No C library is linked, so there is nothing else to call: `_start` in [`entry`]
+//! is the ELF entry point, and each function here is one system call. The calls, per
 //! command, are listed in docs/tiny.md (and enforced by its seccomp test).
 
 /// A failed system call's error number (`errno`).
@@ -43,10 +43,11 @@ impl embedded_io::Error for Errno {
     }
 }
 
-/// The architecture's system call instruction, entry point and memory functions.
+/// The architecture's system call instruction and memory functions.
 #[cfg_attr(target_arch = "x86_64", path = "sys/x86_64.rs")]
 #[cfg_attr(target_arch = "aarch64", path = "sys/aarch64.rs")]
 mod arch;
+mod entry;
 pub mod heap;
 
 /// The system calls this binary makes, by number: x86_64's own table, then
@@ -376,40 +377,6 @@ impl Args {
     pub fn as_slice(&self) -> &[&'static [u8]] {
         self.items.get(..self.len).unwrap_or(&[])
     }
-}
-
-/// Collect the arguments, run [`crate::main`] and exit with its status.
-///
-/// Safety: called once, from `_start`, with the initial stack pointer the kernel
-/// set up (argc, then argc pointers to NUL-terminated strings that live as long as
-/// the process).
-pub(crate) unsafe extern "C" fn start(sp: *const usize) -> ! {
-    let mut args = Args {
-        items: [&[]; MAX_ARGS],
-        len: 0,
-        overflow: false,
-    };
-    // Safety: see the function's contract: the kernel's argument block.
-    unsafe {
-        let argc = *sp;
-        let argv = sp.add(1) as *const *const u8;
-        for i in 1..argc {
-            let p = *argv.add(i);
-            let mut n = 0;
-            while p.add(n).read_volatile() != 0 {
-                n += 1;
-            }
-            let arg = core::slice::from_raw_parts(p, n);
-            match args.items.get_mut(args.len) {
-                Some(slot) => {
-                    *slot = arg;
-                    args.len += 1;
-                }
-                None => args.overflow = true,
-            }
-        }
-    }
-    exit(crate::main(&args))
 }
 
 /// Any panic the optimizer cannot prove unreachable makes the link fail, as in the

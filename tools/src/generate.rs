@@ -12,7 +12,9 @@ use nimbot::{Params, Table};
 use nimbot_solve::{encode, Encoding, TableWriter};
 use nimbot_solve::{Solution, SolveBox};
 
-use crate::{grouped, parallel, progress, GENERATOR};
+use crate::numbers::grouped;
+use crate::table_file::GENERATOR;
+use crate::{parallel, progress};
 
 /// The limits of a table: the games it covers.
 #[derive(Args, Debug)]

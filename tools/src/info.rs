@@ -7,7 +7,8 @@ use clap::Args;
 use nimbot::{table::format::FORMAT_VERSION, Table};
 
 use crate::decoded::keys_per_cap;
-use crate::{grouped, open, read};
+use crate::numbers::grouped;
+use crate::table_file::{open, read};
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {

@@ -6,21 +6,20 @@ mod decoded;
 mod generate;
 mod info;
 mod naive;
+mod numbers;
 mod parallel;
 mod plot;
 mod progress;
 mod stats;
+mod table_file;
 mod verify;
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use nimbot::Table;
 
-/// Written into every table this tool makes (part of the bytes, so a version bump
-/// changes the committed default table: regenerate it).
-pub const GENERATOR: &str = concat!("nimbot-table ", env!("CARGO_PKG_VERSION"));
+// What bench.rs names from the crate's root (`crate::{open, read, GENERATOR}`).
+use table_file::{open, read, GENERATOR};
 
 /// Generate, verify, inspect, plot and benchmark nimbot solution tables.
 ///
@@ -85,36 +84,4 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Read a table file; the bytes stay owned by the caller, who opens them with
-/// [`open`].
-pub fn read(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-}
-
-/// Check and open table bytes read from `path`.
-pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Table<&'a [u8]>, String> {
-    // Name the first thing wrong with a file that is no table at all: its first
-    // bytes (the checksum the core checks first covers the whole file).
-    if !bytes.starts_with(&nimbot::table::format::MAGIC) {
-        return Err(format!(
-            "{} is not a nimbot table: it does not start with the magic bytes \"NIMT\"",
-            path.display()
-        ));
-    }
-    Table::from_bytes(bytes).map_err(|e| format!("{} is not a valid table: {e}", path.display()))
-}
-
-/// `1234567` as `1,234,567`.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }

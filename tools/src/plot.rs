@@ -11,7 +11,8 @@ use clap::Args;
 use nimbot_picture::{Canvas, LINE};
 
 use crate::decoded::Decoded;
-use crate::{open, progress, read};
+use crate::progress;
+use crate::table_file::{open, read};
 
 #[derive(Args, Debug)]
 pub struct PlotArgs {

@@ -13,7 +13,7 @@ use nimbot::{Params, Position, Value};
 use nimbot_solve::{Distances, Solution, SolveBox};
 
 use crate::generate::LimitArgs;
-use crate::grouped;
+use crate::numbers::grouped;
 
 /// `nimbot-table stats` arguments: the box, and the form of the answer.
 #[derive(clap::Args, Debug)]

@@ -40,7 +40,9 @@ impl Values<'_> {
         }
     }
 }
-use crate::{grouped, open, parallel, progress, read};
+use crate::numbers::grouped;
+use crate::table_file::{open, read};
+use crate::{parallel, progress};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {

@@ -43,7 +43,7 @@ use crate::{netns, owner};
 /// record's analysis), for `--bench`.
 pub static REFEREE_NS: AtomicU64 = AtomicU64::new(0);
 
-use crate::thread_cpu_ns;
+use crate::cpu::thread_cpu_ns;
 
 fn count_cpu(start: u64) {
     REFEREE_NS.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::Relaxed);

@@ -2,7 +2,8 @@
 
 use nimbot_solve::{Distances, SolveBox};
 
-use crate::{take_input, with_engine, Refusal};
+use crate::engine::{with_engine, WebEngine};
+use crate::exchange::{take_input, Refusal};
 
 /// Take the distances file the page wrote at [`nb_input`](crate::nb_input) as the distances of
 /// the table's box, in place of solving them: 1 if they are, else
@@ -108,4 +109,13 @@ pub fn decode_distances(bytes: &[u8]) -> Option<Distances> {
         return None;
     }
     Distances::from_entries(bx, entries).ok()
+}
+
+/// The distances of the embedded table's box, solved (what the site's
+/// `distances.bin` holds).
+///
+/// # Errors
+/// The solver's, if the box cannot be solved here.
+pub fn table_box_distances() -> Result<Distances, nimbot_solve::SolveError> {
+    Distances::solve(WebEngine::new().table_box)
 }

@@ -1,12 +1,28 @@
 //! The page's engine: the table's values, the table box's distances, the solver
 //! beyond them.
 
+use std::cell::RefCell;
+
 use nimbot::{
     DecideError, Decision, Engine, Evaluation, Limits, Params, Policy, Position, Table, TableEngine,
 };
 use nimbot_solve::{Distances, Solution, SolveBox, SolvingEngine, TableOrSolverEngine};
 
-use crate::{SOLVER_BUDGET, TABLE};
+/// The embedded table's bytes.
+pub(crate) const TABLE: &[u8] = include_bytes!("../../table/default.nimt");
+
+/// The solver's memory at its peak, beyond the table.
+pub const SOLVER_BUDGET: u64 = 64 << 20;
+
+thread_local! {
+    /// The page's engine, made on first use ([`with_engine`]).
+    static ENGINE: RefCell<Option<WebEngine>> = const { RefCell::new(None) };
+}
+
+/// The engine, made on first use.
+pub(crate) fn with_engine<T>(f: impl FnOnce(&mut WebEngine) -> T) -> T {
+    ENGINE.with(|cell| f(cell.borrow_mut().get_or_insert_with(WebEngine::new)))
+}
 
 /// The page's engine: the table's values with the distances of the table's whole
 /// box (2.7 MB, kept: loaded from the site's `distances.bin` by

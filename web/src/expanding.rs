@@ -11,10 +11,10 @@ use nimbot_analysis::explore::{best_first, line, probe};
 use nimbot_analysis::notation::{move_text, parse_moves, play};
 use nimbot_analysis::record::{self, Header};
 
-use crate::engine::ValuesOnly;
-use crate::{
-    answer, code, distance, input_text, invalid, position, say, take_input, text_answer,
-    with_engine, word, Refusal, MAX_STONES,
+use crate::engine::{with_engine, ValuesOnly};
+use crate::exchange::{
+    answer, code, distance, input_text, invalid, position, say, take_input, text_answer, word,
+    Refusal, MAX_STONES,
 };
 
 thread_local! {

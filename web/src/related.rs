@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use crate::{answer, code, input_text, invalid, text_answer, word, Refusal, MAX_STONES};
+use crate::exchange::{answer, code, input_text, invalid, text_answer, word, Refusal, MAX_STONES};
 
 /// The game of Fibonacci Nim of `n` stones (at most [`MAX_STONES`]) after the
 /// takes the page wrote at [`nb_input`](crate::nb_input) (`3 2 4`): its position and every take

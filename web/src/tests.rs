@@ -4,8 +4,9 @@
 #[cfg(test)]
 mod distances_tests {
     use crate::distances::DISTANCES_HEADER;
+    use crate::exchange::{distance, SCRATCH};
     use crate::*;
-    use nimbot::root_moves;
+    use nimbot::{root_moves, Position};
     use std::io::Read as _;
 
     #[test]
@@ -101,6 +102,8 @@ mod distances_tests {
 /// charts.
 #[cfg(test)]
 mod export_tests {
+    use crate::engine::TABLE;
+    use crate::exchange::{distance, word, SCRATCH, TEXT};
     use crate::expanding::move_words;
     use crate::*;
     use nimbot::{Engine, Move, Params, Policy, Position, Table, TableEngine};

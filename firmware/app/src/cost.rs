@@ -25,7 +25,8 @@ use nimbot::{
     Evaluation, Limits,
 };
 
-use crate::Part;
+use crate::line::{send, Part};
+use crate::meter;
 use nimbot::{DecideError, Decision, Engine, Params, Policy, Position};
 use nimbot_protocol::Line;
 
@@ -130,7 +131,7 @@ impl<'a, T: Ticker> Meter<'a, T> {
     }
 }
 
-impl<T: Ticker> crate::Meter for Meter<'_, T> {
+impl<T: Ticker> meter::Meter for Meter<'_, T> {
     fn diagnostic<W: embedded_io::Write>(&mut self, line: &Line<'_>, uart: &mut W) -> bool {
         let Line::Text(text) = line else {
             return false;
@@ -144,7 +145,7 @@ impl<T: Ticker> crate::Meter for Meter<'_, T> {
         match (words.next(), words.next(), words.next()) {
             (None, _, _) => {
                 let c = self.costs;
-                crate::send(
+                send(
                     uart,
                     &[
                         Part::Bytes(b"cost line "),
@@ -161,7 +162,7 @@ impl<T: Ticker> crate::Meter for Meter<'_, T> {
                     let start = self.ticker.now();
                     self.ticker.spin(n);
                     let ticks = elapsed(self.ticker, start);
-                    crate::send(
+                    send(
                         uart,
                         &[
                             Part::Bytes(b"cost spin "),
@@ -169,12 +170,12 @@ impl<T: Ticker> crate::Meter for Meter<'_, T> {
                         ],
                     );
                 }
-                None => crate::send(
+                None => send(
                     uart,
                     &[Part::Bytes(b"error cost spin: N from 1 to 4294967295")],
                 ),
             },
-            _ => crate::send(uart, &[Part::Bytes(b"error usage: cost | cost spin N")]),
+            _ => send(uart, &[Part::Bytes(b"error usage: cost | cost spin N")]),
         }
         true
     }

@@ -19,6 +19,8 @@
 pub mod cost;
 pub mod guard;
 mod io_error;
+mod line;
+mod meter;
 pub mod polled;
 #[cfg(feature = "nb")]
 pub mod serial;
@@ -28,15 +30,14 @@ pub mod serial;
 pub mod stack;
 
 use embedded_io::{Read, Write};
-use nimbot::{
-    text::Decimal,
-    text::{text, Text},
-    Engine, TableEngine,
-};
+use nimbot::{text::text, text::Decimal, Engine, TableEngine};
 use nimbot_protocol::{Line, LineReader, Reply, Session};
 
 pub use io_error::IoError;
 pub use stack::Stack;
+
+use line::{send, Part};
+use meter::{Meter, Unmetered};
 
 /// The first line after reset, so that whoever is on the other end of the UART
 /// (a person, or the QEMU test) knows the board is listening (the protocol's).
@@ -58,29 +59,6 @@ pub fn run_metered<U: Read + Write, T: cost::Ticker>(uart: &mut U, stack: &Stack
     let costs = cost::Costs::default();
     let timed = |engine| cost::Timed::new(engine, ticker, &costs);
     serve(uart, stack, timed, &mut cost::Meter::new(ticker, &costs))
-}
-
-/// What the read loop measures around each command besides the protocol: nothing
-/// ([`Unmetered`]), but in the `cost` build.
-trait Meter {
-    /// Answer `line` if it is one of this build's own diagnostics (true), else
-    /// leave it to the session (false).
-    fn diagnostic<W: Write>(&mut self, line: &Line<'_>, uart: &mut W) -> bool;
-    /// A command line goes to the session now.
-    fn begin(&mut self);
-    /// The session has handled it (the reply is not sent yet).
-    fn end(&mut self);
-}
-
-/// The shipped build's meter: measures nothing, so it compiles to nothing.
-struct Unmetered;
-
-impl Meter for Unmetered {
-    fn diagnostic<W: Write>(&mut self, _: &Line<'_>, _: &mut W) -> bool {
-        false
-    }
-    fn begin(&mut self) {}
-    fn end(&mut self) {}
 }
 
 /// The read loop of [`run`], on the embedded table's engine as `engine` wraps it,
@@ -144,43 +122,6 @@ fn is_stack_command(line: &[u8]) -> bool {
         .split(|b| *b == b' ' || *b == b'\t')
         .filter(|w| !w.is_empty());
     words.next() == Some(b"stack") && words.next().is_none()
-}
-
-/// A piece of a line the firmware sends: bytes in RAM (a reply, digits), or
-/// fixed text (in program memory on the AVR).
-#[derive(Clone, Copy)]
-enum Part<'a> {
-    Bytes(&'a [u8]),
-    Text(Text),
-}
-
-/// Write the parts and a line end, then wait until they are out. A failed write
-/// drops the rest of the line (see [`run`]).
-fn send<W: Write>(uart: &mut W, parts: &[Part<'_>]) {
-    let sent = parts
-        .iter()
-        .chain(core::iter::once(&Part::Bytes(b"\n")))
-        .try_for_each(|part| match *part {
-            Part::Bytes(bytes) => write_all(uart, bytes),
-            Part::Text(text) => text.bytes().try_for_each(|b| write_all(uart, &[b])),
-        });
-    if sent.is_ok() {
-        let _ = uart.flush();
-    }
-}
-
-/// `embedded_io::Write::write_all` without its panic path: its default body
-/// panics when a writer accepts nothing (`Ok(0)`) for a non-empty buffer, which
-/// the guard cannot prove never happens for every HAL. Here a writer that takes
-/// nothing ends the line instead.
-fn write_all<W: Write>(uart: &mut W, mut buf: &[u8]) -> Result<(), ()> {
-    while !buf.is_empty() {
-        match uart.write(buf) {
-            Ok(0) | Err(_) => return Err(()),
-            Ok(n) => buf = buf.get(n..).unwrap_or(&[]),
-        }
-    }
-    Ok(())
 }
 
 /// The last words of a board whose HAL can still panic (the guard is off there):

@@ -10,7 +10,8 @@ use nimbot::{
     Move,
 };
 
-use super::Reason;
+use super::limits::MAX_NAME;
+use super::reason::Reason;
 use crate::json::Writer;
 
 /// The prompt `exp-nim` writes when it wants a move (no newline after it).
@@ -210,7 +211,7 @@ impl<'a> Line<'a> {
 }
 
 /// Room for one [`record`].
-pub const MAX_RECORD: usize = 3 * super::MAX_NAME;
+pub const MAX_RECORD: usize = 3 * MAX_NAME;
 
 /// What exp-nim prints after a move, and the game log's record of it: the move
 /// line, `Current max: X`, `Stones left: S` and the dashes, each ended.

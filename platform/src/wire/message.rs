@@ -10,7 +10,7 @@
 
 use heapless::Vec;
 
-use super::MAX_NAME;
+use super::limits::MAX_NAME;
 use crate::json::{JsonError, Object, Value, Writer};
 use nimbot::{Move, Player};
 

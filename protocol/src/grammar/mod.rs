@@ -16,7 +16,7 @@
 //! summary `nimbot serial --help` prints ([`GRAMMAR`](super::GRAMMAR)) and the
 //! tables of docs/protocol.md are checked against, are [`COMMANDS`].
 
-use crate::Reply;
+use crate::reply::Reply;
 
 mod response;
 mod words;

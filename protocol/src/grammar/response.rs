@@ -1,6 +1,6 @@
 //! The replies ([`Response`]): each parsed from a line and written to a [`Reply`].
 
-use crate::Reply;
+use crate::reply::Reply;
 use nimbot::text::{match_text, parse_u32, text, Decimal, Text};
 use nimbot::{Move, Policy, Value};
 #[cfg(feature = "related-games")]
@@ -629,7 +629,7 @@ pub(super) fn sn_move(kind: &[u8], w: &mut Words<'_>) -> Option<sn::Move> {
     })
 }
 
-/// The writer's pieces. Writes past [`MAX_REPLY`](super::MAX_REPLY) are dropped;
+/// The writer's pieces. Writes past [`MAX_REPLY`](crate::MAX_REPLY) are dropped;
 /// the replies are far shorter.
 impl Reply {
     // One copy of the loop for the many call sites (smaller on every target).

@@ -3,7 +3,7 @@
 use nimbot::text::{match_text, parse_u32, text, word_index, Text};
 use nimbot::Player;
 
-use crate::Reply;
+use crate::reply::Reply;
 
 /// A piece of text in a reply: fixed text a session writes, or the bytes of a
 /// parsed line. The two compare equal when they read the same.

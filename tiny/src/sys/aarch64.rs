@@ -1,10 +1,10 @@
-//! aarch64: the system call instruction, the ELF entry point and the memory
-//! functions LLVM calls.
+//! aarch64: the system call instruction and the memory functions LLVM calls (the
+//! ELF entry point is [`entry`](super::entry)'s).
 //!
 //! Kernel ABI: number in `x8`, arguments in `x0`..`x5`, result in `x0` (`-errno` on
 //! failure), `svc #0` traps.
 
-use core::arch::{asm, global_asm};
+use core::arch::asm;
 
 /// One system call with up to six arguments.
 ///
@@ -29,20 +29,6 @@ pub unsafe fn syscall6(n: usize, a: [usize; 6]) -> isize {
     }
     ret
 }
-
-// The ELF entry point. The kernel starts us with `sp` (16-byte aligned) pointing at
-// argc, then the argv pointers; pass that address to `start`, with a null frame
-// pointer and link register ending the call chain.
-global_asm!(
-    ".globl _start",
-    "_start:",
-    "mov x29, #0",
-    "mov x30, #0",
-    "mov x0, sp",
-    "bl {start}",
-    "udf #0",
-    start = sym super::start,
-);
 
 // The memory functions LLVM emits calls to. Rust's `compiler_builtins` leaves them
 // to the C library on this target, and there is none. Volatile accesses keep LLVM

@@ -1,10 +1,10 @@
-//! x86_64: the system call instruction, the ELF entry point and the memory
-//! functions LLVM calls.
+//! x86_64: the system call instruction and the memory functions LLVM calls (the
+//! ELF entry point is [`entry`](super::entry)'s).
 //!
 //! Kernel ABI: number in `rax`, arguments in `rdi rsi rdx r10 r8 r9`, result in
 //! `rax` (`-errno` on failure), `rcx` and `r11` clobbered.
 
-use core::arch::{asm, global_asm};
+use core::arch::asm;
 
 /// One system call with up to six arguments.
 ///
@@ -31,20 +31,6 @@ pub unsafe fn syscall6(n: usize, a: [usize; 6]) -> isize {
     }
     ret
 }
-
-// The ELF entry point. The kernel starts us with `rsp` pointing at argc, then the
-// argv pointers; pass that address to `start`, with the stack aligned as a call
-// expects it.
-global_asm!(
-    ".globl _start",
-    "_start:",
-    "xor ebp, ebp",
-    "mov rdi, rsp",
-    "and rsp, -16",
-    "call {start}",
-    "ud2",
-    start = sym super::start,
-);
 
 // The memory functions LLVM emits calls to. Rust's `compiler_builtins` leaves them
 // to the C library on this target, and there is none. `rep movsb`/`rep stosb` keep

@@ -29,8 +29,9 @@ fn module_of(file: &str) -> Option<(String, Vec<String>)> {
     Some((krate, parts))
 }
 
-/// Every path of a `use` (the trees expanded) and every `crate::` or `super::`
-/// path a file names, with the module it is named from (inline `mod x { .. }` blocks such
+/// Every path of a `use` (the trees expanded) and every other path a file names
+/// (`crate::`, `super::`, `self::` or bare: `child::f()`), with the module it is
+/// named from (inline `mod x { .. }` blocks such
 /// as unit tests count: their `super` is the file itself).
 fn anchored_paths(text: &str) -> Vec<(usize, Vec<String>)> {
     // Strip comments line by line (doc text names paths that are no imports).
@@ -75,16 +76,28 @@ fn anchored_paths(text: &str) -> Vec<(usize, Vec<String>)> {
             i += end.max(1);
             continue;
         }
-        if at_word && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+        // A path in the code: from the crate, the parent or the module itself, or a
+        // bare one (`child::f()`, which the caller keeps if it names a child
+        // module); not the rest of a longer path, a method's turbofish or a macro's
+        // `$var::`.
+        let anchored = ["crate::", "super::", "self::"]
+            .iter()
+            .any(|a| rest.starts_with(a));
+        let bare = !anchored
+            && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'_')
+            && !(i > 0 && matches!(bytes[i - 1], b':' | b'.' | b'$' | b'"' | b'\''));
+        if at_word && (anchored || bare) {
             let len = rest
                 .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
                 .unwrap_or(rest.len());
-            let segs: Vec<String> = rest[..len]
-                .split("::")
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect();
-            out.push((inline.len(), segs));
+            if anchored || rest[..len].contains("::") {
+                let segs: Vec<String> = rest[..len]
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                out.push((inline.len(), segs));
+            }
             i += len;
             continue;
         }
@@ -135,8 +148,9 @@ fn expand(tree: &str) -> Vec<String> {
 }
 
 /// The file-level imports of every crate: file -> the files that define the names
-/// it imports by a `crate::`/`super::`/`self::` path or a `use` of its own child
-/// module (`use child::X`, `pub use child::X`), unit tests included. Each path is
+/// it imports by a `crate::`/`super::`/`self::` path or a path through its own
+/// child module (`use child::X`, `pub use child::X`, `child::f()`), unit tests
+/// included; a `#[path]` module is the file it names. Each path is
 /// followed through re-exports to the file that defines the name, so that a
 /// parent re-exporting (or using) its children's names imports those children:
 /// a child that imports what its parent defines closes a loop.
@@ -160,6 +174,32 @@ fn graph_of(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
         if let Some(key) = module_of(f) {
             by_module.insert(key, f.clone());
             texts.insert(f.clone(), text);
+        }
+    }
+    // A `#[path = ".."]` module (or `cfg_attr(.., path = "..")`: the first one) is
+    // the file it names, relative to the declaring file's folder.
+    for (f, text) in files {
+        let (Some((krate, here)), Some((dir, _))) = (module_of(f), f.rsplit_once('/')) else {
+            continue;
+        };
+        let mut path = None;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with("#[") {
+                path = path.or_else(|| line.split_once("path = \"").map(|(_, p)| p));
+                continue;
+            }
+            let item = line
+                .split_once("mod ")
+                .map(|(_, m)| m.trim_end_matches(';'));
+            if let (Some(name), Some(p)) = (item.filter(|_| line.ends_with(';')), path) {
+                let file = format!("{dir}/{}", p.split('"').next().unwrap_or(""));
+                if texts.contains_key(&file) {
+                    let mut module = here.clone();
+                    module.push(name.to_string());
+                    by_module.insert((krate.clone(), module), file);
+                }
+            }
+            path = None;
         }
     }
     let tree = Tree {
@@ -373,76 +413,9 @@ fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     s.found
 }
 
-/// Loops known and being taken apart, each with its issue: the list only shrinks
-/// (a loop that is gone must leave it, the test says so).
-const KNOWN_LOOPS: &[(&[&str], &str)] = &[
-    // Found when the test began to count a parent's `use` and `pub use` of its
-    // children (issue 46): each parent defines what its children import.
-    (
-        &[
-            "cli/src/analyze.rs",
-            "cli/src/arena.rs",
-            "cli/src/board.rs",
-            "cli/src/connect.rs",
-            "cli/src/demo.rs",
-            "cli/src/exp_nim.rs",
-            "cli/src/line.rs",
-            "cli/src/main.rs",
-            "cli/src/moves.rs",
-            "cli/src/serve.rs",
-            "cli/src/tournament.rs",
-        ],
-        "issue 46: main.rs's shared helpers belong in a module of their own",
-    ),
-    (
-        &[
-            "platform/src/wire/lines.rs",
-            "platform/src/wire/message.rs",
-            "platform/src/wire/mod.rs",
-        ],
-        "issue 46: wire/mod.rs's limits (MAX_NAME, ..) belong in a leaf module",
-    ),
-    (
-        &[
-            "protocol/src/games.rs",
-            "protocol/src/grammar/mod.rs",
-            "protocol/src/grammar/response.rs",
-            "protocol/src/grammar/words.rs",
-            "protocol/src/lib.rs",
-        ],
-        "issue 46: lib.rs defines what the grammar and games import",
-    ),
-    (
-        &[
-            "tiny/src/main.rs",
-            "tiny/src/sys.rs",
-            "tiny/src/sys/heap.rs",
-        ],
-        "issue 46: what sys.rs takes from main.rs belongs in sys",
-    ),
-    (
-        &[
-            "web/src/distances.rs",
-            "web/src/engine.rs",
-            "web/src/expanding.rs",
-            "web/src/lib.rs",
-            "web/src/related.rs",
-        ],
-        "issue 46: lib.rs defines what its modules import",
-    ),
-];
-
 #[test]
 fn no_two_files_import_each_other() {
-    let mut found = loops(&import_graph());
-    for (known, _) in KNOWN_LOOPS {
-        let before = found.len();
-        found.retain(|c| c.iter().map(String::as_str).ne(known.iter().copied()));
-        assert!(
-            found.len() < before,
-            "the loop {known:?} is gone: take it off KNOWN_LOOPS (tools/tidy/tests/layout.rs)"
-        );
-    }
+    let found = loops(&import_graph());
     assert!(
         found.is_empty(),
         "files that import each other (move what both need into a third file): {}",
@@ -498,6 +471,40 @@ fn a_parent_that_imports_its_children_closes_a_loop() {
     );
     fixed.push(file("x/src/solver/base.rs", "pub struct SolveBox;\n"));
     assert!(loops(&graph_of(&fixed)).is_empty());
+}
+
+#[test]
+fn a_parent_that_calls_a_child_by_its_path_closes_a_loop() {
+    // No `use` of the child: the parent calls it by a bare path (`cost::run()`)
+    // or reaches it through a `#[path]` module, and the child imports from the
+    // parent.
+    let file = |path: &str, text: &str| (path.to_string(), text.to_string());
+    let files = [
+        file(
+            "x/src/lib.rs",
+            "mod cost;\npub fn send() {}\npub fn run() { cost::run() }\n",
+        ),
+        file(
+            "x/src/cost.rs",
+            "use crate::send;\npub fn run() { send() }\n",
+        ),
+        file(
+            "y/src/main.rs",
+            "#[cfg_attr(unix, path = \"sys/unix.rs\")]\nmod arch;\npub fn exit() {}\n\
+             fn main() { arch::start() }\n",
+        ),
+        file("y/src/sys/unix.rs", "pub fn start() { crate::exit() }\n"),
+    ];
+    let graph = graph_of(&files);
+    assert!(graph["x/src/lib.rs"].contains("x/src/cost.rs"));
+    assert!(graph["y/src/main.rs"].contains("y/src/sys/unix.rs"));
+    assert_eq!(loops(&graph).len(), 2);
+    // A longer path's segments and a method's turbofish name no child.
+    let paths = anchored_paths("fn f() { nimbot::cost::run(); x.collect::<Vec<_>>(); }");
+    assert_eq!(
+        paths,
+        vec![(0, vec!["nimbot".into(), "cost".into(), "run".into()])]
+    );
 }
 
 #[test]
