@@ -1,14 +1,29 @@
-//! `nimbot bench`: solve time and decision latency, as JSON lines on stdout. The
-//! benchmarks are the library's (`nimbot_engine::bench`); this file reads the
-//! flags and prints each line as it comes.
+//! `nimbot bench`: every benchmark, as lines on stdout. The benchmarks are the
+//! library's (`nimbot_bench`); this file reads the flags and prints each line as
+//! it comes.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
-use nimbot_engine::bench::{self, lines::Size};
+use clap::{Args, Subcommand};
+use nimbot::Params;
+use nimbot_bench::lines::{Line, Size};
+use nimbot_bench::tournament::Load;
+use nimbot_bench::{exploit, solve, supernim, table, tournament};
 
 #[derive(Args, Debug)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:
+  nimbot bench                          solve time and decision latency (JSON lines)
+  nimbot bench --exploit -n 300         the exploit policy's costs
+  nimbot bench --supernim 20 --runs 3   Super-Nim's exact solver
+  nimbot bench table --json --runs 9    making and probing a table
+  nimbot bench tournament 1000          the tournament's load (also: nimbot tournament --bench)"
+)]
 pub struct BenchArgs {
+    #[command(subcommand)]
+    other: Option<Other>,
     /// Largest pile of the box to solve.
     #[arg(long, short = 'n', default_value_t = 999)]
     stones: u32,
@@ -32,25 +47,141 @@ pub struct BenchArgs {
     supernim: Option<u32>,
 }
 
+/// The benchmarks with flags of their own.
+#[derive(Subcommand, Debug)]
+enum Other {
+    /// Making a table and probing it: generation time (as `nimbot-table generate`
+    /// makes it), the solver beside a naive every-move solver, the format's codings,
+    /// probe and best-move latency.
+    Table(TableArgs),
+    /// The tournament's load: quick games between two nimbot policies (N drawn
+    /// from 5..60), games per second, the CPU shares of the referees, the runner
+    /// and the bots, and a check of the results on disk (exit status 1 if a game
+    /// is missing, twice or without a result; 3 if the folder cannot hold them).
+    Tournament(LoadArgs),
+}
+
+#[derive(Args, Debug)]
+struct TableArgs {
+    /// N_max: the largest starting pile of the table to generate (and probe,
+    /// unless --file).
+    #[arg(long, short = 'n', default_value_t = 999)]
+    stones: u32,
+    /// R: resets per player.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// M: the initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// Generation runs to take the median of.
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// Probe this table file instead of the one just generated.
+    #[arg(long, value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// JSON lines (one per benchmark) instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Skip the comparisons (the naive solver, the codings).
+    #[arg(long)]
+    no_compare: bool,
+}
+
+#[derive(Args, Debug)]
+struct LoadArgs {
+    /// Games to play.
+    #[arg(default_value_t = 1000)]
+    games: usize,
+    /// Games at once, each with its own referee.
+    #[arg(long, short = 'c', value_name = "K", default_value_t = 8)]
+    concurrency: usize,
+    /// The seed of the drawn N values.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// R: resets each player may use.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// M: the initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
+    /// Play in this folder (emptied first, kept after) instead of a scratch one.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
 pub fn run(args: &BenchArgs) -> ExitCode {
+    match &args.other {
+        Some(Other::Table(t)) => return table_bench(t),
+        Some(Other::Tournament(t)) => {
+            let load = Load {
+                games: t.games,
+                seed: t.seed,
+                resets: t.resets,
+                init_max: t.init_max,
+                concurrency: t.concurrency.max(1),
+            };
+            return load_bench("nimbot bench tournament", &load, t.out.as_deref());
+        }
+        None => {}
+    }
     let size = Size {
         stones: args.stones,
         resets: args.resets,
         init_max: args.init_max,
     };
-    let mut emit = |line: bench::lines::Line| crate::json::print(&line);
+    let mut emit = |line: Line| crate::json::print(&line);
     let ran = if let Some(cap) = args.supernim {
-        bench::supernim(cap, args.runs.min(5), &mut emit)
+        supernim::supernim(cap, args.runs.min(5), &mut emit)
     } else if args.exploit {
-        bench::exploit::measure(size, args.runs.clamp(1, 7), &mut emit)
+        exploit::measure(size, args.runs.clamp(1, 7), &mut emit)
     } else {
-        bench::solve_and_decide(size, args.runs, &mut emit)
+        solve::solve_and_decide(size, args.runs, &mut emit)
     };
     match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err((status, e)) => {
             eprintln!("nimbot bench: {e}");
             ExitCode::from(status)
+        }
+    }
+}
+
+/// `nimbot bench table`: exit status 2 on bad limits or an unreadable table file.
+fn table_bench(args: &TableArgs) -> ExitCode {
+    let ran = Params::new(args.stones, args.resets, args.init_max)
+        .map_err(|e| format!("bad parameters: {e}"))
+        .and_then(|params| {
+            let options = table::Options {
+                params,
+                runs: args.runs,
+                file: args.file.clone(),
+                json: args.json,
+                compare: !args.no_compare,
+            };
+            table::run(&options, &mut std::io::stdout().lock())
+        });
+    match ran {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nimbot bench table: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The tournament's load benchmark (`nimbot bench tournament`, `nimbot tournament
+/// --bench`: `cmd`) in `dir` (or a scratch folder): its four lines, then the exit
+/// status, as `nimbot tournament`'s: 0, 1 if a game is not on disk once with a
+/// result, 3 if the folder cannot hold the tournament.
+pub fn load_bench(cmd: &str, load: &Load, dir: Option<&Path>) -> ExitCode {
+    match tournament::run_in(load, dir) {
+        Ok(f) => {
+            print!("{}", f.text(load.seed));
+            ExitCode::from(if f.all_there() { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("{cmd}: {e}");
+            ExitCode::from(3)
         }
     }
 }
