@@ -1,6 +1,5 @@
-//! Every benchmark of nimbot, in one place, behind `nimbot bench` (the command
-//! line reads the flags and prints; docs/benchmarks.md says how to read the
-//! figures, docs/figures.md holds them):
+//! Every benchmark of nimbot, in one place, behind `nimbot bench`
+//! (docs/benchmarks.md says how to read the figures, docs/figures.md holds them):
 //!
 //! - [`solve`]: `nimbot bench`, the exact solver's time and the decision latency
 //!   in every position of a box;
@@ -15,10 +14,12 @@
 //!   results on disk.
 //!
 //! The JSON lines of the first three are [`lines`]; every per-call latency is
-//! taken with `nimbot-latency`, one way of timing, so that figures compare.
+//! taken with `nimbot-latency`, one way of timing, so that figures compare. The
+//! command itself (its flags, printing, exit statuses) is [`command`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod command;
 pub mod decisions;
 pub mod exploit;
 pub mod lines;
