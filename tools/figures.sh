@@ -4,8 +4,8 @@
 #
 #   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table, the
 #                             embedding examples) and the benchmarks (solver: nimbot
-#                             bench; table: nimbot-table bench; the tournament's
-#                             load: nimbot tournament --bench; every board's
+#                             bench; table: nimbot bench table; the tournament's
+#                             load: nimbot bench tournament; every board's
 #                             footprint with its stack, tools/firmware.sh test --board
 #                             all; the firmware's decisions in QEMU: tools/firmware.sh
 #                             bench; --win on the referee's clock, tools/win_clock.sh),
@@ -157,7 +157,7 @@ PY
 TOURNAMENT_TITLE="Tournament load: 1,000 quick games at concurrency 8"
 if [ "$MODE" = tournament ]; then
   cargo build --release --quiet -p nimbot-cli --bin nimbot
-  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot bench tournament 1000
   replace_section tournament "Table benchmark"
   exit 0
 fi
@@ -258,8 +258,8 @@ if [ "$MODE" = all ]; then
   cargo build --release --quiet -p nimbot-cli --bin nimbot
   cargo build --release --quiet -p nimbot-tools
   record "Solver benchmark" '' target/release/nimbot bench
-  record "Table benchmark" '' target/release/nimbot-table bench --json --runs 9
-  record "$TOURNAMENT_TITLE" '' target/release/nimbot tournament --bench 1000
+  record "Table benchmark" '' target/release/nimbot bench table --json --runs 9
+  record "$TOURNAMENT_TITLE" '' target/release/nimbot bench tournament 1000
   # The big table's solve: its time and peak memory (docs/table.md, solving.md and
   # firmware.md link here).
   record "The solver at N <= 99,999" '^wrote' \

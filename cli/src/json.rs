@@ -1,6 +1,7 @@
-//! The command line's JSON output: every JSON line a command prints (bench,
-//! arena, analyze, the tournament's files) is a `Serialize` struct written by
-//! [`line()`], `nimbot_analysis::vocab`'s one writer of JSON lines.
+//! The command line's JSON output: every JSON line a command prints (arena,
+//! analyze, the tournament's files; `nimbot bench`'s too, from its own crate) is
+//! a `Serialize` struct written by [`line()`], `nimbot_analysis::vocab`'s one
+//! writer of JSON lines.
 
 use serde::Serialize;
 

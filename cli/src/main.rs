@@ -128,7 +128,7 @@ enum Command {
     Arena(ArenaArgs),
     /// Play one game between nimbot and a random (or perfect) opponent and print it.
     Demo(DemoArgs),
-    /// Measure solving and decision speed; prints JSON lines.
+    /// Measure solving, deciding, the exploit policy, Super-Nim, tables, a tournament's load.
     Bench(BenchArgs),
     /// Play one game against the tournament's TCP server.
     ///

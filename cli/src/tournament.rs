@@ -402,38 +402,16 @@ fn finish(store: &Store, plan: &Plan, games: &[Played], json: bool) -> ExitCode 
     }
 }
 
-/// `--bench`: quick games between nimbot policies, figures and a check of the disk.
+/// `--bench`: `nimbot bench tournament` (quick games between nimbot policies,
+/// figures and a check of the disk), in --out DIR if one is given.
 fn bench(args: &TournamentArgs, games: usize) -> ExitCode {
-    let scratch = args.out == Path::new("tournament");
-    let dir = if scratch {
-        std::env::temp_dir().join(format!("nimbot-bench-{}", std::process::id()))
-    } else {
-        args.out.clone()
-    };
-    let _ = std::fs::remove_dir_all(&dir);
-    let concurrency = args.concurrency.unwrap_or(8).max(1);
-    let run = nimbot_tournament::bench::run(
-        &dir,
+    let load = nimbot_bench::tournament::Load {
         games,
-        args.seed,
-        args.resets,
-        args.init_max,
-        concurrency,
-    );
-    if scratch {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    let f = match run {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("nimbot tournament: {e}");
-            return ExitCode::from(EXIT_FILES);
-        }
+        seed: args.seed,
+        resets: args.resets,
+        init_max: args.init_max,
+        concurrency: args.concurrency.unwrap_or(8).max(1),
     };
-    print!("{}", f.text(args.seed));
-    if f.all_there() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_NO_RESULT)
-    }
+    let dir = (args.out != Path::new("tournament")).then_some(args.out.as_path());
+    crate::bench::load_bench("nimbot tournament", &load, dir)
 }

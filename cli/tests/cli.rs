@@ -136,6 +136,56 @@ fn bench_prints_json_lines() {
 }
 
 #[test]
+fn bench_reaches_every_benchmark_by_its_flag_or_its_name() {
+    let first_words = |args: &[&str]| -> Vec<String> {
+        let out = succeeded(&nimbot(args, ""));
+        out.lines()
+            .map(|l| l.split(',').next().unwrap_or(l).to_owned())
+            .collect()
+    };
+    assert_eq!(
+        first_words(&["bench", "--supernim", "6", "--runs", "1"]),
+        ["{\"bench\":\"supernim-solver\""]
+    );
+    let table = ["bench", "table", "--json", "-n", "100", "--runs", "1"];
+    assert_eq!(
+        first_words(&[&table[..], &["--no-compare"]].concat()),
+        [
+            "{\"bench\":\"generate\"",
+            "{\"bench\":\"table_probe\"",
+            "{\"bench\":\"table_decide\""
+        ]
+    );
+    // The flags of one benchmark are not another's.
+    let o = nimbot(&["bench", "-n", "100", "table"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let o = nimbot(&["bench", "table", "--exploit"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_tournament_bench_plays_every_game_once_under_both_names() {
+    for args in [
+        &["bench", "tournament", "4", "-c", "2"][..],
+        &["tournament", "--bench", "4", "-c", "2"],
+    ] {
+        let out = succeeded(&nimbot(args, ""));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(
+            lines[0].starts_with(
+                "4 games (N drawn from 5..60, seed 1, nimbot:longest against nimbot:trap) at concurrency 2 on "
+            ),
+            "{out}"
+        );
+        assert_eq!(
+            lines[3],
+            "results on disk: 4 distinct games of 4 scheduled, 0 written twice, 0 without a result"
+        );
+    }
+}
+
+#[test]
 fn arena_wins_every_won_start_against_every_opponent() {
     let o = nimbot(
         &[

@@ -6,8 +6,6 @@
 //!   exactly, which the `exploit` policy weighs;
 //! - [`arena`]: nimbot under each policy against families of fallible opponents,
 //!   over many starts and both seats;
-//! - [`bench`](mod@bench): the host's benchmarks (solving, deciding, the exploit policy's
-//!   costs, Super-Nim's solver), as JSON lines;
 //! - [`matrix`]: the arena's report, as text and as JSON lines;
 //! - [`runner`]: the one runner of a two-player game, which the arena and
 //!   Super-Nim's matches play on;
@@ -17,13 +15,15 @@
 //! Super-Nim's exact solver and host player live in the crate `nimbot-supernim`
 //! (feature `alloc`), where the line protocol reaches them too.
 //!
+//! The benchmarks of all this (the exploit policy's costs among them) are the
+//! crate `nimbot-bench`'s.
+//!
 //! The core crate (`nimbot`) stays `no_std` and knows the policy only by name: it
 //! refuses to play it ([`nimbot::Engine::plays`]); this crate is what plays it.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod arena;
-pub mod bench;
 pub mod exploit;
 pub mod matrix;
 pub mod models;

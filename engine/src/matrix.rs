@@ -2,13 +2,19 @@
 //! per policy, each cell the lost starts won with a 95 % interval), each cell as
 //! a JSON line, and the losses listed.
 
-use crate::bench::lines::round;
 use nimbot::{Player, Policy};
 use serde::Serialize;
 
 use std::time::Instant;
 
 use crate::arena::{Arena, ArenaConfig, Cell, Column, Family, Loss};
+
+/// `x` rounded to `places` decimals: figures keep the precision they are measured
+/// to (this report's, Super-Nim's arena's and the benchmarks' lines).
+pub fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
 
 /// Width of the family column.
 const FAMILY: usize = 34;

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use crate::bench::lines::round;
+use crate::matrix::round;
 use crate::runner::{run, Seat, Stop};
 use nimbot::SplitMix64;
 use nimbot_supernim::{

@@ -101,3 +101,12 @@ impl Decoded {
 pub fn keys_per_cap(resets: u8) -> usize {
     2 * (usize::from(resets) + 1).pow(2)
 }
+
+/// Positions a table stores: every pile above the cap, every layer.
+pub fn stored_positions(table: &Table<&[u8]>) -> u64 {
+    let p = table.params();
+    (p.init_max()..=table.top_cap())
+        .map(|c| u64::from(table.highest_pile(c) - c))
+        .sum::<u64>()
+        * keys_per_cap(p.resets()) as u64
+}

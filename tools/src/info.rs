@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nimbot::{table::format::FORMAT_VERSION, Table};
+use nimbot::table::format::FORMAT_VERSION;
 
-use crate::decoded::keys_per_cap;
+use crate::decoded::{keys_per_cap, stored_positions};
 use crate::numbers::grouped;
 use crate::table_file::{open, read};
 
@@ -17,15 +17,6 @@ pub struct InfoArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Positions a table stores: every pile above the cap, every layer.
-pub fn stored_positions(table: &Table<&[u8]>) -> u64 {
-    let p = table.params();
-    (p.init_max()..=table.top_cap())
-        .map(|c| u64::from(table.highest_pile(c) - c))
-        .sum::<u64>()
-        * keys_per_cap(p.resets()) as u64
 }
 
 pub fn run(args: &InfoArgs) -> Result<ExitCode, String> {

@@ -1,27 +1,20 @@
-//! `nimbot-table`: make, check, inspect, picture and benchmark nimbot's solution
-//! tables (the postcard blobs the core embeds; format in `table/FORMAT.md`).
+//! `nimbot-table`: make, check, inspect and picture nimbot's solution tables (the
+//! postcard blobs the core embeds; format in `table/FORMAT.md`). Making a table
+//! is the library's (`src/lib.rs`), which `nimbot bench table` times too.
 
-mod bench;
-mod decoded;
-mod generate;
 mod info;
-mod naive;
-mod numbers;
-mod parallel;
 mod plot;
-mod progress;
 mod stats;
-mod table_file;
 mod verify;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+// The library's parts, named here so that the commands' modules reach them as
+// `crate::..` like their own.
+use nimbot_tools::{decoded, generate, numbers, parallel, progress, table_file};
 
-// What bench.rs names from the crate's root (`crate::{open, read, GENERATOR}`).
-use table_file::{open, read, GENERATOR};
-
-/// Generate, verify, inspect, plot and benchmark nimbot solution tables.
+/// Generate, verify, inspect and plot nimbot solution tables.
 ///
 /// A table holds won/lost for every position of every game with at most N stones,
 /// R resets per player and initial maximum M (a table for R also covers fewer
@@ -40,7 +33,6 @@ Examples:
   nimbot-table verify table/default.nimt
   nimbot-table info table/default.nimt
   nimbot-table plot table/default.nimt -o map.png
-  nimbot-table bench --json
   nimbot-table stats --stones 999 --resets 4 --init-max 3
   nimbot-table stats --stones 200 --json
 
@@ -59,8 +51,6 @@ enum Command {
     /// Draw a table's won/lost map as a PNG: one panel per (own, opponent) resets,
     /// stones across, cap down.
     Plot(plot::PlotArgs),
-    /// Measure generation time and probe / best-move latency.
-    Bench(bench::BenchArgs),
     /// The whole game in numbers (from a fresh solve, no table file): won and lost
     /// positions per reset state, the starts the first player loses, the longest
     /// perfect-play games, how lost positions repeat along a layer.
@@ -74,7 +64,6 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => info::run(args),
         Command::Plot(args) => plot::run(args),
-        Command::Bench(args) => bench::run(args),
         Command::Stats(args) => stats::run(args),
     };
     match result {

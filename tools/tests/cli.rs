@@ -219,63 +219,6 @@ fn plot_writes_a_png_of_the_expected_size() {
 }
 
 #[test]
-fn bench_prints_json_lines() {
-    let o = run(&[
-        "bench",
-        "--json",
-        "-n",
-        "200",
-        "--runs",
-        "1",
-        "--no-compare",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
-    assert!(
-        lines[0].starts_with("{\"bench\":\"generate\",\"stones\":200,"),
-        "{text}"
-    );
-    assert!(lines[1].starts_with("{\"bench\":\"table_probe\""), "{text}");
-    assert!(
-        lines[2].starts_with("{\"bench\":\"table_decide\""),
-        "{text}"
-    );
-    assert!(lines.iter().all(|l| l.ends_with('}')));
-}
-
-/// A number field of a JSON line.
-fn field(line: &str, name: &str) -> f64 {
-    let at = line.find(&format!("\"{name}\":")).expect(name) + name.len() + 3;
-    let rest = &line[at..];
-    let end = rest.find([',', '}']).unwrap();
-    rest[..end].parse().expect(name)
-}
-
-#[test]
-fn bench_compares_the_solvers_and_codings_in_one_run() {
-    let o = run(&["bench", "--json", "-n", "200", "--runs", "1"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1 + 2 + 3, "{text}");
-    let solve = lines[0];
-    assert!(
-        solve.starts_with("{\"bench\":\"solve\",\"stones\":200,"),
-        "{text}"
-    );
-    for name in ["new_ms", "naive_ms", "speedup_vs_naive"] {
-        assert!(field(solve, name) > 0.0, "{name} in {solve}");
-    }
-    for line in &lines[1..3] {
-        assert!(line.starts_with("{\"bench\":\"coding\""), "{text}");
-        assert!(field(line, "bytes") > 0.0 && field(line, "probe_median_us") > 0.0);
-    }
-    assert!(lines[3].starts_with("{\"bench\":\"generate\""), "{text}");
-}
-
-#[test]
 fn stats_of_the_default_limits_match_the_snapshot() {
     // The snapshot docs/solving.md quotes: regenerate it with
     // `nimbot-table stats > tools/tests/stats-999-4-3.txt` when the output changes

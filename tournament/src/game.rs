@@ -40,7 +40,8 @@ use crate::stderr::{drain, last_line};
 use crate::{netns, owner};
 
 /// Nanoseconds of CPU spent refereeing (every thread of every game but the
-/// record's analysis), for `--bench`.
+/// record's analysis), for the load benchmark (`nimbot bench tournament`, the
+/// crate `nimbot-bench`).
 pub static REFEREE_NS: AtomicU64 = AtomicU64::new(0);
 
 use crate::cpu::thread_cpu_ns;

@@ -14,7 +14,6 @@
 //! report ([`report`]). The command line (`nimbot tournament`) reads the flags and
 //! prints.
 
-pub mod bench;
 pub mod check;
 mod confine;
 pub mod cores;

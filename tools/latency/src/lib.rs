@@ -1,6 +1,6 @@
 //! Per-call latency over a set of inputs (positions, game snapshots), shared by
-//! `nimbot bench` (cli/) and `nimbot-table bench` (tools/): one way of timing, so
-//! their figures compare.
+//! every benchmark of `nimbot bench` (the crate `nimbot-bench`, bench/): one way of
+//! timing, so their figures compare.
 
 use std::time::Instant;
 

@@ -1,46 +1,72 @@
-//! The load benchmark (`nimbot tournament --bench`): quick games between two
-//! nimbot policies, the wall time, the CPU of the referees, the runner and the
-//! bots, and a check that every game is on disk once.
+//! The tournament's load benchmark (`nimbot bench tournament`, also `nimbot
+//! tournament --bench`): quick games between two nimbot policies, the wall time,
+//! the CPU of the referees, the runner and the bots, and a check that every game
+//! is on disk once.
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Instant;
 
-use crate::engine::Bot;
-use crate::game::{self, Rules};
-use crate::store::{self, Plan, Store};
-use crate::{draw, play_all, rusage, schedule};
+use nimbot_tournament::engine::Bot;
+use nimbot_tournament::game::{self, Rules};
+use nimbot_tournament::store::{self, Plan, Store};
+use nimbot_tournament::{draw, play_all, rusage, schedule};
+
+/// What the benchmark plays.
+#[derive(Clone, Copy, Debug)]
+pub struct Load {
+    /// Games in all.
+    pub games: usize,
+    /// The seed the N values are drawn with (from 5..60).
+    pub seed: u64,
+    /// R: resets per player.
+    pub resets: u8,
+    /// M: the initial maximum.
+    pub init_max: u32,
+    /// Games at once.
+    pub concurrency: usize,
+}
 
 /// What a benchmark run measured.
 pub struct Figures {
+    /// Games played.
     pub games: usize,
+    /// Games at once.
     pub concurrency: usize,
+    /// The machine's cores.
     pub cores: usize,
     /// The machine's load average before the run (`?` if unknown).
     pub load: String,
+    /// Seconds from the first game's start to the last one's end.
     pub wall: f64,
     /// CPU seconds of the referees, the runner (the rest of this process) and the
     /// bots (reaped children).
     pub referee: f64,
+    /// The runner's CPU seconds (see `referee`).
     pub runner: f64,
+    /// The bots' CPU seconds (see `referee`).
     pub bots: f64,
     /// The referees' CPU per game (milliseconds) and the wall time per game
     /// (milliseconds, all games under way counted) over the first tenth of the
     /// games finished and over the last tenth: a cost that grows with the games
     /// already played (sockets left in TIME_WAIT, files) shows as a difference.
     pub early: (f64, f64),
+    /// The same over the last tenth (see `early`).
     pub late: (f64, f64),
     /// The results file read back: games, games written twice, games without a
     /// result, games scheduled.
     pub distinct: usize,
+    /// Games written twice (see `distinct`).
     pub twice: usize,
+    /// Games without a result (see `distinct`).
     pub no_result: usize,
+    /// Games scheduled (see `distinct`).
     pub scheduled: usize,
 }
 
 impl Figures {
-    /// The three lines `--bench` prints (`seed` the N values were drawn with).
+    /// The four lines the benchmark prints (`seed` the N values were drawn with).
     pub fn text(&self, seed: u64) -> String {
         let f = self;
         let cpu = f.referee + f.runner + f.bots;
@@ -80,20 +106,36 @@ impl Figures {
     }
 }
 
-/// Play `games` games (N drawn from 5..60 with `seed`, nimbot:longest against
-/// nimbot:trap, R and M as given) in `dir` (a new tournament there),
-/// `concurrency` at once.
+/// Play `load` in `dir` (emptied first, a new tournament there), or with `None`
+/// in a scratch folder of the temporary directory, removed afterwards.
 ///
 /// # Errors
 /// The directory cannot hold the tournament or its results.
-pub fn run(
-    dir: &Path,
-    games: usize,
-    seed: u64,
-    resets: u8,
-    init_max: u32,
-    concurrency: usize,
-) -> Result<Figures, String> {
+pub fn run_in(load: &Load, dir: Option<&Path>) -> Result<Figures, String> {
+    let Some(dir) = dir else {
+        let scratch = std::env::temp_dir().join(format!("nimbot-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let figures = run(load, &scratch);
+        let _ = std::fs::remove_dir_all(&scratch);
+        return figures;
+    };
+    let _ = std::fs::remove_dir_all(dir);
+    run(load, dir)
+}
+
+/// Play `load` (N drawn from 5..60 with its seed, nimbot:longest against
+/// nimbot:trap) in `dir` (a new tournament there).
+///
+/// # Errors
+/// The directory cannot hold the tournament or its results.
+pub fn run(load: &Load, dir: &Path) -> Result<Figures, String> {
+    let &Load {
+        games,
+        seed,
+        resets,
+        init_max,
+        concurrency,
+    } = load;
     let bots = ["nimbot:longest", "nimbot:trap"]
         .iter()
         .map(|b| Bot::parse(b))

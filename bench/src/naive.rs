@@ -1,7 +1,7 @@
 //! The plainest exact solver: every position of the box tries every legal move
-//! (`Position::after`) and looks its successor up. The baseline `nimbot-table bench`
-//! measures the real solver against; the core, the firmware and the tiny binary
-//! carry none of this.
+//! (`Position::after`) and looks its successor up. The baseline the table
+//! benchmark ([`crate::table`]) measures the real solver against; the core, the
+//! firmware and the tiny binary carry none of this.
 
 use nimbot::{Move, Position};
 use nimbot_solve::SolveBox;

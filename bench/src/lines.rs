@@ -2,6 +2,7 @@
 //! policy's benchmarks: the game box, repeated timings and per-call latency.
 
 use nimbot::Policy;
+use nimbot_engine::matrix::round;
 use nimbot_latency::median;
 use serde::Serialize;
 
@@ -125,13 +126,6 @@ pub enum Line {
     Solve(BoxLine<Solved>),
     /// Super-Nim's solver's speed.
     SuperNim(SuperNimLine),
-}
-
-/// `x` rounded to `places` decimals: figures keep the precision they are measured
-/// to.
-pub(crate) fn round(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
 }
 
 /// Super-Nim's solver's speed.

@@ -1,16 +1,15 @@
 //! The exploit policy's decisions as they come up in games: nimbot, with an
 //! ensemble of its own, plays each systematic wrong model from a spread of starts
 //! in the lost seat, and every ensemble it chooses with is kept. `nimbot bench
-//! --exploit` re-times these decisions; here so that the positions a benchmark
-//! measures are library code that tests and `cargo doc` see, apart from the
-//! timing and printing.
+//! --exploit` ([`crate::exploit`]) re-times these decisions; apart from the
+//! timing, so that tests see the positions a benchmark measures.
 
 use std::sync::Arc;
 
-use crate::arena::{play, ModelBot, Mover};
-use crate::exploit::{Ensemble, Models};
-use crate::models::{Model, Order, Solved};
 use nimbot::{best_move, position_value, DecideError, Move, Params, Player, Position, Value};
+use nimbot_engine::arena::{play, ModelBot, Mover};
+use nimbot_engine::exploit::{Ensemble, Models};
+use nimbot_engine::models::{Model, Order, Solved};
 use nimbot_solve::{longest_move, Distances, Solution};
 
 /// Every lost position nimbot meets, with the ensemble as it stood before it

@@ -1,14 +1,14 @@
-//! `nimbot-table bench`: how long generation takes and how fast a table answers, the
-//! solver against a naive every-move solver in the same run, and the current format
-//! with and without delayed copies. (The previous generation, the per-position
-//! solver and format v1, was measured against this one until its figures were kept
-//! as a historical line in `docs/figures.md`; see `tools/figures.sh`.)
+//! `nimbot bench table` (formerly `nimbot-table bench`): how long generation
+//! takes (`nimbot-table generate`'s, the library `nimbot_tools`) and how fast a
+//! table answers, the solver against a naive every-move solver ([`crate::naive`])
+//! in the same run, and the current format with and without delayed copies. (The
+//! previous generation, the per-position solver and format v1, was measured
+//! against this one until its figures were kept as a historical line in
+//! `docs/figures.md`; see `tools/figures.sh`.)
 
 use std::hint::black_box;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
-
-use clap::Args;
 use std::time::Instant;
 
 use nimbot::{Params, Position, Table};
@@ -16,31 +16,28 @@ use nimbot_solve::{
     encode_with as encode_table_with, Encoding as TableEncoding, Solution, SolveBox,
 };
 
-use crate::generate::{generate, LimitArgs};
 use crate::naive::naive_solve;
-use crate::{open, read, GENERATOR};
 use nimbot_latency::{latency, median};
+use nimbot_tools::decoded::stored_positions;
+use nimbot_tools::generate::generate;
+use nimbot_tools::table_file::{open, read, GENERATOR};
 
 /// Most positions the probe and decide benchmarks time (about 100 MB of them).
 const PROBE_LIMIT: u64 = 4_000_000;
 
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// The table to generate (and probe, unless --file is given).
-    #[command(flatten)]
-    pub limits: LimitArgs,
+/// What the table benchmark measures.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The games of the table to generate (and probe, unless `file` is given).
+    pub params: Params,
     /// Generation runs to take the median of.
-    #[arg(long, default_value_t = 5)]
     pub runs: usize,
     /// Probe this table file instead of the one just generated.
-    #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// JSON lines (one per benchmark) instead of text.
-    #[arg(long)]
     pub json: bool,
-    /// Skip the comparisons (the naive solver, the codings).
-    #[arg(long)]
-    pub no_compare: bool,
+    /// The comparisons too (the naive solver, the codings), before the rest.
+    pub compare: bool,
 }
 
 /// Largest box (stored positions) the naive solver is timed on.
@@ -62,8 +59,13 @@ fn json_num(v: f64) -> String {
     }
 }
 
+/// A line of the benchmark written to `out`.
+fn put(out: &mut dyn Write, line: std::fmt::Arguments) -> Result<(), String> {
+    writeln!(out, "{line}").map_err(|e| format!("cannot write: {e}"))
+}
+
 /// The solver against the naive one, and the codings, measured side by side.
-fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
+fn compare(args: &Options, params: &Params, out: &mut dyn Write) -> Result<(), String> {
     let (n, r, m) = (params.stones(), params.resets(), params.init_max());
     let bx = SolveBox::games(n, r, m);
     let mut new_ms = Vec::new();
@@ -83,19 +85,25 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
     new_ms.sort_by(f64::total_cmp);
     let new = median(&new_ms);
     if args.json {
-        println!(
-            "{{\"bench\":\"solve\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"positions\":{},\"runs\":{},\"new_ms\":{new:.3},\"naive_ms\":{},\"speedup_vs_naive\":{}}}",
-            bx.stored_positions(),
-            new_ms.len(),
-            json_num(naive_ms),
-            json_num(naive_ms / new)
-        );
+        put(
+            out,
+            format_args!(
+                "{{\"bench\":\"solve\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"positions\":{},\"runs\":{},\"new_ms\":{new:.3},\"naive_ms\":{},\"speedup_vs_naive\":{}}}",
+                bx.stored_positions(),
+                new_ms.len(),
+                json_num(naive_ms),
+                json_num(naive_ms / new)
+            ),
+        )?;
     } else {
-        println!(
-            "solve N<={n} R={r} M={m}: mask solver {new:.2} ms, naive every-move solver {naive_ms:.1} ms ({:.1}x); medians of {} runs",
-            naive_ms / new,
-            new_ms.len()
-        );
+        put(
+            out,
+            format_args!(
+                "solve N<={n} R={r} M={m}: mask solver {new:.2} ms, naive every-move solver {naive_ms:.1} ms ({:.1}x); medians of {} runs",
+                naive_ms / new,
+                new_ms.len()
+            ),
+        )?;
     }
     // Codings within the current format: delayed copies or not.
     let sol = Solution::solve(bx).map_err(|e| e.to_string())?;
@@ -128,24 +136,36 @@ fn compare(args: &BenchArgs, params: &Params) -> Result<(), String> {
             black_box(t.probe(black_box(pos))).ok();
         });
         if args.json {
-            println!(
-                "{{\"bench\":\"coding\",\"method\":\"{name}\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"bytes\":{},\"probe_median_us\":{med:.3},\"probe_worst_us\":{worst:.3}}}",
-                blob.len()
-            );
+            put(
+                out,
+                format_args!(
+                    "{{\"bench\":\"coding\",\"method\":\"{name}\",\"stones\":{n},\"resets\":{r},\"init_max\":{m},\"bytes\":{},\"probe_median_us\":{med:.3},\"probe_worst_us\":{worst:.3}}}",
+                    blob.len()
+                ),
+            )?;
         } else {
-            println!(
-                "coding {name}: {} bytes, probe median {med:.3} us, worst {worst:.3} us",
-                blob.len()
-            );
+            put(
+                out,
+                format_args!(
+                    "coding {name}: {} bytes, probe median {med:.3} us, worst {worst:.3} us",
+                    blob.len()
+                ),
+            )?;
         }
     }
     Ok(())
 }
 
-pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
-    let params = args.limits.params()?;
-    if !args.no_compare {
-        compare(args, &params)?;
+/// Run the benchmark of `args`, its lines written to `out`: the comparisons
+/// first (unless left out), then `generate`, `table_probe` and `table_decide`.
+///
+/// # Errors
+/// A box too big to solve, a table file that cannot be read or opened, or `out`
+/// refusing a line.
+pub fn run(args: &Options, out: &mut dyn Write) -> Result<(), String> {
+    let params = args.params;
+    if args.compare {
+        compare(args, &params, out)?;
     }
     let mut runs = Vec::new();
     for _ in 0..args.runs.max(1) {
@@ -165,33 +185,39 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     };
     let generated = last.blob;
     if args.json {
-        println!(
-            "{{\"bench\":\"generate\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"runs\":{},\"bytes\":{},\"ms\":{:.3},\"ms_max\":{:.3},\"solve_ms\":{:.3},\"encode_ms\":{:.3}}}",
-            params.stones(),
-            params.resets(),
-            params.init_max(),
-            last.positions,
-            totals.len(),
-            generated.len(),
-            median(&totals),
-            totals.last().copied().unwrap_or(0.0),
-            median(&solves),
-            median(&encodes),
-        );
+        put(
+            out,
+            format_args!(
+                "{{\"bench\":\"generate\",\"stones\":{},\"resets\":{},\"init_max\":{},\"positions\":{},\"runs\":{},\"bytes\":{},\"ms\":{:.3},\"ms_max\":{:.3},\"solve_ms\":{:.3},\"encode_ms\":{:.3}}}",
+                params.stones(),
+                params.resets(),
+                params.init_max(),
+                last.positions,
+                totals.len(),
+                generated.len(),
+                median(&totals),
+                totals.last().copied().unwrap_or(0.0),
+                median(&solves),
+                median(&encodes),
+            ),
+        )?;
     } else {
-        println!(
-            "generate N<={} R={} M={}: {} positions, {} bytes, median {:.1} ms (solve {:.1}, encode {:.1}), worst {:.1} ms over {} runs",
-            params.stones(),
-            params.resets(),
-            params.init_max(),
-            last.positions,
-            generated.len(),
-            median(&totals),
-            median(&solves),
-            median(&encodes),
-            totals.last().copied().unwrap_or(0.0),
-            totals.len()
-        );
+        put(
+            out,
+            format_args!(
+                "generate N<={} R={} M={}: {} positions, {} bytes, median {:.1} ms (solve {:.1}, encode {:.1}), worst {:.1} ms over {} runs",
+                params.stones(),
+                params.resets(),
+                params.init_max(),
+                last.positions,
+                generated.len(),
+                median(&totals),
+                median(&solves),
+                median(&encodes),
+                totals.last().copied().unwrap_or(0.0),
+                totals.len()
+            ),
+        )?;
     }
 
     let file_bytes;
@@ -208,7 +234,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
     let p = table.params();
     // Every stored position up to PROBE_LIMIT of them; every k-th pile of each layer
     // beyond (the N <= 99,999 table stores 1.5 billion).
-    let stride = usize::try_from(crate::info::stored_positions(&table) / PROBE_LIMIT)
+    let stride = usize::try_from(stored_positions(&table) / PROBE_LIMIT)
         .unwrap_or(usize::MAX)
         .max(1);
     let mut positions = Vec::new();
@@ -240,21 +266,27 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, String> {
         ),
     ] {
         if args.json {
-            println!(
-                "{{\"bench\":\"{what}\",\"table\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"bytes\":{},\"positions\":{},\"median_us\":{median_us:.3},\"p99_us\":{p99:.3},\"worst_us\":{worst:.3},\"raw_max_us\":{raw_max:.3}}}",
-                name.replace('\\', "\\\\").replace('"', "\\\""),
-                p.stones(),
-                p.resets(),
-                p.init_max(),
-                table.size(),
-                positions.len(),
-            );
+            put(
+                out,
+                format_args!(
+                    "{{\"bench\":\"{what}\",\"table\":\"{}\",\"stones\":{},\"resets\":{},\"init_max\":{},\"bytes\":{},\"positions\":{},\"median_us\":{median_us:.3},\"p99_us\":{p99:.3},\"worst_us\":{worst:.3},\"raw_max_us\":{raw_max:.3}}}",
+                    name.replace('\\', "\\\\").replace('"', "\\\""),
+                    p.stones(),
+                    p.resets(),
+                    p.init_max(),
+                    table.size(),
+                    positions.len(),
+                ),
+            )?;
         } else {
-            println!(
-                "{what} ({name}, {} positions): median {median_us:.3} us, p99 {p99:.3} us, worst {worst:.3} us (raw max {raw_max:.1} us)",
-                positions.len()
-            );
+            put(
+                out,
+                format_args!(
+                    "{what} ({name}, {} positions): median {median_us:.3} us, p99 {p99:.3} us, worst {worst:.3} us (raw max {raw_max:.1} us)",
+                    positions.len()
+                ),
+            )?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

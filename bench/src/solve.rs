@@ -1,10 +1,8 @@
-//! The host's benchmarks (`nimbot bench`): solve time and decision latency, as
-//! JSON lines.
+//! `nimbot bench`: solve time and decision latency, as JSON lines.
 //!
 //! Figures are medians over repeated runs; the decision worst case is re-timed so
-//! that one interrupt does not pass for the cost of a position. `--exploit`
-//! measures the exploit policy instead (`exploit.rs`); the lines both print are
-//! in `lines.rs`.
+//! that one interrupt does not pass for the cost of a position. Its lines are
+//! [`crate::lines`]' `solve` and `decide`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -13,11 +11,8 @@ use nimbot::{best_move, Position};
 use nimbot_latency::{latency, median};
 use nimbot_solve::{Solution, SolveBox};
 
-pub mod decisions;
-pub mod exploit;
-pub mod lines;
-
-use lines::{round, BoxLine, Decided, Latency, Line, Runs, Size, Solved, SuperNimLine};
+use crate::lines::{BoxLine, Decided, Latency, Line, Runs, Size, Solved};
+use nimbot_engine::matrix::round;
 
 /// `solve`: the median of `runs` solves of `size`'s box, then `decide`: the
 /// latency of a decision in every position the box stores; a JSON line each,
@@ -77,30 +72,5 @@ pub fn solve_and_decide(
         size,
         Decided { positions, timing },
     )));
-    Ok(())
-}
-
-/// `supernim-solver`: the exact solver's speed on the small starts (every start
-/// of 2..=4 heaps of 1..=6 sticks solved to `cap`, one solver, its table shared),
-/// as one JSON line handed to `emit`.
-pub fn supernim(cap: u32, runs: usize, emit: &mut dyn FnMut(Line)) -> Result<(), (u8, String)> {
-    use nimbot_supernim::{Heaps, Solver};
-    let starts: Vec<Heaps> = Heaps::small_starts().collect();
-    let (mut times, mut nodes, mut entries) = (Vec::new(), 0, 0);
-    for _ in 0..runs.max(1) {
-        let mut solver = Solver::new(u64::MAX, 1 << 24);
-        nodes = 0;
-        let t = Instant::now();
-        for heaps in &starts {
-            if solver.value(black_box(heaps), cap).is_none() {
-                return Err((1, "the solver did not finish".into()));
-            }
-            nodes += solver.nodes();
-        }
-        times.push(t.elapsed().as_secs_f64());
-        entries = solver.entries();
-    }
-    let line = SuperNimLine::of(cap, starts.len(), nodes, entries, &mut times);
-    emit(Line::SuperNim(line));
     Ok(())
 }
