@@ -2,7 +2,7 @@
 
 use nimbot::{
     best_move, position_value,
-    table::{format::crc32, ProbeError, TableError, EMBEDDED_TABLE},
+    table::{format::crc32, Layout, ProbeError, TableError, EMBEDDED_TABLE},
     DecideError, Engine, Oracle, Params, Policy, Position, Table, TableEngine, Value,
 };
 use nimbot_solve::{
@@ -339,4 +339,112 @@ fn the_solver_plays_every_box_the_generator_solves_and_refuses_more() {
         engine.decide(&huge, Policy::Trap),
         Err(DecideError::TooLarge)
     );
+}
+
+/// The fields of a blob's header, read by hand as `table/FORMAT.md` lays them out:
+/// postcard varints (7 bits a byte, least significant first), a varint length
+/// before the generator, the index and the stream.
+struct Header<'a> {
+    generator: &'a str,
+    params: (u32, u8, u32),
+    widths: (u32, u32),
+    caps: u32,
+    index: &'a [u8],
+    stream_bits: u32,
+    stream: &'a [u8],
+}
+
+/// A postcard varint at `at`, which moves past it.
+fn varint(blob: &[u8], at: &mut usize) -> u32 {
+    let mut v = 0u64;
+    for shift in (0..35).step_by(7) {
+        let b = blob[*at];
+        *at += 1;
+        v |= u64::from(b & 0x7F) << shift;
+        if b & 0x80 == 0 {
+            return u32::try_from(v).unwrap();
+        }
+    }
+    panic!("varint past 32 bits")
+}
+
+fn header(blob: &[u8]) -> Header<'_> {
+    assert_eq!(&blob[..4], b"NIMT");
+    let mut at = 4;
+    let varint = |at: &mut usize| varint(blob, at);
+    assert_eq!(varint(&mut at), 3, "version");
+    let len = varint(&mut at) as usize;
+    let generator = std::str::from_utf8(&blob[at..at + len]).unwrap();
+    at += len;
+    let n_max = varint(&mut at);
+    let resets = blob[at];
+    at += 1;
+    let init_max = varint(&mut at);
+    let widths = (u32::from(blob[at]), u32::from(blob[at + 1]));
+    at += 2;
+    let caps = varint(&mut at);
+    let len = varint(&mut at) as usize;
+    let index = &blob[at..at + len];
+    at += len;
+    let stream_bits = varint(&mut at);
+    let len = varint(&mut at) as usize;
+    let stream = &blob[at..at + len];
+    assert_eq!(at + len + 4, blob.len(), "only the CRC follows the stream");
+    Header {
+        generator,
+        params: (n_max, resets, init_max),
+        widths,
+        caps,
+        index,
+        stream_bits,
+        stream,
+    }
+}
+
+/// What the host tools print about a table (`nimbot-table info`) is what its
+/// header says, and the box is the one `table/FORMAT.md` defines: caps
+/// `M ..= c_top`, `c_top` the largest cap whose highest pile
+/// `hi(c) = N - (M + ... + (c - 1))` is above it, `2 (R + 1)^2` layers a cap.
+#[test]
+fn the_accessors_report_the_header_and_the_box_it_defines() {
+    let built = [(100, 2, 3), (300, 0, 1), (120, 3, 30), (5, 1, 2)]
+        .map(|(n, r, m)| (build(n, r, m).1, "nimbot-test"));
+    let embedded = (EMBEDDED_TABLE.to_vec(), "nimbot-table 0.1.0");
+    for (blob, name) in built.iter().chain([&embedded]) {
+        let h = header(blob);
+        let (n, r, m) = h.params;
+        let t = Table::from_bytes(blob).unwrap();
+        assert_eq!(t.generator(), *name);
+        assert_eq!(h.generator, *name);
+        let p = t.params();
+        assert_eq!((p.stones(), p.resets(), p.init_max()), h.params);
+        assert_eq!(t.layout().params(), p);
+        // The box, counted stone by stone.
+        let hi = |c: u32| i64::from(n) - (m..c).map(i64::from).sum::<i64>();
+        let c_top = (m..).take_while(|&c| hi(c) > i64::from(c)).last().unwrap();
+        let caps = c_top - m + 1;
+        assert_eq!(h.caps, caps, "{n} {r} {m}");
+        assert_eq!(t.top_cap(), c_top, "{n} {r} {m}");
+        let keys = 2 * (u32::from(r) + 1).pow(2);
+        assert_eq!(t.layer_count(), caps * keys, "{n} {r} {m}");
+        assert_eq!(Layout::keys_per_cap(r), keys as usize);
+        for c in m..=c_top {
+            assert_eq!(t.highest_pile(c), hi(c) as u32, "{n} {r} {m} cap {c}");
+            assert_eq!(Layout::highest_pile(n, m, c), Some(hi(c) as u32));
+        }
+        assert_eq!(t.highest_pile(c_top + 1), c_top + 1);
+        // The sections: their sizes, as the header gives them and as its counts
+        // imply; the whole blob and its CRC (the last four bytes).
+        let (offset_bits, base_bits) = h.widths;
+        let index_bytes = (caps * (offset_bits + 2 * base_bits)).div_ceil(8);
+        assert_eq!(h.index.len(), index_bytes as usize);
+        assert_eq!(h.stream.len(), h.stream_bits.div_ceil(8) as usize);
+        assert_eq!(t.section_sizes(), (index_bytes, h.stream.len() as u32));
+        assert_eq!(
+            (t.size() as usize, t.layout().size() as usize),
+            (blob.len(), blob.len())
+        );
+        let crc = u32::from_le_bytes(blob[blob.len() - 4..].try_into().unwrap());
+        assert_eq!(t.checksum(), crc);
+    }
 }

@@ -218,10 +218,18 @@ mod tests {
             let bytes = w.bytes();
             let mut r = BitReader::new(&bytes[..], 3, skip, w.len() - 24);
             for (i, &n) in gammas.iter().enumerate() {
-                assert_eq!(r.gamma().map(u64::from), Some(n), "gamma {i} at skip {skip}");
+                assert_eq!(
+                    r.gamma().map(u64::from),
+                    Some(n),
+                    "gamma {i} at skip {skip}"
+                );
                 let width = 1 + (i as u32 % 32);
                 let want = (0xB5E3_A96C_u64 >> (i % 3)) & ((1 << width) - 1);
-                assert_eq!(r.read_long(width).map(u64::from), Some(want), "width {width}");
+                assert_eq!(
+                    r.read_long(width).map(u64::from),
+                    Some(want),
+                    "width {width}"
+                );
             }
             assert_eq!(r.position(), w.len() - 24);
             assert_eq!((r.bit(), r.gamma()), (None, None));
@@ -241,7 +249,11 @@ mod tests {
         let bytes = w.bytes();
         let mut r = BitReader::new(&bytes[..], 0, 0, w.len());
         for width in 25..=32 {
-            assert_eq!(r.read_long(width), Some(u32::MAX >> (32 - width)), "{width}");
+            assert_eq!(
+                r.read_long(width),
+                Some(u32::MAX >> (32 - width)),
+                "{width}"
+            );
             assert_eq!(r.bit(), Some(false));
         }
         let at = r.position();
