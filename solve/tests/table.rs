@@ -448,3 +448,168 @@ fn the_accessors_report_the_header_and_the_box_it_defines() {
         assert_eq!(t.checksum(), crc);
     }
 }
+
+/// A postcard varint, as [`varint`] reads it.
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v & 0x7F) as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The blob of `h` with its index re-coded as `entries` (each cap's start, then
+/// its base layers' offsets from it) in fields of the given widths, sealed with a
+/// fresh CRC: every other field as it was.
+fn with_index(
+    h: &Header<'_>,
+    entries: &[[u32; 3]],
+    (offset_bits, base_bits): (u32, u32),
+) -> Vec<u8> {
+    let mut bits = Vec::new();
+    for e in entries {
+        for (v, width) in [(e[0], offset_bits), (e[1], base_bits), (e[2], base_bits)] {
+            bits.extend((0..width).map(|i| (u64::from(v) >> i) & 1 == 1));
+        }
+    }
+    let mut index = vec![0u8; bits.len().div_ceil(8)];
+    for (i, _) in bits.iter().enumerate().filter(|(_, &b)| b) {
+        index[i / 8] |= 1 << (i % 8);
+    }
+    let mut body = b"NIMT".to_vec();
+    put_varint(&mut body, 3);
+    put_varint(&mut body, h.generator.len() as u32);
+    body.extend_from_slice(h.generator.as_bytes());
+    let (n, r, m) = h.params;
+    put_varint(&mut body, n);
+    body.push(r);
+    put_varint(&mut body, m);
+    body.extend([offset_bits as u8, base_bits as u8]);
+    put_varint(&mut body, h.caps);
+    put_varint(&mut body, index.len() as u32);
+    body.extend_from_slice(&index);
+    put_varint(&mut body, h.stream_bits);
+    put_varint(&mut body, h.stream.len() as u32);
+    body.extend_from_slice(h.stream);
+    let crc = crc32(&body);
+    body.extend_from_slice(&crc.to_le_bytes());
+    body
+}
+
+/// The index entries of `h`, read bit by bit (`table/FORMAT.md`: least significant
+/// bit first; the stream bit where the cap starts, then its base layers' offsets).
+fn entries(h: &Header<'_>) -> Vec<[u32; 3]> {
+    let (offset_bits, base_bits) = h.widths;
+    let bit = |i: u32| (h.index[(i / 8) as usize] >> (i % 8)) & 1;
+    let field = |at: u32, width: u32| (0..width).fold(0u32, |v, i| v | u32::from(bit(at + i)) << i);
+    (0..h.caps)
+        .map(|c| {
+            let at = c * (offset_bits + 2 * base_bits);
+            [
+                field(at, offset_bits),
+                field(at + offset_bits, base_bits),
+                field(at + offset_bits + base_bits, base_bits),
+            ]
+        })
+        .collect()
+}
+
+/// Every stored position of `blob`'s box for which `want` has an answer gets it:
+/// a value, or `None` for a layer that does not decode.
+fn answers_as(blob: &[u8], sol: &Solution, want: impl Fn(&Position) -> Option<Option<Value>>) {
+    let t = Table::from_bytes(blob).unwrap();
+    let m = t.params().init_max();
+    let r = t.params().resets();
+    for (c, hi) in sol.layers() {
+        for s in (c + 1)..=hi {
+            for (a, b, f) in
+                (0..=r).flat_map(|a| (0..=r).flat_map(move |b| [(a, b, false), (a, b, true)]))
+            {
+                let pos = Position::new(s, c, a, b, f, m).unwrap();
+                let got = t.value(&pos);
+                match want(&pos) {
+                    Some(Some(v)) => assert_eq!(got, Ok(v), "{pos:?}"),
+                    Some(None) => assert_eq!(got, Err(DecideError::BadTable), "{pos:?}"),
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// Index fields of any width from 1 to 32 bits read the same caps: the table
+/// re-coded with 32-bit fields (and with 25 and 31) answers as the solver; a
+/// width of 0 or 33 is refused as a field width, before the sizes it implies.
+#[test]
+fn index_fields_of_up_to_32_bits_read_the_same_table() {
+    let (sol, blob) = build(100, 2, 3);
+    let h = header(&blob);
+    let e = entries(&h);
+    for widths in [(32, 32), (25, 31), (31, 25)] {
+        let wide = with_index(&h, &e, widths);
+        assert_eq!(header(&wide).widths, widths);
+        answers_as(&wide, &sol, |pos| Some(sol.value(pos)));
+    }
+    for widths in [(0, 16), (33, 16), (16, 0), (16, 33)] {
+        let bad = with_index(&h, &e, widths);
+        let err = Table::from_bytes(&bad).unwrap_err();
+        assert_eq!(err.as_str(), "field width", "{widths:?}");
+        assert_eq!(err.to_string(), "field width");
+    }
+}
+
+/// `table/FORMAT.md`'s rules for the index: each cap starts at or after the
+/// previous cap's second base layer, leaves room for its kinds (2 bits for each
+/// of its `2 (R+1)^2 - 2` other layers) before its first base layer, and its base
+/// layers are in order and inside the stream. An index that breaks one rule is
+/// refused; one at the edge of each opens and reads where it points.
+#[test]
+fn the_index_is_checked_against_each_rule_alone() {
+    let (sol, blob) = build(100, 2, 3);
+    let h = header(&blob);
+    let e: Vec<[u32; 3]> = entries(&h);
+    let widths = (32, 32);
+    let kinds_bits = 2 * (2 * 3 * 3 - 2);
+    let refused = |edit: &dyn Fn(&mut Vec<[u32; 3]>)| {
+        let mut forged = e.clone();
+        edit(&mut forged);
+        let err = Table::from_bytes(&with_index(&h, &forged, widths)).unwrap_err();
+        assert_eq!(err.as_str(), "index out of order");
+    };
+    // Cap 1 starts a bit before cap 0's second base layer (its own base layers
+    // where they were).
+    refused(&|x| {
+        let end0 = x[0][0] + x[0][2];
+        let (start, b0, b1) = (x[1][0], x[1][1], x[1][2]);
+        x[1] = [end0 - 1, b0 + start - end0 + 1, b1 + start - end0 + 1];
+    });
+    // Cap 0's first base layer starts inside its kinds.
+    refused(&|x| x[0][1] = kinds_bits - 1);
+    // Base layers out of order.
+    refused(&|x| x[2][2] = x[2][1] - 1);
+    // The last base layer past the stream.
+    let last = e.len() - 1;
+    refused(&|x| x[last][2] = h.stream_bits - x[last][0] + 1);
+    // At the edges: both base layers of cap 2 at one offset (its f = 1 layer then
+    // reads as its f = 0 layer), and the last cap's second base layer at the very
+    // end of the stream (nothing to decode there: a probe of it says the data is
+    // damaged). The other layers answer as before, but for those with as many
+    // resets on both sides and f = 1 in these caps, which may be copies of the
+    // forged layers.
+    let mut forged = e.clone();
+    forged[2][2] = forged[2][1];
+    forged[last][2] = h.stream_bits - forged[last][0];
+    let top = h.params.2 + last as u32;
+    answers_as(&with_index(&h, &forged, widths), &sol, |pos| {
+        let (a, b, f) = (pos.own_resets(), pos.opp_resets(), pos.reset_pending());
+        let forged_cap = pos.cap() == 5 || pos.cap() == top;
+        match (a, b) {
+            _ if !forged_cap || !f || a != b => Some(sol.value(pos)),
+            (0, 0) if pos.cap() == 5 => {
+                Some(sol.value(&Position::new(pos.stones(), 5, 0, 0, false, 3).unwrap()))
+            }
+            (0, 0) => Some(None),
+            _ => None,
+        }
+    });
+}
