@@ -613,3 +613,88 @@ fn the_index_is_checked_against_each_rule_alone() {
         }
     });
 }
+
+/// A refused blob says why in words (what `nimbot-table info` prints): each
+/// error's text, through `Display` as through `as_str`.
+#[test]
+fn refusals_print_their_reason() {
+    let blob = EMBEDDED_TABLE;
+    let gen_len = usize::from(blob[5]);
+    let n_at = 6 + gen_len;
+    let cases = [
+        (blob[..3].to_vec(), "table truncated"),
+        (
+            {
+                let mut b = blob.to_vec();
+                b[100] ^= 1;
+                b
+            },
+            "table checksum mismatch",
+        ),
+        (resealed(blob, |b| b[0] = b'X'), "not a nimbot table"),
+        (
+            resealed(blob, |b| b[4] = 1),
+            "unsupported table format version",
+        ),
+        (
+            resealed(blob, |b| b[n_at + 2] = 33),
+            "table parameters out of range",
+        ),
+        (resealed(blob, |b| b.push(0)), "trailing bytes"),
+    ];
+    for (bytes, want) in cases {
+        let err = Table::from_bytes(&bytes).unwrap_err();
+        assert_eq!((err.to_string().as_str(), err.as_str()), (want, want));
+    }
+}
+
+/// A varint's fifth byte carries the top 4 bits of a `u32`: more is refused,
+/// not cut to 32 bits; a byte string longer than what is left of the body is
+/// refused as truncated.
+#[test]
+fn varints_past_32_bits_and_strings_past_the_body_are_refused() {
+    let blob = EMBEDDED_TABLE;
+    let n_at = 6 + usize::from(blob[5]);
+    // n_max 999 = 0x3E7 in five bytes, the last with a bit past the 32nd.
+    let long = resealed(blob, |b| {
+        b.splice(n_at..n_at + 2, [0xE7, 0x87, 0x80, 0x80, 0x10]);
+    });
+    let err = Table::from_bytes(&long).unwrap_err();
+    assert_eq!(err.as_str(), "varint out of range");
+    // The generator's 18 bytes announced, 8 present.
+    let cut = resealed(blob, |b| b.truncate(6 + 8));
+    assert_eq!(Table::from_bytes(&cut).unwrap_err(), TableError::Truncated);
+}
+
+/// A coded solution's layout (the stream from byte 0, the index at the next
+/// whole byte): its caps are those of the box from `c_min`, and it needs
+/// exactly the bytes of both sections; field widths must be 1 to 32.
+#[test]
+fn a_coded_streams_layout_needs_its_sections_and_fields_of_1_to_32_bits() {
+    let params = Params::new(100, 2, 3).unwrap();
+    for c_min in [3, 5] {
+        // Caps whose highest pile (100 - (c_min + ... + (c - 1))) is above them.
+        let mut caps = 0u32;
+        let mut hi = 100;
+        while hi > c_min + caps {
+            hi -= c_min + caps;
+            caps += 1;
+        }
+        for (offset_bits, base_bits) in [(1, 1), (12, 9), (32, 32), (32, 1), (1, 32)] {
+            let index = (caps * (offset_bits + 2 * base_bits)).div_ceil(8);
+            let size = 125 + index;
+            let of = |size| Layout::of_stream(params, c_min, 999, offset_bits, base_bits, size);
+            let layout = of(size).unwrap();
+            assert_eq!((layout.size(), layout.params()), (size, params));
+            assert_eq!(
+                of(size - 1),
+                Err(TableError::Truncated),
+                "{c_min} {offset_bits}"
+            );
+        }
+        for (offset_bits, base_bits) in [(0, 8), (33, 8), (8, 0), (8, 33)] {
+            let err = Layout::of_stream(params, c_min, 999, offset_bits, base_bits, 1 << 20);
+            assert_eq!(err.unwrap_err().as_str(), "field width");
+        }
+    }
+}
