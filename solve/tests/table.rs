@@ -152,6 +152,9 @@ fn random_bytes_are_rejected_without_panic() {
         }
     }
     assert_eq!(Table::from_bytes(&[]).unwrap_err(), TableError::Truncated);
+    // Four bytes are a CRC and an empty body: checked, then too short for a table.
+    assert_eq!(Table::from_bytes(&[1, 2, 3, 4]).unwrap_err(), TableError::Checksum);
+    assert_eq!(Table::from_bytes(&[0; 4]).unwrap_err(), TableError::Truncated);
 }
 
 #[test]
@@ -646,6 +649,13 @@ fn refusals_print_their_reason() {
         let err = Table::from_bytes(&bytes).unwrap_err();
         assert_eq!((err.to_string().as_str(), err.as_str()), (want, want));
     }
+    // And a probe that fails.
+    for (err, want) in [
+        (ProbeError::OutOfRange, "position outside the table"),
+        (ProbeError::Corrupt, "table data damaged"),
+    ] {
+        assert_eq!(err.to_string(), want);
+    }
 }
 
 /// A varint's fifth byte carries the top 4 bits of a `u32`: more is refused,
@@ -661,6 +671,12 @@ fn varints_past_32_bits_and_strings_past_the_body_are_refused() {
     });
     let err = Table::from_bytes(&long).unwrap_err();
     assert_eq!(err.as_str(), "varint out of range");
+    // Five bytes up to the 32nd bit are a varint: 0xF000_03E7 is read, then
+    // refused as a pile limit out of range.
+    let top = resealed(blob, |b| {
+        b.splice(n_at..n_at + 2, [0xE7, 0x87, 0x80, 0x80, 0x0F]);
+    });
+    assert_eq!(Table::from_bytes(&top).unwrap_err(), TableError::BadParams);
     // The generator's 18 bytes announced, 8 present.
     let cut = resealed(blob, |b| b.truncate(6 + 8));
     assert_eq!(Table::from_bytes(&cut).unwrap_err(), TableError::Truncated);
@@ -697,4 +713,33 @@ fn a_coded_streams_layout_needs_its_sections_and_fields_of_1_to_32_bits() {
             assert_eq!(err.unwrap_err().as_str(), "field width");
         }
     }
+}
+
+/// `layer_runs` (what `nimbot-table verify` and `plot` decode a table with) gives,
+/// for every layer, runs from the cap's first stored pile to its last, in order and
+/// without gaps, each pile with the solver's value; a layer of more resets than the
+/// table has is outside it, and a cap past the top has no stored pile.
+#[test]
+fn layer_runs_cover_each_layer_with_the_solvers_values() {
+    let (sol, blob) = build(100, 2, 3);
+    let t = Table::from_bytes(&blob).unwrap();
+    for (c, hi) in sol.layers() {
+        for (a, b, f) in (0..=2).flat_map(|a| (0..=2).flat_map(move |b| [(a, b, false), (a, b, true)])) {
+            let mut next = c + 1;
+            t.layer_runs(c, a, b, f, |first, last, won| {
+                assert_eq!(first, next, "cap {c} layer {a} {b} {f}");
+                for s in first..=last {
+                    let pos = Position::new(s, c, a, b, f, 3).unwrap();
+                    assert_eq!(sol.value(&pos).map(Value::is_won), Some(won), "{pos:?}");
+                }
+                next = last + 1;
+            })
+            .unwrap();
+            assert_eq!(next, hi + 1, "cap {c} layer {a} {b} {f}");
+        }
+    }
+    let mut runs = 0;
+    assert_eq!(t.layer_runs(5, 3, 0, false, |_, _, _| runs += 1), Err(ProbeError::OutOfRange));
+    assert_eq!(t.layer_runs(t.top_cap() + 1, 0, 0, false, |_, _, _| runs += 1), Ok(()));
+    assert_eq!(runs, 0);
 }
