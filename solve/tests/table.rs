@@ -153,8 +153,14 @@ fn random_bytes_are_rejected_without_panic() {
     }
     assert_eq!(Table::from_bytes(&[]).unwrap_err(), TableError::Truncated);
     // Four bytes are a CRC and an empty body: checked, then too short for a table.
-    assert_eq!(Table::from_bytes(&[1, 2, 3, 4]).unwrap_err(), TableError::Checksum);
-    assert_eq!(Table::from_bytes(&[0; 4]).unwrap_err(), TableError::Truncated);
+    assert_eq!(
+        Table::from_bytes(&[1, 2, 3, 4]).unwrap_err(),
+        TableError::Checksum
+    );
+    assert_eq!(
+        Table::from_bytes(&[0; 4]).unwrap_err(),
+        TableError::Truncated
+    );
 }
 
 #[test]
@@ -724,7 +730,9 @@ fn layer_runs_cover_each_layer_with_the_solvers_values() {
     let (sol, blob) = build(100, 2, 3);
     let t = Table::from_bytes(&blob).unwrap();
     for (c, hi) in sol.layers() {
-        for (a, b, f) in (0..=2).flat_map(|a| (0..=2).flat_map(move |b| [(a, b, false), (a, b, true)])) {
+        for (a, b, f) in
+            (0..=2).flat_map(|a| (0..=2).flat_map(move |b| [(a, b, false), (a, b, true)]))
+        {
             let mut next = c + 1;
             t.layer_runs(c, a, b, f, |first, last, won| {
                 assert_eq!(first, next, "cap {c} layer {a} {b} {f}");
@@ -739,7 +747,13 @@ fn layer_runs_cover_each_layer_with_the_solvers_values() {
         }
     }
     let mut runs = 0;
-    assert_eq!(t.layer_runs(5, 3, 0, false, |_, _, _| runs += 1), Err(ProbeError::OutOfRange));
-    assert_eq!(t.layer_runs(t.top_cap() + 1, 0, 0, false, |_, _, _| runs += 1), Ok(()));
+    assert_eq!(
+        t.layer_runs(5, 3, 0, false, |_, _, _| runs += 1),
+        Err(ProbeError::OutOfRange)
+    );
+    assert_eq!(
+        t.layer_runs(t.top_cap() + 1, 0, 0, false, |_, _, _| runs += 1),
+        Ok(())
+    );
     assert_eq!(runs, 0);
 }

@@ -262,6 +262,23 @@ mod tests {
         assert_eq!(r.read_long(32), Some(0x2345_6789));
     }
 
+    /// A field that ends on the last bit of its source reads, from any bit of any
+    /// of its bytes (a coded solution's index ends its buffer).
+    #[test]
+    fn a_field_ending_with_the_source_reads() {
+        let bytes = [0xA5u8, 0x3C, 0x5A, 0xC3];
+        let all = u32::from_le_bytes(bytes);
+        for len in 1..=4u32 {
+            for at in 0..8 * len {
+                let width = 8 * len - at;
+                let want = (u64::from(all) >> at) & ((1 << width) - 1);
+                let mut r = BitReader::new(&bytes[..len as usize], 0, at, 8 * len);
+                assert_eq!(r.read_long(width).map(u64::from), Some(want), "{len} {at}");
+                assert_eq!(r.bit(), None);
+            }
+        }
+    }
+
     /// A code that the end of the source (a short or failing [`ByteSource`]) or the
     /// end of the string cuts is refused, never completed with made-up bits; the
     /// codes before it still read.
