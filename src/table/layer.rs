@@ -274,13 +274,16 @@ mod tests {
         Some(got)
     }
 
+    /// A list as written (each token with the `w` it leaves), and its tokens.
+    type List<'a> = (&'a [(Tok, i64)], &'a [(u64, u64, u64)]);
+
     /// Lists with every kind of token, read over every clip of their first piles:
     /// the runs give each pile the value the tokens stand for, and nothing past
     /// the clip.
     #[test]
     fn token_lists_read_as_the_runs_they_stand_for() {
         use Tok::{Full, Step};
-        let lists: [(&[(Tok, i64)], &[(u64, u64, u64)]); 5] = [
+        let lists: [List; 5] = [
             (
                 &[
                     (Full(2, 3, 1), 2),
