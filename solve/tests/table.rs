@@ -6,8 +6,8 @@ use nimbot::{
     DecideError, Engine, Oracle, Params, Policy, Position, Table, TableEngine, Value,
 };
 use nimbot_solve::{
-    encode as encode_table, solve_windowed, Encoding, Solution, SolveBox, SolvingEngine,
-    TableOrSolverEngine, TableWriter,
+    encode as encode_table, solve_windowed, CodedSolution, Encoding, Solution, SolveBox,
+    SolvingEngine, TableOrSolverEngine, TableWriter,
 };
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
@@ -100,11 +100,29 @@ fn positions_outside_the_table_are_refused() {
     for pos in [
         Position::new(101, 3, 0, 0, false, 3).unwrap(),
         Position::new(50, 3, 3, 0, false, 3).unwrap(),
+        Position::new(50, 3, 0, 3, true, 3).unwrap(),
         Position::new(50, 4, 0, 0, false, 4).unwrap(),
         Position::new(99, 20, 0, 0, false, 3).unwrap(),
     ] {
         assert_eq!(t.value(&pos), Err(DecideError::OutOfRange), "{pos:?}");
     }
+    // A box coded from cap 40 (a position's box): a cap below it is outside,
+    // whatever the pile, not damage.
+    let bx = SolveBox {
+        n_max: 150,
+        resets: 1,
+        init_max: 2,
+        c_min: 40,
+    };
+    let coded = CodedSolution::solve(bx).unwrap();
+    let t = coded.table().unwrap();
+    for (s, c) in [(150, 39), (45, 39), (41, 2)] {
+        let pos = Position::new(s, c, 0, 1, false, 2).unwrap();
+        assert_eq!(t.probe(&pos), Err(ProbeError::OutOfRange), "{pos:?}");
+    }
+    let inside = Position::new(110, 40, 0, 1, false, 2).unwrap();
+    let full = Solution::solve(bx).unwrap();
+    assert_eq!(t.probe(&inside).ok(), full.value(&inside));
 }
 
 #[test]
