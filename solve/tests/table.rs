@@ -455,6 +455,10 @@ fn the_accessors_report_the_header_and_the_box_it_defines() {
         let keys = 2 * (u32::from(r) + 1).pow(2);
         assert_eq!(t.layer_count(), caps * keys, "{n} {r} {m}");
         assert_eq!(Layout::keys_per_cap(r), keys as usize);
+        for (a, b, f) in (0..=r).flat_map(|a| (0..=r).flat_map(move |b| [(a, b, 0), (a, b, 1)])) {
+            let key = (usize::from(a) * (usize::from(r) + 1) + usize::from(b)) * 2 + f;
+            assert_eq!(Layout::key(r, a, b, f == 1), key);
+        }
         for c in m..=c_top {
             assert_eq!(t.highest_pile(c), hi(c) as u32, "{n} {r} {m} cap {c}");
             assert_eq!(Layout::highest_pile(n, m, c), Some(hi(c) as u32));
