@@ -2,12 +2,12 @@
 
 use nimbot::{
     best_move, position_value,
-    table::{format::crc32, ProbeError, TableError, EMBEDDED_TABLE},
+    table::{format::crc32, Layout, ProbeError, TableError, EMBEDDED_TABLE},
     DecideError, Engine, Oracle, Params, Policy, Position, Table, TableEngine, Value,
 };
 use nimbot_solve::{
-    encode as encode_table, solve_windowed, Encoding, Solution, SolveBox, SolvingEngine,
-    TableOrSolverEngine, TableWriter,
+    encode as encode_table, solve_windowed, CodedSolution, Encoding, Solution, SolveBox,
+    SolvingEngine, TableOrSolverEngine, TableWriter,
 };
 
 fn build(n: u32, r: u8, m: u32) -> (Solution, Vec<u8>) {
@@ -100,11 +100,29 @@ fn positions_outside_the_table_are_refused() {
     for pos in [
         Position::new(101, 3, 0, 0, false, 3).unwrap(),
         Position::new(50, 3, 3, 0, false, 3).unwrap(),
+        Position::new(50, 3, 0, 3, true, 3).unwrap(),
         Position::new(50, 4, 0, 0, false, 4).unwrap(),
         Position::new(99, 20, 0, 0, false, 3).unwrap(),
     ] {
         assert_eq!(t.value(&pos), Err(DecideError::OutOfRange), "{pos:?}");
     }
+    // A box coded from cap 40 (a position's box): a cap below it is outside,
+    // whatever the pile, not damage.
+    let bx = SolveBox {
+        n_max: 150,
+        resets: 1,
+        init_max: 2,
+        c_min: 40,
+    };
+    let coded = CodedSolution::solve(bx).unwrap();
+    let t = coded.table().unwrap();
+    for (s, c) in [(150, 39), (45, 39), (41, 2)] {
+        let pos = Position::new(s, c, 0, 1, false, 2).unwrap();
+        assert_eq!(t.probe(&pos), Err(ProbeError::OutOfRange), "{pos:?}");
+    }
+    let inside = Position::new(110, 40, 0, 1, false, 2).unwrap();
+    let full = Solution::solve(bx).unwrap();
+    assert_eq!(t.probe(&inside).ok(), full.value(&inside));
 }
 
 #[test]
@@ -152,6 +170,15 @@ fn random_bytes_are_rejected_without_panic() {
         }
     }
     assert_eq!(Table::from_bytes(&[]).unwrap_err(), TableError::Truncated);
+    // Four bytes are a CRC and an empty body: checked, then too short for a table.
+    assert_eq!(
+        Table::from_bytes(&[1, 2, 3, 4]).unwrap_err(),
+        TableError::Checksum
+    );
+    assert_eq!(
+        Table::from_bytes(&[0; 4]).unwrap_err(),
+        TableError::Truncated
+    );
 }
 
 #[test]
@@ -339,4 +366,416 @@ fn the_solver_plays_every_box_the_generator_solves_and_refuses_more() {
         engine.decide(&huge, Policy::Trap),
         Err(DecideError::TooLarge)
     );
+}
+
+/// The fields of a blob's header, read by hand as `table/FORMAT.md` lays them out:
+/// postcard varints (7 bits a byte, least significant first), a varint length
+/// before the generator, the index and the stream.
+struct Header<'a> {
+    generator: &'a str,
+    params: (u32, u8, u32),
+    widths: (u32, u32),
+    caps: u32,
+    index: &'a [u8],
+    stream_bits: u32,
+    stream: &'a [u8],
+}
+
+/// A postcard varint at `at`, which moves past it.
+fn varint(blob: &[u8], at: &mut usize) -> u32 {
+    let mut v = 0u64;
+    for shift in (0..35).step_by(7) {
+        let b = blob[*at];
+        *at += 1;
+        v |= u64::from(b & 0x7F) << shift;
+        if b & 0x80 == 0 {
+            return u32::try_from(v).unwrap();
+        }
+    }
+    panic!("varint past 32 bits")
+}
+
+fn header(blob: &[u8]) -> Header<'_> {
+    assert_eq!(&blob[..4], b"NIMT");
+    let mut at = 4;
+    let varint = |at: &mut usize| varint(blob, at);
+    assert_eq!(varint(&mut at), 3, "version");
+    let len = varint(&mut at) as usize;
+    let generator = std::str::from_utf8(&blob[at..at + len]).unwrap();
+    at += len;
+    let n_max = varint(&mut at);
+    let resets = blob[at];
+    at += 1;
+    let init_max = varint(&mut at);
+    let widths = (u32::from(blob[at]), u32::from(blob[at + 1]));
+    at += 2;
+    let caps = varint(&mut at);
+    let len = varint(&mut at) as usize;
+    let index = &blob[at..at + len];
+    at += len;
+    let stream_bits = varint(&mut at);
+    let len = varint(&mut at) as usize;
+    let stream = &blob[at..at + len];
+    assert_eq!(at + len + 4, blob.len(), "only the CRC follows the stream");
+    Header {
+        generator,
+        params: (n_max, resets, init_max),
+        widths,
+        caps,
+        index,
+        stream_bits,
+        stream,
+    }
+}
+
+/// What the host tools print about a table (`nimbot-table info`) is what its
+/// header says, and the box is the one `table/FORMAT.md` defines: caps
+/// `M ..= c_top`, `c_top` the largest cap whose highest pile
+/// `hi(c) = N - (M + ... + (c - 1))` is above it, `2 (R + 1)^2` layers a cap.
+#[test]
+fn the_accessors_report_the_header_and_the_box_it_defines() {
+    let built = [(100, 2, 3), (300, 0, 1), (120, 3, 30), (5, 1, 2)]
+        .map(|(n, r, m)| (build(n, r, m).1, "nimbot-test"));
+    let embedded = (EMBEDDED_TABLE.to_vec(), "nimbot-table 0.1.0");
+    for (blob, name) in built.iter().chain([&embedded]) {
+        let h = header(blob);
+        let (n, r, m) = h.params;
+        let t = Table::from_bytes(blob).unwrap();
+        assert_eq!(t.generator(), *name);
+        assert_eq!(h.generator, *name);
+        let p = t.params();
+        assert_eq!((p.stones(), p.resets(), p.init_max()), h.params);
+        assert_eq!(t.layout().params(), p);
+        // The box, counted stone by stone.
+        let hi = |c: u32| i64::from(n) - (m..c).map(i64::from).sum::<i64>();
+        let c_top = (m..).take_while(|&c| hi(c) > i64::from(c)).last().unwrap();
+        let caps = c_top - m + 1;
+        assert_eq!(h.caps, caps, "{n} {r} {m}");
+        assert_eq!(t.top_cap(), c_top, "{n} {r} {m}");
+        let keys = 2 * (u32::from(r) + 1).pow(2);
+        assert_eq!(t.layer_count(), caps * keys, "{n} {r} {m}");
+        assert_eq!(Layout::keys_per_cap(r), keys as usize);
+        for (a, b, f) in (0..=r).flat_map(|a| (0..=r).flat_map(move |b| [(a, b, 0), (a, b, 1)])) {
+            let key = (usize::from(a) * (usize::from(r) + 1) + usize::from(b)) * 2 + f;
+            assert_eq!(Layout::key(r, a, b, f == 1), key);
+        }
+        for c in m..=c_top {
+            assert_eq!(t.highest_pile(c), hi(c) as u32, "{n} {r} {m} cap {c}");
+            assert_eq!(Layout::highest_pile(n, m, c), Some(hi(c) as u32));
+        }
+        assert_eq!(t.highest_pile(c_top + 1), c_top + 1);
+        // The sections: their sizes, as the header gives them and as its counts
+        // imply; the whole blob and its CRC (the last four bytes).
+        let (offset_bits, base_bits) = h.widths;
+        let index_bytes = (caps * (offset_bits + 2 * base_bits)).div_ceil(8);
+        assert_eq!(h.index.len(), index_bytes as usize);
+        assert_eq!(h.stream.len(), h.stream_bits.div_ceil(8) as usize);
+        assert_eq!(t.section_sizes(), (index_bytes, h.stream.len() as u32));
+        assert_eq!(
+            (t.size() as usize, t.layout().size() as usize),
+            (blob.len(), blob.len())
+        );
+        let crc = u32::from_le_bytes(blob[blob.len() - 4..].try_into().unwrap());
+        assert_eq!(t.checksum(), crc);
+    }
+}
+
+/// A postcard varint, as [`varint`] reads it.
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v & 0x7F) as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The blob of `h` with its index re-coded as `entries` (each cap's start, then
+/// its base layers' offsets from it) in fields of the given widths, sealed with a
+/// fresh CRC: every other field as it was.
+fn with_index(
+    h: &Header<'_>,
+    entries: &[[u32; 3]],
+    (offset_bits, base_bits): (u32, u32),
+) -> Vec<u8> {
+    let mut bits = Vec::new();
+    for e in entries {
+        for (v, width) in [(e[0], offset_bits), (e[1], base_bits), (e[2], base_bits)] {
+            bits.extend((0..width).map(|i| (u64::from(v) >> i) & 1 == 1));
+        }
+    }
+    let mut index = vec![0u8; bits.len().div_ceil(8)];
+    for (i, _) in bits.iter().enumerate().filter(|(_, &b)| b) {
+        index[i / 8] |= 1 << (i % 8);
+    }
+    let mut body = b"NIMT".to_vec();
+    put_varint(&mut body, 3);
+    put_varint(&mut body, h.generator.len() as u32);
+    body.extend_from_slice(h.generator.as_bytes());
+    let (n, r, m) = h.params;
+    put_varint(&mut body, n);
+    body.push(r);
+    put_varint(&mut body, m);
+    body.extend([offset_bits as u8, base_bits as u8]);
+    put_varint(&mut body, h.caps);
+    put_varint(&mut body, index.len() as u32);
+    body.extend_from_slice(&index);
+    put_varint(&mut body, h.stream_bits);
+    put_varint(&mut body, h.stream.len() as u32);
+    body.extend_from_slice(h.stream);
+    let crc = crc32(&body);
+    body.extend_from_slice(&crc.to_le_bytes());
+    body
+}
+
+/// The index entries of `h`, read bit by bit (`table/FORMAT.md`: least significant
+/// bit first; the stream bit where the cap starts, then its base layers' offsets).
+fn entries(h: &Header<'_>) -> Vec<[u32; 3]> {
+    let (offset_bits, base_bits) = h.widths;
+    let bit = |i: u32| (h.index[(i / 8) as usize] >> (i % 8)) & 1;
+    let field = |at: u32, width: u32| (0..width).fold(0u32, |v, i| v | u32::from(bit(at + i)) << i);
+    (0..h.caps)
+        .map(|c| {
+            let at = c * (offset_bits + 2 * base_bits);
+            [
+                field(at, offset_bits),
+                field(at + offset_bits, base_bits),
+                field(at + offset_bits + base_bits, base_bits),
+            ]
+        })
+        .collect()
+}
+
+/// Every stored position of `blob`'s box for which `want` has an answer gets it:
+/// a value, or `None` for a layer that does not decode.
+fn answers_as(blob: &[u8], sol: &Solution, want: impl Fn(&Position) -> Option<Option<Value>>) {
+    let t = Table::from_bytes(blob).unwrap();
+    let m = t.params().init_max();
+    let r = t.params().resets();
+    for (c, hi) in sol.layers() {
+        for s in (c + 1)..=hi {
+            for (a, b, f) in
+                (0..=r).flat_map(|a| (0..=r).flat_map(move |b| [(a, b, false), (a, b, true)]))
+            {
+                let pos = Position::new(s, c, a, b, f, m).unwrap();
+                let got = t.value(&pos);
+                match want(&pos) {
+                    Some(Some(v)) => assert_eq!(got, Ok(v), "{pos:?}"),
+                    Some(None) => assert_eq!(got, Err(DecideError::BadTable), "{pos:?}"),
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// Index fields of any width from 1 to 32 bits read the same caps: the table
+/// re-coded with 32-bit fields (and with 25 and 31) answers as the solver; a
+/// width of 0 or 33 is refused as a field width, before the sizes it implies.
+#[test]
+fn index_fields_of_up_to_32_bits_read_the_same_table() {
+    let (sol, blob) = build(100, 2, 3);
+    let h = header(&blob);
+    let e = entries(&h);
+    for widths in [(32, 32), (25, 31), (31, 25)] {
+        let wide = with_index(&h, &e, widths);
+        assert_eq!(header(&wide).widths, widths);
+        answers_as(&wide, &sol, |pos| Some(sol.value(pos)));
+    }
+    for widths in [(0, 16), (33, 16), (16, 0), (16, 33)] {
+        let bad = with_index(&h, &e, widths);
+        let err = Table::from_bytes(&bad).unwrap_err();
+        assert_eq!(err.as_str(), "field width", "{widths:?}");
+        assert_eq!(err.to_string(), "field width");
+    }
+}
+
+/// `table/FORMAT.md`'s rules for the index: each cap starts at or after the
+/// previous cap's second base layer, leaves room for its kinds (2 bits for each
+/// of its `2 (R+1)^2 - 2` other layers) before its first base layer, and its base
+/// layers are in order and inside the stream. An index that breaks one rule is
+/// refused; one at the edge of each opens and reads where it points.
+#[test]
+fn the_index_is_checked_against_each_rule_alone() {
+    let (sol, blob) = build(100, 2, 3);
+    let h = header(&blob);
+    let e: Vec<[u32; 3]> = entries(&h);
+    let widths = (32, 32);
+    let kinds_bits = 2 * (2 * 3 * 3 - 2);
+    let refused = |edit: &dyn Fn(&mut Vec<[u32; 3]>)| {
+        let mut forged = e.clone();
+        edit(&mut forged);
+        let err = Table::from_bytes(&with_index(&h, &forged, widths)).unwrap_err();
+        assert_eq!(err.as_str(), "index out of order");
+    };
+    // Cap 1 starts a bit before cap 0's second base layer (its own base layers
+    // where they were).
+    refused(&|x| {
+        let end0 = x[0][0] + x[0][2];
+        let (start, b0, b1) = (x[1][0], x[1][1], x[1][2]);
+        x[1] = [end0 - 1, b0 + start - end0 + 1, b1 + start - end0 + 1];
+    });
+    // Cap 0's first base layer starts inside its kinds.
+    refused(&|x| x[0][1] = kinds_bits - 1);
+    // Base layers out of order.
+    refused(&|x| x[2][2] = x[2][1] - 1);
+    // The last base layer past the stream.
+    let last = e.len() - 1;
+    refused(&|x| x[last][2] = h.stream_bits - x[last][0] + 1);
+    // At the edges: both base layers of cap 2 at one offset (its f = 1 layer then
+    // reads as its f = 0 layer), and the last cap's second base layer at the very
+    // end of the stream (nothing to decode there: a probe of it says the data is
+    // damaged). The other layers answer as before, but for those with as many
+    // resets on both sides and f = 1 in these caps, which may be copies of the
+    // forged layers.
+    let mut forged = e.clone();
+    forged[2][2] = forged[2][1];
+    forged[last][2] = h.stream_bits - forged[last][0];
+    let top = h.params.2 + last as u32;
+    answers_as(&with_index(&h, &forged, widths), &sol, |pos| {
+        let (a, b, f) = (pos.own_resets(), pos.opp_resets(), pos.reset_pending());
+        let forged_cap = pos.cap() == 5 || pos.cap() == top;
+        match (a, b) {
+            _ if !forged_cap || !f || a != b => Some(sol.value(pos)),
+            (0, 0) if pos.cap() == 5 => {
+                Some(sol.value(&Position::new(pos.stones(), 5, 0, 0, false, 3).unwrap()))
+            }
+            (0, 0) => Some(None),
+            _ => None,
+        }
+    });
+}
+
+/// A refused blob says why in words (what `nimbot-table info` prints): each
+/// error's text, through `Display` as through `as_str`.
+#[test]
+fn refusals_print_their_reason() {
+    let blob = EMBEDDED_TABLE;
+    let gen_len = usize::from(blob[5]);
+    let n_at = 6 + gen_len;
+    let cases = [
+        (blob[..3].to_vec(), "table truncated"),
+        (
+            {
+                let mut b = blob.to_vec();
+                b[100] ^= 1;
+                b
+            },
+            "table checksum mismatch",
+        ),
+        (resealed(blob, |b| b[0] = b'X'), "not a nimbot table"),
+        (
+            resealed(blob, |b| b[4] = 1),
+            "unsupported table format version",
+        ),
+        (
+            resealed(blob, |b| b[n_at + 2] = 33),
+            "table parameters out of range",
+        ),
+        (resealed(blob, |b| b.push(0)), "trailing bytes"),
+    ];
+    for (bytes, want) in cases {
+        let err = Table::from_bytes(&bytes).unwrap_err();
+        assert_eq!((err.to_string().as_str(), err.as_str()), (want, want));
+    }
+    // And a probe that fails.
+    for (err, want) in [
+        (ProbeError::OutOfRange, "position outside the table"),
+        (ProbeError::Corrupt, "table data damaged"),
+    ] {
+        assert_eq!(err.to_string(), want);
+    }
+}
+
+/// A varint's fifth byte carries the top 4 bits of a `u32`: more is refused,
+/// not cut to 32 bits; a byte string longer than what is left of the body is
+/// refused as truncated.
+#[test]
+fn varints_past_32_bits_and_strings_past_the_body_are_refused() {
+    let blob = EMBEDDED_TABLE;
+    let n_at = 6 + usize::from(blob[5]);
+    // n_max 999 = 0x3E7 in five bytes, the last with a bit past the 32nd.
+    let long = resealed(blob, |b| {
+        b.splice(n_at..n_at + 2, [0xE7, 0x87, 0x80, 0x80, 0x10]);
+    });
+    let err = Table::from_bytes(&long).unwrap_err();
+    assert_eq!(err.as_str(), "varint out of range");
+    // Five bytes up to the 32nd bit are a varint: 0xF000_03E7 is read, then
+    // refused as a pile limit out of range.
+    let top = resealed(blob, |b| {
+        b.splice(n_at..n_at + 2, [0xE7, 0x87, 0x80, 0x80, 0x0F]);
+    });
+    assert_eq!(Table::from_bytes(&top).unwrap_err(), TableError::BadParams);
+    // The generator's 18 bytes announced, 8 present.
+    let cut = resealed(blob, |b| b.truncate(6 + 8));
+    assert_eq!(Table::from_bytes(&cut).unwrap_err(), TableError::Truncated);
+}
+
+/// A coded solution's layout (the stream from byte 0, the index at the next
+/// whole byte): its caps are those of the box from `c_min`, and it needs
+/// exactly the bytes of both sections; field widths must be 1 to 32.
+#[test]
+fn a_coded_streams_layout_needs_its_sections_and_fields_of_1_to_32_bits() {
+    let params = Params::new(100, 2, 3).unwrap();
+    for c_min in [3, 5] {
+        // Caps whose highest pile (100 - (c_min + ... + (c - 1))) is above them.
+        let mut caps = 0u32;
+        let mut hi = 100;
+        while hi > c_min + caps {
+            hi -= c_min + caps;
+            caps += 1;
+        }
+        for (offset_bits, base_bits) in [(1, 1), (12, 9), (32, 32), (32, 1), (1, 32)] {
+            let index = (caps * (offset_bits + 2 * base_bits)).div_ceil(8);
+            let size = 125 + index;
+            let of = |size| Layout::of_stream(params, c_min, 999, offset_bits, base_bits, size);
+            let layout = of(size).unwrap();
+            assert_eq!((layout.size(), layout.params()), (size, params));
+            assert_eq!(
+                of(size - 1),
+                Err(TableError::Truncated),
+                "{c_min} {offset_bits}"
+            );
+        }
+        for (offset_bits, base_bits) in [(0, 8), (33, 8), (8, 0), (8, 33)] {
+            let err = Layout::of_stream(params, c_min, 999, offset_bits, base_bits, 1 << 20);
+            assert_eq!(err.unwrap_err().as_str(), "field width");
+        }
+    }
+}
+
+/// `layer_runs` (what `nimbot-table verify` and `plot` decode a table with) gives,
+/// for every layer, runs from the cap's first stored pile to its last, in order and
+/// without gaps, each pile with the solver's value; a layer of more resets than the
+/// table has is outside it, and a cap past the top has no stored pile.
+#[test]
+fn layer_runs_cover_each_layer_with_the_solvers_values() {
+    let (sol, blob) = build(100, 2, 3);
+    let t = Table::from_bytes(&blob).unwrap();
+    for (c, hi) in sol.layers() {
+        for (a, b, f) in
+            (0..=2).flat_map(|a| (0..=2).flat_map(move |b| [(a, b, false), (a, b, true)]))
+        {
+            let mut next = c + 1;
+            t.layer_runs(c, a, b, f, |first, last, won| {
+                assert_eq!(first, next, "cap {c} layer {a} {b} {f}");
+                for s in first..=last {
+                    let pos = Position::new(s, c, a, b, f, 3).unwrap();
+                    assert_eq!(sol.value(&pos).map(Value::is_won), Some(won), "{pos:?}");
+                }
+                next = last + 1;
+            })
+            .unwrap();
+            assert_eq!(next, hi + 1, "cap {c} layer {a} {b} {f}");
+        }
+    }
+    let mut runs = 0;
+    assert_eq!(
+        t.layer_runs(5, 3, 0, false, |_, _, _| runs += 1),
+        Err(ProbeError::OutOfRange)
+    );
+    assert_eq!(
+        t.layer_runs(t.top_cap() + 1, 0, 0, false, |_, _, _| runs += 1),
+        Ok(())
+    );
+    assert_eq!(runs, 0);
 }

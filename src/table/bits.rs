@@ -158,3 +158,152 @@ impl<'s, S: ByteSource + ?Sized> BitReader<'s, S> {
         Some(if n & 1 == 0 { half } else { -half - 1 })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BitReader;
+    use std::vec::Vec;
+
+    /// A bit string as `table/FORMAT.md` defines it (bit `i` is bit `i % 8` of byte
+    /// `i / 8`, fields least significant bit first), written bit by bit apart from
+    /// the reader and from the solver's writer.
+    #[derive(Default)]
+    struct Bits(Vec<bool>);
+
+    impl Bits {
+        fn field(&mut self, v: u64, width: u32) {
+            self.0.extend((0..width).map(|i| (v >> i) & 1 == 1));
+        }
+
+        /// gamma(n): `z = floor(log2 n)` zeros, a one, then the `z` low bits of `n`.
+        fn gamma(&mut self, n: u64) {
+            let z = 63 - n.leading_zeros();
+            self.field(1 << z, z + 1);
+            self.field(n, z);
+        }
+
+        fn len(&self) -> u32 {
+            u32::try_from(self.0.len()).unwrap()
+        }
+
+        fn bytes(&self) -> Vec<u8> {
+            let mut out = std::vec![0u8; self.0.len().div_ceil(8)];
+            for (i, _) in self.0.iter().enumerate().filter(|(_, &b)| b) {
+                out[i / 8] |= 1 << (i % 8);
+            }
+            out
+        }
+    }
+
+    /// Gamma codes of every length (`z` from 0 to 31: the fast path up to 12, the
+    /// long one past it) and fields of every width up to 32, from every bit offset
+    /// within a byte and past a few bytes of something else: each reads back as
+    /// written, and nothing reads past the end.
+    #[test]
+    fn codes_and_fields_of_every_length_read_back() {
+        let mut gammas = Vec::new();
+        for z in 0..32 {
+            let low = (1u64 << z) - 1;
+            gammas.extend([1 << z, (1 << z) | (0x5555_5555 & low), (2 << z) - 1]);
+        }
+        for skip in 0..9 {
+            // Three bytes of ones before the string, then `skip` more ones.
+            let mut w = Bits::default();
+            w.field(u64::MAX, 24 + skip);
+            for (i, &n) in gammas.iter().enumerate() {
+                w.gamma(n);
+                let width = 1 + (i as u32 % 32);
+                w.field(0xB5E3_A96C_u64 >> (i % 3), width);
+            }
+            let bytes = w.bytes();
+            let mut r = BitReader::new(&bytes[..], 3, skip, w.len() - 24);
+            for (i, &n) in gammas.iter().enumerate() {
+                assert_eq!(
+                    r.gamma().map(u64::from),
+                    Some(n),
+                    "gamma {i} at skip {skip}"
+                );
+                let width = 1 + (i as u32 % 32);
+                let want = (0xB5E3_A96C_u64 >> (i % 3)) & ((1 << width) - 1);
+                assert_eq!(
+                    r.read_long(width).map(u64::from),
+                    Some(want),
+                    "width {width}"
+                );
+            }
+            assert_eq!(r.position(), w.len() - 24);
+            assert_eq!((r.bit(), r.gamma()), (None, None));
+        }
+    }
+
+    /// Fields of 25 to 32 bits come in two reads; wider ones are refused without
+    /// reading anything.
+    #[test]
+    fn long_fields_take_up_to_32_bits() {
+        let mut w = Bits::default();
+        for width in 25..=32 {
+            w.field(0xFFFF_FFFF, width);
+            w.field(0, 1);
+        }
+        w.field(0x1_2345_6789, 33);
+        let bytes = w.bytes();
+        let mut r = BitReader::new(&bytes[..], 0, 0, w.len());
+        for width in 25..=32 {
+            assert_eq!(
+                r.read_long(width),
+                Some(u32::MAX >> (32 - width)),
+                "{width}"
+            );
+            assert_eq!(r.bit(), Some(false));
+        }
+        let at = r.position();
+        assert_eq!(r.read_long(33), None);
+        assert_eq!(r.position(), at);
+        assert_eq!(r.read_long(32), Some(0x2345_6789));
+    }
+
+    /// A field that ends on the last bit of its source reads, from any bit of any
+    /// of its bytes (a coded solution's index ends its buffer).
+    #[test]
+    fn a_field_ending_with_the_source_reads() {
+        let bytes = [0xA5u8, 0x3C, 0x5A, 0xC3];
+        let all = u32::from_le_bytes(bytes);
+        for len in 1..=4u32 {
+            for at in 0..8 * len {
+                let width = 8 * len - at;
+                let want = (u64::from(all) >> at) & ((1 << width) - 1);
+                let mut r = BitReader::new(&bytes[..len as usize], 0, at, 8 * len);
+                assert_eq!(r.read_long(width).map(u64::from), Some(want), "{len} {at}");
+                assert_eq!(r.bit(), None);
+            }
+        }
+    }
+
+    /// A code that the end of the source (a short or failing [`ByteSource`]) or the
+    /// end of the string cuts is refused, never completed with made-up bits; the
+    /// codes before it still read.
+    ///
+    /// [`ByteSource`]: super::ByteSource
+    #[test]
+    fn a_code_cut_short_is_refused() {
+        for z in [6u32, 7, 12, 13, 20, 31] {
+            let mut w = Bits::default();
+            w.gamma(5);
+            w.gamma((1 << z) | 1);
+            let full = w.len();
+            let bytes = w.bytes();
+            // The source ends inside the second code's low bits, past its one.
+            let cut = (full - 1) / 8;
+            assert!(8 * cut > 5 + z && 8 * cut < full, "z {z}");
+            let mut r = BitReader::new(&bytes[..cut as usize], 0, 0, full);
+            assert_eq!(r.gamma(), Some(5), "z {z}");
+            assert_eq!(r.gamma(), None, "z {z}: source cut");
+            // The string ends one bit short.
+            let mut r = BitReader::new(&bytes[..], 0, 0, full - 1);
+            assert_eq!(r.gamma(), Some(5), "z {z}");
+            assert_eq!(r.gamma(), None, "z {z}: string cut");
+            let mut r = BitReader::new(&bytes[..], 0, 0, full);
+            assert_eq!((r.gamma(), r.gamma()), (Some(5), Some((1 << z) | 1)));
+        }
+    }
+}

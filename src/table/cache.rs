@@ -93,3 +93,43 @@ impl LayerCache {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{LayerCache, DEPTH};
+
+    /// What a decision gets back: for each cap, the most lists known skipped (up to
+    /// those asked for) and where the next starts; two caps at once, a new cap
+    /// taking the slot of the one that came first.
+    #[test]
+    fn the_last_two_caps_keep_their_lists() {
+        let c = LayerCache::new();
+        assert_eq!(c.nearest(7, 5, 1000), (0, 1000));
+        for (n, at) in [(1, 1010), (2, 1025), (3, 1031)] {
+            c.record(7, n, 1000, at);
+        }
+        // Out of turn, or too far past the first list for a `u16`: not kept.
+        c.record(7, 5, 1000, 1040);
+        c.record(7, 4, 1000, 1000 + 70_000);
+        assert_eq!(c.nearest(7, 9, 1000), (3, 1031));
+        assert_eq!(c.nearest(7, 2, 1000), (2, 1025));
+        assert_eq!(c.nearest(7, 0, 1000), (0, 1000));
+        // A second cap keeps its own lists, and the first cap its.
+        assert_eq!(c.nearest(8, 4, 2000), (0, 2000));
+        c.record(8, 1, 2000, 2040);
+        assert_eq!(c.nearest(8, 4, 2000), (1, 2040));
+        assert_eq!(c.nearest(7, 9, 1000), (3, 1031));
+        // A third cap takes cap 7's slot; cap 8's stays.
+        assert_eq!(c.nearest(9, 1, 3000), (0, 3000));
+        assert_eq!(c.nearest(8, 4, 2000), (1, 2040));
+        assert_eq!(c.nearest(9, 1, 3000), (0, 3000));
+        assert_eq!(c.nearest(7, 9, 1000), (0, 1000));
+        // A cap's first DEPTH lists are kept, no more.
+        let d = DEPTH as u32;
+        for n in 1..=d + 1 {
+            c.record(7, n, 1000, 1000 + 3 * n);
+        }
+        assert_eq!(c.nearest(7, d + 5, 1000), (d, 1000 + 3 * d));
+        assert_eq!(c.nearest(7, 10, 1000), (10, 1030));
+    }
+}

@@ -98,3 +98,39 @@ impl<S: ByteSource + ?Sized> ByteSource for &S {
         (**self).byte(at)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ByteSource;
+    use nimbot_progmem::ProgMem;
+
+    nimbot_progmem::progmem! {
+        static BYTES = *b"NIMT\x03 a table";
+    }
+
+    /// A source of `want`'s bytes: their count, each byte where it is, nothing
+    /// past them.
+    fn reads<S: ByteSource + ?Sized>(s: &S, want: &[u8]) {
+        assert_eq!(s.len() as usize, want.len());
+        assert_eq!(s.is_empty(), want.is_empty());
+        for (i, &b) in want.iter().enumerate() {
+            assert_eq!(s.byte(i as u32), Some(b), "byte {i}");
+        }
+        assert_eq!(s.byte(want.len() as u32), None);
+        assert_eq!(s.byte(u32::MAX), None);
+    }
+
+    /// Every source reads the same bytes: a slice, program memory (the AVR's
+    /// embedded table), and a reference to either.
+    #[test]
+    fn every_source_reads_its_bytes_and_none_past_them() {
+        let want: &[u8] = b"NIMT\x03 a table";
+        let prog: &ProgMem<[u8]> = &BYTES;
+        reads(want, want);
+        reads(&want, want);
+        reads(prog, want);
+        reads(&prog, want);
+        reads(&[][..], &[]);
+        reads(&&[][..], &[]);
+    }
+}
