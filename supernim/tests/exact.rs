@@ -153,7 +153,14 @@ fn the_horizon_agrees_with_a_plain_search_scored_by_the_parity_of_the_2s() {
     // Starts with none, one, two and three 2s, every depth below the plies left:
     // each move's estimate is the plain search's.
     let mut solver = Solver::new(u64::MAX, 1 << 16);
-    let starts: [&[u32]; 6] = [&[1, 3], &[2, 3], &[2, 2, 5], &[2, 2, 2], &[1, 2, 4], &[4, 6]];
+    let starts: [&[u32]; 6] = [
+        &[1, 3],
+        &[2, 3],
+        &[2, 2, 5],
+        &[2, 2, 2],
+        &[1, 2, 4],
+        &[4, 6],
+    ];
     for h in starts {
         for plies in 2..=5 {
             for depth in 1..plies {
@@ -209,6 +216,9 @@ fn the_table_keeps_what_it_solved_up_to_its_bound() {
     assert_eq!(solver.entries(), 0);
     // At most the bound: a search of many positions keeps exactly that many.
     let mut small = Solver::new(u64::MAX, 3);
-    assert_eq!(small.value(&heaps(&[1, 2, 3]), 8), Some(minimax(&[1, 2, 3], 8, &mut memo)));
+    assert_eq!(
+        small.value(&heaps(&[1, 2, 3]), 8),
+        Some(minimax(&[1, 2, 3], 8, &mut memo))
+    );
     assert_eq!(small.entries(), 3);
 }
