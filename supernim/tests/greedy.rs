@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use nimbot::{Player, SplitMix64};
 use nimbot_supernim::{
-    heap_reach, Chooser, Game, GreedyPlayer, Heaps, Model, Move, Perfect, HEAP_REACH,
+    heap_reach, Belief, Chooser, Game, GreedyPlayer, Heaps, Model, Move, Perfect, HEAP_REACH,
 };
 
 mod plain;
@@ -118,6 +118,22 @@ fn the_choice_among_equal_moves_is_the_best_expected_result_against_greedy() {
                     let points = if mv == Move::Split(2) { 2 } else { 0 };
                     assert_eq!(points - minimax(&n, left - 1, &mut values), value);
                     if ties.len() > 1 {
+                        // The first move (in the order of the moves) whose chance is
+                        // above every earlier one's: equal chances keep the earlier.
+                        let mut first: Option<(Move, f64)> = None;
+                        for m in game.heaps().moves() {
+                            let (n, _) = game.heaps().apply(m).unwrap();
+                            let n = sizes(&n);
+                            let points = if m == Move::Split(2) { 2 } else { 0 };
+                            if points - minimax(&n, left - 1, &mut values) != value {
+                                continue;
+                            }
+                            let c = greedy(&n, left - 1, margin, &mut values);
+                            if first.is_none_or(|(_, b)| c > b + 1e-9) {
+                                first = Some((m, c));
+                            }
+                        }
+                        assert_eq!(d.mv, first.map(|f| f.0), "{h:?} {left}");
                         let got = d.chance.unwrap_or(-1.0);
                         assert_eq!(d.chance_depth, left, "{h:?} {left}");
                         assert!((got - want).abs() < 1e-9, "{h:?} {left}: {got} {want}");
@@ -169,4 +185,86 @@ fn a_heaps_reach_follows_its_definition() {
         (heap_reach(16), heap_reach(10), heap_reach(7)),
         (15, 33, 64)
     );
+}
+
+/// Greedy's chance to go wrong on its next move only: the expected result when the
+/// branch is judged right after that move (a move below its best value adds what it
+/// loses to the margin).
+fn greedy_next(h: &[u32], plies: u32, margin: i32, values: &mut Values) -> f64 {
+    if plies == 0 || h.is_empty() {
+        return result(margin);
+    }
+    let moves = valued(h, plies, values);
+    let best = moves.iter().map(|m| m.2).max().unwrap();
+    let replies: Vec<_> = match moves.iter().find(|m| m.1 == 2) {
+        Some(split) => vec![split.clone()],
+        None => moves,
+    };
+    let p = 1.0 / replies.len() as f64;
+    replies
+        .iter()
+        .map(|(_, _, v)| p * result(margin + best - v))
+        .sum()
+}
+
+#[test]
+fn on_a_budget_too_small_for_the_cap_the_choice_looks_at_greedys_next_move() {
+    // The whole expectimax does not fit the budget; the second attempt, over the
+    // opponent's next move only, does: the chance is the two plies' and the move
+    // the first of the best of them.
+    let mut values = Values::new();
+    let mut checked = 0;
+    for (start, plies) in [(&[1, 3, 4][..], 10), (&[3, 4, 5], 10), (&[1, 3, 4], 12)] {
+        for lead in [0, -2] {
+            let mut bot = Perfect::new(5_000, Model::Greedy);
+            let value = minimax(start, plies, &mut values);
+            let margin = lead + value;
+            let d = bot.decide(&Heaps::new(start).unwrap(), plies, lead);
+            let mut first: Option<(Vec<u32>, f64)> = None;
+            for (n, _, v) in valued(start, plies, &mut values) {
+                if v != value {
+                    continue;
+                }
+                let c = greedy_next(&n, plies - 1, margin, &mut values);
+                if first.as_ref().is_none_or(|(_, b)| c > b + 1e-9) {
+                    first = Some((n, c));
+                }
+            }
+            let (_, want) = first.unwrap();
+            assert_eq!(
+                (d.exact, d.value, d.chance_depth),
+                (true, value, 2),
+                "{start:?} {lead}: {d:?}"
+            );
+            let got = d.chance.unwrap();
+            assert!((got - want).abs() < 1e-9, "{start:?} {lead}: {got} {want}");
+            // Its move is one of the best value with that chance.
+            let (n, _) = Heaps::new(start).unwrap().apply(d.mv.unwrap()).unwrap();
+            let mine = greedy_next(&sizes(&n), plies - 1, margin, &mut values);
+            assert!((mine - want).abs() < 1e-9, "{start:?} {lead}: {d:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6);
+}
+
+#[test]
+fn a_learning_player_learns_the_move_its_opponent_played() {
+    // Far from the cap (no exact values): what it learns is what a belief shown the
+    // opponent's move learns.
+    let start = Heaps::new(&[2, 2, 5, 7]).unwrap();
+    let mut game = Game::new(start, 100).unwrap();
+    let mut bot = Perfect::learning(2_000);
+    let mut want = Belief::default();
+    for _ in 0..3 {
+        let mine = bot.choose(&game).unwrap();
+        game.play(Player::First, mine).unwrap();
+        let before = game.heaps().clone();
+        // The last of its moves (any but the first tells it from another).
+        let theirs = *before.moves().last().unwrap();
+        game.play(Player::Second, theirs).unwrap();
+        want.observe(&before, None, theirs);
+        bot.choose(&game).unwrap();
+        assert_eq!(bot.belief(), Some(&want), "after {theirs:?}");
+    }
 }
