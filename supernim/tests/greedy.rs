@@ -268,3 +268,65 @@ fn a_learning_player_learns_the_move_its_opponent_played() {
         assert_eq!(bot.belief(), Some(&want), "after {theirs:?}");
     }
 }
+
+#[test]
+fn the_weighing_spends_its_budget_then_a_quarter_of_it() {
+    // Here the expectimax fits neither the budget (down to the cap) nor a quarter of
+    // it (over greedy's next move): each attempt stops one node past its bound,
+    // after the exact search that a player without a model makes too.
+    let h = Heaps::new(&[1, 3, 4]).unwrap();
+    let alone = Perfect::new(1_000, Model::None).decide(&h, 10, 0);
+    let d = Perfect::new(1_000, Model::Greedy).decide(&h, 10, 0);
+    assert!(alone.exact && d.exact, "{alone:?} {d:?}");
+    assert_eq!((d.chance, d.chance_depth), (None, 0));
+    assert_eq!(d.nodes - alone.nodes, (1_000 + 1) + (1_000 / 4 + 1));
+}
+
+#[test]
+fn what_one_move_solved_serves_the_next() {
+    // A move solved to the cap with a large budget, greedy's reply of the best
+    // value, then the next move on a budget far too small to solve anything anew:
+    // the solver's table and the expectimax's memo answer it, to the cap.
+    let mut values = Values::new();
+    let start = [1, 3, 4];
+    let mut bot = Perfect::new(1_000_000, Model::Greedy);
+    let h0 = Heaps::new(&start).unwrap();
+    let d0 = bot.decide(&h0, 8, 0);
+    assert_eq!((d0.exact, d0.chance_depth), (true, 8), "{d0:?}");
+    let (h1, mine) = h0.apply(d0.mv.unwrap()).unwrap();
+    let best = minimax(&sizes(&h1), 7, &mut values);
+    let reply = h1
+        .moves()
+        .into_iter()
+        .find(|&m| {
+            let (n, points) = h1.apply(m).unwrap();
+            points as i32 - minimax(&sizes(&n), 6, &mut values) == best
+        })
+        .unwrap();
+    let (h2, theirs) = h1.apply(reply).unwrap();
+    let lead = mine as i32 - theirs as i32;
+    bot.budget = 100;
+    let d = bot.decide(&h2, 6, lead);
+    let h = sizes(&h2);
+    let value = minimax(&h, 6, &mut values);
+    let margin = lead + value;
+    let ties: Vec<_> = valued(&h, 6, &mut values)
+        .into_iter()
+        .filter(|m| m.2 == value)
+        .collect();
+    assert!(ties.len() > 1 && margin <= 0, "{h:?} {margin}");
+    let want = ties
+        .iter()
+        .map(|(n, _, _)| greedy(n, 5, margin, &mut values))
+        .fold(0.0, f64::max);
+    assert_eq!(
+        (d.exact, d.value, d.chance_depth),
+        (true, value, 6),
+        "{h:?}: {d:?}"
+    );
+    assert!(d.nodes <= 100, "{d:?}");
+    assert!(
+        (d.chance.unwrap() - want).abs() < 1e-9,
+        "{h:?}: {d:?} {want}"
+    );
+}
