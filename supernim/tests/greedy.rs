@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use nimbot::{Player, SplitMix64};
 use nimbot_supernim::{
-    heap_reach, Belief, Chooser, Game, GreedyPlayer, Heaps, Model, Move, Perfect, HEAP_REACH,
+    heap_reach, Belief, Chooser, Game, GreedyPlayer, Heaps, Model, Move, MoveValue, Perfect,
+    HEAP_REACH,
 };
 
 mod plain;
@@ -329,4 +330,81 @@ fn what_one_move_solved_serves_the_next() {
         (d.chance.unwrap() - want).abs() < 1e-9,
         "{h:?}: {d:?} {want}"
     );
+}
+
+#[test]
+fn the_player_spends_its_budget_as_documented() {
+    let h = Heaps::new(&[3, 5, 6, 9]).unwrap();
+    // Far from the cap (beyond 40 plies): a twentieth of the budget, deep enough
+    // for more than one ply.
+    let d = Perfect::new(20_000, Model::None).decide(&h, 100, 0);
+    assert!(
+        !d.exact && d.depth >= 2 && d.nodes <= 20_000 / 20 + 1,
+        "{d:?}"
+    );
+    // Near it, a budget too small for the whole game: not exact, and what is left
+    // after the failed attempt (nothing) still gives the first ply's estimate.
+    let d = Perfect::new(5_000, Model::None).decide(&h, 30, 0);
+    assert!(!d.exact && d.depth >= 1 && d.depth < 30, "{d:?}");
+    // Solved: each move that leaves heaps is searched at one node at least, and the
+    // count says so.
+    let h = Heaps::new(&[1, 2, 4]).unwrap();
+    let d = Perfect::new(1_000_000, Model::None).decide(&h, 6, 0);
+    let searched = h
+        .moves()
+        .into_iter()
+        .filter(|&m| !h.apply(m).unwrap().0.is_empty())
+        .count();
+    assert!(d.exact && d.nodes >= searched as u64, "{d:?}");
+}
+
+/// Each move's exact value, in the order of the moves, from the plain minimax.
+fn exact_values(h: &Heaps, plies: u32, values: &mut Values) -> Vec<MoveValue> {
+    h.moves()
+        .into_iter()
+        .map(|mv| {
+            let (n, points) = h.apply(mv).unwrap();
+            let value = points as i32 - minimax(&sizes(&n), plies - 1, values);
+            MoveValue { mv, value }
+        })
+        .collect()
+}
+
+#[test]
+fn a_learning_player_uses_exact_values_near_the_cap_and_forgets_a_past_opponent() {
+    // Near the cap it judges the opponent's move by the exact values of its moves
+    // (here from the plain minimax).
+    let mut values = Values::new();
+    let mut game = Game::new(Heaps::new(&[1, 2, 4, 5]).unwrap(), 10).unwrap();
+    let mut bot = Perfect::learning(400_000);
+    let mut want = Belief::default();
+    for _ in 0..2 {
+        let mine = bot.choose(&game).unwrap();
+        game.play(Player::First, mine).unwrap();
+        let before = game.heaps().clone();
+        let left = game.plies_left();
+        let exact = exact_values(&before, left, &mut values);
+        // The worst of its moves: one a strong player never plays.
+        let theirs = exact.iter().min_by_key(|m| m.value).unwrap().mv;
+        game.play(Player::Second, theirs).unwrap();
+        want.observe(&before, Some(&exact), theirs);
+        bot.choose(&game).unwrap();
+        assert_eq!(bot.belief(), Some(&want), "after {theirs:?}");
+    }
+    assert_ne!(want, Belief::default());
+    // A new opponent: everything learnt is forgotten, and a new game (more plies
+    // left than at the last move) is a new opponent.
+    bot.new_opponent();
+    assert_eq!(
+        (bot.belief(), bot.model),
+        (Some(&Belief::default()), Belief::default().model())
+    );
+    let mut again = Perfect::learning(400_000);
+    let h = Heaps::new(&[2, 5, 7, 9]).unwrap();
+    again.observe(&h, 8, Move::Grow(5));
+    assert_ne!(again.belief(), Some(&Belief::default()));
+    again.observe(&h, 9, Move::Split(2));
+    let mut fresh = Belief::default();
+    fresh.observe(&h, Some(&exact_values(&h, 9, &mut values)), Move::Split(2));
+    assert_eq!(again.belief(), Some(&fresh));
 }
