@@ -420,8 +420,12 @@ fn sticks_plies_errors_and_the_move_bound_follow_their_definitions() {
     }
     // MAX_MOVES bounds the moves of a position: 46 distinct sizes have a merge per
     // pair, a growth per odd size, a split per even one.
+    // So its definition, one merge per pair of distinct sizes and one Collatz step
+    // per size, recounted for MAX_HEAPS sizes, is MAX_MOVES.
+    let distinct = |k: usize| (0..k).map(|i| (i + 1..k).count()).sum::<usize>() + k;
     let sizes: Vec<u32> = (1..=46).collect();
     let moves = heaps(&sizes).moves().len();
-    assert_eq!(moves, 46 * 45 / 2 + 23 + 23);
+    assert_eq!(moves, distinct(46));
+    assert_eq!(sn::MAX_MOVES, distinct(MAX_HEAPS));
     assert!(moves <= sn::MAX_MOVES && MAX_HEAPS < moves);
 }
