@@ -126,10 +126,13 @@ fn the_choice_among_equal_moves_is_the_best_expected_result_against_greedy() {
                             let (n, _) = game.heaps().apply(m).unwrap();
                             let n = sizes(&n);
                             let points = if m == Move::Split(2) { 2 } else { 0 };
-                            if points - minimax(&n, left - 1, &mut values) != value {
+                            // Its chance if it is of the best value (the ties are
+                            // the distinct results of those moves).
+                            let Some(at) = ties.iter().position(|t| t.0 == n && t.1 == points)
+                            else {
                                 continue;
-                            }
-                            let c = greedy(&n, left - 1, margin, &mut values);
+                            };
+                            let c = chances[at];
                             if first.is_none_or(|(_, b)| c > b + 1e-9) {
                                 first = Some((m, c));
                             }
