@@ -40,9 +40,11 @@ pub fn parity_leaf(heaps: &Heaps) -> i32 {
 }
 
 /// The largest margin a mover can take in `plies` plies: 2 points on each of its
-/// moves (it moves on the odd plies).
+/// moves (it moves on the odd plies), at most [`INF`] (a larger cap changes no
+/// bound).
 fn most(plies: u32) -> i32 {
-    i32::try_from(plies.div_ceil(2)).unwrap_or(INF / 2) * 2
+    let most = plies.div_ceil(2).saturating_mul(2).min(1 << 20);
+    i32::try_from(most).unwrap_or(INF)
 }
 
 fn clamp16(v: i32) -> i16 {

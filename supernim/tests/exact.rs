@@ -222,3 +222,19 @@ fn the_table_keeps_what_it_solved_up_to_its_bound() {
     );
     assert_eq!(small.entries(), 3);
 }
+
+#[test]
+fn a_cap_past_every_game_gives_the_value() {
+    // Games that end within a few plies, with every cap up to the largest: the
+    // value is the plain minimax's, the first time and from the table.
+    let mut memo = HashMap::new();
+    let mut solver = Solver::new(100_000, 1 << 16);
+    for h in [&[1][..], &[2], &[4], &[2, 2, 2]] {
+        for plies in [4, u32::MAX - 2, u32::MAX - 1, u32::MAX] {
+            let want = minimax(h, plies, &mut memo);
+            for _ in 0..2 {
+                assert_eq!(solver.value(&heaps(h), plies), Some(want), "{h:?} {plies}");
+            }
+        }
+    }
+}

@@ -405,6 +405,12 @@ fn sticks_plies_errors_and_the_move_bound_follow_their_definitions() {
         g.play(g.to_move(), mv).unwrap();
         assert_eq!((g.plies(), g.plies_left()), (i as u32 + 1, 9 - i as u32));
     }
+    // The lead is the mover's points minus the other's.
+    let mut g = sn::Game::new(heaps(&[2, 2, 2, 3]), 10).unwrap();
+    g.play(Player::First, sn::Move::Split(2)).unwrap();
+    assert_eq!(g.lead(), -2);
+    g.play(Player::Second, sn::Move::Grow(3)).unwrap();
+    assert_eq!(g.lead(), 2);
     // An error prints its text.
     assert_eq!(
         sn::Error::NoHeaps.to_string(),
