@@ -270,6 +270,10 @@ fn a_learning_player_learns_the_move_its_opponent_played() {
         want.observe(&before, None, theirs);
         bot.choose(&game).unwrap();
         assert_eq!(bot.belief(), Some(&want), "after {theirs:?}");
+        // Asked again at the same point of the game: the same game, nothing
+        // forgotten.
+        bot.decide(game.heaps(), game.plies_left(), game.lead());
+        assert_eq!(bot.belief(), Some(&want), "asked again after {theirs:?}");
     }
 }
 
@@ -349,6 +353,9 @@ fn the_player_spends_its_budget_as_documented() {
     // after the failed attempt (nothing) still gives the first ply's estimate.
     let d = Perfect::new(5_000, Model::None).decide(&h, 30, 0);
     assert!(!d.exact && d.depth >= 1 && d.depth < 30, "{d:?}");
+    // No plies left: no move.
+    let d = Perfect::new(1_000, Model::None).decide(&h, 0, 0);
+    assert_eq!((d.mv, d.depth, d.nodes), (None, 0, 0));
     // Solved: each move that leaves heaps is searched at one node at least, and the
     // count says so.
     let h = Heaps::new(&[1, 2, 4]).unwrap();
