@@ -8,7 +8,7 @@ use nimbot_supernim::{Heaps, Move, Solver};
 
 mod plain;
 
-use plain::{minimax, starts, successors};
+use plain::{horizon, minimax, starts, successors};
 
 fn heaps(h: &[u32]) -> Heaps {
     Heaps::new(h).unwrap()
@@ -130,24 +130,6 @@ fn the_small_starts_are_every_start_of_two_to_four_heaps_of_one_to_six() {
     assert_eq!(library.len(), 203);
 }
 
-/// The horizon's margin as the solver's module documents it, written plainly: the
-/// mover's margin over `depth` plies (of `plies` left), a position at the horizon
-/// that is not the end of the game worth 2 to its mover with an odd number of 2s.
-fn plain_horizon(h: &[u32], depth: u32, plies: u32) -> i32 {
-    if plies == 0 || h.is_empty() {
-        return 0;
-    }
-    if depth == 0 {
-        let twos = h.iter().filter(|&&n| n == 2).count();
-        return if twos % 2 == 1 { 2 } else { 0 };
-    }
-    successors(h)
-        .into_iter()
-        .map(|(next, points)| points - plain_horizon(&next, depth - 1, plies - 1))
-        .max()
-        .expect("a heap always has a move")
-}
-
 #[test]
 fn the_horizon_agrees_with_a_plain_search_scored_by_the_parity_of_the_2s() {
     // Starts with none, one, two and three 2s, every depth below the plies left:
@@ -170,7 +152,7 @@ fn the_horizon_agrees_with_a_plain_search_scored_by_the_parity_of_the_2s() {
                 let mut want: Vec<(Vec<u32>, i32)> = successors(h)
                     .into_iter()
                     .map(|(next, points)| {
-                        let v = points - plain_horizon(&next, depth - 1, plies - 1);
+                        let v = points - horizon(&next, depth - 1, plies - 1);
                         (next, v)
                     })
                     .collect();

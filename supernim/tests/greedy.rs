@@ -14,7 +14,7 @@ use nimbot_supernim::{
 
 mod plain;
 
-use plain::{minimax, starts, successors};
+use plain::{horizon, minimax, starts, successors};
 
 type Values = HashMap<(Vec<u32>, u32), i32>;
 
@@ -417,4 +417,62 @@ fn a_learning_player_uses_exact_values_near_the_cap_and_forgets_a_past_opponent(
     let mut fresh = Belief::default();
     fresh.observe(&h, Some(&exact_values(&h, 9, &mut values)), Move::Split(2));
     assert_eq!(again.belief(), Some(&fresh));
+}
+
+#[test]
+fn far_from_the_cap_and_not_winning_the_player_keeps_sticks_on_the_board() {
+    // Among the moves of the best estimate (a plain horizon search to the depth
+    // the player completed), one whose heaps reach (the definition's, above) at
+    // least twice the plies left, the least reach among those; ahead, the first.
+    const PLIES: u32 = 60;
+    let mut memo = HashMap::new();
+    let mut kept = 0;
+    for start in [
+        &[1, 1, 3][..],
+        &[1, 1, 1, 4],
+        &[1, 1, 2, 2],
+        &[1, 1, 3, 5],
+        &[1, 1, 3, 6],
+    ] {
+        let h = Heaps::new(start).unwrap();
+        for lead in [0, -2, 4] {
+            let d = Perfect::new(2_000, Model::Greedy).decide(&h, PLIES, lead);
+            assert!(d.depth >= 2 && !d.exact, "{start:?}: {d:?}");
+            let estimates: Vec<(Move, i32)> = h
+                .moves()
+                .into_iter()
+                .map(|m| {
+                    let (n, points) = h.apply(m).unwrap();
+                    (
+                        m,
+                        points as i32 - horizon(&sizes(&n), d.depth - 1, PLIES - 1),
+                    )
+                })
+                .collect();
+            let best = estimates.iter().map(|e| e.1).max().unwrap();
+            let ties: Vec<Move> = estimates
+                .iter()
+                .filter(|e| e.1 == best)
+                .map(|e| e.0)
+                .collect();
+            assert!(ties.len() > 1, "{start:?}");
+            if lead + best > 0 {
+                assert_eq!(d.mv, Some(ties[0]), "{start:?} {lead}");
+                continue;
+            }
+            let mut key = |m: Move| {
+                let (n, _) = h.apply(m).unwrap();
+                let r: u32 = sizes(&n).iter().map(|&x| reach(x, &mut memo)).sum();
+                (r.min(2 * PLIES), std::cmp::Reverse(r))
+            };
+            let top = ties.iter().map(|&m| key(m)).max().unwrap();
+            let mv = d.mv.unwrap();
+            assert!(
+                ties.contains(&mv) && key(mv) == top,
+                "{start:?} {lead}: {mv:?}"
+            );
+            kept += usize::from(mv != ties[0]);
+        }
+    }
+    assert!(kept >= 5, "{kept}");
 }
