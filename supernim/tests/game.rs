@@ -405,6 +405,12 @@ fn sticks_plies_errors_and_the_move_bound_follow_their_definitions() {
         g.play(g.to_move(), mv).unwrap();
         assert_eq!((g.plies(), g.plies_left()), (i as u32 + 1, 9 - i as u32));
     }
+    // A limit of MAX_HEAPS is the largest allowed.
+    assert_eq!(
+        h.clone().with_limit(MAX_HEAPS).map(|h| h.limit()),
+        Ok(MAX_HEAPS)
+    );
+    assert_eq!(h.with_limit(MAX_HEAPS + 1), Err(sn::Error::BadHeapLimit));
     // The lead is the mover's points minus the other's.
     let mut g = sn::Game::new(heaps(&[2, 2, 2, 3]), 10).unwrap();
     g.play(Player::First, sn::Move::Split(2)).unwrap();
