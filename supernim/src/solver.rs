@@ -283,3 +283,20 @@ impl Solver {
         Some(best)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mover_takes_at_most_2_points_on_each_of_its_plies() {
+        for plies in 0..60u32 {
+            let own = (1..=plies).filter(|p| p % 2 == 1).count() as i32;
+            assert_eq!(most(plies), 2 * own, "{plies}");
+        }
+        // Past any game: at most INF.
+        for plies in [INF as u32 * 4, u32::MAX - 1, u32::MAX] {
+            assert_eq!(most(plies), INF, "{plies}");
+        }
+    }
+}

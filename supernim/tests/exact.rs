@@ -172,7 +172,7 @@ fn the_node_bound_is_the_one_last_set() {
     // A bound of K nodes gives up at node K + 1 (the count says so), whatever
     // the bound it was made with.
     let mut solver = Solver::new(100_000, 1 << 16);
-    for bound in [0, 1, 10, 200] {
+    for bound in [1, 10, 200, 0] {
         solver.set_node_bound(bound);
         assert_eq!(solver.value(&heaps(&[3, 5, 6, 9]), 20), None, "{bound}");
         assert_eq!(solver.nodes(), bound + 1);
