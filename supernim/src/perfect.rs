@@ -548,3 +548,30 @@ impl Chooser for Perfect {
         Some(mv)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_of_k_nodes_stops_the_expectimax_at_node_k_plus_one() {
+        let mut solver = Solver::new(1_000, 1 << 10);
+        let mut chances = Chances::default();
+        let mut search = Search {
+            solver: &mut solver,
+            chances: &mut chances,
+            model: Model::Greedy,
+            nodes: 0,
+            bound: 3,
+        };
+        for n in 0..3u16 {
+            assert_eq!(search.enter(&alloc::vec![n]), Ok(()), "{n}");
+        }
+        assert_eq!(search.enter(&alloc::vec![3]), Err(None));
+        assert_eq!(search.nodes, 4);
+        // A node it knows is answered without counting.
+        search.store(alloc::vec![7], 0.25);
+        assert_eq!(search.enter(&alloc::vec![7]), Err(Some(0.25)));
+        assert_eq!(search.nodes, 4);
+    }
+}

@@ -198,3 +198,24 @@ pub fn decide_heaps(heaps: &Heaps, lead: i32, plies_left: u32, budget: u32) -> D
     decision.nodes = search.nodes;
     decision
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_best_move_goes_first_and_the_others_keep_their_order() {
+        let mut leaders = Leaders::new();
+        for (k, want) in [
+            (3, &[3][..]),
+            (5, &[5, 3]),
+            (3, &[3, 5]),
+            (7, &[7, 3, 5]),
+            (5, &[5, 7, 3]),
+            (5, &[5, 7, 3]),
+        ] {
+            move_to_front(&mut leaders, k);
+            assert_eq!(leaders.as_slice(), want, "after {k}");
+        }
+    }
+}

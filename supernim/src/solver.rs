@@ -40,9 +40,11 @@ pub fn parity_leaf(heaps: &Heaps) -> i32 {
 }
 
 /// The largest margin a mover can take in `plies` plies: 2 points on each of its
-/// moves (it moves on the odd plies).
+/// moves (it moves on the odd plies), at most [`INF`] (a larger cap changes no
+/// bound).
 fn most(plies: u32) -> i32 {
-    i32::try_from(plies.div_ceil(2)).unwrap_or(INF / 2) * 2
+    let most = plies.div_ceil(2).saturating_mul(2).min(1 << 20);
+    i32::try_from(most).unwrap_or(INF)
 }
 
 fn clamp16(v: i32) -> i16 {
@@ -279,5 +281,22 @@ impl Solver {
         });
         self.key = key;
         Some(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mover_takes_at_most_2_points_on_each_of_its_plies() {
+        for plies in 0..60u32 {
+            let own = (1..=plies).filter(|p| p % 2 == 1).count() as i32;
+            assert_eq!(most(plies), 2 * own, "{plies}");
+        }
+        // Past any game: at most INF.
+        for plies in [INF as u32 * 4, u32::MAX - 1, u32::MAX] {
+            assert_eq!(most(plies), INF, "{plies}");
+        }
     }
 }

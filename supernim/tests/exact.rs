@@ -8,7 +8,7 @@ use nimbot_supernim::{Heaps, Move, Solver};
 
 mod plain;
 
-use plain::{minimax, starts, successors};
+use plain::{horizon, minimax, starts, successors};
 
 fn heaps(h: &[u32]) -> Heaps {
     Heaps::new(h).unwrap()
@@ -128,4 +128,95 @@ fn the_small_starts_are_every_start_of_two_to_four_heaps_of_one_to_six() {
     assert_eq!(sorted.len(), library.len(), "no start twice");
     assert_eq!(sorted, plain);
     assert_eq!(library.len(), 203);
+}
+
+#[test]
+fn the_horizon_agrees_with_a_plain_search_scored_by_the_parity_of_the_2s() {
+    // Starts with none, one, two and three 2s, every depth below the plies left:
+    // each move's estimate is the plain search's.
+    let mut solver = Solver::new(u64::MAX, 1 << 16);
+    let starts: [&[u32]; 6] = [
+        &[1, 3],
+        &[2, 3],
+        &[2, 2, 5],
+        &[2, 2, 2],
+        &[1, 2, 4],
+        &[4, 6],
+    ];
+    for h in starts {
+        for plies in 2..=5 {
+            for depth in 1..plies {
+                let got = solver.horizon(&heaps(h), plies, depth).unwrap();
+                let mut mine: Vec<(Vec<u32>, i32)> =
+                    got.iter().map(|m| (after(h, m.mv), m.value)).collect();
+                let mut want: Vec<(Vec<u32>, i32)> = successors(h)
+                    .into_iter()
+                    .map(|(next, points)| {
+                        let v = points - horizon(&next, depth - 1, plies - 1);
+                        (next, v)
+                    })
+                    .collect();
+                mine.sort();
+                want.sort();
+                want.dedup();
+                assert_eq!(mine, want, "{h:?} plies {plies} depth {depth}");
+            }
+        }
+    }
+    // No ply searched: no estimates.
+    assert_eq!(solver.horizon(&heaps(&[2]), 5, 0), None);
+}
+
+#[test]
+fn the_node_bound_is_the_one_last_set() {
+    // A bound of K nodes gives up at node K + 1 (the count says so), whatever
+    // the bound it was made with.
+    let mut solver = Solver::new(100_000, 1 << 16);
+    for bound in [1, 10, 200, 0] {
+        solver.set_node_bound(bound);
+        assert_eq!(solver.value(&heaps(&[3, 5, 6, 9]), 20), None, "{bound}");
+        assert_eq!(solver.nodes(), bound + 1);
+    }
+}
+
+#[test]
+fn the_table_keeps_what_it_solved_up_to_its_bound() {
+    let mut solver = Solver::new(u64::MAX, 1 << 16);
+    assert_eq!(solver.entries(), 0);
+    let mut memo = HashMap::new();
+    // Two heaps and one: positions of every length are stored, and a position
+    // solved once is known at its first node the next time.
+    for h in [&[1, 2][..], &[3, 4], &[6]] {
+        let want = minimax(h, 7, &mut memo);
+        let before = solver.entries();
+        assert_eq!(solver.value(&heaps(h), 7), Some(want), "{h:?}");
+        assert!(solver.entries() > before, "{h:?}");
+        assert_eq!(solver.value(&heaps(h), 7), Some(want), "{h:?}");
+        assert_eq!(solver.nodes(), 1, "{h:?}");
+    }
+    solver.clear();
+    assert_eq!(solver.entries(), 0);
+    // At most the bound: a search of many positions keeps exactly that many.
+    let mut small = Solver::new(u64::MAX, 3);
+    assert_eq!(
+        small.value(&heaps(&[1, 2, 3]), 8),
+        Some(minimax(&[1, 2, 3], 8, &mut memo))
+    );
+    assert_eq!(small.entries(), 3);
+}
+
+#[test]
+fn a_cap_past_every_game_gives_the_value() {
+    // Games that end within a few plies, with every cap up to the largest: the
+    // value is the plain minimax's, the first time and from the table.
+    let mut memo = HashMap::new();
+    let mut solver = Solver::new(100_000, 1 << 16);
+    for h in [&[1][..], &[2], &[4], &[2, 2, 2]] {
+        for plies in [4, u32::MAX - 2, u32::MAX - 1, u32::MAX] {
+            let want = minimax(h, plies, &mut memo);
+            for _ in 0..2 {
+                assert_eq!(solver.value(&heaps(h), plies), Some(want), "{h:?} {plies}");
+            }
+        }
+    }
 }

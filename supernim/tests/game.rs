@@ -339,3 +339,105 @@ fn the_search_agrees_with_a_plain_negamax() {
     }
     assert!(searched > 150, "{searched} positions searched");
 }
+
+#[test]
+fn the_search_agrees_with_a_plain_negamax_on_the_small_starts() {
+    // Every small start three and four plies before the cap, level or behind: deep
+    // enough for windows below the root's children (a pruned window there must
+    // still give the exact value).
+    for h in Heaps::small_starts() {
+        for plies_left in 3..=4 {
+            for lead in [-2, 0] {
+                let d = decide_heaps(&h, lead, plies_left, 1_000_000);
+                if h.moves().len() == 1 {
+                    // A single move is played without a search.
+                    continue;
+                }
+                assert_eq!(d.depth, plies_left, "{:?}", h.sizes());
+                let want = plain_value(&h, lead, plies_left, plies_left);
+                assert_eq!(
+                    d.value,
+                    want,
+                    "{:?} lead {lead} plies {plies_left}",
+                    h.sizes()
+                );
+                let (child, points) = h.apply(d.mv.unwrap()).unwrap();
+                let got = -plain_value(
+                    &child,
+                    -(lead + points as i32),
+                    plies_left - 1,
+                    plies_left - 1,
+                );
+                assert_eq!(got, want, "{:?}: {d:?}", h.sizes());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_budget_of_k_nodes_stops_the_search_after_k() {
+    // A first iteration visits each root move once: with exactly that budget it
+    // completes, and the second stops at its first node (one past the budget).
+    for sizes in [&[1, 2][..], &[3, 5, 7, 9], &[2, 4, 6, 8, 10]] {
+        let h = heaps(sizes);
+        let k = h.moves().len() as u32;
+        let d = decide_heaps(&h, 0, 10, k);
+        assert_eq!((d.depth, d.nodes), (1, k + 1), "{sizes:?}");
+        let d = decide_heaps(&h, 0, 10, k - 1);
+        assert_eq!((d.depth, d.nodes), (0, k), "{sizes:?}");
+    }
+    // No budget: no iteration, one node tried.
+    let d = decide_heaps(&heaps(&[3, 5, 7, 9]), 0, 10, 0);
+    assert_eq!((d.depth, d.nodes), (0, 1));
+}
+
+#[test]
+fn sticks_plies_errors_and_the_move_bound_follow_their_definitions() {
+    let h = heaps(&[9, 1, 4, 4]);
+    assert_eq!(h.sticks(), 18);
+    // Plies count the moves played.
+    let mut g = sn::Game::new(heaps(&[2, 3, 6]), 10).unwrap();
+    assert_eq!(g.plies(), 0);
+    for (i, mv) in [sn::Move::Split(2), sn::Move::Grow(3), sn::Move::Split(6)]
+        .into_iter()
+        .enumerate()
+    {
+        g.play(g.to_move(), mv).unwrap();
+        assert_eq!((g.plies(), g.plies_left()), (i as u32 + 1, 9 - i as u32));
+    }
+    // A limit of MAX_HEAPS is the largest allowed.
+    assert_eq!(
+        h.clone().with_limit(MAX_HEAPS).map(|h| h.limit()),
+        Ok(MAX_HEAPS)
+    );
+    assert_eq!(h.with_limit(MAX_HEAPS + 1), Err(sn::Error::BadHeapLimit));
+    // The lead is the mover's points minus the other's.
+    let mut g = sn::Game::new(heaps(&[2, 2, 2, 3]), 10).unwrap();
+    g.play(Player::First, sn::Move::Split(2)).unwrap();
+    assert_eq!(g.lead(), -2);
+    g.play(Player::Second, sn::Move::Grow(3)).unwrap();
+    assert_eq!(g.lead(), 2);
+    // An error prints its text.
+    assert_eq!(
+        sn::Error::NoHeaps.to_string(),
+        "at least one heap is needed"
+    );
+    for e in [
+        sn::Error::SameSize,
+        sn::Error::GameOver,
+        sn::Error::TooManyHeaps,
+    ] {
+        assert_eq!(format!("{e}"), e.as_str());
+        assert!(!e.as_str().is_empty());
+    }
+    // MAX_MOVES bounds the moves of a position: 46 distinct sizes have a merge per
+    // pair, a growth per odd size, a split per even one.
+    // So its definition, one merge per pair of distinct sizes and one Collatz step
+    // per size, recounted for MAX_HEAPS sizes, is MAX_MOVES.
+    let distinct = |k: usize| (0..k).map(|i| (i + 1..k).count()).sum::<usize>() + k;
+    let sizes: Vec<u32> = (1..=46).collect();
+    let moves = heaps(&sizes).moves().len();
+    assert_eq!(moves, distinct(46));
+    assert_eq!(sn::MAX_MOVES, distinct(MAX_HEAPS));
+    assert!(moves <= sn::MAX_MOVES && MAX_HEAPS < moves);
+}

@@ -58,6 +58,24 @@ pub fn minimax(h: &[u32], plies: u32, memo: &mut HashMap<(Vec<u32>, u32), i32>) 
     v
 }
 
+/// The horizon's margin as the solver's module documents it, written plainly: the
+/// mover's margin over `depth` plies (of `plies` left), a position at the horizon
+/// that is not the end of the game worth 2 to its mover with an odd number of 2s.
+pub fn horizon(h: &[u32], depth: u32, plies: u32) -> i32 {
+    if plies == 0 || h.is_empty() {
+        return 0;
+    }
+    if depth == 0 {
+        let twos = h.iter().filter(|&&n| n == 2).count();
+        return if twos % 2 == 1 { 2 } else { 0 };
+    }
+    successors(h)
+        .into_iter()
+        .map(|(next, points)| points - horizon(&next, depth - 1, plies - 1))
+        .max()
+        .expect("a heap always has a move")
+}
+
 /// Every start of `counts` heaps of 1..=`top` sticks, as sorted lists.
 pub fn starts(counts: std::ops::RangeInclusive<usize>, top: u32) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
