@@ -62,6 +62,9 @@ fn moves_of_the_rules_example() {
     assert_eq!(h.apply(Grow(4)), Err(sn::Error::WrongParity));
     assert_eq!(h.apply(Split(5)), Err(sn::Error::WrongParity));
     assert_eq!(h.apply(Split(6)), Err(sn::Error::NoSuchHeap));
+    // A missing heap is named first, even when the parity is wrong too.
+    assert_eq!(h.apply(Grow(6)), Err(sn::Error::NoSuchHeap));
+    assert_eq!(h.apply(Split(9)), Err(sn::Error::NoSuchHeap));
     assert_eq!(
         h.apply(Merge { from: 3, onto: 4 }),
         Err(sn::Error::NoSuchHeap)
