@@ -476,3 +476,17 @@ fn far_from_the_cap_and_not_winning_the_player_keeps_sticks_on_the_board() {
     }
     assert!(kept >= 5, "{kept}");
 }
+
+#[test]
+fn far_from_the_cap_the_deepening_spends_a_share_of_the_budget_and_counts_it() {
+    // Far from the cap the horizon search gets one part in 20 of the budget: with
+    // a small budget it stops short of the cap, and the nodes it reports are
+    // counted within that share (plus what the weighing adds within the rest).
+    let budget = 2_000;
+    let heaps = Heaps::new(&[5, 6, 7, 9]).unwrap();
+    let mut p = Perfect::learning(budget);
+    let d = p.decide(&heaps, 120, 0);
+    assert!(d.mv.is_some());
+    assert!(!d.exact && d.depth < 120, "{d:?}");
+    assert!(d.nodes > 0 && d.nodes <= budget, "{d:?}");
+}
