@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The figures that change with every build, measured and written to docs/figures.md
-# (the only file that holds them; never edit it by hand).
+# (the only file that holds them). Sections measured by hand (mutation testing, the
+# tiny binary's bytes) say how; a full run keeps them after the ones it writes.
 #
 #   tools/figures.sh          sizes (firmware flash and RAM, tiny binary, table, the
 #                             embedding examples) and the benchmarks (solver: nimbot
@@ -291,6 +292,17 @@ if [ "$MODE" = all ]; then
   supernim
 fi
 
+# The sections no command above writes (measured by hand, each saying how) stay, in
+# their order, after the ones written anew: a full run loses nothing.
+python3 - "$OUT" "$body" <<'PY'
+import sys
+page, body = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+titles = {line for line in body.splitlines() if line.startswith("## ")}
+kept = ["## " + p.rstrip("\n") + "\n\n" for p in page.split("\n## ")[1:]]
+kept = [s for s in kept if s.splitlines()[0] not in titles]
+open(sys.argv[2], "a").write("".join(kept))
+PY
+
 {
   printf '# Figures\n\n'
   printf 'Written by `tools/figures.sh%s` at commit %s (%s), on %s with %s cores;\n' \
@@ -298,7 +310,8 @@ fi
     "$(git rev-parse --short HEAD)" \
     "$(git diff --quiet HEAD -- src firmware tiny table tools 2>/dev/null && echo clean || echo 'with local changes')" \
     "$(date -u +%Y-%m-%d)" "$(nproc)"
-  printf 'do not edit by hand. [benchmarks.md](benchmarks.md) says how to read them.\n\n'
+  printf 'sections that give no command were measured by hand and say how (a full run keeps\n'
+  printf 'them). [benchmarks.md](benchmarks.md) says how to read them.\n\n'
   cat "$body"
 } >"$OUT"
 step "wrote $OUT"

@@ -27,15 +27,8 @@ use nimbot_analysis::vocab;
 pub struct BenchArgs {
     #[command(subcommand)]
     other: Option<Other>,
-    /// Largest pile of the box to solve.
-    #[arg(long, short = 'n', default_value_t = 999)]
-    stones: u32,
-    /// Resets per player.
-    #[arg(long, short = 'r', default_value_t = 4)]
-    resets: u8,
-    /// Initial maximum M.
-    #[arg(long, short = 'm', default_value_t = 3)]
-    init_max: u32,
+    #[command(flatten)]
+    size: BoxArgs,
     /// Solve runs to take the median of.
     #[arg(long, default_value_t = 21)]
     runs: usize,
@@ -48,6 +41,21 @@ pub struct BenchArgs {
     /// positions (nodes) searched per second.
     #[arg(long, value_name = "CAP")]
     supernim: Option<u32>,
+}
+
+/// The box of games a benchmark solves (`nimbot bench`) or makes a table of
+/// (`nimbot bench table`, which also probes it unless `--file`).
+#[derive(Args, Debug)]
+struct BoxArgs {
+    /// N_max: the largest starting pile.
+    #[arg(long, short = 'n', default_value_t = 999)]
+    stones: u32,
+    /// R: resets per player.
+    #[arg(long, short = 'r', default_value_t = 4)]
+    resets: u8,
+    /// M: the initial maximum.
+    #[arg(long, short = 'm', default_value_t = 3)]
+    init_max: u32,
 }
 
 /// The benchmarks with flags of their own.
@@ -66,16 +74,8 @@ enum Other {
 
 #[derive(Args, Debug)]
 struct TableArgs {
-    /// N_max: the largest starting pile of the table to generate (and probe,
-    /// unless --file).
-    #[arg(long, short = 'n', default_value_t = 999)]
-    stones: u32,
-    /// R: resets per player.
-    #[arg(long, short = 'r', default_value_t = 4)]
-    resets: u8,
-    /// M: the initial maximum.
-    #[arg(long, short = 'm', default_value_t = 3)]
-    init_max: u32,
+    #[command(flatten)]
+    size: BoxArgs,
     /// Generation runs to take the median of.
     #[arg(long, default_value_t = 5)]
     runs: usize,
@@ -131,9 +131,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         None => {}
     }
     let size = Size {
-        stones: args.stones,
-        resets: args.resets,
-        init_max: args.init_max,
+        stones: args.size.stones,
+        resets: args.size.resets,
+        init_max: args.size.init_max,
     };
     let mut emit = |line: Line| print!("{}", vocab::line(&line));
     let ran = if let Some(cap) = args.supernim {
@@ -154,7 +154,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
 
 /// `nimbot bench table`: exit status 2 on bad limits or an unreadable table file.
 fn table_bench(args: &TableArgs) -> ExitCode {
-    let ran = Params::new(args.stones, args.resets, args.init_max)
+    let ran = Params::new(args.size.stones, args.size.resets, args.size.init_max)
         .map_err(|e| format!("bad parameters: {e}"))
         .and_then(|params| {
             let options = table::Options {

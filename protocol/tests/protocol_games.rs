@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{dialogue, opening, refused, send, session};
+use common::{dialogue, opening, opp_line, refused, send, session};
 use nimbot::{
     fibonacci::{self as fib, is_fibonacci},
     Player, SplitMix64,
@@ -296,11 +296,7 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
             }
             let moves = game.heaps().moves();
             let mv = moves[rng.below(moves.len() as u64) as usize];
-            let line = match mv {
-                sn::Move::Merge { from, onto } => format!("opp merge {from} {onto}"),
-                sn::Move::Grow(n) => format!("opp grow {n}"),
-                sn::Move::Split(n) => format!("opp split {n}"),
-            };
+            let line = opp_line(mv);
             game.play(bot.other(), mv).unwrap();
             reply = send(&mut s, &line);
         }
@@ -308,15 +304,6 @@ fn super_nim_games_through_the_protocol_stay_legal_and_end() {
         let state = send(&mut s, "state");
         let scores = format!(" score {} {} ", game.score(bot), game.score(bot.other()));
         assert!(state.contains(&scores), "{state} vs {scores}");
-    }
-}
-
-/// `opp MOVE` as the grammar reads it.
-fn opp_line(mv: sn::Move) -> String {
-    match mv {
-        sn::Move::Merge { from, onto } => format!("opp merge {from} {onto}"),
-        sn::Move::Grow(n) => format!("opp grow {n}"),
-        sn::Move::Split(n) => format!("opp split {n}"),
     }
 }
 

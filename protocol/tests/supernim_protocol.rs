@@ -5,26 +5,17 @@
 
 use nimbot::{Player, SplitMix64};
 use nimbot_protocol::grammar::Response;
-use nimbot_supernim::{Chooser, Game, GreedyPlayer, Heaps, Move, RandomPlayer, Solver};
+use nimbot_supernim::{Chooser, Game, GreedyPlayer, Heaps, RandomPlayer, Solver};
 
 mod common;
 
-use common::{send, session};
+use common::{opp_line, send, session};
 
 /// The small starts, as sorted lists.
 fn starts() -> Vec<Vec<u32>> {
     Heaps::small_starts()
         .map(|h| h.sizes().iter().map(|&n| u32::from(n)).collect())
         .collect()
-}
-
-/// `opp MOVE` as the grammar writes it.
-fn opp_line(mv: Move) -> String {
-    match mv {
-        Move::Merge { from, onto } => format!("opp merge {from} {onto}"),
-        Move::Grow(n) => format!("opp grow {n}"),
-        Move::Split(n) => format!("opp split {n}"),
-    }
 }
 
 #[test]

@@ -64,17 +64,24 @@ fn greedy(h: &[u32], plies: u32, margin: i32, values: &mut Values) -> f64 {
     if plies == 0 || h.is_empty() {
         return result(margin);
     }
-    let moves = valued(h, plies, values);
-    let best = moves.iter().map(|m| m.2).max().unwrap();
-    let replies: Vec<_> = match moves.iter().find(|m| m.1 == 2) {
-        Some(split) => vec![split.clone()],
-        None => moves,
-    };
+    let (best, replies) = greedy_replies(h, plies, values);
     let p = 1.0 / replies.len() as f64;
     replies
         .iter()
         .map(|(n, _, v)| p * player(n, plies - 1, margin + best - v, values))
         .sum()
+}
+
+/// Greedy's replies, each as likely (a split of a 2 if there is one, else every
+/// distinct move), with the best value among all its moves.
+fn greedy_replies(h: &[u32], plies: u32, values: &mut Values) -> (i32, Vec<(Vec<u32>, i32, i32)>) {
+    let moves = valued(h, plies, values);
+    let best = moves.iter().map(|m| m.2).max().unwrap();
+    let replies = match moves.iter().find(|m| m.1 == 2) {
+        Some(split) => vec![split.clone()],
+        None => moves,
+    };
+    (best, replies)
 }
 
 fn sizes(h: &Heaps) -> Vec<u32> {
@@ -198,12 +205,7 @@ fn greedy_next(h: &[u32], plies: u32, margin: i32, values: &mut Values) -> f64 {
     if plies == 0 || h.is_empty() {
         return result(margin);
     }
-    let moves = valued(h, plies, values);
-    let best = moves.iter().map(|m| m.2).max().unwrap();
-    let replies: Vec<_> = match moves.iter().find(|m| m.1 == 2) {
-        Some(split) => vec![split.clone()],
-        None => moves,
-    };
+    let (best, replies) = greedy_replies(h, plies, values);
     let p = 1.0 / replies.len() as f64;
     replies
         .iter()

@@ -1,11 +1,23 @@
 //! Helpers shared by the line-protocol tests: sessions, one command and its reply,
-//! dialogues checked line by line, `moves` and `query` read by the grammar.
+//! dialogues checked line by line, `moves` and `query` read by the grammar, a
+//! Super-Nim move's `opp` line.
 #![allow(dead_code)]
 
 use nimbot::{Engine, Move, Player, Value};
 use nimbot_protocol::grammar::{Entry, Response};
 use nimbot_protocol::{Session, MAX_REPLY};
 use nimbot_solve::SolvingEngine;
+
+/// The `opp` line of a Super-Nim move, written from docs/protocol.md apart from
+/// the grammar's writer.
+pub fn opp_line(mv: nimbot_supernim::Move) -> String {
+    use nimbot_supernim::Move::{Grow, Merge, Split};
+    match mv {
+        Merge { from, onto } => format!("opp merge {from} {onto}"),
+        Grow(n) => format!("opp grow {n}"),
+        Split(n) => format!("opp split {n}"),
+    }
+}
 
 /// A protocol session on the in-memory solver.
 pub fn session() -> Session<SolvingEngine> {

@@ -1,6 +1,6 @@
 //! The command line stays a command line: `cli/src` holds flags, printing and exit
 //! statuses, and what a command computes lives in the library crate of its domain
-//! (the README's crate list). Its size is the alarm: past the limit, logic has
+//! (docs/architecture.md's crate list). Its size is the alarm: past the limit, logic has
 //! crept back in, and the failure names the largest files to look at.
 
 use std::fs;
@@ -41,7 +41,7 @@ fn the_command_line_crate_stays_within_its_size() {
         total <= LIMIT,
         "cli/src has {total} lines, more than {LIMIT}: the command line is flags, printing \
          and exit statuses; move what the commands compute into the library crate of its \
-         domain (the README's crate list). Largest: {}",
+         domain (docs/architecture.md's crate list). Largest: {}",
         largest.join(", ")
     );
 }

@@ -5,12 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use nimbot_tidy::{assert_none, manifests, read, Manifest};
 
-/// The rows of the README's "The crates" table: crate name -> folder.
+/// The map of the crates and their layers (linked from the README).
+const ARCHITECTURE: &str = "docs/architecture.md";
+
+/// The rows of the architecture map's "The crates" table: crate name -> folder.
 fn readme_crates() -> BTreeMap<String, String> {
-    let readme = read("README.md");
+    let readme = read(ARCHITECTURE);
     let start = readme
         .find("## The crates")
-        .expect("README.md has a section \"## The crates\"");
+        .expect("docs/architecture.md has a section \"## The crates\"");
     let mut rows = BTreeMap::new();
     for line in readme[start..].lines().skip(1) {
         if line.starts_with("## ") {
@@ -56,7 +59,7 @@ fn the_readme_lists_every_crate_and_only_real_ones() {
         match listed.get(&m.name) {
             None => problems.push(format!("{} ({}) is missing", m.name, folder_of(m))),
             Some(folder) if *folder != folder_of(m) => problems.push(format!(
-                "{} is in `{}/`, the README says `{folder}/`",
+                "{} is in `{}/`, docs/architecture.md says `{folder}/`",
                 m.name,
                 folder_of(m)
             )),
@@ -69,16 +72,16 @@ fn the_readme_lists_every_crate_and_only_real_ones() {
             problems.push(format!("{name} is listed but no Cargo.toml names it"));
         }
     }
-    assert_none("README.md, \"The crates\"", &problems);
+    assert_none("docs/architecture.md, \"The crates\"", &problems);
 }
 
-/// The crate names in the README's layer picture (the first code block after
+/// The crate names in the architecture map's layer picture (the first code block after
 /// "## The layers").
 fn readme_picture() -> BTreeSet<String> {
-    let readme = read("README.md");
+    let readme = read(ARCHITECTURE);
     let start = readme
         .find("## The layers")
-        .expect("README.md has a section \"## The layers\"");
+        .expect("docs/architecture.md has a section \"## The layers\"");
     let block = readme[start..]
         .split("```")
         .nth(1)
@@ -102,16 +105,16 @@ fn the_layer_picture_shows_every_crate_and_only_real_ones() {
     let unknown: Vec<&String> = picture.difference(&real).collect();
     assert!(
         missing.is_empty() && unknown.is_empty(),
-        "README.md, \"The layers\": the picture leaves out {missing:?} and names {unknown:?}, which no Cargo.toml names"
+        "docs/architecture.md, \"The layers\": the picture leaves out {missing:?} and names {unknown:?}, which no Cargo.toml names"
     );
 }
 
-/// The README's dependency list (`crate: dep, dep`) in the block after "The layers".
+/// The dependency list of docs/architecture.md (`crate: dep, dep`) in the block after "The layers".
 fn readme_edges() -> BTreeMap<String, BTreeSet<String>> {
-    let readme = read("README.md");
+    let readme = read(ARCHITECTURE);
     let start = readme
         .find("<!-- tidy: dependencies -->")
-        .expect("README.md marks its dependency list with <!-- tidy: dependencies -->");
+        .expect("docs/architecture.md marks its dependency list with <!-- tidy: dependencies -->");
     let block = &readme[start..];
     let open = block.find("```").expect("a fenced block after the marker");
     let body = &block[open + 3..];
@@ -156,7 +159,7 @@ fn the_readme_dependency_list_is_the_manifests() {
             };
             want.push_str(&format!("{name} -> {deps}\n"));
         }
-        panic!("README.md's dependency list differs from the manifests; it should read:\n{want}");
+        panic!("docs/architecture.md's dependency list differs from the manifests; it should read:\n{want}");
     }
 }
 
