@@ -392,6 +392,7 @@ impl PileSink for Solution {
 pub(crate) mod tests {
     use super::base::Layers;
     use super::*;
+    use nimbot::MAX_STONES;
 
     /// The caps of the default table's box, as the core's geometry counts them.
     #[test]
@@ -473,13 +474,70 @@ pub(crate) mod tests {
         },
     ];
 
+    /// Both paths give the same bits, and each reports progress that never goes
+    /// back and ends at every stored position.
     #[test]
     fn mask_path_equals_the_position_path() {
         for bx in SAMPLE_BOXES {
-            let fast = Solution::solve_by(bx, &mut |_, _| {}, true).unwrap();
-            let slow = Solution::solve_by(bx, &mut |_, _| {}, false).unwrap();
-            assert_eq!(fast.bits, slow.bits, "{bx:?}");
+            let mut solved = [true, false].map(|masks| {
+                let mut seen = Vec::new();
+                let sol = Solution::solve_by(bx, &mut |done, _| seen.push(done), masks).unwrap();
+                assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{bx:?}: {seen:?}");
+                assert_eq!(seen.last(), Some(&bx.stored_positions()), "{bx:?}");
+                sol
+            });
+            let slow = solved[1].bits.split_off(0);
+            assert_eq!(solved[0].bits, slow, "{bx:?}");
         }
+    }
+
+    #[test]
+    fn a_box_without_stones_or_without_m_or_past_the_largest_pile_is_refused() {
+        for bx in [
+            SolveBox::games(0, 1, 3),
+            SolveBox::games(MAX_STONES + 1, 1, 3),
+            SolveBox::games(10, 1, 0),
+        ] {
+            assert_eq!(
+                Solution::solve(bx).err(),
+                Some(SolveError::BadParams),
+                "{bx:?}"
+            );
+            assert_eq!(bx.memory_bytes(), 0, "{bx:?}");
+        }
+        assert!(Solution::solve(SolveBox::games(MAX_STONES.min(10), 1, 3)).is_ok());
+    }
+
+    /// A solution answers only inside its box: a side with more resets than the box
+    /// has is outside it; and a layer's values are its piles' values, one a pile.
+    #[test]
+    fn a_solution_answers_inside_its_box_and_its_layers_read_pile_by_pile() {
+        let (r, m) = (2u8, 3);
+        let sol = Solution::solve(SolveBox::games(300, r, m)).unwrap();
+        for (a, b) in [(3, 0), (0, 3), (3, 3)] {
+            let pos = Position::new(100, 5, a, b, false, m).unwrap();
+            assert_eq!(sol.value(&pos), None, "{pos}");
+            assert!(sol.layer_values(5, a, b, false).is_none());
+        }
+        let mut piles = 0;
+        for (c, hi) in sol.layers() {
+            for a in 0..=r {
+                for b in 0..=r {
+                    for f in [false, true] {
+                        let got: Vec<bool> = sol.layer_values(c, a, b, f).unwrap().collect();
+                        let want: Vec<bool> = (c + 1..=hi)
+                            .map(|s| {
+                                let pos = Position::new(s, c, a, b, f, m).unwrap();
+                                sol.value(&pos).unwrap().is_won()
+                            })
+                            .collect();
+                        assert_eq!(got, want, "cap {c}, {a} {b} {f}");
+                        piles += got.len();
+                    }
+                }
+            }
+        }
+        assert!(piles > 10_000, "{piles}");
     }
 
     #[test]

@@ -2,8 +2,12 @@
 //! against every alternative (its selection through the line protocol is tested
 //! by the protocol's crate, protocol/tests/engines.rs).
 
-use nimbot::{best_move, position_value, reply_counts, Move, Oracle, Policy, Position, Table};
-use nimbot_solve::{encode as encode_table, longest_move, Distances, Solution, SolveBox};
+use nimbot::{
+    best_move, position_value, reply_counts, Engine, Move, Oracle, Params, Policy, Position, Table,
+};
+use nimbot_solve::{
+    encode as encode_table, longest_move, Distances, Solution, SolveBox, TableOrSolverEngine,
+};
 
 /// Every legal move, with the opponent's winning replies counted by brute force.
 fn brute_counts(sol: &Solution, q: &Position) -> (u32, u32) {
@@ -372,4 +376,34 @@ fn longest_holds_out_exactly_the_distance_against_the_fastest_winner() {
         }
         assert_eq!(plies, expected, "start {start}");
     }
+}
+
+/// The host's engine (the embedded table, then the solver) under `longest`: a won
+/// position gets a winning move, a lost one the move that holds out the distance
+/// (distances solved apart); every other policy still wins where it is won.
+#[test]
+fn the_host_engine_holds_out_longest_in_lost_positions_of_the_table() {
+    let (n, r, m) = (300, 4, 3);
+    let (sol, dist) = solved_with_distances(n, r, m);
+    let mut engine = TableOrSolverEngine::embedded();
+    engine.prepare(&Params::new(n, r, m).unwrap()).unwrap();
+    let left = |pos: &Position, mv: Move| match pos.after(mv).unwrap() {
+        None => 0,
+        Some(next) => dist.get(&next).unwrap(),
+    };
+    let (mut won, mut lost) = (0, 0);
+    for pos in stored(&sol, r, m).step_by(53) {
+        let want = dist.get(&pos).unwrap();
+        let d = engine.decide(&pos, Policy::Longest).unwrap();
+        if sol.value(&pos).unwrap().is_won() {
+            assert_eq!(left(&pos, d.mv) % 2, 0, "{pos}: {:?} does not win", d.mv);
+            let first = engine.decide(&pos, Policy::First).unwrap();
+            assert_eq!(left(&pos, first.mv) % 2, 0, "{pos}: first, {:?}", first.mv);
+            won += 1;
+        } else {
+            assert_eq!(left(&pos, d.mv) + 1, want, "{pos}: {:?}", d.mv);
+            lost += 1;
+        }
+    }
+    assert!(won > 100 && lost > 100, "{won} won, {lost} lost");
 }

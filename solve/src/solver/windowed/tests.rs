@@ -129,6 +129,34 @@ impl PileSink for Caps {
     }
 }
 
+/// Caps longer than a block of piles ([`BLOCK`]), with one and with two words a
+/// pile: the `Solution` keeps each block where it belongs, as a sink that appends
+/// what it is handed does.
+#[test]
+fn a_solution_keeps_every_block_of_a_long_cap_in_place() {
+    for bx in [SolveBox::games(9_000, 1, 3), SolveBox::games(5_000, 5, 2)] {
+        let wpp = storage(bx.resets).1;
+        let mut caps = Caps {
+            wpp,
+            caps: Vec::new(),
+            open: None,
+        };
+        solve_windowed(bx, &mut caps, &mut |_, _| {}).unwrap();
+        let sol = Solution::solve(bx).unwrap();
+        assert!(
+            sol.layers[0].0 - bx.c_min > BLOCK as u32,
+            "{bx:?}: one block"
+        );
+        assert_eq!(caps.caps.len(), sol.layers.len(), "{bx:?}");
+        for (c, words) in caps.caps.iter().rev() {
+            let (hi, off) = sol.layers[(c - bx.c_min) as usize];
+            let n = (hi - c) as usize * wpp;
+            assert_eq!(words.len(), n, "{bx:?} cap {c}");
+            assert_eq!(&sol.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+        }
+    }
+}
+
 /// A solve shared by 1 to 4 threads gives the position-by-position values,
 /// and its progress reaches every stored position.
 #[test]
