@@ -73,24 +73,36 @@ fn peak(kind: &str, bx: SolveBox) -> u64 {
 }
 
 /// Each estimate is at least the solve's real peak (less [`SLACK`]), so a budget
-/// never admits a solve that needs more, and at most a quarter above it (plus
-/// the slack), so it refuses no box that would fit.
+/// never admits a solve that needs more; and at most a quarter above it (plus the
+/// slack), so it refuses no box that would fit, but for the per-position path
+/// (more than 7 resets), whose coder's arrays are counted generously: at most half.
 #[test]
-fn each_estimate_holds_its_solve_and_is_at_most_a_quarter_above_it() {
+fn each_estimate_holds_its_solve_and_is_not_far_above_it() {
     if !std::path::Path::new("/proc/self/status").exists() {
         eprintln!("skipped: no /proc/self/status on this system");
         return;
     }
-    // Boxes whose estimates are tens of MB, each solved in well under a second:
+    // Boxes whose estimates are tens of MB, each solved in a second or two:
     // for the solvers a large M (few caps, many piles: their work grows with N),
     // for the distances (two bytes a stored position) a small one.
     let full = SolveBox::games(400_000, 2, 40_000);
     let coded = SolveBox::games(1_000_000, 4, 100_000);
+    // With more than 7 resets a pile's layers outgrow a word's masks: the
+    // per-position path, with an estimate of its own.
+    let many_resets = SolveBox::games(400_000, 9, 40_000);
     let distances = SolveBox::games(16_000, 1, 3);
-    for (kind, bx, estimate) in [
-        ("full", full, full.full_bytes()),
-        ("coded", coded, coded.memory_bytes()),
-        ("distances", distances, Distances::memory_bytes(&distances)),
+    // (what is solved, the box, its estimate, the largest estimate in quarters of
+    // the peak)
+    for (kind, bx, estimate, quarters) in [
+        ("full", full, full.full_bytes(), 5),
+        ("coded", coded, coded.memory_bytes(), 5),
+        ("coded", many_resets, many_resets.memory_bytes(), 6),
+        (
+            "distances",
+            distances,
+            Distances::memory_bytes(&distances),
+            5,
+        ),
     ] {
         let got = peak(kind, bx);
         eprintln!("{kind} {bx:?}: estimate {estimate}, peak {got}");
@@ -99,8 +111,8 @@ fn each_estimate_holds_its_solve_and_is_at_most_a_quarter_above_it() {
             "{kind} {bx:?}: peak {got} > estimate {estimate}"
         );
         assert!(
-            estimate <= got + got / 4 + SLACK,
-            "{kind} {bx:?}: estimate {estimate} > 1.25 x peak {got}"
+            estimate <= got / 4 * quarters + SLACK,
+            "{kind} {bx:?}: estimate {estimate} > {quarters} / 4 x peak {got}"
         );
         assert!(
             estimate > 6 * SLACK,
