@@ -66,14 +66,22 @@ fn sample_boxes() -> Vec<SolveBox> {
 /// Every cap of `bx` (lowest first, with its piles' words) equals the
 /// position-by-position solution's.
 fn assert_full(bx: SolveBox, caps: &[(u32, Vec<u64>)]) {
-    let full = Solution::solve_by(bx, &mut |_, _| {}, false).unwrap();
-    let wpp = full.words_per_pile;
-    assert_eq!(caps.len(), full.layers.len(), "{bx:?}");
+    assert_caps(
+        &Solution::solve_by(bx, &mut |_, _| {}, false).unwrap(),
+        bx,
+        caps,
+    );
+}
+
+/// Every cap of `bx` (lowest first, with its piles' words) equals `sol`'s.
+fn assert_caps(sol: &Solution, bx: SolveBox, caps: &[(u32, Vec<u64>)]) {
+    let wpp = sol.words_per_pile;
+    assert_eq!(caps.len(), sol.layers.len(), "{bx:?}");
     for (i, (c, words)) in caps.iter().enumerate() {
-        let (hi, off) = full.layers[i];
+        let (hi, off) = sol.layers[i];
         assert_eq!(*c, bx.c_min + i as u32);
         let n = (hi - c) as usize * wpp;
-        assert_eq!(&full.bits[off..off + n], &words[..], "{bx:?} cap {c}");
+        assert_eq!(&sol.bits[off..off + n], &words[..], "{bx:?} cap {c}");
     }
 }
 
@@ -135,9 +143,8 @@ impl PileSink for Caps {
 #[test]
 fn a_solution_keeps_every_block_of_a_long_cap_in_place() {
     for bx in [SolveBox::games(9_000, 1, 3), SolveBox::games(5_000, 5, 2)] {
-        let wpp = storage(bx.resets).1;
         let mut caps = Caps {
-            wpp,
+            wpp: storage(bx.resets).1,
             caps: Vec::new(),
             open: None,
         };
@@ -147,13 +154,8 @@ fn a_solution_keeps_every_block_of_a_long_cap_in_place() {
             sol.layers[0].0 - bx.c_min > BLOCK as u32,
             "{bx:?}: one block"
         );
-        assert_eq!(caps.caps.len(), sol.layers.len(), "{bx:?}");
-        for (c, words) in caps.caps.iter().rev() {
-            let (hi, off) = sol.layers[(c - bx.c_min) as usize];
-            let n = (hi - c) as usize * wpp;
-            assert_eq!(words.len(), n, "{bx:?} cap {c}");
-            assert_eq!(&sol.bits[off..off + n], &words[..], "{bx:?} cap {c}");
-        }
+        caps.caps.reverse();
+        assert_caps(&sol, bx, &caps.caps);
     }
 }
 
