@@ -9,13 +9,13 @@ use nimbot_tidy::{assert_none, manifests, read, Manifest};
 const ARCHITECTURE: &str = "docs/architecture.md";
 
 /// The rows of the architecture map's "The crates" table: crate name -> folder.
-fn readme_crates() -> BTreeMap<String, String> {
-    let readme = read(ARCHITECTURE);
-    let start = readme
+fn map_crates() -> BTreeMap<String, String> {
+    let map = read(ARCHITECTURE);
+    let start = map
         .find("## The crates")
         .expect("docs/architecture.md has a section \"## The crates\"");
     let mut rows = BTreeMap::new();
-    for line in readme[start..].lines().skip(1) {
+    for line in map[start..].lines().skip(1) {
         if line.starts_with("## ") {
             break;
         }
@@ -51,8 +51,8 @@ fn is_board(m: &Manifest) -> bool {
 }
 
 #[test]
-fn the_readme_lists_every_crate_and_only_real_ones() {
-    let listed = readme_crates();
+fn the_architecture_map_lists_every_crate_and_only_real_ones() {
+    let listed = map_crates();
     let real: Vec<Manifest> = manifests().into_iter().filter(|m| !is_board(m)).collect();
     let mut problems = Vec::new();
     for m in &real {
@@ -77,12 +77,12 @@ fn the_readme_lists_every_crate_and_only_real_ones() {
 
 /// The crate names in the architecture map's layer picture (the first code block after
 /// "## The layers").
-fn readme_picture() -> BTreeSet<String> {
-    let readme = read(ARCHITECTURE);
-    let start = readme
+fn map_picture() -> BTreeSet<String> {
+    let map = read(ARCHITECTURE);
+    let start = map
         .find("## The layers")
         .expect("docs/architecture.md has a section \"## The layers\"");
-    let block = readme[start..]
+    let block = map[start..]
         .split("```")
         .nth(1)
         .expect("a picture in a code block after \"## The layers\"");
@@ -95,7 +95,7 @@ fn readme_picture() -> BTreeSet<String> {
 
 #[test]
 fn the_layer_picture_shows_every_crate_and_only_real_ones() {
-    let picture = readme_picture();
+    let picture = map_picture();
     let real: BTreeSet<String> = manifests()
         .into_iter()
         .filter(|m| !is_board(m))
@@ -110,12 +110,12 @@ fn the_layer_picture_shows_every_crate_and_only_real_ones() {
 }
 
 /// The dependency list of docs/architecture.md (`crate: dep, dep`) in the block after "The layers".
-fn readme_edges() -> BTreeMap<String, BTreeSet<String>> {
-    let readme = read(ARCHITECTURE);
-    let start = readme
+fn map_edges() -> BTreeMap<String, BTreeSet<String>> {
+    let map = read(ARCHITECTURE);
+    let start = map
         .find("<!-- tidy: dependencies -->")
         .expect("docs/architecture.md marks its dependency list with <!-- tidy: dependencies -->");
-    let block = &readme[start..];
+    let block = &map[start..];
     let open = block.find("```").expect("a fenced block after the marker");
     let body = &block[open + 3..];
     let body = &body[body.find('\n').unwrap_or(0)..];
@@ -136,8 +136,8 @@ fn readme_edges() -> BTreeMap<String, BTreeSet<String>> {
 }
 
 #[test]
-fn the_readme_dependency_list_is_the_manifests() {
-    let listed = readme_edges();
+fn the_architecture_map_s_dependency_list_is_the_manifests() {
+    let listed = map_edges();
     let mut real = BTreeMap::new();
     for m in manifests().into_iter().filter(|m| !is_board(m)) {
         real.insert(m.name.clone(), m.deps.clone());
